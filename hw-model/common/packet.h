@@ -1,0 +1,57 @@
+#pragma once
+// A frame on the wire or in the buffer. Pooled: the hot path never allocates.
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+#include "pfc/pfc_frame.h"
+
+namespace mmusim {
+
+struct FiveTuple {
+  uint32_t src_ip = 0;
+  uint32_t dst_ip = 0;
+  uint16_t src_port = 0;
+  uint16_t dst_port = 0;
+  uint8_t proto = 17;  // UDP, as RoCEv2
+};
+
+struct Packet {
+  enum class Kind : uint8_t { kData, kPfc };
+  Kind kind = Kind::kData;
+  uint32_t bytes = 0;   // frame bytes (headers + payload + FCS), without preamble/IFG
+  uint32_t flow = 0;    // index into the flow table
+  FiveTuple tuple;
+  uint8_t dscp = 0;
+  int8_t pcp = -1;      // >= 0: 802.1Q tagged
+  // Filled by the switch ingress pipeline.
+  uint8_t prio = 0;
+  uint32_t cells = 0;
+  uint16_t in_port = 0;
+  uint16_t out_port = 0;
+  bool headroom = false;  // admitted into PFC headroom
+  PfcFrame pfc;           // kind == kPfc
+};
+
+// Free-list pool; packets live until the simulation ends, so references stay valid.
+class PacketPool {
+ public:
+  Packet* get() {
+    if (m_free.empty()) {
+      m_store.push_back(std::make_unique<Packet>());
+      return m_store.back().get();
+    }
+    Packet* p = m_free.back();
+    m_free.pop_back();
+    *p = Packet{};
+    return p;
+  }
+  void put(Packet* p) { m_free.push_back(p); }
+  size_t in_use() const { return m_store.size() - m_free.size(); }
+
+ private:
+  std::vector<std::unique_ptr<Packet>> m_store;
+  std::vector<Packet*> m_free;
+};
+
+}  // namespace mmusim

@@ -1,0 +1,116 @@
+#pragma once
+// Strict reader over a JSON object: typed getters that name the field path in errors,
+// and done() rejects keys nobody asked for (a typo must not be silently ignored).
+#include <cmath>
+#include <cstdint>
+#include <limits>
+#include <set>
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "config/scenario.h"
+
+namespace mmusim {
+
+class JsonReader {
+ public:
+  JsonReader(const nlohmann::json& j, std::string path) : m_j(j), m_path(std::move(path)) {
+    if (!m_j.is_object()) fail("", "must be an object");
+  }
+
+  [[noreturn]] void fail(const std::string& key, const std::string& what) const {
+    throw ConfigError(field(key) + ": " + what);
+  }
+  std::string field(const std::string& key) const {
+    if (key.empty()) return m_path;
+    return m_path.empty() ? key : m_path + "." + key;
+  }
+  bool has(const std::string& key) {
+    m_seen.insert(key);
+    return m_j.contains(key);
+  }
+  const nlohmann::json& raw(const std::string& key) {
+    if (!has(key)) fail(key, "required field is missing");
+    return m_j.at(key);
+  }
+  const nlohmann::json& object() const { return m_j; }
+
+  // A number, or a string holding one (SONiC CONFIG_DB writes numbers as strings).
+  double number(const std::string& key) {
+    const auto& v = raw(key);
+    if (v.is_number()) return v.get<double>();
+    if (v.is_string()) {
+      const std::string s = v.get<std::string>();
+      try {
+        size_t used = 0;
+        double d = std::stod(s, &used);
+        if (used == s.size()) return d;
+      } catch (const std::exception&) {
+      }
+      fail(key, "'" + s + "' is not a number");
+    }
+    fail(key, "must be a number");
+  }
+  double number(const std::string& key, double dflt) { return has(key) ? number(key) : dflt; }
+
+  // Integer within [lo, hi]; fractions and out-of-range values are errors, never clamped.
+  int64_t integer(const std::string& key, int64_t lo, int64_t hi) {
+    const double d = number(key);
+    if (!std::isfinite(d) || d != std::floor(d)) fail(key, "must be an integer");
+    if (d < double(lo) || d > double(hi))
+      fail(key, "must be in [" + std::to_string(lo) + ", " + std::to_string(hi) + "], got " +
+                    nlohmann::json(d).dump());
+    return int64_t(d);
+  }
+  int64_t integer(const std::string& key, int64_t lo, int64_t hi, int64_t dflt) {
+    return has(key) ? integer(key, lo, hi) : dflt;
+  }
+  uint64_t positive(const std::string& key) {
+    return uint64_t(integer(key, 1, std::numeric_limits<int64_t>::max() / 4));
+  }
+  uint64_t positive(const std::string& key, uint64_t dflt) { return has(key) ? positive(key) : dflt; }
+  uint64_t non_negative(const std::string& key, uint64_t dflt) {
+    return has(key) ? uint64_t(integer(key, 0, std::numeric_limits<int64_t>::max() / 4)) : dflt;
+  }
+  // A time in the key's unit (us or ns) converted to integer picoseconds.
+  uint64_t time_ps(const std::string& key, double unit_ps, bool allow_zero) {
+    const double d = number(key);
+    if (!std::isfinite(d) || d < 0 || (!allow_zero && d == 0))
+      fail(key, allow_zero ? "must be >= 0" : "must be > 0");
+    return uint64_t(std::llround(d * unit_ps));
+  }
+  uint64_t time_ps(const std::string& key, double unit_ps, bool allow_zero, uint64_t dflt) {
+    return has(key) ? time_ps(key, unit_ps, allow_zero) : dflt;
+  }
+  double fraction(const std::string& key, double lo, double hi) {
+    const double d = number(key);
+    if (!(d > lo && d <= hi))
+      fail(key, "must be in (" + nlohmann::json(lo).dump() + ", " + nlohmann::json(hi).dump() + "]");
+    return d;
+  }
+  std::string string(const std::string& key) {
+    const auto& v = raw(key);
+    if (!v.is_string()) fail(key, "must be a string");
+    return v.get<std::string>();
+  }
+  std::string string(const std::string& key, const std::string& dflt) {
+    return has(key) ? string(key) : dflt;
+  }
+  JsonReader child(const std::string& key) {
+    const auto& v = raw(key);
+    if (!v.is_object()) fail(key, "must be an object");
+    return JsonReader(v, field(key));
+  }
+  void done() const {
+    for (auto it = m_j.begin(); it != m_j.end(); ++it)
+      if (!m_seen.count(it.key())) fail(it.key(), "unknown key");
+  }
+
+ private:
+  const nlohmann::json& m_j;
+  std::string m_path;
+  std::set<std::string> m_seen;
+};
+
+}  // namespace mmusim

@@ -1,0 +1,549 @@
+#include "config/scenario.h"
+
+#include <algorithm>
+#include <fstream>
+#include <map>
+#include <sstream>
+
+#include "config/json_reader.h"
+
+namespace mmusim {
+namespace {
+
+constexpr double kPsPerUs = 1e6;
+constexpr double kPsPerNs = 1e3;
+
+std::vector<std::string> split(const std::string& s, char sep) {
+  std::vector<std::string> out;
+  std::stringstream ss(s);
+  std::string item;
+  while (std::getline(ss, item, sep)) out.push_back(item);
+  return out;
+}
+
+bool parse_uint(const std::string& s, uint64_t& out) {
+  if (s.empty() || s.size() > 18 || !std::all_of(s.begin(), s.end(), ::isdigit)) return false;
+  out = std::stoull(s);
+  return true;
+}
+
+// "3", "3-4" or "0,3-4" -> bitmask of priorities 0..7.
+uint8_t parse_prio_set(const std::string& s, const std::string& field) {
+  uint8_t mask = 0;
+  for (const auto& part : split(s, ',')) {
+    auto range = split(part, '-');
+    uint64_t lo = 0, hi = 0;
+    if (range.size() == 1 && parse_uint(range[0], lo)) {
+      hi = lo;
+    } else if (!(range.size() == 2 && parse_uint(range[0], lo) && parse_uint(range[1], hi))) {
+      throw ConfigError(field + ": '" + s + "' is not a priority list like 3 or 3-4");
+    }
+    if (lo > hi || hi > 7) throw ConfigError(field + ": priorities must be 0..7, got '" + s + "'");
+    for (uint64_t p = lo; p <= hi; ++p) mask |= uint8_t(1u << p);
+  }
+  return mask;
+}
+
+uint32_t port_index(const Scenario& sc, const std::string& name, const std::string& field) {
+  for (uint32_t i = 0; i < sc.ports(); ++i)
+    if (sc.topo.ports[i].name == name) return i;
+  throw ConfigError(field + ": unknown port '" + name + "'");
+}
+
+// SONiC key "Ethernet0|3-4" or "Ethernet0,Ethernet4|3" -> (ports, priority mask).
+std::pair<std::vector<uint32_t>, uint8_t> parse_port_prio_key(const Scenario& sc,
+                                                               const std::string& key,
+                                                               const std::string& table) {
+  const std::string field = "buffer." + table + "." + key;
+  auto bar = key.find('|');
+  if (bar == std::string::npos)
+    throw ConfigError(field + ": key must be PORT|PRIORITIES, e.g. Ethernet0|3-4");
+  std::vector<uint32_t> ports;
+  for (const auto& name : split(key.substr(0, bar), ',')) ports.push_back(port_index(sc, name, field));
+  return {ports, parse_prio_set(key.substr(bar + 1), field)};
+}
+
+// Host lists: "h3", "h1-h16", or an array of these.
+std::vector<uint32_t> parse_hosts(const nlohmann::json& v, const std::string& field, uint32_t nports) {
+  std::vector<uint32_t> out;
+  auto one = [&](const nlohmann::json& e) {
+    if (!e.is_string()) throw ConfigError(field + ": hosts are strings like h3 or h1-h16");
+    const std::string s = e.get<std::string>();
+    auto range = split(s, '-');
+    uint64_t lo = 0, hi = 0;
+    auto host = [&](const std::string& h, uint64_t& n) {
+      return h.size() > 1 && h[0] == 'h' && parse_uint(h.substr(1), n);
+    };
+    bool ok = range.size() == 1 ? host(range[0], lo) && (hi = lo, true)
+                                : range.size() == 2 && host(range[0], lo) && host(range[1], hi);
+    if (!ok || lo > hi) throw ConfigError(field + ": '" + s + "' is not a host like h3 or h1-h16");
+    if (hi >= nports)
+      throw ConfigError(field + ": host h" + std::to_string(hi) + " does not exist (switch has " +
+                        std::to_string(nports) + " ports)");
+    for (uint64_t h = lo; h <= hi; ++h) out.push_back(uint32_t(h));
+  };
+  if (v.is_array()) {
+    for (const auto& e : v) one(e);
+  } else {
+    one(v);
+  }
+  if (out.empty()) throw ConfigError(field + ": empty host list");
+  return out;
+}
+
+void load_topology(Scenario& sc, JsonReader r) {
+  sc.topo.switch_name = r.string("switch", "sw0");
+  const uint32_t n = uint32_t(r.integer("ports", 1, 1024));
+  const uint64_t rate = uint64_t(std::llround(r.fraction("rate_gbps", 0, 1e5) * 1e9));
+  const uint64_t delay = r.time_ps("link_delay_ns", kPsPerNs, true);
+  const uint32_t stride = uint32_t(r.integer("port_name_stride", 1, 64, 4));
+  sc.topo.mtu_bytes = uint32_t(r.integer("mtu_bytes", 64, 65535, 1500));
+  sc.topo.wire_overhead_bytes = uint32_t(r.integer("wire_overhead_bytes", 0, 64, 20));
+  for (uint32_t i = 0; i < n; ++i)
+    sc.topo.ports.push_back({"Ethernet" + std::to_string(i * stride), rate, delay});
+  if (r.has("port_overrides")) {
+    JsonReader o = r.child("port_overrides");
+    for (auto it = o.object().begin(); it != o.object().end(); ++it) {
+      const uint32_t p = port_index(sc, it.key(), o.field(it.key()));
+      JsonReader po = o.child(it.key());
+      if (po.has("rate_gbps")) sc.topo.ports[p].rate_bps = uint64_t(std::llround(po.fraction("rate_gbps", 0, 1e5) * 1e9));
+      if (po.has("link_delay_ns")) sc.topo.ports[p].delay_ps = po.time_ps("link_delay_ns", kPsPerNs, true);
+      po.done();
+    }
+    o.done();
+  }
+  r.done();
+}
+
+void load_mmu(Scenario& sc, JsonReader r) {
+  sc.mmu.buffer_bytes = r.positive("buffer_bytes");
+  sc.mmu.cell_bytes = uint32_t(r.integer("cell_bytes", 1, 65536, 256));
+  const double mhz = r.fraction("clock_mhz", 0, 1e5);
+  sc.mmu.clock_period_ps = uint64_t(std::llround(1e6 / mhz));
+  if (sc.mmu.clock_period_ps == 0) r.fail("clock_mhz", "too fast for picosecond resolution");
+  sc.mmu.pipeline_latency_cycles = uint32_t(r.integer("pipeline_latency_cycles", 0, 1 << 20, 4));
+  sc.mmu.pipelines = uint32_t(r.integer("pipelines", 1, sc.ports(), 1));
+  sc.mmu.counter_bits = uint32_t(r.integer("counter_bits", 8, 64, 32));
+  r.done();
+}
+
+void load_buffer(Scenario& sc, JsonReader r) {
+  BufferCfg& b = sc.buffer;
+  const uint32_t np = sc.ports();
+  const uint64_t buf = sc.mmu.buffer_bytes;
+  std::map<std::string, uint32_t> pool_idx, prof_idx;
+
+  JsonReader pools = r.child("BUFFER_POOL");
+  for (auto it = pools.object().begin(); it != pools.object().end(); ++it) {
+    JsonReader p = pools.child(it.key());
+    BufferCfg::Pool pool;
+    pool.name = it.key();
+    const std::string type = p.string("type");
+    if (type != "ingress" && type != "egress") p.fail("type", "must be ingress or egress");
+    pool.ingress = type == "ingress";
+    const std::string mode = p.string("mode", "dynamic");
+    if (mode != "dynamic" && mode != "static") p.fail("mode", "must be dynamic or static");
+    pool.dynamic = mode == "dynamic";
+    pool.size_bytes = p.positive("size");
+    if (pool.size_bytes > buf)
+      p.fail("size", "pool of " + std::to_string(pool.size_bytes) + " B larger than the buffer (" +
+                         std::to_string(buf) + " B)");
+    if (p.has("xoff")) {
+      if (!pool.ingress) p.fail("xoff", "only ingress pools have a shared headroom (xoff)");
+      pool.has_xoff = true;
+      pool.xoff_bytes = p.non_negative("xoff", 0);
+      if (pool.xoff_bytes > buf) p.fail("xoff", "headroom pool larger than the buffer");
+    }
+    p.done();
+    pool_idx[pool.name] = uint32_t(b.pools.size());
+    b.pools.push_back(pool);
+  }
+  if (b.pools.empty()) pools.fail("", "at least one pool is required");
+  pools.done();
+
+  JsonReader profs = r.child("BUFFER_PROFILE");
+  for (auto it = profs.object().begin(); it != profs.object().end(); ++it) {
+    JsonReader p = profs.child(it.key());
+    BufferCfg::Profile pr;
+    pr.name = it.key();
+    const std::string pool = p.string("pool");
+    if (!pool_idx.count(pool)) p.fail("pool", "unknown pool '" + pool + "'");
+    pr.pool = pool_idx[pool];
+    pr.size_bytes = p.non_negative("size", 0);
+    if (pr.size_bytes > buf) p.fail("size", "reserved size larger than the buffer");
+    const bool dyn = p.has("dynamic_th"), stat = p.has("static_th");
+    if (dyn == stat) p.fail("", "exactly one of dynamic_th and static_th is required");
+    pr.dynamic = dyn;
+    if (dyn) pr.dynamic_th = int(p.integer("dynamic_th", -8, 8));
+    else pr.static_th_bytes = p.non_negative("static_th", 0);
+    if (p.has("xoff")) {
+      pr.has_xoff = true;
+      pr.xoff_bytes = p.positive("xoff");
+    }
+    pr.xon_bytes = p.non_negative("xon", 0);
+    pr.xon_offset_bytes = p.non_negative("xon_offset", 0);
+    p.done();
+    prof_idx[pr.name] = uint32_t(b.profiles.size());
+    b.profiles.push_back(pr);
+  }
+  profs.done();
+
+  b.pfc_enable.assign(np, 0);
+  b.dscp_to_tc.assign(np, {});
+  b.dot1p_to_tc.assign(np, {});
+  b.has_dot1p_map.assign(np, 0);
+  for (uint32_t p = 0; p < np; ++p)
+    for (uint32_t d = 0; d < 64; ++d) b.dscp_to_tc[p][d] = uint8_t(d >> 3);  // class selector
+
+  auto load_map = [&](const char* table, const std::string& name, size_t entries, auto& out) {
+    JsonReader maps = r.child(table);
+    JsonReader m = maps.child(name);
+    for (auto it = m.object().begin(); it != m.object().end(); ++it) {
+      uint64_t k = 0;
+      if (!parse_uint(it.key(), k) || k >= entries) m.fail(it.key(), "key out of range");
+      out[k] = uint8_t(m.integer(it.key(), 0, 7));
+    }
+    m.done();
+  };
+  std::set<std::string> used_tables;
+  if (r.has("PORT_QOS_MAP")) {
+    JsonReader q = r.child("PORT_QOS_MAP");
+    for (auto it = q.object().begin(); it != q.object().end(); ++it) {
+      std::vector<uint32_t> ports;
+      for (const auto& name : split(it.key(), ','))
+        ports.push_back(port_index(sc, name, q.field(it.key())));
+      JsonReader e = q.child(it.key());
+      uint8_t pfc = 0;
+      if (e.has("pfc_enable")) {
+        const std::string s = e.string("pfc_enable");
+        pfc = s.empty() ? 0 : parse_prio_set(s, e.field("pfc_enable"));
+      }
+      std::array<uint8_t, 64> dscp{};
+      bool has_dscp = false;
+      if (e.has("dscp_to_tc_map")) {
+        dscp = b.dscp_to_tc[ports[0]];
+        load_map("DSCP_TO_TC_MAP", e.string("dscp_to_tc_map"), 64, dscp);
+        used_tables.insert("DSCP_TO_TC_MAP");
+        has_dscp = true;
+      }
+      std::array<uint8_t, 8> dot1p{};
+      bool has_dot1p = false;
+      if (e.has("dot1p_to_tc_map")) {
+        load_map("DOT1P_TO_TC_MAP", e.string("dot1p_to_tc_map"), 8, dot1p);
+        used_tables.insert("DOT1P_TO_TC_MAP");
+        has_dot1p = true;
+      }
+      e.done();
+      for (uint32_t p : ports) {
+        b.pfc_enable[p] = pfc;
+        if (has_dscp) b.dscp_to_tc[p] = dscp;
+        if (has_dot1p) {
+          b.dot1p_to_tc[p] = dot1p;
+          b.has_dot1p_map[p] = 1;
+        }
+      }
+    }
+    q.done();
+  }
+  for (const char* t : {"DSCP_TO_TC_MAP", "DOT1P_TO_TC_MAP"})
+    if (r.has(t) && !used_tables.count(t)) r.child(t);  // still must be an object
+
+  auto load_assign = [&](const char* table, std::vector<int>& out) {
+    out.assign(size_t(np) * Scenario::kPrios, -1);
+    if (!r.has(table)) return;
+    JsonReader t = r.child(table);
+    for (auto it = t.object().begin(); it != t.object().end(); ++it) {
+      auto [ports, mask] = parse_port_prio_key(sc, it.key(), table);
+      JsonReader e = t.child(it.key());
+      const std::string prof = e.string("profile");
+      if (!prof_idx.count(prof)) e.fail("profile", "unknown profile '" + prof + "'");
+      e.done();
+      for (uint32_t p : ports)
+        for (uint32_t q = 0; q < Scenario::kPrios; ++q)
+          if (mask >> q & 1) out[p * Scenario::kPrios + q] = int(prof_idx[prof]);
+    }
+    t.done();
+  };
+  load_assign("BUFFER_PG", b.pg_profile);
+  load_assign("BUFFER_QUEUE", b.queue_profile);
+
+  // Unlisted PGs/queues take SONiC's conventional default profiles by class.
+  auto fill = [&](std::vector<int>& v, const char* table, bool ingress) {
+    for (uint32_t p = 0; p < np; ++p)
+      for (uint32_t q = 0; q < Scenario::kPrios; ++q) {
+        int& slot = v[p * Scenario::kPrios + q];
+        const bool ll = sc.lossless(p, q);
+        const std::string dflt = std::string(ingress ? "ingress_" : "egress_") +
+                                 (ll ? "lossless" : "lossy") + "_profile";
+        const std::string key = sc.topo.ports[p].name + "|" + std::to_string(q);
+        if (slot < 0) {
+          auto it = prof_idx.find(dflt);
+          if (it == prof_idx.end())
+            throw ConfigError(std::string("buffer.") + table + ": no entry for " + key +
+                              " and no default profile '" + dflt + "'");
+          slot = int(it->second);
+        }
+        const auto& pr = b.profiles[size_t(slot)];
+        if (b.pools[pr.pool].ingress != ingress)
+          throw ConfigError(std::string("buffer.") + table + "." + key + ": profile '" + pr.name +
+                            "' uses " + (ingress ? "an egress" : "an ingress") + " pool");
+      }
+  };
+  fill(b.pg_profile, "BUFFER_PG", true);
+  fill(b.queue_profile, "BUFFER_QUEUE", false);
+  r.done();
+}
+
+GeneratorCfg load_generator(const Scenario& sc, JsonReader r, size_t i) {
+  GeneratorCfg g;
+  const uint32_t np = sc.ports();
+  const std::string type = r.string("type");
+  g.name = r.string("name", type + std::to_string(i));
+  auto hosts = [&](const char* key) { return parse_hosts(r.raw(key), r.field(key), np); };
+  if (type == "incast") {
+    g.kind = GeneratorCfg::Kind::kIncast;
+    g.srcs = hosts("senders");
+    g.dsts = hosts("receiver");
+    if (g.dsts.size() != 1) r.fail("receiver", "exactly one receiver");
+    g.burst_bytes = r.positive("burst_bytes");
+    g.period_ps = r.time_ps("period_us", kPsPerUs, true, 0);
+    g.count = uint32_t(r.integer("count", 1, 1'000'000, 1));
+    if (g.count > 1 && g.period_ps == 0) r.fail("period_us", "required and > 0 when count > 1");
+  } else if (type == "constant" || type == "onoff") {
+    g.kind = type == "constant" ? GeneratorCfg::Kind::kConstant : GeneratorCfg::Kind::kOnOff;
+    g.srcs = hosts("src");
+    g.dsts = hosts("dst");
+    if (g.srcs.size() != g.dsts.size() && g.dsts.size() != 1)
+      r.fail("dst", "one destination, or one per source");
+    if (g.kind == GeneratorCfg::Kind::kOnOff) {
+      g.on_ps = r.time_ps("on_us", kPsPerUs, false);
+      g.off_ps = r.time_ps("off_us", kPsPerUs, false);
+    }
+  } else if (type == "poisson") {
+    g.kind = GeneratorCfg::Kind::kPoisson;
+    g.srcs = hosts("srcs");
+    g.dsts = hosts("dsts");
+    g.load = r.fraction("load", 0, 1);
+    JsonReader s = r.child("size");
+    const std::string dist = s.string("dist");
+    if (dist == "fixed") {
+      g.size.kind = SizeDist::Kind::kFixed;
+      g.size.bytes = s.positive("bytes");
+    } else if (dist == "uniform") {
+      g.size.kind = SizeDist::Kind::kUniform;
+      g.size.min = s.positive("min_bytes");
+      g.size.max = s.positive("max_bytes");
+      if (g.size.max < g.size.min) s.fail("max_bytes", "must be >= min_bytes");
+    } else if (dist == "exponential") {
+      g.size.kind = SizeDist::Kind::kExponential;
+      g.size.mean = double(s.positive("mean_bytes"));
+    } else if (dist == "cdf") {
+      g.size.kind = SizeDist::Kind::kCdf;
+      const auto& pts = s.raw("points");
+      if (!pts.is_array() || pts.size() < 2) s.fail("points", "array of at least two [bytes, cdf] pairs");
+      double last_p = 0;
+      uint64_t last_b = 0;
+      for (size_t k = 0; k < pts.size(); ++k) {
+        const auto& e = pts[k];
+        const std::string f = s.field("points") + "[" + std::to_string(k) + "]";
+        if (!e.is_array() || e.size() != 2 || !e[0].is_number() || !e[1].is_number())
+          throw ConfigError(f + ": must be [bytes, cumulative probability]");
+        const double by = e[0].get<double>(), pr = e[1].get<double>();
+        if (by < 1 || by != std::floor(by) || uint64_t(by) < last_b || pr < last_p || pr > 1)
+          throw ConfigError(f + ": sizes and probabilities must be non-decreasing, bytes >= 1, p <= 1");
+        last_b = uint64_t(by);
+        last_p = pr;
+        g.size.cdf.push_back({last_b, pr});
+      }
+      if (last_p != 1.0) s.fail("points", "last cumulative probability must be 1");
+    } else {
+      s.fail("dist", "must be fixed, uniform, exponential or cdf");
+    }
+    s.done();
+  } else {
+    r.fail("type", "unknown generator type '" + type + "' (constant, onoff, poisson, incast)");
+  }
+  for (uint32_t s : g.srcs)
+    for (uint32_t d : g.dsts)
+      if (s == d) r.fail("", "host h" + std::to_string(s) + " would send to itself");
+  const bool has_dscp = r.has("dscp"), has_pcp = r.has("pcp");
+  if (has_dscp == has_pcp) r.fail("", "exactly one of dscp and pcp is required");
+  if (has_dscp) g.dscp = uint8_t(r.integer("dscp", 0, 63));
+  if (has_pcp) g.pcp = int(r.integer("pcp", 0, 7));
+  if (r.has("rate_gbps")) g.rate_bps = uint64_t(std::llround(r.fraction("rate_gbps", 0, 1e5) * 1e9));
+  for (uint32_t s : g.srcs)
+    if (g.rate_bps > sc.topo.ports[s].rate_bps)
+      r.fail("rate_gbps", "faster than the line rate of h" + std::to_string(s));
+  g.start_ps = r.time_ps("start_us", kPsPerUs, true, 0);
+  g.stop_ps = r.time_ps("stop_us", kPsPerUs, false, 0);
+  if (g.stop_ps && g.stop_ps <= g.start_ps) r.fail("stop_us", "must be after start_us");
+  g.packet_bytes = uint32_t(r.integer("packet_bytes", 64, sc.topo.mtu_bytes, sc.topo.mtu_bytes));
+  r.done();
+  return g;
+}
+
+}  // namespace
+
+uint64_t headroom_eta_bytes(uint64_t rate_bps, uint64_t delay_ps, uint32_t mtu_bytes) {
+  // C*D in bytes, rounded up: headroom must never be short.
+  const unsigned __int128 bits = (unsigned __int128)rate_bps * delay_ps;
+  const uint64_t cd = uint64_t((bits + 8'000'000'000'000ull - 1) / 8'000'000'000'000ull);
+  return 2 * (cd + mtu_bytes) + 3840;
+}
+
+admission::CoreConfig Scenario::core_config() const {
+  admission::CoreConfig c;
+  const BufferCfg& b = buffer;
+  c.ports = ports();
+  c.prios = kPrios;
+  c.counter_bits = mmu.counter_bits;
+  const uint64_t cb = mmu.cell_bytes;
+  // Capacities round down (only whole cells fit); per-queue limits round up.
+  c.buffer_cells = mmu.buffer_bytes / cb;
+  for (const auto& p : b.pools) c.pool_cells.push_back(p.size_bytes / cb);
+  auto th = [&](const BufferCfg::Profile& p) {
+    admission::Threshold t;
+    t.dynamic = p.dynamic;
+    t.shift = int8_t(p.dynamic_th);
+    t.static_cells = p.static_th_bytes / cb;
+    return t;
+  };
+  for (const auto& p : b.profiles) c.egress_profiles.push_back({uint16_t(p.pool), cells(p.size_bytes), th(p)});
+  // Ingress profiles are specialised per port when xoff is derived from the port's link.
+  std::map<std::pair<size_t, uint64_t>, uint16_t> spec;
+  bool shared_hdrm = false;
+  for (const auto& p : b.pools)
+    if (p.ingress && p.has_xoff) {
+      shared_hdrm = true;
+      c.headroom_pool_cells += p.xoff_bytes / cb;
+    }
+  uint64_t sih_total = 0;
+  const size_t n = size_t(ports()) * kPrios;
+  c.pg_profile.resize(n);
+  c.queue_profile.resize(n);
+  c.lossless.resize(n);
+  for (uint32_t port = 0; port < ports(); ++port)
+    for (uint32_t q = 0; q < kPrios; ++q) {
+      const size_t i = size_t(port) * kPrios + q;
+      const size_t pi = size_t(b.pg_profile[i]);
+      const auto& pr = b.profiles[pi];
+      c.lossless[i] = lossless(port, q) ? 1 : 0;
+      c.queue_profile[i] = uint16_t(b.queue_profile[i]);
+      uint64_t xoff = 0;
+      if (c.lossless[i]) {
+        xoff = pr.has_xoff ? pr.xoff_bytes
+                           : headroom_eta_bytes(topo.ports[port].rate_bps, topo.ports[port].delay_ps,
+                                                topo.mtu_bytes);
+        sih_total += cells(xoff);
+      }
+      auto key = std::make_pair(pi, xoff);
+      auto it = spec.find(key);
+      if (it == spec.end()) {
+        admission::IngressProfile ip{uint16_t(pr.pool), cells(pr.size_bytes), th(pr), cells(xoff),
+                                     cells(pr.xon_bytes), cells(pr.xon_offset_bytes)};
+        it = spec.emplace(key, uint16_t(c.ingress_profiles.size())).first;
+        c.ingress_profiles.push_back(ip);
+      }
+      c.pg_profile[i] = it->second;
+    }
+  // Without a pool xoff every lossless PG has its own static headroom (SIH).
+  if (!shared_hdrm) c.headroom_pool_cells = std::min(sih_total, c.buffer_cells);
+  return c;
+}
+
+Scenario load_scenario(const nlohmann::json& j, const std::string& origin) {
+  Scenario sc;
+  try {
+    JsonReader r(j, "");
+    sc.name = r.string("name", origin);
+    sc.seed = uint64_t(r.integer("seed", 0, std::numeric_limits<int64_t>::max() / 4, 1));
+    sc.duration_ps = r.time_ps("duration_us", kPsPerUs, false);
+    load_topology(sc, r.child("topology"));
+    load_mmu(sc, r.child("mmu"));
+    if (sc.mmu.buffer_bytes / sc.mmu.cell_bytes == 0)
+      throw ConfigError("mmu.buffer_bytes: smaller than one cell");
+    load_buffer(sc, r.child("buffer"));
+    sc.measure_end_ps = sc.duration_ps;
+    if (r.has("measure")) {
+      JsonReader m = r.child("measure");
+      sc.measure_start_ps = m.time_ps("start_us", kPsPerUs, true, 0);
+      sc.measure_end_ps = m.time_ps("end_us", kPsPerUs, false, sc.duration_ps);
+      if (sc.measure_end_ps > sc.duration_ps) m.fail("end_us", "beyond duration_us");
+      if (sc.measure_start_ps >= sc.measure_end_ps) m.fail("start_us", "must be before end_us");
+      m.done();
+    }
+    if (r.has("pfc")) {
+      JsonReader p = r.child("pfc");
+      sc.pfc.pause_quanta = uint16_t(p.integer("pause_quanta", 1, 65535, 65535));
+      if (p.has("refresh_fraction")) sc.pfc.refresh_fraction = p.fraction("refresh_fraction", 0, 0.99);
+      p.done();
+    }
+    if (r.has("egress")) {
+      JsonReader e = r.child("egress");
+      sc.dwrr_quantum_bytes = uint32_t(e.integer("dwrr_quantum_bytes", 64, 1 << 24, 1600));
+      e.done();
+    }
+    if (r.has("output")) {
+      JsonReader o = r.child("output");
+      sc.output.sample_interval_ps = o.time_ps("sample_interval_ns", kPsPerNs, false, sc.output.sample_interval_ps);
+      sc.output.occupancy_bucket_bytes = uint32_t(o.integer("occupancy_bucket_bytes", 1, 1 << 24, 1024));
+      o.done();
+    }
+    const auto& t = r.raw("traffic");
+    if (!t.is_array()) r.fail("traffic", "must be an array of generators");
+    for (size_t i = 0; i < t.size(); ++i)
+      sc.traffic.push_back(load_generator(sc, JsonReader(t[i], "traffic[" + std::to_string(i) + "]"), i));
+    r.done();
+    sc.core_config().validate();
+  } catch (const std::invalid_argument& e) {
+    throw ConfigError(origin + ": " + e.what());
+  } catch (const ConfigError& e) {
+    throw ConfigError(origin + ": " + e.what());
+  }
+  return sc;
+}
+
+nlohmann::json parse_json_file(const std::string& path) {
+  std::ifstream in(path);
+  if (!in) throw ConfigError(path + ": cannot open");
+  try {
+    return nlohmann::json::parse(in);
+  } catch (const nlohmann::json::parse_error& e) {
+    throw ConfigError(path + ": malformed JSON: " + e.what());
+  }
+}
+
+Scenario load_scenario_file(const std::string& path) { return load_scenario(parse_json_file(path), path); }
+
+void apply_override(nlohmann::json& j, const std::string& assignment) {
+  const auto eq = assignment.find('=');
+  if (eq == std::string::npos || eq == 0)
+    throw ConfigError("--set '" + assignment + "': expected key.path=value");
+  const std::string path = assignment.substr(0, eq);
+  const std::string text = assignment.substr(eq + 1);
+  nlohmann::json value;
+  try {
+    value = nlohmann::json::parse(text);
+  } catch (const nlohmann::json::parse_error&) {
+    value = text;
+  }
+  nlohmann::json* node = &j;
+  const auto parts = split(path, '.');
+  for (size_t i = 0; i < parts.size(); ++i) {
+    const std::string& k = parts[i];
+    if (k.empty()) throw ConfigError("--set '" + assignment + "': empty path component");
+    if (node->is_array()) {
+      uint64_t idx = 0;
+      if (!parse_uint(k, idx) || idx >= node->size())
+        throw ConfigError("--set '" + assignment + "': '" + k + "' is not an index of that array");
+      node = &(*node)[size_t(idx)];
+    } else if (node->is_object() || node->is_null()) {
+      node = &(*node)[k];
+    } else {
+      throw ConfigError("--set '" + assignment + "': '" + k + "' is under a non-object value");
+    }
+  }
+  *node = value;
+}
+
+}  // namespace mmusim

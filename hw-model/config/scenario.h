@@ -1,0 +1,152 @@
+#pragma once
+// A scenario: one JSON file describing topology, MMU, SONiC buffer tables, traffic and
+// measurement. Loading validates everything and names the offending field on error.
+#include <array>
+#include <cstdint>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "admission/admission_core.h"
+
+namespace mmusim {
+
+// Bad scenario, trace or command line: the message names the field.
+class ConfigError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+struct PortCfg {
+  std::string name;      // SONiC port name, e.g. Ethernet8
+  uint64_t rate_bps = 0;
+  uint64_t delay_ps = 0;  // one-way propagation delay of the attached link
+};
+
+struct TopologyCfg {
+  std::string switch_name = "sw0";
+  std::vector<PortCfg> ports;  // host i ("h<i>") sits on port i
+  uint32_t mtu_bytes = 1500;
+  uint32_t wire_overhead_bytes = 20;  // preamble + inter-frame gap per frame on the wire
+};
+
+struct MmuCfg {
+  uint64_t buffer_bytes = 0;
+  uint32_t cell_bytes = 256;
+  uint64_t clock_period_ps = 1000;       // MMU clock
+  uint32_t pipeline_latency_cycles = 4;  // ingress parse + lookup before admission
+  uint32_t pipelines = 1;                // one admission decision per cycle per pipeline
+  uint32_t counter_bits = 32;
+};
+
+struct SizeDist {
+  enum class Kind { kFixed, kUniform, kExponential, kCdf } kind = Kind::kFixed;
+  uint64_t bytes = 0;           // fixed
+  uint64_t min = 0, max = 0;    // uniform
+  double mean = 0;              // exponential
+  std::vector<std::pair<uint64_t, double>> cdf;  // (size, cumulative probability)
+};
+
+struct GeneratorCfg {
+  enum class Kind { kConstant, kOnOff, kPoisson, kIncast } kind = Kind::kConstant;
+  std::string name;
+  std::vector<uint32_t> srcs;  // host indices
+  std::vector<uint32_t> dsts;
+  uint8_t dscp = 0;
+  int pcp = -1;  // >= 0: 802.1Q tagged with this PCP
+  uint64_t rate_bps = 0;  // 0 = line rate of the source
+  uint64_t start_ps = 0;
+  uint64_t stop_ps = 0;   // 0 = scenario end
+  uint32_t packet_bytes = 0;  // 0 = MTU
+  // on/off
+  uint64_t on_ps = 0, off_ps = 0;
+  // poisson
+  double load = 0;  // fraction of the source's line rate
+  SizeDist size;
+  // incast
+  uint64_t burst_bytes = 0;
+  uint64_t period_ps = 0;
+  uint32_t count = 1;
+};
+
+struct BufferCfg {
+  struct Pool {
+    std::string name;
+    bool ingress = true;
+    bool dynamic = true;
+    uint64_t size_bytes = 0;
+    uint64_t xoff_bytes = 0;  // shared headroom pool size (ingress pools)
+    bool has_xoff = false;
+  };
+  struct Profile {
+    std::string name;
+    uint32_t pool = 0;
+    uint64_t size_bytes = 0;  // reserved
+    bool dynamic = true;
+    int dynamic_th = 0;
+    uint64_t static_th_bytes = 0;
+    bool has_xoff = false;
+    uint64_t xoff_bytes = 0;
+    uint64_t xon_bytes = 0;
+    uint64_t xon_offset_bytes = 0;
+  };
+  std::vector<Pool> pools;
+  std::vector<Profile> profiles;
+  std::vector<int> pg_profile;     // [port*8+pg], -1 = unset
+  std::vector<int> queue_profile;  // [port*8+q]
+  std::vector<uint8_t> pfc_enable;  // per port, bit per priority
+  std::vector<std::array<uint8_t, 64>> dscp_to_tc;  // per port
+  std::vector<std::array<uint8_t, 8>> dot1p_to_tc;  // per port
+  std::vector<uint8_t> has_dot1p_map;               // per port
+};
+
+struct PfcCfg {
+  uint16_t pause_quanta = 0xFFFF;
+  // Refresh XOFF after this fraction of the pause time, before it expires.
+  double refresh_fraction = 0.5;
+};
+
+struct OutputCfg {
+  uint64_t sample_interval_ps = 1'000'000;  // timeseries.csv
+  uint32_t occupancy_bucket_bytes = 1024;   // resolution of the p99 histograms
+};
+
+struct Scenario {
+  std::string name = "unnamed";
+  uint64_t seed = 1;
+  uint64_t duration_ps = 0;
+  uint64_t measure_start_ps = 0;
+  uint64_t measure_end_ps = 0;
+  TopologyCfg topo;
+  MmuCfg mmu;
+  BufferCfg buffer;
+  PfcCfg pfc;
+  uint32_t dwrr_quantum_bytes = 1600;
+  std::vector<GeneratorCfg> traffic;
+  OutputCfg output;
+
+  static constexpr uint32_t kPrios = 8;
+  uint32_t ports() const { return uint32_t(topo.ports.size()); }
+  bool lossless(uint32_t port, uint32_t prio) const {
+    return (buffer.pfc_enable[port] >> prio) & 1u;
+  }
+  // The integer admission-core configuration in cells.
+  admission::CoreConfig core_config() const;
+  uint64_t cells(uint64_t bytes) const { return (bytes + mmu.cell_bytes - 1) / mmu.cell_bytes; }
+};
+
+// DSH Eq. 1: worst-case bytes in flight after XOFF, eta = 2(C*D + MTU) + 3840.
+uint64_t headroom_eta_bytes(uint64_t rate_bps, uint64_t delay_ps, uint32_t mtu_bytes);
+
+// Parse and validate. `origin` names the source in messages (file name or "default").
+Scenario load_scenario(const nlohmann::json& j, const std::string& origin);
+Scenario load_scenario_file(const std::string& path);
+nlohmann::json parse_json_file(const std::string& path);
+// Apply "--set a.b.c=value" (value parsed as JSON, else as a string).
+void apply_override(nlohmann::json& j, const std::string& assignment);
+// The embedded default scenario (README's first command).
+nlohmann::json default_scenario_json();
+
+}  // namespace mmusim

@@ -1,0 +1,110 @@
+#include "egress/egress_port.h"
+
+#include "common/sim_time.h"
+
+namespace mmusim {
+
+EgressPort::EgressPort(sc_core::sc_module_name name, uint32_t port, uint64_t link_bps,
+                       uint32_t dwrr_quantum)
+    : sc_module(name), in("in"), to_link("to_link"), pause_export("pause_export"), mmu("mmu"),
+      m_port(port), m_quantum(dwrr_quantum), m_pause(link_bps) {
+  in.register_nb_transport_fw(this, &EgressPort::nb_transport_fw);
+  to_link.register_nb_transport_bw(this, &EgressPort::nb_transport_bw);
+  pause_export.bind(*this);
+  SC_HAS_PROCESS(EgressPort);
+  SC_METHOD(on_tx_done);
+  sensitive << m_tx_done;
+  dont_initialize();
+  SC_METHOD(try_send);
+  sensitive << m_wake;
+  dont_initialize();
+}
+
+uint64_t EgressPort::now() { return now_ps(); }
+
+tlm::tlm_sync_enum EgressPort::nb_transport_fw(int, Packet& p, tlm::tlm_phase& phase, sc_core::sc_time&) {
+  sc_assert(phase == tlm::BEGIN_REQ);
+  if (p.kind == Packet::Kind::kPfc) m_ctrl.push_back(&p);
+  else m_q[p.prio].push_back(&p);
+  try_send();
+  return tlm::TLM_COMPLETED;
+}
+
+void EgressPort::pfc_received(const PfcFrame& f) {
+  m_pause.apply(f, now());
+  try_send();  // a resume may unblock a queue
+}
+
+uint64_t EgressPort::queued_data() const {
+  // A frame being serialised is already counted by the receiver it travels to.
+  uint64_t n = 0;
+  for (const auto& q : m_q) n += q.size();
+  return n;
+}
+
+int EgressPort::pick_dwrr() {
+  const uint64_t t = now();
+  bool any = false;
+  for (int q = 0; q < kQueues; ++q) {
+    if (m_q[size_t(q)].empty()) m_deficit[size_t(q)] = 0;  // idle queues keep no credit
+    else if (!m_pause.paused(uint8_t(q), t)) any = true;
+  }
+  if (!any) return -1;
+  for (;;) {
+    const size_t q = size_t(m_rr);
+    if (!m_q[q].empty() && !m_pause.paused(uint8_t(q), t)) {
+      if (!m_quantum_given) {
+        m_deficit[q] += m_quantum;
+        m_quantum_given = true;
+      }
+      const uint32_t need = m_q[q].front()->bytes;
+      if (m_deficit[q] >= need) {
+        m_deficit[q] -= need;
+        return int(q);
+      }
+    }
+    m_rr = (m_rr + 1) % kQueues;
+    m_quantum_given = false;
+  }
+}
+
+void EgressPort::try_send() {
+  if (m_busy) return;
+  Packet* p = nullptr;
+  if (!m_ctrl.empty()) {
+    p = m_ctrl.front();
+    m_ctrl.pop_front();
+  } else {
+    const int q = pick_dwrr();
+    if (q < 0) {
+      uint8_t waiting = 0;
+      for (int i = 0; i < kQueues; ++i)
+        if (!m_q[size_t(i)].empty()) waiting |= uint8_t(1u << i);
+      if (const uint64_t t = m_pause.next_expiry(waiting, now())) m_wake.notify(ps(t - now()));
+      return;
+    }
+    p = m_q[size_t(q)].front();
+    m_q[size_t(q)].pop_front();
+  }
+  m_busy = true;
+  m_on_wire = *p;
+  if (m_tx_hook) m_tx_hook(*p, now());
+  tlm::tlm_phase phase = tlm::BEGIN_REQ;
+  sc_core::sc_time t = sc_core::SC_ZERO_TIME;
+  to_link->nb_transport_fw(*p, phase, t);
+  m_tx_done.notify(t);
+}
+
+void EgressPort::on_tx_done() {
+  m_busy = false;
+  // The last cell has left the buffer.
+  if (m_on_wire.kind == Packet::Kind::kData) {
+    ++m_tx_data;
+    mmu->depart(m_on_wire);
+  } else {
+    ++m_tx_pfc;
+  }
+  try_send();
+}
+
+}  // namespace mmusim

@@ -1,0 +1,71 @@
+#pragma once
+// Egress port of the switch: a strict-priority control queue (PFC frames) and DWRR among
+// the eight data queues, skipping priorities paused by the peer. Event-driven: it wakes on
+// enqueue, end of transmission and pause expiry only.
+#include <array>
+#include <deque>
+#include <functional>
+
+#include <systemc>
+#include <tlm>
+#include <tlm_utils/multi_passthrough_target_socket.h>
+#include <tlm_utils/simple_initiator_socket.h>
+
+#include "common/protocol.h"
+#include "egress/pause_if.h"
+#include "mmu/admission_if.h"
+#include "pfc/pause_timers.h"
+
+namespace mmusim {
+
+class EgressPort : public sc_core::sc_module, public PauseIf {
+ public:
+  static constexpr int kQueues = 8;
+  // Frames to send: data from the ingress pipeline, PFC frames from the generator.
+  tlm_utils::multi_passthrough_target_socket<EgressPort, 32, PacketProtocol> in;
+  tlm_utils::simple_initiator_socket<EgressPort, 32, PacketProtocol> to_link;
+  sc_core::sc_export<PauseIf> pause_export;
+  sc_core::sc_port<AdmissionIf> mmu;
+
+  // Called with each frame as it starts on the wire (pcap tap, frees).
+  using FrameHook = std::function<void(const Packet&, uint64_t now_ps)>;
+
+  EgressPort(sc_core::sc_module_name name, uint32_t port, uint64_t link_bps, uint32_t dwrr_quantum);
+  void set_tx_hook(FrameHook h) { m_tx_hook = std::move(h); }
+
+  void pfc_received(const PfcFrame& f) override;
+
+  uint64_t queued_data() const;
+  uint64_t paused_ps() const { return m_pause.paused_ps(now()); }
+  uint64_t tx_data_frames() const { return m_tx_data; }
+  uint64_t tx_pfc_frames() const { return m_tx_pfc; }
+
+ private:
+  tlm::tlm_sync_enum nb_transport_fw(int id, Packet& p, tlm::tlm_phase& phase, sc_core::sc_time& t);
+  tlm::tlm_sync_enum nb_transport_bw(Packet&, tlm::tlm_phase&, sc_core::sc_time&) {
+    return tlm::TLM_COMPLETED;
+  }
+  static uint64_t now();
+  void try_send();
+  void on_tx_done();
+  int pick_dwrr();
+
+  uint32_t m_port;
+  uint32_t m_quantum;
+  std::deque<Packet*> m_ctrl;
+  std::array<std::deque<Packet*>, kQueues> m_q;
+  std::array<uint64_t, kQueues> m_deficit{};
+  int m_rr = 0;
+  bool m_quantum_given = false;
+  PauseTimers m_pause;
+  bool m_busy = false;
+  // What departs when serialisation ends: a copy, as the far end may already own the frame.
+  Packet m_on_wire;
+  sc_core::sc_event m_tx_done;
+  sc_core::sc_event m_wake;
+  FrameHook m_tx_hook;
+  uint64_t m_tx_data = 0;
+  uint64_t m_tx_pfc = 0;
+};
+
+}  // namespace mmusim

@@ -1,0 +1,58 @@
+#pragma once
+// Host NIC: a traffic source and sink that obeys PFC. Flows are pulled packet by packet
+// when the link is free (round robin over unpaused priorities, then over flows), so a
+// paused flow builds no queue of materialised packets; rate-limited flows wait for their
+// next eligible time.
+#include <array>
+#include <deque>
+#include <vector>
+
+#include <systemc>
+#include <tlm>
+#include <tlm_utils/simple_initiator_socket.h>
+#include <tlm_utils/multi_passthrough_target_socket.h>
+
+#include "common/protocol.h"
+#include "common/timed_queue.h"
+#include "host/flow.h"
+#include "pfc/pause_timers.h"
+
+namespace mmusim {
+
+class Host : public sc_core::sc_module {
+ public:
+  tlm_utils::multi_passthrough_target_socket<Host, 32, PacketProtocol, 1> rx;
+  tlm_utils::simple_initiator_socket<Host, 32, PacketProtocol> tx;
+
+  Host(sc_core::sc_module_name name, uint32_t index, uint64_t rate_bps, FlowTable& flows, PacketPool& pool);
+  void start_flow(uint32_t id);
+
+  uint64_t injected() const { return m_injected; }
+  uint64_t delivered() const { return m_delivered; }
+  uint64_t pending_rx_data() const { return m_rx_data_pending; }
+  uint64_t pfc_received() const { return m_pfc_rx; }
+  uint64_t paused_ps() const;
+
+ private:
+  tlm::tlm_sync_enum on_rx_fw(int, Packet& p, tlm::tlm_phase& ph, sc_core::sc_time& t);
+  tlm::tlm_sync_enum on_tx_bw(Packet&, tlm::tlm_phase&, sc_core::sc_time&) { return tlm::TLM_COMPLETED; }
+  void on_rx();
+  void try_send();
+  void on_tx_done();
+
+  uint32_t m_index;
+  uint64_t m_rate_bps;
+  FlowTable& m_flows;
+  PacketPool& m_pool;
+  PauseTimers m_pause;
+  std::array<std::deque<uint32_t>, 8> m_ready;  // flows with a packet eligible now
+  TimedQueue<uint32_t> m_waiting;               // rate-limited flows, by eligible time
+  int m_rr = 0;
+  bool m_busy = false;
+  TimedQueue<Packet*> m_arrivals;
+  uint64_t m_rx_data_pending = 0;
+  sc_core::sc_event m_rx_ev, m_tx_done, m_wake;
+  uint64_t m_injected = 0, m_delivered = 0, m_pfc_rx = 0;
+};
+
+}  // namespace mmusim

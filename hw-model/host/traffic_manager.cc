@@ -1,0 +1,45 @@
+#include "host/traffic_manager.h"
+
+#include "common/sim_time.h"
+#include "ingress/classifier.h"
+
+namespace mmusim {
+
+TrafficManager::TrafficManager(sc_core::sc_module_name name, const Scenario& sc, FlowTable& flows,
+                               std::vector<Host*> hosts)
+    : sc_module(name), m_sc(sc), m_flows(flows), m_hosts(std::move(hosts)) {
+  SC_HAS_PROCESS(TrafficManager);
+  SC_METHOD(on_start);
+  sensitive << m_ev;
+  dont_initialize();
+  m_head.resize(sc.traffic.size());
+  for (uint32_t g = 0; g < sc.traffic.size(); ++g) {
+    m_gens.push_back(make_generator(sc, g));
+    pull(g);
+  }
+  if (!m_due.empty()) m_ev.notify(ps(m_due.next_time()));
+}
+
+void TrafficManager::pull(uint32_t gen) {
+  if (m_gens[gen]->next(m_head[gen]) && m_head[gen].start_ps < m_sc.duration_ps)
+    m_due.push(m_head[gen].start_ps, gen);
+}
+
+void TrafficManager::on_start() {
+  const uint64_t now = now_ps();
+  while (!m_due.empty() && m_due.next_time() <= now) {
+    const uint32_t g = m_due.top();
+    m_due.pop();
+    Flow f = m_head[g];
+    f.id = uint32_t(m_flows.size());
+    f.tuple = FiveTuple{host_ip(f.src), host_ip(f.dst), uint16_t(49152 + f.id % 16384), 4791, 17};
+    // The NIC classifies as the switch port it is attached to will.
+    f.prio = classify(m_sc.buffer, f.src, f.dscp, f.pcp);
+    m_flows.push_back(f);
+    m_hosts[f.src]->start_flow(f.id);
+    pull(g);
+  }
+  if (!m_due.empty()) m_ev.notify(ps(m_due.next_time() - now));
+}
+
+}  // namespace mmusim

@@ -1,0 +1,34 @@
+#pragma once
+// Starts flows at their start times: merges the generators' flow streams and hands each
+// flow to its source host. One pending event at a time.
+#include <memory>
+#include <vector>
+
+#include <systemc>
+
+#include "common/timed_queue.h"
+#include "config/scenario.h"
+#include "host/generators.h"
+#include "host/host.h"
+
+namespace mmusim {
+
+class TrafficManager : public sc_core::sc_module {
+ public:
+  TrafficManager(sc_core::sc_module_name name, const Scenario& sc, FlowTable& flows,
+                 std::vector<Host*> hosts);
+
+ private:
+  void pull(uint32_t gen);
+  void on_start();
+
+  const Scenario& m_sc;
+  FlowTable& m_flows;
+  std::vector<Host*> m_hosts;
+  std::vector<std::unique_ptr<Generator>> m_gens;
+  std::vector<Flow> m_head;   // next flow of each generator
+  TimedQueue<uint32_t> m_due;  // generator index by its head's start time
+  sc_core::sc_event m_ev;
+};
+
+}  // namespace mmusim

@@ -1,0 +1,60 @@
+#pragma once
+// Ingress pipeline: receives frames from every port's link, hands PFC frames to the
+// port's transmitter, classifies data (DSCP or PCP -> priority, lossless per
+// PORT_QOS_MAP.pfc_enable), counts cells, routes, and after a fixed latency makes one
+// admission decision per MMU cycle per pipeline.
+#include <cstdint>
+#include <functional>
+#include <unordered_map>
+#include <vector>
+
+#include <systemc>
+#include <tlm>
+#include <tlm_utils/multi_passthrough_initiator_socket.h>
+#include <tlm_utils/multi_passthrough_target_socket.h>
+
+#include "common/protocol.h"
+#include "common/timed_queue.h"
+#include "config/scenario.h"
+#include "egress/pause_if.h"
+#include "mmu/admission_if.h"
+
+namespace mmusim {
+
+class IngressPipeline : public sc_core::sc_module {
+ public:
+  tlm_utils::multi_passthrough_target_socket<IngressPipeline, 32, PacketProtocol> from_link;  // per port
+  tlm_utils::multi_passthrough_initiator_socket<IngressPipeline, 32, PacketProtocol> to_egress;  // per port
+  sc_core::sc_port<PauseIf, 0> pause;  // per port: received PFC frames
+  sc_core::sc_port<AdmissionIf> mmu;
+
+  IngressPipeline(sc_core::sc_module_name name, const Scenario& sc, PacketPool& pool);
+  void add_route(uint32_t dst_ip, uint16_t port) { m_fib[dst_ip] = port; }
+
+  uint64_t received_data() const { return m_rx_data; }
+  uint64_t received_pfc() const { return m_rx_pfc; }
+  uint64_t no_route_drops() const { return m_no_route; }
+  uint64_t pending_data() const { return m_arrivals_data + m_decisions.size(); }
+
+ private:
+  tlm::tlm_sync_enum nb_transport_fw(int port, Packet& p, tlm::tlm_phase& ph, sc_core::sc_time& t);
+  tlm::tlm_sync_enum nb_transport_bw(int, Packet&, tlm::tlm_phase&, sc_core::sc_time&) {
+    return tlm::TLM_COMPLETED;
+  }
+  void on_arrival();
+  void on_decision();
+
+  const Scenario& m_sc;
+  PacketPool& m_pool;
+  uint64_t m_period;
+  uint64_t m_latency;
+  std::vector<uint64_t> m_next_slot;  // per pipeline: first free decision cycle
+  std::unordered_map<uint32_t, uint16_t> m_fib;
+  TimedQueue<Packet*> m_arrivals;
+  TimedQueue<Packet*> m_decisions;
+  uint64_t m_arrivals_data = 0;
+  sc_core::sc_event m_arrival_ev, m_decision_ev;
+  uint64_t m_rx_data = 0, m_rx_pfc = 0, m_no_route = 0;
+};
+
+}  // namespace mmusim

@@ -1,0 +1,18 @@
+#pragma once
+// Narrow interface of the MMU towards the ingress pipeline (admit) and the egress
+// ports (depart).
+#include <systemc>
+
+#include "common/packet.h"
+
+namespace mmusim {
+
+class AdmissionIf : public virtual sc_core::sc_interface {
+ public:
+  // Decides and accounts one packet (prio, cells, ports filled in). False = dropped.
+  virtual bool admit(Packet& p) = 0;
+  // The packet's last cell left the buffer.
+  virtual void depart(const Packet& p) = 0;
+};
+
+}  // namespace mmusim

@@ -1,0 +1,159 @@
+#include "mmu/mmu.h"
+
+#include "common/sim_time.h"
+
+namespace mmusim {
+
+using admission::DropReason;
+using admission::PfcEvent;
+using admission::Verdict;
+
+Mmu::Mmu(sc_core::sc_module_name name, const Scenario& sc)
+    : sc_module(name), admission_export("admission_export"), pfc("pfc"), m_sc(sc),
+      m_core(sc.core_config()), m_cell(sc.mmu.cell_bytes),
+      m_occ{{sc.measure_start_ps, sc.measure_end_ps, sc.output.occupancy_bucket_bytes},
+            {sc.measure_start_ps, sc.measure_end_ps, sc.output.occupancy_bucket_bytes},
+            {sc.measure_start_ps, sc.measure_end_ps, sc.output.occupancy_bucket_bytes},
+            {sc.measure_start_ps, sc.measure_end_ps, sc.output.occupancy_bucket_bytes},
+            {sc.measure_start_ps, sc.measure_end_ps, sc.output.occupancy_bucket_bytes},
+            {sc.measure_start_ps, sc.measure_end_ps, sc.output.occupancy_bucket_bytes}},
+      m_drop_reason(5, 0) {
+  admission_export.bind(*this);
+  for (size_t i = 0; i < sc.buffer.pools.size(); ++i)
+    m_pool_stats.emplace_back(sc.measure_start_ps, sc.measure_end_ps, sc.output.occupancy_bucket_bytes);
+  for (uint32_t p = 0; p < sc.ports() && (m_ll_port < 0 || m_ly_port < 0); ++p)
+    for (uint32_t q = 0; q < Scenario::kPrios; ++q) {
+      if (sc.lossless(p, q) && m_ll_port < 0) m_ll_port = int(p), m_ll_prio = int(q);
+      if (!sc.lossless(p, q) && m_ly_port < 0) m_ly_port = int(p), m_ly_prio = int(q);
+    }
+  update_stats(0);
+}
+
+void Mmu::enable_timeseries(std::ostream* out) {
+  m_ts = out;
+  *m_ts << "time_ns,lossless_bytes,lossy_bytes,headroom_bytes,total_bytes";
+  for (const auto& p : m_sc.buffer.pools) *m_ts << ",pool_" << p.name << "_bytes";
+  *m_ts << ",th_ingress_lossless_bytes,th_egress_lossy_bytes\n";
+}
+
+void Mmu::trace(sc_core::sc_trace_file* tf) {
+  const std::string n = name();
+  sc_core::sc_trace(tf, m_v_ll, n + ".lossless_bytes");
+  sc_core::sc_trace(tf, m_v_ly, n + ".lossy_bytes");
+  sc_core::sc_trace(tf, m_v_hd, n + ".headroom_bytes");
+  sc_core::sc_trace(tf, m_v_total, n + ".total_bytes");
+  sc_core::sc_trace(tf, m_v_th_ll, n + ".th_ingress_lossless_bytes");
+  sc_core::sc_trace(tf, m_v_th_ly, n + ".th_egress_lossy_bytes");
+}
+
+void Mmu::write_row(uint64_t t) {
+  // Integer nanoseconds with picosecond fraction, so rows never round to the same time.
+  *m_ts << t / 1000 << '.' << char('0' + t / 100 % 10) << char('0' + t / 10 % 10)
+        << char('0' + t % 10) << ',' << m_ll * m_cell << ',' << m_ly * m_cell << ','
+        << m_hd * m_cell << ',' << m_core.total_used() * m_cell;
+  for (size_t i = 0; i < m_pool_stats.size(); ++i)
+    *m_ts << ',' << m_core.pool_used(uint16_t(i)) * m_cell;
+  *m_ts << ',' << m_occ.th_lossless.value() << ',' << m_occ.th_lossy.value() << '\n';
+}
+
+void Mmu::sample_until(uint64_t t) {
+  if (!m_ts) return;
+  // State is constant since the last change, so rows up to `t` are exact.
+  while (m_next_sample <= t && m_next_sample <= m_sc.duration_ps) {
+    write_row(m_next_sample);
+    m_next_sample += m_sc.output.sample_interval_ps;
+  }
+}
+
+void Mmu::update_stats(uint64_t t) {
+  const uint64_t total = m_core.total_used() * m_cell;
+  m_occ.lossless.set(t, m_ll * m_cell);
+  m_occ.lossy.set(t, m_ly * m_cell);
+  m_occ.headroom.set(t, m_hd * m_cell);
+  m_occ.total.set(t, total);
+  const uint64_t th_ll = m_ll_port < 0 ? 0 : m_core.ingress_threshold(uint32_t(m_ll_port), uint32_t(m_ll_prio)) * m_cell;
+  const uint64_t th_ly = m_ly_port < 0 ? 0 : m_core.egress_threshold(uint32_t(m_ly_port), uint32_t(m_ly_prio)) * m_cell;
+  m_occ.th_lossless.set(t, th_ll);
+  m_occ.th_lossy.set(t, th_ly);
+  for (size_t i = 0; i < m_pool_stats.size(); ++i)
+    m_pool_stats[i].set(t, m_core.pool_used(uint16_t(i)) * m_cell);
+  m_v_ll = m_ll * m_cell;
+  m_v_ly = m_ly * m_cell;
+  m_v_hd = m_hd * m_cell;
+  m_v_total = total;
+  m_v_th_ll = th_ll;
+  m_v_th_ly = th_ly;
+}
+
+void Mmu::model_error(const std::exception& e, const Packet& p, const char* op) {
+  const std::string msg = std::string(op) + " of a packet in_port=" + std::to_string(p.in_port) +
+                          " out_port=" + std::to_string(p.out_port) + " prio=" +
+                          std::to_string(p.prio) + " cells=" + std::to_string(p.cells) + ": " + e.what();
+  SC_REPORT_ERROR("mmusim/mmu", msg.c_str());
+  throw std::logic_error(msg);  // not reached: errors throw by default
+}
+
+bool Mmu::admit(Packet& p) {
+  const uint64_t t = now_ps();
+  sample_until(t);
+  admission::Result r;
+  try {
+    r = m_core.admit({p.in_port, p.out_port, p.prio, p.cells});
+  } catch (const std::exception& e) {
+    model_error(e, p, "admission");
+  }
+  if (r.pfc != PfcEvent::kNone) pfc->pfc_event(p.in_port, p.prio, r.pfc);
+  if (r.verdict == Verdict::kDrop) {
+    ++m_drop_reason[size_t(r.reason)];
+    if (m_sc.lossless(p.in_port, p.prio)) ++m_drop_lossless;
+    else ++m_drop_lossy;
+    return false;
+  }
+  ++m_admitted;
+  ++m_buffered;
+  p.headroom = r.verdict == Verdict::kAdmitHeadroom;
+  if (p.headroom) {
+    ++m_admitted_hdrm;
+    m_hd += p.cells;
+  } else if (m_sc.lossless(p.in_port, p.prio)) {
+    m_ll += p.cells;
+  } else {
+    m_ly += p.cells;
+  }
+  update_stats(t);
+  return true;
+}
+
+void Mmu::depart(const Packet& p) {
+  const uint64_t t = now_ps();
+  sample_until(t);
+  const uint64_t hd_before = m_core.headroom_cells(p.in_port, p.prio);
+  PfcEvent ev = PfcEvent::kNone;
+  try {
+    ev = m_core.depart({p.in_port, p.out_port, p.prio, p.cells});
+  } catch (const std::exception& e) {
+    model_error(e, p, "departure");
+  }
+  // Headroom drains first (§2.2.1), whichever cells this packet was admitted into.
+  const uint64_t from_hd = hd_before - m_core.headroom_cells(p.in_port, p.prio);
+  uint64_t& cls = m_sc.lossless(p.in_port, p.prio) ? m_ll : m_ly;
+  if (from_hd > m_hd || p.cells - from_hd > cls || m_buffered == 0) {
+    const std::logic_error e("class occupancy would go negative");
+    model_error(e, p, "departure");
+  }
+  m_hd -= from_hd;
+  cls -= p.cells - from_hd;
+  --m_buffered;
+  update_stats(t);
+  if (ev != PfcEvent::kNone) pfc->pfc_event(p.in_port, p.prio, ev);
+}
+
+void Mmu::finish(uint64_t end_ps) {
+  sample_until(end_ps);
+  for (TimeWeighted* s : {&m_occ.lossless, &m_occ.lossy, &m_occ.headroom, &m_occ.total,
+                          &m_occ.th_lossless, &m_occ.th_lossy})
+    s->finish(end_ps);
+  for (auto& s : m_pool_stats) s.finish(end_ps);
+}
+
+}  // namespace mmusim

@@ -1,0 +1,51 @@
+#pragma once
+// Receiver side of PFC: per-priority pause timers of one transmitter. A frame pauses each
+// enabled priority for its quanta (512 bit times each); zero quanta resumes at once.
+#include <array>
+#include <cstdint>
+
+#include "pfc/pfc_frame.h"
+
+namespace mmusim {
+
+class PauseTimers {
+ public:
+  explicit PauseTimers(uint64_t link_bps) : m_link_bps(link_bps) {}
+
+  void apply(const PfcFrame& f, uint64_t now) {
+    for (int p = 0; p < 8; ++p)
+      if (f.class_enable >> p & 1) {
+        const size_t i = size_t(p);
+        const uint64_t end = m_until[i] < now ? m_until[i] : now;  // close the last interval
+        if (end > m_since[i]) m_paused_ps += end - m_since[i];
+        m_since[i] = now;
+        m_until[i] = now + pause_quanta_to_ps(f.quanta[i], m_link_bps);
+      }
+  }
+  bool paused(uint8_t prio, uint64_t now) const { return m_until[prio] > now; }
+  // Earliest expiry after `now` among priorities in `mask`, or 0 when none is paused.
+  uint64_t next_expiry(uint8_t mask, uint64_t now) const {
+    uint64_t best = 0;
+    for (int p = 0; p < 8; ++p)
+      if ((mask >> p & 1) && m_until[size_t(p)] > now && (best == 0 || m_until[size_t(p)] < best))
+        best = m_until[size_t(p)];
+    return best;
+  }
+  // Priority-seconds this transmitter was held, up to `now`.
+  uint64_t paused_ps(uint64_t now) const {
+    uint64_t total = m_paused_ps;
+    for (int p = 0; p < 8; ++p) {
+      const uint64_t end = m_until[size_t(p)] < now ? m_until[size_t(p)] : now;
+      if (end > m_since[size_t(p)]) total += end - m_since[size_t(p)];
+    }
+    return total;
+  }
+
+ private:
+  uint64_t m_link_bps;
+  std::array<uint64_t, 8> m_until{};
+  std::array<uint64_t, 8> m_since{};
+  uint64_t m_paused_ps = 0;  // closed intervals
+};
+
+}  // namespace mmusim

@@ -1,0 +1,101 @@
+#include "pfc/pfc_generator.h"
+
+#include <algorithm>
+
+#include "common/sim_time.h"
+
+namespace mmusim {
+
+PfcGenerator::PfcGenerator(sc_core::sc_module_name name, const Scenario& sc, uint32_t switch_id,
+                           PacketPool& pool)
+    : sc_module(name), out("out"), event_export("event_export"), m_sc(sc), m_switch_id(switch_id),
+      m_pool(pool), m_paused(sc.ports(), 0), m_refresh_at(sc.ports(), 0),
+      m_since(size_t(sc.ports()) * Scenario::kPrios, 0) {
+  out.register_nb_transport_bw(this, &PfcGenerator::nb_transport_bw);
+  event_export.bind(*this);
+  for (const auto& p : sc.topo.ports) {
+    const uint64_t pause = pause_quanta_to_ps(sc.pfc.pause_quanta, p.rate_bps);
+    m_refresh_every.push_back(std::max<uint64_t>(1, uint64_t(double(pause) * sc.pfc.refresh_fraction)));
+  }
+  SC_HAS_PROCESS(PfcGenerator);
+  SC_METHOD(on_refresh);
+  sensitive << m_wake;
+  dont_initialize();
+}
+
+void PfcGenerator::send(uint32_t port, uint8_t class_enable, uint16_t quanta) {
+  Packet* p = m_pool.get();
+  p->kind = Packet::Kind::kPfc;
+  p->bytes = kPfcFrameBytes;
+  p->pfc.src_mac = port_mac(m_switch_id, port);
+  p->pfc.class_enable = class_enable;
+  for (int i = 0; i < 8; ++i)
+    if (class_enable >> i & 1) p->pfc.quanta[size_t(i)] = quanta;
+  if (quanta) ++m_pause_frames;
+  else ++m_resume_frames;
+  tlm::tlm_phase ph = tlm::BEGIN_REQ;
+  sc_core::sc_time t = sc_core::SC_ZERO_TIME;
+  out[int(port)]->nb_transport_fw(*p, ph, t);
+}
+
+uint64_t PfcGenerator::clip(uint64_t a, uint64_t b) const {
+  a = std::max(a, m_sc.measure_start_ps);
+  b = std::min(b, m_sc.measure_end_ps);
+  return b > a ? b - a : 0;
+}
+
+void PfcGenerator::pfc_event(uint32_t port, uint8_t prio, admission::PfcEvent e) {
+  const uint64_t now = now_ps();
+  const uint8_t bit = uint8_t(1u << prio);
+  const size_t i = size_t(port) * Scenario::kPrios + prio;
+  if (e == admission::PfcEvent::kXoff) {
+    ++m_xoff;
+    m_paused[port] |= bit;
+    m_since[i] = now;
+    send(port, bit, m_sc.pfc.pause_quanta);
+    if (m_refresh_at[port] == 0) {
+      m_refresh_at[port] = now + m_refresh_every[port];
+      m_timers.push(m_refresh_at[port], port);
+      m_wake.notify(ps(m_refresh_every[port]));
+    }
+  } else if (e == admission::PfcEvent::kXon) {
+    m_paused[port] &= uint8_t(~bit);
+    m_paused_closed += clip(m_since[i], now);
+    send(port, bit, 0);
+  }
+}
+
+void PfcGenerator::on_refresh() {
+  const uint64_t now = now_ps();
+  while (!m_timers.empty() && m_timers.next_time() <= now) {
+    const uint32_t port = m_timers.top();
+    const uint64_t due = m_timers.next_time();
+    m_timers.pop();
+    if (m_refresh_at[port] != due) continue;  // superseded
+    if (m_paused[port] == 0) {
+      m_refresh_at[port] = 0;
+      continue;
+    }
+    // One frame refreshes every paused priority of the port.
+    send(port, m_paused[port], m_sc.pfc.pause_quanta);
+    m_refresh_at[port] = now + m_refresh_every[port];
+    m_timers.push(m_refresh_at[port], port);
+  }
+  if (!m_timers.empty()) m_wake.notify(ps(m_timers.next_time() - now));
+}
+
+uint64_t PfcGenerator::paused_ps(uint64_t now) const {
+  uint64_t total = m_paused_closed;
+  for (uint32_t p = 0; p < m_paused.size(); ++p)
+    for (uint32_t q = 0; q < Scenario::kPrios; ++q)
+      if (m_paused[p] >> q & 1) total += clip(m_since[size_t(p) * Scenario::kPrios + q], now);
+  return total;
+}
+
+uint32_t PfcGenerator::paused_queues() const {
+  uint32_t n = 0;
+  for (uint8_t m : m_paused) n += uint32_t(__builtin_popcount(m));
+  return n;
+}
+
+}  // namespace mmusim

@@ -1,0 +1,57 @@
+#pragma once
+// PFC generator: turns the admission core's XOFF/XON per ingress (port, priority) into
+// 802.1Qbb frames queued at the port's transmitter, and refreshes a pause before it
+// expires while the queue stays paused.
+#include <vector>
+
+#include <systemc>
+#include <tlm>
+#include <tlm_utils/multi_passthrough_initiator_socket.h>
+
+#include "common/packet.h"
+#include "common/protocol.h"
+#include "common/timed_queue.h"
+#include "config/scenario.h"
+#include "pfc/pfc_event_if.h"
+
+namespace mmusim {
+
+class PfcGenerator : public sc_core::sc_module, public PfcEventIf {
+ public:
+  // Bound to every egress port, in port order.
+  tlm_utils::multi_passthrough_initiator_socket<PfcGenerator, 32, PacketProtocol> out;
+  sc_core::sc_export<PfcEventIf> event_export;
+
+  PfcGenerator(sc_core::sc_module_name name, const Scenario& sc, uint32_t switch_id, PacketPool& pool);
+
+  void pfc_event(uint32_t port, uint8_t prio, admission::PfcEvent e) override;
+
+  uint64_t pause_frames() const { return m_pause_frames; }
+  uint64_t resume_frames() const { return m_resume_frames; }
+  uint64_t xoff_events() const { return m_xoff; }
+  // Sum over (port, priority) of time in the paused state, within the measurement window.
+  uint64_t paused_ps(uint64_t now) const;
+  uint32_t paused_queues() const;
+
+ private:
+  tlm::tlm_sync_enum nb_transport_bw(int, Packet&, tlm::tlm_phase&, sc_core::sc_time&) {
+    return tlm::TLM_COMPLETED;
+  }
+  void send(uint32_t port, uint8_t class_enable, uint16_t quanta);
+  void on_refresh();
+  uint64_t clip(uint64_t a, uint64_t b) const;
+
+  const Scenario& m_sc;
+  uint32_t m_switch_id;
+  PacketPool& m_pool;
+  std::vector<uint8_t> m_paused;          // per port, bit per priority
+  std::vector<uint64_t> m_refresh_at;     // per port, 0 = none pending
+  std::vector<uint64_t> m_refresh_every;  // per port
+  std::vector<uint64_t> m_since;          // per (port, prio): XOFF time
+  uint64_t m_paused_closed = 0;
+  TimedQueue<uint32_t> m_timers;
+  sc_core::sc_event m_wake;
+  uint64_t m_pause_frames = 0, m_resume_frames = 0, m_xoff = 0;
+};
+
+}  // namespace mmusim

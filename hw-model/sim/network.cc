@@ -1,0 +1,238 @@
+#include "sim/network.h"
+
+#include <unistd.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <filesystem>
+
+#include "common/sim_time.h"
+
+namespace mmusim {
+namespace {
+
+nlohmann::json tw_json(const TimeWeighted& s) {
+  return {{"mean", s.mean()}, {"p99", s.quantile(0.99)}, {"max", s.max()}};
+}
+
+nlohmann::json fct_json(std::vector<uint64_t> v) {
+  nlohmann::json j = {{"mean", 0.0}, {"p50", 0}, {"p99", 0}, {"max", 0}};
+  if (v.empty()) return j;
+  std::sort(v.begin(), v.end());
+  long double sum = 0;
+  for (uint64_t x : v) sum += x;
+  auto rank = [&](double q) {  // nearest rank
+    size_t k = size_t(std::ceil(q * double(v.size())));
+    return v[std::min(v.size(), std::max<size_t>(1, k)) - 1];
+  };
+  j["mean"] = double(sum / v.size()) / 1000.0;
+  j["p50"] = double(rank(0.50)) / 1000.0;
+  j["p99"] = double(rank(0.99)) / 1000.0;
+  j["max"] = double(v.back()) / 1000.0;
+  return j;
+}
+
+}  // namespace
+
+Network::Network(const Scenario& sc, const RunOptions& opt) : m_sc(sc), m_opt(opt) {
+  m_switch = std::make_unique<Switch>(sc.topo.switch_name.c_str(), sc, 0, m_pool);
+  std::vector<Host*> hosts;
+  for (uint32_t i = 0; i < sc.ports(); ++i) {
+    const PortCfg& pc = sc.topo.ports[i];
+    const std::string h = "h" + std::to_string(i);
+    m_hosts.push_back(std::make_unique<Host>(h.c_str(), i, pc.rate_bps, m_flows, m_pool));
+    m_up.push_back(std::make_unique<Link>((h + "_to_" + pc.name).c_str(), pc.rate_bps, pc.delay_ps,
+                                          sc.topo.wire_overhead_bytes));
+    m_down.push_back(std::make_unique<Link>((pc.name + "_to_" + h).c_str(), pc.rate_bps, pc.delay_ps,
+                                            sc.topo.wire_overhead_bytes));
+    m_hosts[i]->tx.bind(m_up[i]->in);
+    m_up[i]->out.bind(m_switch->ingress.from_link);
+    m_switch->egress[i]->to_link.bind(m_down[i]->in);
+    m_down[i]->out.bind(m_hosts[i]->rx);
+    m_switch->ingress.add_route(host_ip(i), uint16_t(i));
+    hosts.push_back(m_hosts[i].get());
+  }
+  m_traffic = std::make_unique<TrafficManager>("traffic", sc, m_flows, hosts);
+
+  if (opt.out_dir.empty()) return;
+  std::filesystem::create_directories(opt.out_dir);
+  m_timeseries.open(opt.out_dir + "/timeseries.csv");
+  if (!m_timeseries) throw ConfigError(opt.out_dir + "/timeseries.csv: cannot write");
+  m_switch->mmu.enable_timeseries(&m_timeseries);
+  if (opt.pcap) {
+    m_pcap = std::make_unique<PcapWriter>(opt.out_dir + "/pfc.pcap");
+    for (auto& e : m_switch->egress)
+      e->set_tx_hook([this](const Packet& p, uint64_t now) {
+        if (p.kind != Packet::Kind::kPfc) return;
+        const auto bytes = encode_pfc(p.pfc);
+        m_pcap->write(now, bytes.data(), bytes.size());
+      });
+  }
+  if (opt.vcd) {
+    m_vcd = sc_core::sc_create_vcd_trace_file((opt.out_dir + "/counters").c_str());
+    m_vcd->set_time_unit(1, sc_core::SC_NS);
+    m_switch->mmu.trace(m_vcd);
+  }
+}
+
+Network::~Network() {
+  if (m_vcd) sc_core::sc_close_vcd_trace_file(m_vcd);
+}
+
+uint64_t Network::hops() const {
+  uint64_t n = 0;
+  for (const auto& l : m_up) n += l->data_frames();
+  for (const auto& l : m_down) n += l->data_frames();
+  return n;
+}
+
+nlohmann::json Network::run() {
+  const auto t0 = std::chrono::steady_clock::now();
+  const bool tty = m_opt.progress && isatty(2);
+  // Chunks only pace the progress line; the model has no periodic process.
+  const uint64_t chunks = tty ? 100 : 1;
+  const uint64_t step = (m_sc.duration_ps + chunks - 1) / chunks;
+  bool shown = false;
+  for (uint64_t done = 0; done < m_sc.duration_ps;) {
+    const uint64_t d = std::min(step, m_sc.duration_ps - done);
+    sc_core::sc_start(ps(d));
+    done += d;
+    const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    if (tty && wall > 2.0) {
+      std::fprintf(stderr, "\r%s: %5.1f%% of %.1f us simulated, %.1f s wall", m_sc.name.c_str(),
+                   100.0 * double(done) / double(m_sc.duration_ps), double(m_sc.duration_ps) / 1e6, wall);
+      shown = true;
+    }
+  }
+  if (shown) std::fprintf(stderr, "\n");
+  m_switch->mmu.finish(m_sc.duration_ps);
+  const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  nlohmann::json s = summary(wall);
+  if (!m_opt.out_dir.empty()) {
+    m_timeseries.flush();
+    write_flows(m_opt.out_dir + "/flows.csv");
+    std::ofstream out(m_opt.out_dir + "/summary.json");
+    out << s.dump(2) << "\n";
+    if (!out) throw ConfigError(m_opt.out_dir + "/summary.json: cannot write");
+  }
+  return s;
+}
+
+nlohmann::json Network::switch_summary() const {
+  const Switch& sw = *m_switch;
+  const Mmu& m = sw.mmu;
+  uint64_t rx = sw.ingress.received_data(), tx = 0;
+  for (const auto& e : sw.egress) tx += e->tx_data_frames();
+  const auto& r = m.drops_by_reason();
+  nlohmann::json pools;
+  for (size_t i = 0; i < m_sc.buffer.pools.size(); ++i) pools[m_sc.buffer.pools[i].name] = tw_json(m.pools()[i]);
+  const auto& o = m.occupancy();
+  return {
+      {"name", m_sc.topo.switch_name},
+      {"packets",
+       {{"received", rx},
+        {"admitted", m.admitted()},
+        {"admitted_headroom", m.admitted_headroom()},
+        {"dropped", m.dropped_lossless() + m.dropped_lossy() + sw.ingress.no_route_drops()},
+        {"transmitted", tx},
+        {"buffered_at_end", sw.held_packets()}}},
+      {"drops",
+       {{"lossless", m.dropped_lossless()},
+        {"lossy", m.dropped_lossy()},
+        {"no_route", sw.ingress.no_route_drops()},
+        {"by_reason",
+         {{"ingress_threshold", r[1]}, {"egress_threshold", r[2]}, {"headroom_full", r[3]}, {"buffer_full", r[4]}}}}},
+      {"pfc",
+       {{"pause_frames", sw.pfc.pause_frames()},
+        {"resume_frames", sw.pfc.resume_frames()},
+        {"xoff_events", sw.pfc.xoff_events()},
+        {"paused_time_ns", double(sw.pfc.paused_ps(m_sc.duration_ps)) / 1000.0},
+        {"paused_queues_at_end", sw.pfc.paused_queues()}}},
+      {"occupancy_bytes",
+       {{"lossless", tw_json(o.lossless)},
+        {"lossy", tw_json(o.lossy)},
+        {"headroom", tw_json(o.headroom)},
+        {"total", tw_json(o.total)}}},
+      {"thresholds_bytes", {{"ingress_lossless", tw_json(o.th_lossless)}, {"egress_lossy", tw_json(o.th_lossy)}}},
+      {"pools_bytes", pools},
+  };
+}
+
+nlohmann::json Network::summary(double wall_s) const {
+  uint64_t injected = 0, delivered = 0, in_flight_to_hosts = 0, host_pfc_rx = 0;
+  for (const auto& h : m_hosts) {
+    injected += h->injected();
+    delivered += h->delivered();
+    in_flight_to_hosts += h->pending_rx_data();
+    host_pfc_rx += h->pfc_received();
+  }
+  nlohmann::json sw = switch_summary();
+  std::vector<uint64_t> all;
+  std::vector<std::vector<uint64_t>> per_gen(m_sc.traffic.size());
+  std::vector<uint64_t> gen_flows(m_sc.traffic.size(), 0);
+  for (const Flow& f : m_flows) {
+    ++gen_flows[f.generator];
+    if (!f.finish_ps) continue;
+    all.push_back(f.finish_ps - f.start_ps);
+    per_gen[f.generator].push_back(f.finish_ps - f.start_ps);
+  }
+  nlohmann::json gens = nlohmann::json::object();
+  for (size_t g = 0; g < m_sc.traffic.size(); ++g)
+    gens[m_sc.traffic[g].name] = {{"flows", gen_flows[g]},
+                                  {"completed", per_gen[g].size()},
+                                  {"fct_ns", fct_json(per_gen[g])}};
+  const uint64_t dropped = sw["packets"]["dropped"].get<uint64_t>();
+  nlohmann::json j = {
+      {"schema", "mmusim.summary/1"},
+      {"scenario", m_sc.name},
+      {"policy", "dt"},
+      {"impl", "cpp"},
+      {"seed", m_sc.seed},
+      {"sim_time_ns", double(m_sc.duration_ps) / 1000.0},
+      {"measure_ns", {double(m_sc.measure_start_ps) / 1000.0, double(m_sc.measure_end_ps) / 1000.0}},
+      {"wall_time_s", wall_s},
+      {"packets",
+       {{"injected", injected},
+        {"delivered", delivered},
+        {"dropped", dropped},
+        {"buffered_at_end", sw["packets"]["buffered_at_end"].get<uint64_t>() + in_flight_to_hosts},
+        {"hops", hops()}}},
+      {"drops", sw["drops"]},
+      {"pfc", sw["pfc"]},
+      {"occupancy_bytes", sw["occupancy_bytes"]},
+      {"thresholds_bytes", sw["thresholds_bytes"]},
+      {"pools_bytes", sw["pools_bytes"]},
+      {"flows", {{"started", m_flows.size()}, {"completed", all.size()}, {"fct_ns", fct_json(all)}}},
+      {"generators", gens},
+      {"switches", nlohmann::json::array({sw})},
+  };
+  j["pfc"]["frames_received_by_hosts"] = host_pfc_rx;
+  return j;
+}
+
+void Network::write_flows(const std::string& path) const {
+  std::ofstream out(path);
+  if (!out) throw ConfigError(path + ": cannot write");
+  out << "id,generator,src,dst,src_ip,dst_ip,src_port,dst_port,proto,prio,bytes,start_ns,finish_ns,fct_ns,"
+         "received_bytes,packets\n";
+  auto ip = [](uint32_t a) {
+    return std::to_string(a >> 24) + "." + std::to_string(a >> 16 & 255) + "." + std::to_string(a >> 8 & 255) +
+           "." + std::to_string(a & 255);
+  };
+  auto ns = [](uint64_t v) {
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%llu.%03llu", (unsigned long long)(v / 1000), (unsigned long long)(v % 1000));
+    return std::string(buf);
+  };
+  for (const Flow& f : m_flows) {
+    out << f.id << ',' << m_sc.traffic[f.generator].name << ",h" << f.src << ",h" << f.dst << ','
+        << ip(f.tuple.src_ip) << ',' << ip(f.tuple.dst_ip) << ',' << f.tuple.src_port << ',' << f.tuple.dst_port
+        << ',' << int(f.tuple.proto) << ',' << int(f.prio) << ',' << f.bytes << ',' << ns(f.start_ps) << ',';
+    if (f.finish_ps) out << ns(f.finish_ps) << ',' << ns(f.finish_ps - f.start_ps);
+    else out << ',';
+    out << ',' << f.received_bytes << ',' << f.packets_sent << '\n';
+  }
+}
+
+}  // namespace mmusim

@@ -1,0 +1,58 @@
+#pragma once
+// Elaborates a scenario (switch, hosts, links, traffic), runs it and reports.
+#include <fstream>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+#include <systemc>
+
+#include "config/scenario.h"
+#include "host/flow.h"
+#include "host/host.h"
+#include "host/traffic_manager.h"
+#include "link/link.h"
+#include "output/pcap_writer.h"
+#include "switch/switch.h"
+
+namespace mmusim {
+
+struct RunOptions {
+  std::string out_dir;  // empty: write nothing
+  bool pcap = false;
+  bool vcd = false;
+  bool progress = false;
+};
+
+class Network {
+ public:
+  Network(const Scenario& sc, const RunOptions& opt);
+  ~Network();
+  // Simulates the whole duration; returns summary.json's content (wall_time_s included).
+  nlohmann::json run();
+
+  const FlowTable& flows() const { return m_flows; }
+  Switch& sw() { return *m_switch; }
+  Host& host(uint32_t i) { return *m_hosts[i]; }
+  uint64_t hops() const;
+
+ private:
+  nlohmann::json summary(double wall_s) const;
+  nlohmann::json switch_summary() const;
+  void write_flows(const std::string& path) const;
+
+  const Scenario& m_sc;
+  RunOptions m_opt;
+  PacketPool m_pool;
+  FlowTable m_flows;
+  std::unique_ptr<Switch> m_switch;
+  std::vector<std::unique_ptr<Host>> m_hosts;
+  std::vector<std::unique_ptr<Link>> m_up, m_down;  // host->switch, switch->host
+  std::unique_ptr<TrafficManager> m_traffic;
+  std::unique_ptr<PcapWriter> m_pcap;
+  std::ofstream m_timeseries;
+  sc_core::sc_trace_file* m_vcd = nullptr;
+};
+
+}  // namespace mmusim

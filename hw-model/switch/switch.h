@@ -1,0 +1,30 @@
+#pragma once
+// One switch: ingress pipeline -> MMU (admission core) -> egress ports, with the PFC
+// generator fed by the MMU and writing into the egress ports' control queues.
+#include <memory>
+#include <vector>
+
+#include <systemc>
+
+#include "config/scenario.h"
+#include "egress/egress_port.h"
+#include "ingress/ingress_pipeline.h"
+#include "mmu/mmu.h"
+#include "pfc/pfc_generator.h"
+
+namespace mmusim {
+
+class Switch : public sc_core::sc_module {
+ public:
+  Switch(sc_core::sc_module_name name, const Scenario& sc, uint32_t switch_id, PacketPool& pool);
+
+  IngressPipeline ingress;
+  Mmu mmu;
+  PfcGenerator pfc;
+  std::vector<std::unique_ptr<EgressPort>> egress;
+
+  // Data packets held in this switch (pipeline, egress queues).
+  uint64_t held_packets() const;
+};
+
+}  // namespace mmusim
