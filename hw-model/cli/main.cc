@@ -41,7 +41,6 @@ nlohmann::json load_json(const Args& a, std::string& origin) {
 }  // namespace
 
 int sc_main(int argc, char* argv[]) {
-  setenv("SYSTEMC_DISABLE_COPYRIGHT_MESSAGE", "1", 0);  // keep stdout to the report
   CLI::App app{"mmusim: cycle-approximate SystemC model of a shared-buffer switch MMU with PFC"};
   app.require_subcommand(1);
   Args a;
@@ -90,4 +89,11 @@ int sc_main(int argc, char* argv[]) {
     return kModelError;
   }
   return kOk;
+}
+
+// SystemC prints its banner in sc_elab_and_sim, before sc_main: silence it first so
+// stdout carries only the report.
+int main(int argc, char* argv[]) {
+  setenv("SYSTEMC_DISABLE_COPYRIGHT_MESSAGE", "1", 0);
+  return sc_core::sc_elab_and_sim(argc, argv);
 }
