@@ -363,9 +363,17 @@ GeneratorCfg load_generator(const Scenario& sc, JsonReader r, size_t i) {
   } else {
     r.fail("type", "unknown generator type '" + type + "' (constant, onoff, poisson, incast)");
   }
-  for (uint32_t s : g.srcs)
-    for (uint32_t d : g.dsts)
-      if (s == d) r.fail("", "host h" + std::to_string(s) + " would send to itself");
+  // Constant/on-off pair sources with destinations; Poisson picks any destination but the
+  // source, so each source needs one other; incast has one receiver.
+  const bool paired = g.kind != GeneratorCfg::Kind::kPoisson && g.dsts.size() == g.srcs.size() && g.dsts.size() > 1;
+  for (size_t i = 0; i < g.srcs.size(); ++i) {
+    const uint32_t s = g.srcs[i];
+    const bool other = std::any_of(g.dsts.begin(), g.dsts.end(), [s](uint32_t d) { return d != s; });
+    const bool self = paired ? g.dsts[i] == s
+                             : g.kind == GeneratorCfg::Kind::kPoisson ? !other
+                                                                      : std::find(g.dsts.begin(), g.dsts.end(), s) != g.dsts.end();
+    if (self) r.fail("", "host h" + std::to_string(s) + " would send to itself");
+  }
   const bool has_dscp = r.has("dscp"), has_pcp = r.has("pcp");
   if (has_dscp == has_pcp) r.fail("", "exactly one of dscp and pcp is required");
   if (has_dscp) g.dscp = uint8_t(r.integer("dscp", 0, 63));
