@@ -20,7 +20,8 @@ class JsonReader {
   }
 
   [[noreturn]] void fail(const std::string& key, const std::string& what) const {
-    throw ConfigError(field(key) + ": " + what);
+    const std::string f = field(key);
+    throw ConfigError(f.empty() ? what : f + ": " + what);
   }
   std::string field(const std::string& key) const {
     if (key.empty()) return m_path;
@@ -42,10 +43,12 @@ class JsonReader {
     if (v.is_number()) return v.get<double>();
     if (v.is_string()) {
       const std::string s = v.get<std::string>();
+      // Plain decimal only: stod alone would take " 5", "0x10" or "inf".
+      const bool plain = !s.empty() && s.find_first_not_of("0123456789.-+eE") == std::string::npos;
       try {
         size_t used = 0;
-        double d = std::stod(s, &used);
-        if (used == s.size()) return d;
+        double d = plain ? std::stod(s, &used) : 0;
+        if (plain && used == s.size()) return d;
       } catch (const std::exception&) {
       }
       fail(key, "'" + s + "' is not a number");
@@ -78,7 +81,11 @@ class JsonReader {
     const double d = number(key);
     if (!std::isfinite(d) || d < 0 || (!allow_zero && d == 0))
       fail(key, allow_zero ? "must be >= 0" : "must be > 0");
-    return uint64_t(std::llround(d * unit_ps));
+    constexpr double kMaxPs = 4611686018427387904.0;  // 2^62 ps (~53 days): sums never overflow
+    if (d * unit_ps > kMaxPs) fail(key, "too large (at most 2^62 ps, about 53 days)");
+    const uint64_t ps = uint64_t(std::llround(d * unit_ps));
+    if (!allow_zero && ps == 0) fail(key, "rounds to 0 ps; must be at least 1 ps");
+    return ps;
   }
   uint64_t time_ps(const std::string& key, double unit_ps, bool allow_zero, uint64_t dflt) {
     return has(key) ? time_ps(key, unit_ps, allow_zero) : dflt;

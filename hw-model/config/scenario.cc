@@ -124,6 +124,10 @@ void load_mmu(Scenario& sc, JsonReader r) {
   sc.mmu.pipeline_latency_cycles = uint32_t(r.integer("pipeline_latency_cycles", 0, 1 << 20, 4));
   sc.mmu.pipelines = uint32_t(r.integer("pipelines", 1, sc.ports(), 1));
   sc.mmu.counter_bits = uint32_t(r.integer("counter_bits", 8, 64, 32));
+  const uint64_t cells = sc.mmu.buffer_bytes / sc.mmu.cell_bytes;
+  if (sc.mmu.counter_bits < 64 && cells > (uint64_t(1) << sc.mmu.counter_bits) - 1)
+    r.fail("counter_bits", std::to_string(sc.mmu.counter_bits) + " bits cannot count the buffer's " +
+                               std::to_string(cells) + " cells");
   r.done();
 }
 
@@ -159,6 +163,11 @@ void load_buffer(Scenario& sc, JsonReader r) {
     b.pools.push_back(pool);
   }
   if (b.pools.empty()) pools.fail("", "at least one pool is required");
+  uint64_t xoff_total = 0;
+  for (const auto& p : b.pools) xoff_total += p.has_xoff ? p.xoff_bytes : 0;
+  if (xoff_total > buf)
+    pools.fail("", "ingress pools' xoff total " + std::to_string(xoff_total) +
+                       " B larger than the buffer (" + std::to_string(buf) + " B)");
   pools.done();
 
   JsonReader profs = r.child("BUFFER_PROFILE");
@@ -195,8 +204,10 @@ void load_buffer(Scenario& sc, JsonReader r) {
   for (uint32_t p = 0; p < np; ++p)
     for (uint32_t d = 0; d < 64; ++d) b.dscp_to_tc[p][d] = uint8_t(d >> 3);  // class selector
 
-  auto load_map = [&](const char* table, const std::string& name, size_t entries, auto& out) {
+  auto load_map = [&](const char* table, const std::string& name, const std::string& field, size_t entries,
+                      auto& out) {
     JsonReader maps = r.child(table);
+    if (!maps.object().contains(name)) throw ConfigError(field + ": unknown map '" + name + "'");
     JsonReader m = maps.child(name);
     for (auto it = m.object().begin(); it != m.object().end(); ++it) {
       uint64_t k = 0;
@@ -222,14 +233,14 @@ void load_buffer(Scenario& sc, JsonReader r) {
       bool has_dscp = false;
       if (e.has("dscp_to_tc_map")) {
         dscp = b.dscp_to_tc[ports[0]];
-        load_map("DSCP_TO_TC_MAP", e.string("dscp_to_tc_map"), 64, dscp);
+        load_map("DSCP_TO_TC_MAP", e.string("dscp_to_tc_map"), e.field("dscp_to_tc_map"), 64, dscp);
         used_tables.insert("DSCP_TO_TC_MAP");
         has_dscp = true;
       }
       std::array<uint8_t, 8> dot1p{};
       bool has_dot1p = false;
       if (e.has("dot1p_to_tc_map")) {
-        load_map("DOT1P_TO_TC_MAP", e.string("dot1p_to_tc_map"), 8, dot1p);
+        load_map("DOT1P_TO_TC_MAP", e.string("dot1p_to_tc_map"), e.field("dot1p_to_tc_map"), 8, dot1p);
         used_tables.insert("DOT1P_TO_TC_MAP");
         has_dot1p = true;
       }
@@ -372,7 +383,9 @@ GeneratorCfg load_generator(const Scenario& sc, JsonReader r, size_t i) {
     const bool self = paired ? g.dsts[i] == s
                              : g.kind == GeneratorCfg::Kind::kPoisson ? !other
                                                                       : std::find(g.dsts.begin(), g.dsts.end(), s) != g.dsts.end();
-    if (self) r.fail("", "host h" + std::to_string(s) + " would send to itself");
+    if (self)
+      r.fail(g.kind == GeneratorCfg::Kind::kIncast ? "receiver" : g.kind == GeneratorCfg::Kind::kPoisson ? "dsts" : "dst",
+             "host h" + std::to_string(s) + " would send to itself");
   }
   const bool has_dscp = r.has("dscp"), has_pcp = r.has("pcp");
   if (has_dscp == has_pcp) r.fail("", "exactly one of dscp and pcp is required");

@@ -351,7 +351,7 @@ TEST_F(BadInput, UnknownDscpToTcMap) {
   expect_error(check([](json& j) {
                  for (auto& e : j["buffer"]["PORT_QOS_MAP"]) e["dscp_to_tc_map"] = "NO_SUCH_MAP";
                }),
-               1, {"DSCP_TO_TC_MAP.NO_SUCH_MAP"});
+               1, {"dscp_to_tc_map: unknown map 'NO_SUCH_MAP'"});
 }
 
 // ---- traffic generators --------------------------------------------------------------
