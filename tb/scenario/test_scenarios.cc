@@ -1,5 +1,6 @@
 // Whole-scenario tests: the SONiC/DT model against reverie-nsdi24 Appendix A (Eq. 10, 11),
 // PFC headroom (dsh-icdcs23 Eq. 1), PFC on the wire, conservation and determinism.
+#include <algorithm>
 #include <cmath>
 #include <filesystem>
 #include <string>
@@ -256,4 +257,20 @@ TEST(Determinism, SameSeedGivesByteIdenticalOutputs) {
     EXPECT_EQ(slurp(a.dir + "/out/" + f), slurp(b.dir + "/out/" + f)) << f;
   EXPECT_NE(slurp(a.dir + "/out/flows.csv"), slurp(c.dir + "/out/flows.csv"));
   for (auto* r : {&a, &b, &c}) std::filesystem::remove_all(r->dir);
+}
+
+TEST(Outputs, VcdTracesTheCountersAndSetOverridesApply) {
+  json sc = load_default();
+  RunResult r = run_mmusim(sc, "--vcd --set duration_us=400 --set measure.end_us=400");
+  ASSERT_EQ(r.status, 0) << r.output;
+  EXPECT_DOUBLE_EQ(r.summary["sim_time_ns"].get<double>(), 400000.0);
+  const std::string vcd = slurp(r.dir + "/out/counters.vcd");
+  for (const char* sig : {"lossless_bytes", "lossy_bytes", "headroom_bytes", "total_bytes"})
+    EXPECT_NE(vcd.find(sig), std::string::npos) << sig;
+  // Value changes after time zero: the lossy background fills the buffer from the start.
+  EXPECT_NE(vcd.find("\n#1"), std::string::npos);
+  // timeseries.csv: one row per sample interval (1 us) from 0 to 400 us inclusive.
+  const std::string ts = slurp(r.dir + "/out/timeseries.csv");
+  EXPECT_EQ(std::count(ts.begin(), ts.end(), '\n'), 1 + 401);
+  std::filesystem::remove_all(r.dir);
 }
