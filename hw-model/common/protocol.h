@@ -14,3 +14,12 @@ struct PacketProtocol {
 };
 
 }  // namespace mmusim
+
+namespace mmusim {
+
+// Frames only ever travel as BEGIN_REQ; anything else is a wiring bug.
+inline void expect_begin_req(const tlm::tlm_phase& ph, const char* who) {
+  if (ph != tlm::BEGIN_REQ) SC_REPORT_ERROR(who, "frame transaction with a phase other than BEGIN_REQ");
+}
+
+}  // namespace mmusim

@@ -23,7 +23,7 @@ EgressPort::EgressPort(sc_core::sc_module_name name, uint32_t port, uint64_t lin
 uint64_t EgressPort::now() { return now_ps(); }
 
 tlm::tlm_sync_enum EgressPort::nb_transport_fw(int, Packet& p, tlm::tlm_phase& phase, sc_core::sc_time&) {
-  sc_assert(phase == tlm::BEGIN_REQ);
+  expect_begin_req(phase, name());
   if (p.kind == Packet::Kind::kPfc) m_ctrl.push_back(&p);
   else m_q[p.prio].push_back(&p);
   try_send();

@@ -32,7 +32,7 @@ void Host::start_flow(uint32_t id) {
 }
 
 tlm::tlm_sync_enum Host::on_rx_fw(int, Packet& p, tlm::tlm_phase& ph, sc_core::sc_time& t) {
-  sc_assert(ph == tlm::BEGIN_REQ);
+  expect_begin_req(ph, name());
   m_arrivals.push(now_ps() + t.value(), &p);
   if (p.kind == Packet::Kind::kData) ++m_rx_data_pending;
   m_rx_ev.notify(ps(m_arrivals.next_time() - now_ps()));

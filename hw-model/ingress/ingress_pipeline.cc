@@ -23,7 +23,7 @@ IngressPipeline::IngressPipeline(sc_core::sc_module_name name, const Scenario& s
 
 tlm::tlm_sync_enum IngressPipeline::nb_transport_fw(int port, Packet& p, tlm::tlm_phase& ph,
                                                     sc_core::sc_time& t) {
-  sc_assert(ph == tlm::BEGIN_REQ);
+  expect_begin_req(ph, name());
   p.in_port = uint16_t(port);
   m_arrivals.push(now_ps() + t.value(), &p);
   if (p.kind == Packet::Kind::kData) ++m_arrivals_data;

@@ -11,7 +11,7 @@ Link::Link(sc_core::sc_module_name name, uint64_t rate_bps, uint64_t delay_ps, u
 }
 
 tlm::tlm_sync_enum Link::nb_transport_fw(int, Packet& p, tlm::tlm_phase& phase, sc_core::sc_time& t) {
-  sc_assert(phase == tlm::BEGIN_REQ);
+  expect_begin_req(phase, name());
   const uint64_t wire = uint64_t(p.bytes) + m_overhead_bytes;
   const uint64_t ser = serialization_ps(wire, m_rate_bps);
   m_wire_bytes += wire;
