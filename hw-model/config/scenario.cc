@@ -182,6 +182,8 @@ void load_buffer(Scenario& sc, JsonReader r) {
     if (pr.size_bytes > buf) p.fail("size", "reserved size larger than the buffer");
     const bool dyn = p.has("dynamic_th"), stat = p.has("static_th");
     if (dyn == stat) p.fail("", "exactly one of dynamic_th and static_th is required");
+    // The profile's key sets its threshold mode, overriding the pool's "mode" as
+    // SAI_BUFFER_PROFILE_THRESHOLD_MODE does.
     pr.dynamic = dyn;
     if (dyn) pr.dynamic_th = int(p.integer("dynamic_th", -8, 8));
     else pr.static_th_bytes = p.non_negative("static_th", 0);
@@ -419,7 +421,8 @@ admission::CoreConfig Scenario::core_config() const {
   c.prios = kPrios;
   c.counter_bits = mmu.counter_bits;
   const uint64_t cb = mmu.cell_bytes;
-  // Capacities round down (only whole cells fit); per-queue limits round up.
+  // Capacities and thresholds round down (only whole cells fit); reserved, headroom and
+  // xon sizes round up (never short of what the operator asked for).
   c.buffer_cells = mmu.buffer_bytes / cb;
   for (const auto& p : b.pools) c.pool_cells.push_back(p.size_bytes / cb);
   auto th = [&](const BufferCfg::Profile& p) {
@@ -512,8 +515,14 @@ Scenario load_scenario(const nlohmann::json& j, const std::string& origin) {
     }
     const auto& t = r.raw("traffic");
     if (!t.is_array()) r.fail("traffic", "must be an array of generators");
-    for (size_t i = 0; i < t.size(); ++i)
-      sc.traffic.push_back(load_generator(sc, JsonReader(t[i], "traffic[" + std::to_string(i) + "]"), i));
+    for (size_t i = 0; i < t.size(); ++i) {
+      const std::string f = "traffic[" + std::to_string(i) + "]";
+      sc.traffic.push_back(load_generator(sc, JsonReader(t[i], f), i));
+      for (size_t k = 0; k < i; ++k)
+        if (sc.traffic[k].name == sc.traffic[i].name)
+          throw ConfigError(f + ".name: '" + sc.traffic[i].name + "' already names traffic[" + std::to_string(k) + "]");
+      if (sc.traffic[i].stop_ps > sc.duration_ps) throw ConfigError(f + ".stop_us: beyond duration_us");
+    }
     r.done();
     sc.core_config().validate();
   } catch (const std::invalid_argument& e) {

@@ -17,7 +17,7 @@ nlohmann::json tw_json(const TimeWeighted& s) {
 }
 
 nlohmann::json fct_json(std::vector<uint64_t> v) {
-  nlohmann::json j = {{"mean", 0.0}, {"p50", 0}, {"p99", 0}, {"max", 0}};
+  nlohmann::json j = {{"mean", 0.0}, {"p50", 0.0}, {"p99", 0.0}, {"max", 0.0}};
   if (v.empty()) return j;
   std::sort(v.begin(), v.end());
   long double sum = 0;
@@ -56,12 +56,18 @@ Network::Network(const Scenario& sc, const RunOptions& opt) : m_sc(sc), m_opt(op
   m_traffic = std::make_unique<TrafficManager>("traffic", sc, m_flows, hosts);
 
   if (opt.out_dir.empty()) return;
-  std::filesystem::create_directories(opt.out_dir);
+  std::error_code ec;
+  std::filesystem::create_directories(opt.out_dir, ec);
+  if (ec) throw ConfigError("--out " + opt.out_dir + ": " + ec.message());
   m_timeseries.open(opt.out_dir + "/timeseries.csv");
   if (!m_timeseries) throw ConfigError(opt.out_dir + "/timeseries.csv: cannot write");
   m_switch->mmu.enable_timeseries(&m_timeseries);
   if (opt.pcap) {
-    m_pcap = std::make_unique<PcapWriter>(opt.out_dir + "/pfc.pcap");
+    try {
+      m_pcap = std::make_unique<PcapWriter>(opt.out_dir + "/pfc.pcap");
+    } catch (const std::runtime_error& e) {
+      throw ConfigError(e.what());
+    }
     for (auto& e : m_switch->egress)
       e->set_tx_hook([this](const Packet& p, uint64_t now) {
         if (p.kind != Packet::Kind::kPfc) return;
@@ -70,8 +76,10 @@ Network::Network(const Scenario& sc, const RunOptions& opt) : m_sc(sc), m_opt(op
       });
   }
   if (opt.vcd) {
+    // SystemC announces the trace timescale as an info report on stdout; keep stdout to the table.
+    sc_core::sc_report_handler::set_actions(sc_core::SC_INFO, sc_core::SC_DO_NOTHING);
     m_vcd = sc_core::sc_create_vcd_trace_file((opt.out_dir + "/counters").c_str());
-    m_vcd->set_time_unit(1, sc_core::SC_NS);
+    m_vcd->set_time_unit(1, sc_core::SC_PS);  // the model's resolution: no truncation
     m_switch->mmu.trace(m_vcd);
   }
 }

@@ -23,7 +23,8 @@ class Switch : public sc_core::sc_module {
   PfcGenerator pfc;
   std::vector<std::unique_ptr<EgressPort>> egress;
 
-  // Data packets held in this switch (pipeline, egress queues).
+  // Data packets on their way into or held in this switch: on the host->switch wire,
+  // in the ingress pipeline, in egress queues.
   uint64_t held_packets() const;
 };
 

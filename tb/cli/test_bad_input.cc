@@ -376,6 +376,20 @@ TEST_F(BadInput, RateAboveLineRate) {
                1, {"traffic[1].rate_gbps", "line rate"});
 }
 
+TEST_F(BadInput, StopBeyondDuration) {
+  expect_error(check([](json& j) { traffic(j, 1)["stop_us"] = 99999; }), 1, {"traffic[1].stop_us", "duration_us"});
+}
+
+TEST_F(BadInput, DuplicateGeneratorName) {
+  expect_error(check([](json& j) { traffic(j, 1)["name"] = "incast"; }), 1,
+               {"traffic[1].name", "already names traffic[0]"});
+}
+
+TEST_F(BadInput, OutputDirectoryCannotBeCreated) {
+  const Result r = run_mmusim({"run", "--quiet", "--out", "/proc/mmusim-cannot-write"});
+  expect_error(r, 1, {"--out /proc/mmusim-cannot-write"});
+}
+
 TEST_F(BadInput, StopBeforeStart) {
   expect_error(check([](json& j) {
                  traffic(j, 0)["start_us"] = 200;
