@@ -21,6 +21,7 @@ struct Args {
   std::string out = "mmusim-out";
   std::vector<std::string> sets;
   long long seed = -1;
+  std::string policy;
   bool pcap = false, vcd = false, quiet = false;
 };
 
@@ -35,6 +36,7 @@ nlohmann::json load_json(const Args& a, std::string& origin) {
   }
   for (const auto& s : a.sets) mmusim::apply_override(j, s);
   if (a.seed >= 0) j["seed"] = a.seed;
+  if (!a.policy.empty()) j["admission"]["policy"] = a.policy;
   return j;
 }
 
@@ -49,6 +51,7 @@ int sc_main(int argc, char* argv[]) {
   run->add_option("--out", a.out, "output directory")->capture_default_str();
   run->add_option("--set", a.sets, "override a scenario key: key.path=value (repeatable)");
   run->add_option("--seed", a.seed, "random seed (overrides the scenario's)")->check(CLI::NonNegativeNumber);
+  run->add_option("--policy", a.policy, "admission policy (overrides admission.policy)");
   run->add_flag("--pcap", a.pcap, "write the PFC frames sent as DIR/pfc.pcap");
   run->add_flag("--vcd", a.vcd, "trace key counters to DIR/counters.vcd");
   run->add_flag("--quiet", a.quiet, "no table on stdout");

@@ -5,6 +5,7 @@
 #include <map>
 #include <sstream>
 
+#include "admission/policy.h"
 #include "config/json_reader.h"
 
 namespace mmusim {
@@ -307,6 +308,51 @@ void load_buffer(Scenario& sc, JsonReader r) {
   r.done();
 }
 
+void load_admission(Scenario& sc, JsonReader r) {
+  AdmissionCfg& a = sc.admission;
+  a.policy = r.string("policy", a.policy);
+  bool known = false;
+  std::string names;
+  for (const auto& p : admission::policies()) {
+    known |= a.policy == p.name;
+    names += std::string(names.empty() ? "" : ", ") + p.name;
+  }
+  if (!known) r.fail("policy", "unknown policy '" + a.policy + "' (" + names + ")");
+  const std::string rule = r.string("congestion_rule", "threshold");
+  if (rule == "threshold") a.congestion_rule = admission::CongestionRule::Kind::kThreshold;
+  else if (rule == "saturation") a.congestion_rule = admission::CongestionRule::Kind::kSaturation;
+  else r.fail("congestion_rule", "must be threshold or saturation");
+  a.congested_bytes = r.positive("congested_bytes", a.congested_bytes);
+  if (r.has("ewma")) {
+    JsonReader e = r.child("ewma");
+    a.ewma.k = uint8_t(e.integer("k", 0, 30, a.ewma.k));
+    a.ewma.frac_bits = uint8_t(e.integer("frac_bits", 0, 32, a.ewma.frac_bits));
+    const std::string upd = e.string("update", "dequeue");
+    if (upd == "dequeue") a.ewma.rule = admission::EwmaConfig::Rule::kDequeue;
+    else if (upd == "enqueue_dequeue") a.ewma.rule = admission::EwmaConfig::Rule::kEnqueueDequeue;
+    else if (upd == "periodic") a.ewma.rule = admission::EwmaConfig::Rule::kPeriodic;
+    else e.fail("update", "must be dequeue, enqueue_dequeue or periodic");
+    a.ewma.period_cycles = uint32_t(e.integer("period_cycles", 1, 1 << 30, a.ewma.period_cycles));
+    if (e.has("clamp")) {
+      const auto& v = e.raw("clamp");
+      if (!v.is_boolean()) e.fail("clamp", "must be true or false");
+      a.ewma.clamp = v.get<bool>();
+    }
+    e.done();
+  }
+  if (r.has("abm")) {
+    JsonReader b = r.child("abm");
+    a.abm_interval_ps = b.time_ps("interval_ns", kPsPerNs, false, a.abm_interval_ps);
+    b.done();
+  }
+  if (r.has("dsh")) {
+    JsonReader d = r.child("dsh");
+    a.dsh_port_xon_offset_bytes = d.non_negative("port_xon_offset_bytes", 0);
+    d.done();
+  }
+  r.done();
+}
+
 GeneratorCfg load_generator(const Scenario& sc, JsonReader r, size_t i) {
   GeneratorCfg g;
   const uint32_t np = sc.ports();
@@ -472,6 +518,15 @@ admission::CoreConfig Scenario::core_config() const {
     }
   // Without a pool xoff every lossless PG has its own static headroom (SIH).
   if (!shared_hdrm) c.headroom_pool_cells = std::min(sih_total, c.buffer_cells);
+  c.policy = admission.policy;
+  c.congestion = {admission.congestion_rule, cells(admission.congested_bytes)};
+  c.ewma = admission.ewma;
+  c.abm.interval_cycles = uint32_t(std::max<uint64_t>(1, admission.abm_interval_ps / mmu.clock_period_ps));
+  for (const auto& p : topo.ports)
+    c.abm.port_cells_per_interval.push_back(uint64_t(
+        (unsigned __int128)p.rate_bps * (uint64_t(c.abm.interval_cycles) * mmu.clock_period_ps) /
+        8'000'000'000'000ull / mmu.cell_bytes));
+  c.dsh.port_xon_offset_cells = cells(admission.dsh_port_xon_offset_bytes);
   return c;
 }
 
@@ -502,6 +557,7 @@ Scenario load_scenario(const nlohmann::json& j, const std::string& origin) {
       if (p.has("refresh_fraction")) sc.pfc.refresh_fraction = p.fraction("refresh_fraction", 0, 0.99);
       p.done();
     }
+    if (r.has("admission")) load_admission(sc, r.child("admission"));
     if (r.has("egress")) {
       JsonReader e = r.child("egress");
       sc.dwrr_quantum_bytes = uint32_t(e.integer("dwrr_quantum_bytes", 64, 1 << 24, 1600));

@@ -108,6 +108,15 @@ struct PfcCfg {
   double refresh_fraction = 0.5;
 };
 
+struct AdmissionCfg {
+  std::string policy = "dt";
+  admission::CongestionRule::Kind congestion_rule = admission::CongestionRule::Kind::kThreshold;
+  uint64_t congested_bytes = 20480;
+  admission::EwmaConfig ewma;
+  uint64_t abm_interval_ps = 10'000'000;
+  uint64_t dsh_port_xon_offset_bytes = 0;
+};
+
 struct OutputCfg {
   uint64_t sample_interval_ps = 1'000'000;  // timeseries.csv
   uint32_t occupancy_bucket_bytes = 1024;   // resolution of the p99 histograms
@@ -123,6 +132,7 @@ struct Scenario {
   MmuCfg mmu;
   BufferCfg buffer;
   PfcCfg pfc;
+  AdmissionCfg admission;
   uint32_t dwrr_quantum_bytes = 1600;
   std::vector<GeneratorCfg> traffic;
   OutputCfg output;

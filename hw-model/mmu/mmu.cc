@@ -98,11 +98,12 @@ bool Mmu::admit(Packet& p) {
   sample_until(t);
   admission::Result r;
   try {
-    r = m_core.admit({p.in_port, p.out_port, p.prio, p.cells});
+    r = m_core.admit({p.in_port, p.out_port, p.prio, p.cells, t / m_sc.mmu.clock_period_ps});
   } catch (const std::exception& e) {
     model_error(e, p, "admission");
   }
   if (r.pfc != PfcEvent::kNone) pfc->pfc_event(p.in_port, p.prio, r.pfc);
+  if (r.port_pfc != PfcEvent::kNone) pfc->port_pfc_event(p.in_port, r.port_pfc);
   if (r.verdict == Verdict::kDrop) {
     ++m_drop_reason[size_t(r.reason)];
     if (m_sc.lossless(p.in_port, p.prio)) ++m_drop_lossless;
@@ -128,9 +129,9 @@ void Mmu::depart(const Packet& p) {
   const uint64_t t = now_ps();
   sample_until(t);
   const uint64_t hd_before = m_core.headroom_cells(p.in_port, p.prio);
-  PfcEvent ev = PfcEvent::kNone;
+  admission::PfcUpdate ev;
   try {
-    ev = m_core.depart({p.in_port, p.out_port, p.prio, p.cells});
+    ev = m_core.depart({p.in_port, p.out_port, p.prio, p.cells, t / m_sc.mmu.clock_period_ps});
   } catch (const std::exception& e) {
     model_error(e, p, "departure");
   }
@@ -145,7 +146,8 @@ void Mmu::depart(const Packet& p) {
   cls -= p.cells - from_hd;
   --m_buffered;
   update_stats(t);
-  if (ev != PfcEvent::kNone) pfc->pfc_event(p.in_port, p.prio, ev);
+  if (ev.pfc != PfcEvent::kNone) pfc->pfc_event(p.in_port, p.prio, ev.pfc);
+  if (ev.port_pfc != PfcEvent::kNone) pfc->port_pfc_event(p.in_port, ev.port_pfc);
 }
 
 void Mmu::finish(uint64_t end_ps) {

@@ -9,7 +9,8 @@ namespace mmusim {
 PfcGenerator::PfcGenerator(sc_core::sc_module_name name, const Scenario& sc, uint32_t switch_id,
                            PacketPool& pool)
     : sc_module(name), out("out"), event_export("event_export"), m_sc(sc), m_switch_id(switch_id),
-      m_pool(pool), m_paused(sc.ports(), 0), m_refresh_at(sc.ports(), 0),
+      m_pool(pool), m_queue_paused(sc.ports(), 0), m_port_paused(sc.ports(), 0), m_paused(sc.ports(), 0),
+      m_refresh_at(sc.ports(), 0),
       m_since(size_t(sc.ports()) * Scenario::kPrios, 0) {
   out.register_nb_transport_bw(this, &PfcGenerator::nb_transport_bw);
   event_export.bind(*this);
@@ -23,15 +24,15 @@ PfcGenerator::PfcGenerator(sc_core::sc_module_name name, const Scenario& sc, uin
   dont_initialize();
 }
 
-void PfcGenerator::send(uint32_t port, uint8_t class_enable, uint16_t quanta) {
+void PfcGenerator::send(uint32_t port, uint8_t class_enable, uint8_t pause_mask) {
   Packet* p = m_pool.get();
   p->kind = Packet::Kind::kPfc;
   p->bytes = kPfcFrameBytes;
   p->pfc.src_mac = port_mac(m_switch_id, port);
   p->pfc.class_enable = class_enable;
   for (int i = 0; i < 8; ++i)
-    if (class_enable >> i & 1) p->pfc.quanta[size_t(i)] = quanta;
-  if (quanta) ++m_pause_frames;
+    if (class_enable >> i & 1) p->pfc.quanta[size_t(i)] = (pause_mask >> i & 1) ? m_sc.pfc.pause_quanta : 0;
+  if (pause_mask & class_enable) ++m_pause_frames;
   else ++m_resume_frames;
   tlm::tlm_phase ph = tlm::BEGIN_REQ;
   sc_core::sc_time t = sc_core::SC_ZERO_TIME;
@@ -45,23 +46,39 @@ uint64_t PfcGenerator::clip(uint64_t a, uint64_t b) const {
 }
 
 void PfcGenerator::pfc_event(uint32_t port, uint8_t prio, admission::PfcEvent e) {
-  const uint64_t now = now_ps();
   const uint8_t bit = uint8_t(1u << prio);
-  const size_t i = size_t(port) * Scenario::kPrios + prio;
   if (e == admission::PfcEvent::kXoff) {
     ++m_xoff;
-    m_paused[port] |= bit;
-    m_since[i] = now;
-    send(port, bit, m_sc.pfc.pause_quanta);
-    if (m_refresh_at[port] == 0) {
-      m_refresh_at[port] = now + m_refresh_every[port];
-      m_timers.push(m_refresh_at[port], port);
-      m_wake.notify(ps(m_refresh_every[port]));
-    }
+    m_queue_paused[port] |= bit;
   } else if (e == admission::PfcEvent::kXon) {
-    m_paused[port] &= uint8_t(~bit);
-    m_paused_closed += clip(m_since[i], now);
-    send(port, bit, 0);
+    m_queue_paused[port] &= uint8_t(~bit);
+  }
+  update(port);
+}
+
+void PfcGenerator::port_pfc_event(uint32_t port, admission::PfcEvent e) {
+  if (e == admission::PfcEvent::kXoff) ++m_xoff;
+  m_port_paused[port] = e == admission::PfcEvent::kXoff ? 1 : 0;
+  update(port);
+}
+
+void PfcGenerator::update(uint32_t port) {
+  const uint64_t now = now_ps();
+  const uint8_t want = m_port_paused[port] ? 0xFF : m_queue_paused[port];
+  const uint8_t changed = uint8_t(want ^ m_paused[port]);
+  if (!changed) return;
+  for (uint32_t q = 0; q < Scenario::kPrios; ++q) {
+    if (!(changed >> q & 1)) continue;
+    const size_t i = size_t(port) * Scenario::kPrios + q;
+    if (want >> q & 1) m_since[i] = now;
+    else m_paused_closed += clip(m_since[i], now);
+  }
+  m_paused[port] = want;
+  send(port, changed, want);
+  if (want && m_refresh_at[port] == 0) {
+    m_refresh_at[port] = now + m_refresh_every[port];
+    m_timers.push(m_refresh_at[port], port);
+    m_wake.notify(ps(m_refresh_every[port]));
   }
 }
 
@@ -77,7 +94,7 @@ void PfcGenerator::on_refresh() {
       continue;
     }
     // One frame refreshes every paused priority of the port.
-    send(port, m_paused[port], m_sc.pfc.pause_quanta);
+    send(port, m_paused[port], m_paused[port]);
     m_refresh_at[port] = now + m_refresh_every[port];
     m_timers.push(m_refresh_at[port], port);
   }

@@ -1,7 +1,9 @@
 #pragma once
-// PFC generator: turns the admission core's XOFF/XON per ingress (port, priority) into
-// 802.1Qbb frames queued at the port's transmitter, and refreshes a pause before it
-// expires while the queue stays paused.
+// PFC generator: turns the admission core's XOFF/XON per ingress (port, priority), and
+// per port for DSH, into 802.1Qbb frames queued at the port's transmitter. A priority is
+// paused upstream while its queue OR its port is paused; each change of that set sends
+// one frame (pause quanta for newly paused classes, zero for resumed ones), and paused
+// classes are refreshed before their pause expires.
 #include <vector>
 
 #include <systemc>
@@ -25,6 +27,7 @@ class PfcGenerator : public sc_core::sc_module, public PfcEventIf {
   PfcGenerator(sc_core::sc_module_name name, const Scenario& sc, uint32_t switch_id, PacketPool& pool);
 
   void pfc_event(uint32_t port, uint8_t prio, admission::PfcEvent e) override;
+  void port_pfc_event(uint32_t port, admission::PfcEvent e) override;
 
   uint64_t pause_frames() const { return m_pause_frames; }
   uint64_t resume_frames() const { return m_resume_frames; }
@@ -37,14 +40,18 @@ class PfcGenerator : public sc_core::sc_module, public PfcEventIf {
   tlm::tlm_sync_enum nb_transport_bw(int, Packet&, tlm::tlm_phase&, sc_core::sc_time&) {
     return tlm::TLM_COMPLETED;
   }
-  void send(uint32_t port, uint8_t class_enable, uint16_t quanta);
+  void send(uint32_t port, uint8_t class_enable, uint8_t pause_mask);
+  // Recompute the port's effective paused set and signal the difference upstream.
+  void update(uint32_t port);
   void on_refresh();
   uint64_t clip(uint64_t a, uint64_t b) const;
 
   const Scenario& m_sc;
   uint32_t m_switch_id;
   PacketPool& m_pool;
-  std::vector<uint8_t> m_paused;          // per port, bit per priority
+  std::vector<uint8_t> m_queue_paused;    // per port, bit per priority: queue-level XOFF
+  std::vector<uint8_t> m_port_paused;     // per port: port-level XOFF
+  std::vector<uint8_t> m_paused;          // per port: effective paused set sent upstream
   std::vector<uint64_t> m_refresh_at;     // per port, 0 = none pending
   std::vector<uint64_t> m_refresh_every;  // per port
   std::vector<uint64_t> m_since;          // per (port, prio): XOFF time

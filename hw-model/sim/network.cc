@@ -194,7 +194,7 @@ nlohmann::json Network::summary(double wall_s) const {
   nlohmann::json j = {
       {"schema", "mmusim.summary/1"},
       {"scenario", m_sc.name},
-      {"policy", "dt"},
+      {"policy", m_sc.admission.policy},
       {"impl", "cpp"},
       {"seed", m_sc.seed},
       {"sim_time_ns", double(m_sc.duration_ps) / 1000.0},

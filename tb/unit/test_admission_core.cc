@@ -124,12 +124,12 @@ TEST(AdmissionCore, DrainHeadroomFirstThenXonWithOffset) {
   fill(core, 0, kLl, r);
   for (int i = 1; i < 50; ++i) core.admit(req(0, kLl));
   // 50 departures empty the headroom; no XON while headroom is non-empty.
-  for (int i = 0; i < 50; ++i) EXPECT_EQ(core.depart(dep(0, kLl)), PfcEvent::kNone);
+  for (int i = 0; i < 50; ++i) EXPECT_EQ(core.depart(dep(0, kLl)).pfc, PfcEvent::kNone);
   EXPECT_EQ(core.headroom_cells(0, kLl), 0u);
   EXPECT_EQ(core.ingress_cells(0, kLl), 300u);
   // XON when q + 10 <= 600 - q  <=>  q <= 295: the 5th ingress departure.
-  for (int i = 0; i < 4; ++i) EXPECT_EQ(core.depart(dep(0, kLl)), PfcEvent::kNone);
-  EXPECT_EQ(core.depart(dep(0, kLl)), PfcEvent::kXon);
+  for (int i = 0; i < 4; ++i) EXPECT_EQ(core.depart(dep(0, kLl)).pfc, PfcEvent::kNone);
+  EXPECT_EQ(core.depart(dep(0, kLl)).pfc, PfcEvent::kXon);
   EXPECT_EQ(core.ingress_cells(0, kLl), 295u);
   EXPECT_FALSE(core.paused(0, kLl));
 }

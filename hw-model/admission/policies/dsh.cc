@@ -1,0 +1,117 @@
+// dsh: Dynamic and Shared Headroom (dsh-icdcs23 §IV). Lossless PGs: one shared segment (the
+// PGs' ingress pool, B_s = B - N_p*eta) holds footroom and shared headroom alike, with
+// T = alpha * (B_s - shared occupancy) (Eq. 2). Queue level: XOFF when a queue's shared
+// occupancy exceeds X_qoff = T - eta (Eq. 5), XON below X_qoff - delta_q (xon_offset);
+// paused queues keep filling the shared segment. Port level: XOFF of every priority when the
+// port's shared occupancy exceeds X_poff = N_q * T (Eq. 6), N_q its lossless priorities;
+// then arrivals go to the port's insurance headroom (eta, Eq. 4); XON once insurance is
+// empty and occupancy is below X_poff - delta_p. Lossy traffic follows the SONiC path.
+#include <algorithm>
+
+#include "admission/policies/sonic.h"
+
+namespace mmusim::admission {
+namespace {
+
+class DshPolicy : public SonicPolicy {
+ public:
+  explicit DshPolicy(const CoreConfig& cfg) : SonicPolicy(cfg) {
+    m_nq.assign(cfg.ports, 0);
+    m_insurance.assign(cfg.ports, 0);
+    for (uint32_t p = 0; p < cfg.ports; ++p)
+      for (uint32_t q = 0; q < cfg.prios; ++q)
+        if (lossless(p, q)) {
+          ++m_nq[p];
+          m_insurance[p] = std::max(m_insurance[p], pg(p, q).xoff_cells);
+        }
+    reset();
+  }
+
+  void reset() override {
+    m_port_shared.assign(m_cfg.ports, 0);
+    m_port_ins.assign(m_cfg.ports, 0);
+  }
+
+  uint64_t ingress_threshold(const Counters& c, uint32_t port, uint32_t prio) const override {
+    if (!lossless(port, prio)) return SonicPolicy::ingress_threshold(c, port, prio);
+    return x_qoff(c, port, prio);
+  }
+
+  Result admit(Counters& c, const Request& r) override {
+    if (!lossless(r.in_port, r.prio)) return SonicPolicy::admit(c, r);
+    Result res;
+    const size_t ii = c.idx(r.in_port, r.prio);
+    const auto& ip = pg(r.in_port, r.prio);
+    const uint64_t grow = shared_part(c.ing[ii] + r.cells, ip.reserved_cells) - shared_part(c.ing[ii], ip.reserved_cells);
+    // Insurance headroom while the port is paused, or if the shared segment is full.
+    const bool to_ins = c.port_paused[r.in_port] || c.pool_used[ip.pool] + grow > m_cfg.pool_cells[ip.pool];
+    if (to_ins && (m_port_ins[r.in_port] + r.cells > m_insurance[r.in_port] ||
+                   c.hdrm_pool_used + r.cells > m_cfg.headroom_pool_cells)) {
+      res.reason = DropReason::kHeadroom;
+      return res;
+    }
+    if (c.total + r.cells > m_cfg.buffer_cells) {
+      res.reason = DropReason::kBuffer;
+      return res;
+    }
+    charge(c, r, to_ins);
+    if (to_ins) m_port_ins[r.in_port] += r.cells;
+    else m_port_shared[r.in_port] += grow;
+    res.verdict = to_ins ? Verdict::kAdmitHeadroom : Verdict::kAdmitShared;
+    // State transitions on the occupancy this packet produced.
+    if (!c.paused[ii] && shared_part(c.ing[ii], ip.reserved_cells) > x_qoff(c, r.in_port, r.prio)) {
+      c.paused[ii] = 1;
+      res.pfc = PfcEvent::kXoff;
+    }
+    if (!c.port_paused[r.in_port] && (to_ins || m_port_shared[r.in_port] > x_poff(c, r.in_port, r.prio))) {
+      c.port_paused[r.in_port] = 1;
+      res.port_pfc = PfcEvent::kXoff;
+    }
+    return res;
+  }
+
+  PfcUpdate depart(Counters& c, const Departure& d) override {
+    if (!lossless(d.in_port, d.prio)) return SonicPolicy::depart(c, d);
+    const size_t ii = c.idx(d.in_port, d.prio);
+    const auto& ip = pg(d.in_port, d.prio);
+    const uint64_t s_before = shared_part(c.ing[ii], ip.reserved_cells);
+    const uint64_t from_ins = refund(c, d);
+    c.sub(m_port_ins[d.in_port], from_ins, "port insurance headroom");
+    c.sub(m_port_shared[d.in_port], s_before - shared_part(c.ing[ii], ip.reserved_cells), "port shared occupancy");
+    PfcUpdate u;
+    const uint64_t s = shared_part(c.ing[ii], ip.reserved_cells);
+    if (c.paused[ii] && (c.ing[ii] == 0 || s + ip.xon_offset_cells < x_qoff(c, d.in_port, d.prio))) {
+      c.paused[ii] = 0;
+      u.pfc = PfcEvent::kXon;
+    }
+    if (c.port_paused[d.in_port] && m_port_ins[d.in_port] == 0 &&
+        (m_port_shared[d.in_port] == 0 ||
+         m_port_shared[d.in_port] + m_cfg.dsh.port_xon_offset_cells < x_poff(c, d.in_port, d.prio))) {
+      c.port_paused[d.in_port] = 0;
+      u.port_pfc = PfcEvent::kXon;
+    }
+    return u;
+  }
+
+ private:
+  uint64_t x_qoff(const Counters& c, uint32_t port, uint32_t prio) const {
+    const auto& ip = pg(port, prio);
+    const uint64_t t = dt_threshold(c, ip.th, ip.pool);
+    return t > ip.xoff_cells ? t - ip.xoff_cells : 0;
+  }
+  uint64_t x_poff(const Counters& c, uint32_t port, uint32_t prio) const {
+    const auto& ip = pg(port, prio);
+    const unsigned __int128 v = (unsigned __int128)m_nq[port] * dt_threshold(c, ip.th, ip.pool);
+    return v > m_cfg.counter_max() ? m_cfg.counter_max() : uint64_t(v);
+  }
+
+  std::vector<uint32_t> m_nq;         // lossless priorities per port (N_q)
+  std::vector<uint64_t> m_insurance;  // insurance headroom per port (eta)
+  std::vector<uint64_t> m_port_shared, m_port_ins;
+};
+
+}  // namespace
+
+std::unique_ptr<Policy> make_dsh(const CoreConfig& cfg) { return std::make_unique<DshPolicy>(cfg); }
+
+}  // namespace mmusim::admission

@@ -1,0 +1,26 @@
+// sih: static, independent headroom (the baseline of dsh-icdcs23): every lossless PG owns
+// its xoff (eta) of headroom, never shared, whatever the pool's xoff says; thresholds DT.
+#include "admission/policies/sonic.h"
+
+namespace mmusim::admission {
+namespace {
+
+class SihPolicy : public SonicPolicy {
+ public:
+  explicit SihPolicy(const CoreConfig& cfg) : SonicPolicy(cfg) {
+    for (size_t i = 0; i < cfg.lossless.size(); ++i)
+      if (cfg.lossless[i]) m_headroom += cfg.ingress_profiles[cfg.pg_profile[i]].xoff_cells;
+  }
+
+ protected:
+  uint64_t headroom_capacity() const override { return m_headroom; }
+
+ private:
+  uint64_t m_headroom = 0;
+};
+
+}  // namespace
+
+std::unique_ptr<Policy> make_sih(const CoreConfig& cfg) { return std::make_unique<SihPolicy>(cfg); }
+
+}  // namespace mmusim::admission

@@ -1,0 +1,24 @@
+#pragma once
+// The SONiC buffer model (reverie-nsdi24 §2.2): ingress and egress admission over pools,
+// lossless PGs paused into headroom. Subclasses change only the thresholds.
+#include "admission/policy.h"
+
+namespace mmusim::admission {
+
+class SonicPolicy : public Policy {
+ public:
+  using Policy::Policy;
+  Result admit(Counters& c, const Request& r) override;
+  PfcUpdate depart(Counters& c, const Departure& d) override;
+  uint64_t ingress_threshold(const Counters& c, uint32_t port, uint32_t prio) const override;
+  uint64_t egress_threshold(const Counters& c, uint32_t port, uint32_t q) const override;
+
+ protected:
+  // Threshold of a profile; DT (Eq. 1) unless overridden.
+  virtual uint64_t threshold(const Counters& c, const Threshold& th, uint16_t pool, bool ingress, size_t queue,
+                             uint32_t prio) const;
+  // Headroom the lossless PGs may use in total.
+  virtual uint64_t headroom_capacity() const { return m_cfg.headroom_pool_cells; }
+};
+
+}  // namespace mmusim::admission

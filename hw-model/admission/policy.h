@@ -1,0 +1,69 @@
+#pragma once
+// An admission policy: a threshold calculator plus an admission rule over the shared
+// counter bank. Adding one means one class and one line in policy_registry.cc.
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "admission/counters.h"
+#include "admission/types.h"
+
+namespace mmusim::admission {
+
+class Policy {
+ public:
+  explicit Policy(const CoreConfig& cfg) : m_cfg(cfg) {}
+  virtual ~Policy() = default;
+
+  virtual Result admit(Counters& c, const Request& r) = 0;
+  virtual PfcUpdate depart(Counters& c, const Departure& d) = 0;
+  virtual void reset() {}
+  // Current thresholds in cells (statistics and the RTL checker).
+  virtual uint64_t ingress_threshold(const Counters& c, uint32_t port, uint32_t prio) const = 0;
+  virtual uint64_t egress_threshold(const Counters& c, uint32_t port, uint32_t q) const = 0;
+
+ protected:
+  const IngressProfile& pg(uint32_t port, uint32_t prio) const {
+    return m_cfg.ingress_profiles[m_cfg.pg_profile[size_t(port) * m_cfg.prios + prio]];
+  }
+  const EgressProfile& queue(uint32_t port, uint32_t q) const {
+    return m_cfg.egress_profiles[m_cfg.queue_profile[size_t(port) * m_cfg.prios + q]];
+  }
+  bool lossless(uint32_t port, uint32_t prio) const {
+    return m_cfg.lossless[size_t(port) * m_cfg.prios + prio] != 0;
+  }
+  // alpha * value with alpha = 2^shift, saturating at the counter width like the RTL.
+  uint64_t scale(uint64_t v, int8_t shift) const;
+  // v / n for an 8-fraction-bit n (n_p of Eq. 6), saturating at the counter width.
+  uint64_t divide_fx(uint64_t v, uint64_t n_fx, int frac) const {
+    const unsigned __int128 q = ((unsigned __int128)v << frac) / n_fx;
+    return q > m_cfg.counter_max() ? m_cfg.counter_max() : uint64_t(q);
+  }
+  // Dynamic Thresholds (Eq. 1): alpha * (pool size - pool occupancy), or static_th.
+  uint64_t dt_threshold(const Counters& c, const Threshold& th, uint16_t pool) const;
+  // A queue of q cells cannot take n more: at/over threshold `th_cells` or pool full.
+  static bool over(const Counters& c, uint64_t q, uint32_t n, uint64_t reserved, uint64_t th_cells,
+                   uint64_t pool_size, uint64_t pool_used);
+
+  // SONiC bookkeeping shared by dt, static and abm: charge/refund ingress (or headroom),
+  // egress and pools; the headroom-first drain of §2.2.1.
+  void charge(Counters& c, const Request& r, bool to_headroom) const;
+  // Returns cells taken from headroom.
+  uint64_t refund(Counters& c, const Departure& d) const;
+  // SONiC XON test for a paused PG whose headroom is empty.
+  bool may_resume(const Counters& c, uint32_t port, uint32_t prio, uint64_t threshold) const;
+
+  const CoreConfig& m_cfg;
+};
+
+using PolicyFactory = std::function<std::unique_ptr<Policy>(const CoreConfig&)>;
+struct PolicyInfo {
+  const char* name;
+  const char* summary;
+  PolicyFactory make;
+};
+const std::vector<PolicyInfo>& policies();
+std::unique_ptr<Policy> make_policy(const CoreConfig& cfg);  // throws std::invalid_argument
+
+}  // namespace mmusim::admission
