@@ -85,6 +85,11 @@ void EgressPort::try_send() {
     }
     p = m_q[size_t(q)].front();
     m_q[size_t(q)].pop_front();
+    if (m_q[size_t(q)].empty()) {  // textbook DWRR: an emptied queue loses its credit and turn
+      m_deficit[size_t(q)] = 0;
+      m_rr = (q + 1) % kQueues;
+      m_quantum_given = false;
+    }
   }
   m_busy = true;
   m_on_wire = *p;

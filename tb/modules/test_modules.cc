@@ -8,6 +8,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <array>
 #include <functional>
 #include <memory>
 #include <string>
@@ -28,6 +29,7 @@
 #include "egress/pause_if.h"
 #include "host/flow.h"
 #include "host/host.h"
+#include "host/traffic_manager.h"
 #include "ingress/ingress_pipeline.h"
 #include "link/link.h"
 #include "mmu/admission_if.h"
@@ -172,6 +174,9 @@ class PfcEventStub : public sc_core::sc_module, public PfcEventIf {
   void pfc_event(uint32_t port, uint8_t prio, admission::PfcEvent e) override {
     got.push_back({now_ps(), port, prio, e});
   }
+  // Port-level XOFF/XON (DSH), recorded with prio = kPort.
+  static constexpr uint8_t kPort = 0xFF;
+  void port_pfc_event(uint32_t port, admission::PfcEvent e) override { got.push_back({now_ps(), port, kPort, e}); }
 };
 
 // ---------------------------------------------------------------------------------------
@@ -254,7 +259,7 @@ json parse_ok(const ChildResult& r) {
 //   Ethernet8:            DOT1P map P (pcp 5 -> 2, others identity), DSCP by class selector
 //   Ethernet12:           class selector only (dscp >> 3)
 // Priority 3 is lossless on every port.
-Scenario small_scenario(uint32_t pipelines = 1) {
+json small_scenario_json(uint32_t pipelines = 1) {
   json j = R"({
     "name": "module-test", "seed": 1, "duration_us": 2000,
     "measure": {"start_us": 100, "end_us": 1500},
@@ -298,8 +303,10 @@ Scenario small_scenario(uint32_t pipelines = 1) {
     "traffic": []
   })"_json;
   j["mmu"]["pipelines"] = pipelines;
-  return load_scenario(j, "module-test");
+  return j;
 }
+
+Scenario small_scenario(uint32_t pipelines = 1) { return load_scenario(small_scenario_json(pipelines), "module-test"); }
 
 // ---------------------------------------------------------------------------------------
 // Harness self-checks: a failing child must be reported, not mistaken for a pass.
@@ -565,16 +572,21 @@ TEST(EgressPort, PausedPrioritySkippedAndResumedAtExpiry) {
       b.enqueue(1500, 3, 3);  // A: paused priority, queued first
       b.enqueue(1500, 5, 5);  // B: free priority
     });
+    // PFC frames are never held by a pause: this one goes at once although A waits.
+    b.src.at(1 * kUs, [&] { b.src.send(0, pfc_packet(b.pool, 0x01, 0xFFFF)); });
     sc_core::sc_start(ps(10 * kUs));
     return b.result().dump();
   }));
   const json& fr = j.at("frames");
-  ASSERT_EQ(fr.size(), 2u);
-  // B goes at once; A waits for the expiry exactly (the port is idle from 122.6 ns on).
+  ASSERT_EQ(fr.size(), 3u);
+  // B goes at once; A waits for the expiry exactly (the port is idle from 122.6 ns on,
+  // except for the PFC frame at 1 us).
   EXPECT_EQ(fr[0].at("flow"), 5);
   EXPECT_EQ(fr[0].at("begin"), 1'000);
-  EXPECT_EQ(fr[1].at("flow"), 3);
-  EXPECT_EQ(fr[1].at("begin"), 5'120'000);
+  EXPECT_EQ(fr[1].at("kind"), "pfc");
+  EXPECT_EQ(fr[1].at("begin"), 1 * kUs);
+  EXPECT_EQ(fr[2].at("flow"), 3);
+  EXPECT_EQ(fr[2].at("begin"), 5'120'000);
   EXPECT_EQ(j.at("paused_ps"), 5'120'000);
 }
 
@@ -950,6 +962,43 @@ TEST(PfcGenerator, PausedTimeIsClippedToTheMeasurementWindow) {
   EXPECT_EQ(j.at("paused_queues"), 1);
 }
 
+TEST(PfcGenerator, PortLevelPauseCoversEveryPriorityAndKeepsQueuePauses) {
+  const json j = parse_ok(run_in_child([] {
+    PfcBench b;
+    b.xoff(200 * kUs, 1, 3);                                     // queue (1,3)
+    b.src.at(210 * kUs, [&] { b.src.pfc->port_pfc_event(1, admission::PfcEvent::kXoff); });
+    b.src.at(220 * kUs, [&] { b.src.pfc->port_pfc_event(1, admission::PfcEvent::kXon); });
+    b.xon(230 * kUs, 1, 3);
+    sc_core::sc_start(ps(400 * kUs));  // past the refresh due at 200 + 167.7696 us
+    json r = b.result();
+    r["paused_ps"] = b.gen.paused_ps(400 * kUs);
+    return r.dump();
+  }));
+  // Each change of the paused set sends one frame for the changed classes only:
+  //   200 us: 0x08 paused; 210 us: the other seven (0xF7) paused, priority 3 untouched;
+  //   220 us: 0xF7 resumed (priority 3 stays paused); 230 us: 0x08 resumed.
+  const json& o = j.at("out").at(1);
+  ASSERT_EQ(o.size(), 4u) << o.dump();
+  const uint64_t all = 0xFFFF;
+  EXPECT_EQ(o[0].at("class_enable"), 0x08);
+  EXPECT_EQ(o[0].at("quanta"), json({0, 0, 0, all, 0, 0, 0, 0}));
+  EXPECT_EQ(o[1].at("begin"), 210 * kUs);
+  EXPECT_EQ(o[1].at("class_enable"), 0xF7);
+  EXPECT_EQ(o[1].at("quanta"), json({all, all, all, 0, all, all, all, all}));
+  EXPECT_EQ(o[2].at("begin"), 220 * kUs);
+  EXPECT_EQ(o[2].at("class_enable"), 0xF7);
+  EXPECT_EQ(o[2].at("quanta"), json({0, 0, 0, 0, 0, 0, 0, 0}));
+  EXPECT_EQ(o[3].at("begin"), 230 * kUs);
+  EXPECT_EQ(o[3].at("class_enable"), 0x08);
+  EXPECT_EQ(o[3].at("quanta"), json({0, 0, 0, 0, 0, 0, 0, 0}));
+  EXPECT_EQ(j.at("pause_frames"), 2);
+  EXPECT_EQ(j.at("resume_frames"), 2);
+  EXPECT_EQ(j.at("xoff"), 2);
+  EXPECT_EQ(j.at("paused_queues"), 0);
+  // Priority-time: priority 3 for 30 us, seven others for 10 us each = 100 us.
+  EXPECT_EQ(j.at("paused_ps"), 100 * kUs);
+}
+
 // ---------------------------------------------------------------------------------------
 // 6. Host
 // ---------------------------------------------------------------------------------------
@@ -1125,6 +1174,74 @@ TEST(Host, ReceivingAllBytesSetsFinishTime) {
   EXPECT_EQ(j.at("pending_rx"), 0);
   EXPECT_EQ(j.at("pool_in_use"), 0);
   EXPECT_EQ(j.at("frames").size(), 0u);
+}
+
+// TrafficManager + generators: flows start at their times, at their sources, numbered in
+// start order, classified with the source port's map.
+TEST(TrafficManager, StartsGeneratedFlowsAtTheirTimes) {
+  const json j = parse_ok(run_in_child([] {
+    json sj = small_scenario_json(1);
+    sj["traffic"] = R"([
+      {"type": "incast", "senders": "h1-h2", "receiver": "h0", "dscp": 3, "burst_bytes": 3000,
+       "start_us": 10, "period_us": 300, "count": 2},
+      {"type": "constant", "src": "h3", "dst": "h0", "dscp": 0, "rate_gbps": 10, "stop_us": 10}
+    ])"_json;
+    const Scenario sc = load_scenario(sj, "module-test");
+    PacketPool pool;
+    FlowTable flows;
+    Script src("src");
+    std::vector<std::unique_ptr<Host>> hosts;
+    std::vector<std::unique_ptr<Sink>> wires;
+    std::vector<Host*> ptrs;
+    for (uint32_t i = 0; i < sc.ports(); ++i) {
+      hosts.push_back(std::make_unique<Host>(("h" + std::to_string(i)).c_str(), i, k100G, flows, pool));
+      wires.push_back(std::make_unique<Sink>(("wire" + std::to_string(i)).c_str(), k100G, 20));
+      hosts[i]->tx.bind(wires[i]->in);
+      src.out.bind(hosts[i]->rx);
+      ptrs.push_back(hosts[i].get());
+    }
+    TrafficManager tm("traffic", sc, flows, ptrs);
+    sc_core::sc_start(ps(1000 * kUs));
+    json r;
+    for (const auto& f : flows)
+      r["flows"].push_back({{"id", f.id}, {"src", f.src}, {"dst", f.dst}, {"start", f.start_ps},
+                            {"bytes", f.bytes}, {"prio", f.prio}, {"sport", f.tuple.src_port},
+                            {"dst_ip", f.tuple.dst_ip}, {"sent", f.sent_bytes}});
+    for (const auto& w : wires) r["frames"].push_back(frames_json(*w));
+    return r.dump();
+  }));
+  // t = 0: constant h3 -> h0 (id 0), 10 Gb/s for 10 us = 12,500 B; t = 10 us: incast h1, h2
+  // (ids 1, 2); t = 310 us: ids 3, 4.
+  const json& fl = j.at("flows");
+  ASSERT_EQ(fl.size(), 5u) << fl.dump();
+  const std::vector<std::array<uint64_t, 4>> want = {  // src, start, bytes, prio
+      {3, 0, 12'500, 0},           // Ethernet12: class selector, dscp 0 -> 0
+      {1, 10 * kUs, 3000, 3},      // Ethernet4: AZURE, dscp 3 -> 3
+      {2, 10 * kUs, 3000, 0},      // Ethernet8: class selector, dscp 3 -> 0
+      {1, 310 * kUs, 3000, 3},
+      {2, 310 * kUs, 3000, 0}};
+  for (size_t i = 0; i < want.size(); ++i) {
+    EXPECT_EQ(fl[i].at("id"), i);
+    EXPECT_EQ(fl[i].at("src"), want[i][0]) << i;
+    EXPECT_EQ(fl[i].at("start"), want[i][1]) << i;
+    EXPECT_EQ(fl[i].at("bytes"), want[i][2]) << i;
+    EXPECT_EQ(fl[i].at("prio"), want[i][3]) << i;
+    EXPECT_EQ(fl[i].at("dst"), 0) << i;
+    EXPECT_EQ(fl[i].at("dst_ip"), host_ip(0)) << i;
+    EXPECT_EQ(fl[i].at("sport"), 49152 + i) << i;
+    EXPECT_EQ(fl[i].at("sent"), want[i][2]) << i;
+  }
+  // h1: 3000 B = 2 MTU frames back to back at 10 us and 310 us.
+  const json& h1 = j.at("frames").at(1);
+  ASSERT_EQ(h1.size(), 4u);
+  EXPECT_EQ(h1[0].at("begin"), 10 * kUs);
+  EXPECT_EQ(h1[1].at("begin"), 10 * kUs + 121'600);
+  EXPECT_EQ(h1[2].at("begin"), 310 * kUs);
+  // h3: 12,500 B paced at 10 Gb/s: 1500 B every 1.2 us, 8 full frames and one of 500 B.
+  const json& h3 = j.at("frames").at(3);
+  ASSERT_EQ(h3.size(), 9u);
+  for (size_t k = 0; k < 9; ++k) EXPECT_EQ(h3[k].at("begin"), k * 1200 * kNs) << k;
+  EXPECT_EQ(h3[8].at("bytes"), 500);
 }
 
 // ---------------------------------------------------------------------------------------
