@@ -1,5 +1,8 @@
 // mmusim: command-line front end. sc_main only parses, elaborates and runs.
+#include <unistd.h>
+
 #include <cstdio>
+#include <sstream>
 #include <cstdlib>
 #include <iostream>
 #include <string>
@@ -8,6 +11,8 @@
 #include <CLI/CLI.hpp>
 #include <systemc>
 
+#include "admission/policy.h"
+#include "cli/compare.h"
 #include "cli/report.h"
 #include "config/scenario.h"
 #include "sim/network.h"
@@ -55,6 +60,15 @@ int sc_main(int argc, char* argv[]) {
   run->add_flag("--pcap", a.pcap, "write the PFC frames sent as DIR/pfc.pcap");
   run->add_flag("--vcd", a.vcd, "trace key counters to DIR/counters.vcd");
   run->add_flag("--quiet", a.quiet, "no table on stdout");
+  mmusim::CompareArgs cmp;
+  std::string cmp_policies = "dt,abm,reverie,dsh,sih";
+  CLI::App* compare = app.add_subcommand("compare", "run one scenario under several policies, side by side");
+  compare->add_option("scenario", cmp.scenario, "scenario JSON file (default: the embedded one)")->check(CLI::ExistingFile);
+  compare->add_option("--policies", cmp_policies, "comma-separated policies")->capture_default_str();
+  compare->add_option("--out", cmp.out, "output directory")->capture_default_str();
+  compare->add_option("--set", cmp.sets, "override a scenario key: key.path=value (repeatable)");
+  compare->add_option("--seed", cmp.seed, "random seed")->check(CLI::NonNegativeNumber);
+  compare->add_flag("!--no-plot", cmp.plot, "skip the occupancy plot");
   CLI::App* check = app.add_subcommand("check", "validate a scenario and exit");
   check->add_option("scenario", a.scenario, "scenario JSON file")->required()->check(CLI::ExistingFile);
   check->add_option("--set", a.sets, "override a scenario key: key.path=value (repeatable)");
@@ -63,6 +77,31 @@ int sc_main(int argc, char* argv[]) {
   } catch (const CLI::ParseError& e) {
     const int rc = app.exit(e);
     return rc == 0 ? kOk : kUsage;
+  }
+
+  if (compare->parsed()) {
+    std::stringstream ss(cmp_policies);
+    for (std::string p; std::getline(ss, p, ',');) {
+      bool known = false;
+      for (const auto& info : mmusim::admission::policies()) known |= p == info.name;
+      if (!known) {
+        std::cerr << "mmusim: error: --policies: unknown policy '" << p << "'\n";
+        return kBadInput;
+      }
+      cmp.policies.push_back(p);
+    }
+    if (cmp.policies.empty()) {
+      std::cerr << "mmusim: error: --policies: empty list\n";
+      return kBadInput;
+    }
+    char self[4096];
+    const ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
+    if (n <= 0) {
+      std::cerr << "mmusim: error: cannot find my own executable\n";
+      return kModelError;
+    }
+    self[n] = 0;
+    return mmusim::run_compare(self, cmp, std::cout);
   }
 
   std::string origin;

@@ -176,14 +176,16 @@ nlohmann::json Network::summary(double wall_s) const {
     host_pfc_rx += h->pfc_received();
   }
   nlohmann::json sw = switch_summary();
-  std::vector<uint64_t> all;
+  std::vector<uint64_t> all, incast, background;
   std::vector<std::vector<uint64_t>> per_gen(m_sc.traffic.size());
   std::vector<uint64_t> gen_flows(m_sc.traffic.size(), 0);
   for (const Flow& f : m_flows) {
     ++gen_flows[f.generator];
     if (!f.finish_ps) continue;
-    all.push_back(f.finish_ps - f.start_ps);
-    per_gen[f.generator].push_back(f.finish_ps - f.start_ps);
+    const uint64_t fct = f.finish_ps - f.start_ps;
+    all.push_back(fct);
+    per_gen[f.generator].push_back(fct);
+    (m_sc.traffic[f.generator].kind == GeneratorCfg::Kind::kIncast ? incast : background).push_back(fct);
   }
   nlohmann::json gens = nlohmann::json::object();
   for (size_t g = 0; g < m_sc.traffic.size(); ++g)
@@ -211,7 +213,12 @@ nlohmann::json Network::summary(double wall_s) const {
       {"occupancy_bytes", sw["occupancy_bytes"]},
       {"thresholds_bytes", sw["thresholds_bytes"]},
       {"pools_bytes", sw["pools_bytes"]},
-      {"flows", {{"started", m_flows.size()}, {"completed", all.size()}, {"fct_ns", fct_json(all)}}},
+      {"flows",
+       {{"started", m_flows.size()},
+        {"completed", all.size()},
+        {"fct_ns", fct_json(all)},
+        {"incast_fct_ns", fct_json(incast)},
+        {"background_fct_ns", fct_json(background)}}},
       {"generators", gens},
       {"switches", nlohmann::json::array({sw})},
   };
