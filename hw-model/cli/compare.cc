@@ -94,7 +94,10 @@ int run_compare(const std::string& self, const CompareArgs& a, std::ostream& out
   csv << "\n";
   for (size_t i = 0; i < sums.size(); ++i) {
     csv << a.policies[i];
-    for (const auto& c : cols) csv << ',' << nlohmann::json(c.get(sums[i])).dump();
+    for (const auto& c : cols) {
+      std::snprintf(buf, sizeof buf, "%.15g", c.get(sums[i]));
+      csv << ',' << buf;
+    }
     csv << "\n";
   }
   if (!csv) {

@@ -274,3 +274,41 @@ TEST(Outputs, VcdTracesTheCountersAndSetOverridesApply) {
   EXPECT_EQ(std::count(ts.begin(), ts.end(), '\n'), 1 + 401);
   std::filesystem::remove_all(r.dir);
 }
+
+TEST(Compare, RunsEachPolicyAndWritesCsvAndPlot) {
+  const std::string dir = temp_dir();
+  const std::string cmd = std::string(MMUSIM_BIN) + " compare --policies dt,reverie,dsh --out " + dir +
+                          " --set duration_us=400 --set measure.end_us=400 2>&1";
+  FILE* p = popen(cmd.c_str(), "r");
+  std::string out;
+  char buf[4096];
+  size_t n;
+  while ((n = fread(buf, 1, sizeof buf, p)) > 0) out.append(buf, n);
+  ASSERT_EQ(pclose(p), 0) << out;
+  EXPECT_NE(out.find("pause frames"), std::string::npos) << out;
+  const std::string csv = slurp(dir + "/compare.csv");
+  EXPECT_EQ(csv.rfind("policy,pause_frames,", 0), 0u) << csv;
+  EXPECT_EQ(std::count(csv.begin(), csv.end(), '\n'), 4);
+  // Each row is that policy's own run: its pause frames equal its summary's.
+  for (const char* pol : {"dt", "reverie", "dsh"}) {
+    const json s = json::parse(slurp(dir + "/" + pol + "/summary.json"));
+    EXPECT_EQ(s["policy"], pol);
+    const std::string row = std::string("\n") + pol + "," + s["pfc"]["pause_frames"].dump() + ",";
+    EXPECT_NE(csv.find(row), std::string::npos) << pol << "\n" << csv;
+  }
+  if (std::filesystem::exists("/usr/bin/python3"))
+    EXPECT_EQ(slurp(dir + "/occupancy.png").substr(1, 3), "PNG");
+  std::filesystem::remove_all(dir);
+}
+
+TEST(Compare, UnknownPolicyIsBadInput) {
+  const std::string cmd = std::string(MMUSIM_BIN) + " compare --policies dt,nonsense --no-plot --out /tmp/x 2>&1";
+  FILE* p = popen(cmd.c_str(), "r");
+  std::string out;
+  char buf[512];
+  size_t n;
+  while ((n = fread(buf, 1, sizeof buf, p)) > 0) out.append(buf, n);
+  const int st = pclose(p);
+  EXPECT_EQ(WEXITSTATUS(st), 1);
+  EXPECT_NE(out.find("--policies: unknown policy 'nonsense'"), std::string::npos) << out;
+}
