@@ -50,6 +50,14 @@ class DshPolicy : public SonicPolicy {
       res.reason = DropReason::kHeadroom;
       return res;
     }
+    // Egress admission as in the SONiC model (lossless egress thresholds are normally infinite).
+    const size_t ei = c.idx(r.out_port, r.prio);
+    const auto& ep = queue(r.out_port, r.prio);
+    if (over(c, c.egr[ei], r.cells, ep.reserved_cells, egress_threshold(c, r.out_port, r.prio),
+             m_cfg.pool_cells[ep.pool], c.pool_used[ep.pool])) {
+      res.reason = DropReason::kEgress;
+      return res;
+    }
     if (c.total + r.cells > m_cfg.buffer_cells) {
       res.reason = DropReason::kBuffer;
       return res;
