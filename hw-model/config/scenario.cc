@@ -567,6 +567,22 @@ Scenario load_scenario(const nlohmann::json& j, const std::string& origin) {
       JsonReader o = r.child("output");
       sc.output.sample_interval_ps = o.time_ps("sample_interval_ns", kPsPerNs, false, sc.output.sample_interval_ps);
       sc.output.occupancy_bucket_bytes = uint32_t(o.integer("occupancy_bucket_bytes", 1, 1 << 24, 1024));
+      if (o.has("threshold_queues")) {
+        JsonReader t = o.child("threshold_queues");
+        for (const char* cls : {"lossless", "lossy"}) {
+          if (!t.has(cls)) continue;
+          const std::string key = t.string(cls);
+          auto [ports, mask] = parse_port_prio_key(sc, key, "output.threshold_queues");
+          if (ports.size() != 1 || __builtin_popcount(mask) != 1)
+            t.fail(cls, "'" + key + "' must name one PORT|PRIORITY");
+          const int prio = __builtin_ctz(mask);
+          if (sc.lossless(ports[0], uint32_t(prio)) != (cls == std::string("lossless")))
+            t.fail(cls, "'" + key + "' is not a " + cls + " queue");
+          (cls == std::string("lossless") ? sc.output.th_lossless_port : sc.output.th_lossy_port) = int(ports[0]);
+          (cls == std::string("lossless") ? sc.output.th_lossless_prio : sc.output.th_lossy_prio) = prio;
+        }
+        t.done();
+      }
       o.done();
     }
     const auto& t = r.raw("traffic");

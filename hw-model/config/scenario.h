@@ -120,6 +120,9 @@ struct AdmissionCfg {
 struct OutputCfg {
   uint64_t sample_interval_ps = 1'000'000;  // timeseries.csv
   uint32_t occupancy_bucket_bytes = 1024;   // resolution of the p99 histograms
+  // Queues whose thresholds are reported, as (port, priority); -1: first lossless PG /
+  // first lossy queue.
+  int th_lossless_port = -1, th_lossless_prio = 0, th_lossy_port = -1, th_lossy_prio = 0;
 };
 
 struct Scenario {

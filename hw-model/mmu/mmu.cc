@@ -26,6 +26,8 @@ Mmu::Mmu(sc_core::sc_module_name name, const Scenario& sc)
       if (sc.lossless(p, q) && m_ll_port < 0) m_ll_port = int(p), m_ll_prio = int(q);
       if (!sc.lossless(p, q) && m_ly_port < 0) m_ly_port = int(p), m_ly_prio = int(q);
     }
+  if (sc.output.th_lossless_port >= 0) m_ll_port = sc.output.th_lossless_port, m_ll_prio = sc.output.th_lossless_prio;
+  if (sc.output.th_lossy_port >= 0) m_ly_port = sc.output.th_lossy_port, m_ly_prio = sc.output.th_lossy_prio;
   update_stats(0);
 }
 
