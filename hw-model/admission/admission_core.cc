@@ -65,6 +65,7 @@ void CoreConfig::validate() const {
   if (congestion.cells == 0) fail("congestion threshold must be > 0 cells");
   if (ewma.k > 30) fail("ewma k must be 0..30");
   if (ewma.frac_bits > 32) fail("ewma fraction bits must be 0..32");
+  if (buffer_cells > (~uint64_t(0) >> ewma.frac_bits)) fail("buffer_cells << ewma fraction bits does not fit 64 bits");
   if (ewma.period_cycles == 0) fail("ewma period must be > 0 cycles");
   if (abm.interval_cycles == 0) fail("abm interval must be > 0 cycles");
   if (policy == "abm" && abm.port_cells_per_interval.size() != ports)

@@ -13,7 +13,7 @@ uint64_t Ewma::step(uint64_t avg_fx, uint64_t q, uint8_t k, uint8_t frac_bits) {
   if (target >= avg_fx) return avg_fx + ((target - avg_fx) >> k);
   // (target - avg) >>> k for a negative difference: -ceil(|d| / 2^k).
   const uint64_t d = avg_fx - target;
-  return avg_fx - ((d + (uint64_t(1) << k) - 1) >> k);
+  return avg_fx - (d >> k) - ((d & ((uint64_t(1) << k) - 1)) != 0);
 }
 
 void Ewma::update(size_t i, uint64_t q) {

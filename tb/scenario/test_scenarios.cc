@@ -296,8 +296,9 @@ TEST(Compare, RunsEachPolicyAndWritesCsvAndPlot) {
     const std::string row = std::string("\n") + pol + "," + s["pfc"]["pause_frames"].dump() + ",";
     EXPECT_NE(csv.find(row), std::string::npos) << pol << "\n" << csv;
   }
-  if (std::filesystem::exists("/usr/bin/python3"))
+  if (std::filesystem::exists("/usr/bin/python3")) {
     EXPECT_EQ(slurp(dir + "/occupancy.png").substr(1, 3), "PNG");
+  }
   std::filesystem::remove_all(dir);
 }
 

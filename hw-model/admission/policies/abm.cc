@@ -45,10 +45,11 @@ class AbmPolicy : public SonicPolicy {
     m_cur[0][ii] += d.cells;
     m_cur[1][ei] += d.cells;
     const uint64_t qi = c.ing[ii] + c.hdrm[ii], qe = c.egr[ei];
-    PfcUpdate u = SonicPolicy::depart(c, d);
-    m_n[0].update(d.prio, qi, c.ing[ii] + c.hdrm[ii]);
-    m_n[1].update(d.prio, qe, c.egr[ei]);
-    return u;
+    // n_p after the departure, as the XON test below sees the pool after it too.
+    if (d.cells > qi || d.cells > qe) return SonicPolicy::depart(c, d);  // throws CounterError
+    m_n[0].update(d.prio, qi, qi - d.cells);
+    m_n[1].update(d.prio, qe, qe - d.cells);
+    return SonicPolicy::depart(c, d);
   }
 
  protected:
