@@ -83,6 +83,18 @@ void AdmissionCore::reset() {
   m_policy->reset();
 }
 
+void AdmissionCore::reconfigure(const CoreConfig& cfg) {
+  cfg.validate();
+  if (cfg.ports != m_cfg.ports || cfg.prios != m_cfg.prios || cfg.pool_cells.size() != m_cfg.pool_cells.size())
+    throw std::invalid_argument("reconfigure cannot change ports, priorities or the number of pools");
+  const bool new_policy = cfg.policy != m_cfg.policy;
+  m_cfg = cfg;  // policies read the configuration by reference
+  if (new_policy) {
+    m_policy = make_policy(m_cfg);
+    m_policy->reset();
+  }
+}
+
 void AdmissionCore::check(uint32_t in, uint32_t out, uint8_t prio, const char* what) const {
   if (in >= m_cfg.ports || out >= m_cfg.ports || prio >= m_cfg.prios)
     throw std::out_of_range(std::string(what) + " names a port or priority out of range");

@@ -19,6 +19,9 @@ class AdmissionCore {
   // a paused queue (or, for DSH, port) may resume.
   PfcUpdate depart(const Departure& d);
   void reset();
+  // Run-time reprogramming (CSR writes): counters and policy state are kept unless the
+  // policy itself changes. Throws std::invalid_argument, leaving the old configuration.
+  void reconfigure(const CoreConfig& cfg);
 
   const CoreConfig& config() const { return m_cfg; }
   uint64_t ingress_cells(uint32_t port, uint32_t prio) const { return m_c.ing[m_c.idx(port, prio)]; }
