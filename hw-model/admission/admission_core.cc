@@ -92,6 +92,8 @@ void AdmissionCore::reconfigure(const CoreConfig& cfg) {
   if (new_policy) {
     m_policy = make_policy(m_cfg);
     m_policy->reset();
+  } else {
+    m_policy->config_changed();
   }
 }
 

@@ -19,6 +19,8 @@ class Policy {
   virtual Result admit(Counters& c, const Request& r) = 0;
   virtual PfcUpdate depart(Counters& c, const Departure& d) = 0;
   virtual void reset() {}
+  // The configuration was rewritten in place (CSR writes): refresh values derived from it.
+  virtual void config_changed() {}
   // Current thresholds in cells (statistics and the RTL checker).
   virtual uint64_t ingress_threshold(const Counters& c, uint32_t port, uint32_t prio) const = 0;
   virtual uint64_t egress_threshold(const Counters& c, uint32_t port, uint32_t q) const = 0;

@@ -16,15 +16,19 @@ namespace {
 class DshPolicy : public SonicPolicy {
  public:
   explicit DshPolicy(const CoreConfig& cfg) : SonicPolicy(cfg) {
-    m_nq.assign(cfg.ports, 0);
-    m_insurance.assign(cfg.ports, 0);
-    for (uint32_t p = 0; p < cfg.ports; ++p)
-      for (uint32_t q = 0; q < cfg.prios; ++q)
+    config_changed();
+    reset();
+  }
+
+  void config_changed() override {
+    m_nq.assign(m_cfg.ports, 0);
+    m_insurance.assign(m_cfg.ports, 0);
+    for (uint32_t p = 0; p < m_cfg.ports; ++p)
+      for (uint32_t q = 0; q < m_cfg.prios; ++q)
         if (lossless(p, q)) {
           ++m_nq[p];
           m_insurance[p] = std::max(m_insurance[p], pg(p, q).xoff_cells);
         }
-    reset();
   }
 
   void reset() override {

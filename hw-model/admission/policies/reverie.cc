@@ -15,14 +15,16 @@ namespace {
 class ReveriePolicy : public Policy {
  public:
   explicit ReveriePolicy(const CoreConfig& cfg) : Policy(cfg) {
-    // The one shared pool: that of the first lossless PG (or of PG 0 without lossless).
-    for (size_t i = 0; i < cfg.lossless.size(); ++i)
-      if (cfg.lossless[i]) {
-        m_pool = cfg.ingress_profiles[cfg.pg_profile[i]].pool;
-        break;
-      }
-    if (m_pool < 0) m_pool = cfg.ingress_profiles[cfg.pg_profile[0]].pool;
+    config_changed();
     reset();
+  }
+
+  void config_changed() override {
+    // The one shared pool: that of the first lossless PG (or of PG 0 without lossless).
+    m_pool = -1;
+    for (size_t i = 0; i < m_cfg.lossless.size() && m_pool < 0; ++i)
+      if (m_cfg.lossless[i]) m_pool = m_cfg.ingress_profiles[m_cfg.pg_profile[i]].pool;
+    if (m_pool < 0) m_pool = m_cfg.ingress_profiles[m_cfg.pg_profile[0]].pool;
   }
 
   void reset() override {

@@ -7,9 +7,12 @@ namespace {
 
 class SihPolicy : public SonicPolicy {
  public:
-  explicit SihPolicy(const CoreConfig& cfg) : SonicPolicy(cfg) {
-    for (size_t i = 0; i < cfg.lossless.size(); ++i)
-      if (cfg.lossless[i]) m_headroom += cfg.ingress_profiles[cfg.pg_profile[i]].xoff_cells;
+  explicit SihPolicy(const CoreConfig& cfg) : SonicPolicy(cfg) { config_changed(); }
+
+  void config_changed() override {
+    m_headroom = 0;
+    for (size_t i = 0; i < m_cfg.lossless.size(); ++i)
+      if (m_cfg.lossless[i]) m_headroom += m_cfg.ingress_profiles[m_cfg.pg_profile[i]].xoff_cells;
   }
 
  protected:
