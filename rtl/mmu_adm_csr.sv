@@ -4,7 +4,9 @@
 // neither packed 2-D nor unpacked array ports. Writes that change how queues are
 // accounted (policy, pools and reserved sizes of profiles, queue maps, congestion level)
 // are refused with cfg_error_o while the buffer holds cells: counters kept under the old
-// rule would no longer add up.
+// rule would no longer add up. So are values outside a field's range. Consistency across
+// registers (a pool no larger than the buffer, ingress and egress profiles on different
+// pools) is software's to keep; the golden core's configuration check states it.
 `default_nettype none
 
 module mmu_adm_csr
@@ -99,7 +101,17 @@ module mmu_adm_csr
     else if (in_eprof && a[1:0] == 2'd0) quiesce = cfg_wdata_i[3:0] != ep_pool_o[eprof_k*4 +: 4];
     else if (in_eprof && a[1:0] == 2'd1) quiesce = 1'b1;
   end
-  wire do_write = cfg_valid_i && cfg_write_i && rw_reg && !(quiesce && busy);
+  // Field values outside their ranges are refused, as the golden core refuses them:
+  // policy 3, ewma_k 31, dynamic_th -16, a pool the unit does not have.
+  logic bad_value;
+  always_comb begin
+    bad_value = 1'b0;
+    if (a == 12'h002) bad_value = cfg_wdata_i[1:0] == 2'd3 || cfg_wdata_i[12:8] == 5'd31;
+    else if ((in_iprof && a[2:0] == 3'd0) || (in_eprof && a[1:0] == 2'd0))
+      bad_value = cfg_wdata_i[20:16] == 5'b10000 || 32'(cfg_wdata_i[3:0]) >= 32'(NPOOLS);
+  end
+  wire refused = (quiesce && busy) || bad_value;
+  wire do_write = cfg_valid_i && cfg_write_i && rw_reg && !refused;
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
@@ -220,7 +232,7 @@ module mmu_adm_csr
       cfg_rvalid_o <= cfg_valid_i && !cfg_write_i;
       if (cfg_valid_i && !cfg_write_i) cfg_rdata_o <= rdata;
       if (cfg_valid_i)
-        cfg_error_o <= cfg_write_i ? !rw_reg || (quiesce && busy) : !(rw_reg || ro_reg);
+        cfg_error_o <= cfg_write_i ? !rw_reg || refused : !(rw_reg || ro_reg);
       // Statistics counters wrap by design (software reads differences).
       if (stat_decision_i) decisions <= decisions + 32'd1;
       if (stat_drop_i) drops <= drops + 32'd1;

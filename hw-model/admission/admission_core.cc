@@ -58,6 +58,11 @@ void CoreConfig::validate() const {
     if (p.pool >= pool_cells.size()) fail("egress profile names a missing pool");
     if (p.th.shift < -15 || p.th.shift > 15) fail("dynamic_th out of range");
   }
+  // A pool serves one side: were it charged at ingress and at egress, both checks would
+  // pass against the same free space and the two charges could overflow it.
+  for (const auto& ip : ingress_profiles)
+    for (const auto& ep : egress_profiles)
+      if (ip.pool == ep.pool) fail("pool " + std::to_string(ip.pool) + " is used by ingress and egress profiles");
   for (size_t i = 0; i < n; ++i) {
     if (pg_profile[i] >= ingress_profiles.size()) fail("pg_profile index out of range");
     if (queue_profile[i] >= egress_profiles.size()) fail("queue_profile index out of range");

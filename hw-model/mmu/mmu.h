@@ -33,6 +33,7 @@ class Mmu : public sc_core::sc_module, public AdmissionIf {
   void finish(uint64_t end_ps);
 
   const admission::AdmissionCore& core() const { return m_core; }
+  admission::AdmissionCore& core_mut() { return m_core; }
   struct Occupancy {
     TimeWeighted lossless, lossy, headroom, total, th_lossless, th_lossy;
   };

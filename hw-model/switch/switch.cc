@@ -5,7 +5,12 @@
 namespace mmusim {
 
 Switch::Switch(sc_core::sc_module_name name, const Scenario& sc, uint32_t switch_id, PacketPool& pool)
-    : sc_module(name), ingress("ingress", sc, pool), mmu("mmu", sc), pfc("pfc", sc, switch_id, pool) {
+    : sc_module(name), ingress("ingress", sc, pool), mmu("mmu", sc), pfc("pfc", sc, switch_id, pool),
+      csr("csr", mmu.core_mut()) {
+  csr.set_stats([this] {
+    const uint64_t drops = mmu.dropped_lossless() + mmu.dropped_lossy();
+    return admission::CsrStats{uint32_t(mmu.admitted() + drops), uint32_t(drops)};
+  });
   ingress.mmu.bind(mmu.admission_export);
   mmu.pfc.bind(pfc.event_export);
   for (uint32_t i = 0; i < sc.ports(); ++i) {

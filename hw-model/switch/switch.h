@@ -9,6 +9,7 @@
 #include "config/scenario.h"
 #include "egress/egress_port.h"
 #include "ingress/ingress_pipeline.h"
+#include "mmu/csr_target.h"
 #include "mmu/mmu.h"
 #include "pfc/pfc_generator.h"
 
@@ -22,6 +23,8 @@ class Switch : public sc_core::sc_module {
   Mmu mmu;
   PfcGenerator pfc;
   std::vector<std::unique_ptr<EgressPort>> egress;
+  // Register map of the admission unit over TLM-2.0 (docs/registers.md); socket may stay unbound.
+  CsrTarget csr;
 
   // Data packets on their way into or held in this switch: on the host->switch wire,
   // in the ingress pipeline, in egress queues.

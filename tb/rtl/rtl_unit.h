@@ -1,0 +1,192 @@
+#pragma once
+// Drives a Verilated mmu_admission cycle by cycle with the golden core's operations, and
+// reads its counters back (public signals) for the lockstep comparison.
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include <verilated.h>
+#include <verilated_fst_c.h>
+
+#include "admission/types.h"
+
+namespace mmusim::rtl {
+
+struct UnitParams {
+  uint32_t nports, nprio, cw, npools, nprof, ewma_frac;
+};
+
+// Bits [lsb, lsb + w) of a Verilated signal of any width (w <= 64).
+template <std::size_t N>
+uint64_t bits(const VlWide<N>& v, uint32_t lsb, uint32_t w) {
+  uint64_t out = 0;
+  for (uint32_t b = 0; b < w; ++b)
+    if (v[(lsb + b) / 32] >> ((lsb + b) % 32) & 1u) out |= uint64_t(1) << b;
+  return out;
+}
+inline uint64_t bits(uint64_t v, uint32_t lsb, uint32_t w) {
+  return (v >> lsb) & (w >= 64 ? ~uint64_t(0) : (uint64_t(1) << w) - 1);
+}
+
+template <class Model>
+class Unit {
+ public:
+  Unit(UnitParams p, const std::string& fst = "") : m_p(p), m_ctx(std::make_unique<VerilatedContext>()) {
+    m_ctx->traceEverOn(!fst.empty());
+    m_m = std::make_unique<Model>(m_ctx.get(), "dut");
+    if (!fst.empty()) {
+      m_trace = std::make_unique<VerilatedFstC>();
+      m_m->trace(m_trace.get(), 99);
+      m_trace->open(fst.c_str());
+    }
+    reset();
+  }
+  ~Unit() {
+    if (m_trace) m_trace->close();
+    m_m->final();
+  }
+
+  const UnitParams& params() const { return m_p; }
+  uint64_t cycle() const { return m_cycle; }
+
+  void reset() {
+    idle_inputs();
+    m_m->clk_i = 0;
+    m_m->rst_ni = 0;
+    eval();
+    tick();
+    m_m->rst_ni = 1;
+    eval();
+  }
+
+  // One CSR write; returns false if the unit refused it (cfg_error_o).
+  bool write(uint32_t addr, uint32_t data) {
+    m_m->cfg_valid_i = 1;
+    m_m->cfg_write_i = 1;
+    m_m->cfg_addr_i = addr;
+    m_m->cfg_wdata_i = data;
+    tick();
+    m_m->cfg_valid_i = 0;
+    m_m->cfg_write_i = 0;
+    eval();
+    return !m_m->cfg_error_o;
+  }
+  uint32_t read(uint32_t addr) {
+    m_m->cfg_valid_i = 1;
+    m_m->cfg_write_i = 0;
+    m_m->cfg_addr_i = addr;
+    tick();
+    m_m->cfg_valid_i = 0;
+    eval();
+    return m_m->cfg_rdata_o;
+  }
+  void program(const std::vector<std::pair<uint32_t, uint32_t>>& writes) {
+    for (const auto& [a, d] : writes) write(a, d);
+  }
+
+  admission::Result admit(const admission::Request& r) {
+    m_m->req_valid_i = 1;
+    m_m->req_in_port_i = r.in_port;
+    m_m->req_out_port_i = r.out_port;
+    m_m->req_prio_i = r.prio;
+    m_m->req_cells_i = r.cells;
+    tick();
+    m_m->req_valid_i = 0;
+    eval();
+    admission::Result res;
+    res.verdict = admission::Verdict(m_m->rsp_verdict_o);
+    res.pfc = admission::PfcEvent(m_m->rsp_pfc_o);
+    res.port_pfc = admission::PfcEvent(m_m->rsp_port_pfc_o);
+    res.reason = admission::DropReason(m_m->rsp_reason_o);
+    return res;
+  }
+
+  admission::PfcUpdate depart(const admission::Departure& d) {
+    m_m->rel_valid_i = 1;
+    m_m->rel_in_port_i = d.in_port;
+    m_m->rel_out_port_i = d.out_port;
+    m_m->rel_prio_i = d.prio;
+    m_m->rel_cells_i = d.cells;
+    tick();
+    m_m->rel_valid_i = 0;
+    eval();
+    return {admission::PfcEvent(m_m->rel_rsp_pfc_o), admission::PfcEvent(m_m->rel_rsp_port_pfc_o)};
+  }
+
+  // A release and a request offered in the same cycle: the release goes first, the
+  // request waits one cycle (ready low), then is taken.
+  std::pair<admission::PfcUpdate, admission::Result> depart_and_admit(const admission::Departure& d,
+                                                                       const admission::Request& r) {
+    m_m->rel_valid_i = 1;
+    m_m->rel_in_port_i = d.in_port;
+    m_m->rel_out_port_i = d.out_port;
+    m_m->rel_prio_i = d.prio;
+    m_m->rel_cells_i = d.cells;
+    m_m->req_valid_i = 1;
+    m_m->req_in_port_i = r.in_port;
+    m_m->req_out_port_i = r.out_port;
+    m_m->req_prio_i = r.prio;
+    m_m->req_cells_i = r.cells;
+    eval();
+    m_stalled = !m_m->req_ready_o;
+    tick();
+    const admission::PfcUpdate u{admission::PfcEvent(m_m->rel_rsp_pfc_o), admission::PfcEvent(m_m->rel_rsp_port_pfc_o)};
+    m_m->rel_valid_i = 0;
+    eval();
+    tick();
+    m_m->req_valid_i = 0;
+    eval();
+    admission::Result res;
+    res.verdict = admission::Verdict(m_m->rsp_verdict_o);
+    res.pfc = admission::PfcEvent(m_m->rsp_pfc_o);
+    res.port_pfc = admission::PfcEvent(m_m->rsp_port_pfc_o);
+    res.reason = admission::DropReason(m_m->rsp_reason_o);
+    return {u, res};
+  }
+  bool request_waited() const { return m_stalled; }
+
+  // Counters, read from the design's registers.
+  uint64_t ing(uint32_t q) const { return bits(m_m->rootp->mmu_admission__DOT__ing_q, q * m_p.cw, m_p.cw); }
+  uint64_t hdrm(uint32_t q) const { return bits(m_m->rootp->mmu_admission__DOT__hdrm_q, q * m_p.cw, m_p.cw); }
+  uint64_t egr(uint32_t q) const { return bits(m_m->rootp->mmu_admission__DOT__egr_q, q * m_p.cw, m_p.cw); }
+  bool paused(uint32_t q) const { return bits(m_m->rootp->mmu_admission__DOT__paused_q, q, 1) != 0; }
+  bool port_paused(uint32_t p) const { return bits(m_m->rootp->mmu_admission__DOT__port_paused, p, 1) != 0; }
+  uint64_t pool_used(uint32_t k) const {
+    return bits(m_m->rootp->mmu_admission__DOT__pool_used, k * m_p.cw, m_p.cw);
+  }
+  uint64_t total() const { return m_m->stat_total_o; }
+  uint64_t hdrm_pool() const { return m_m->stat_hdrm_pool_o; }
+  bool underflow() const { return m_m->stat_underflow_o; }
+
+ private:
+  void idle_inputs() {
+    m_m->cfg_valid_i = 0;
+    m_m->cfg_write_i = 0;
+    m_m->req_valid_i = 0;
+    m_m->rel_valid_i = 0;
+  }
+  void eval() {
+    m_m->eval();
+    if (m_trace) m_trace->dump(m_ctx->time());
+  }
+  void tick() {
+    m_m->clk_i = 1;
+    m_ctx->timeInc(1);
+    eval();
+    m_m->clk_i = 0;
+    m_ctx->timeInc(1);
+    eval();
+    ++m_cycle;
+  }
+
+  UnitParams m_p;
+  std::unique_ptr<VerilatedContext> m_ctx;
+  std::unique_ptr<Model> m_m;
+  std::unique_ptr<VerilatedFstC> m_trace;
+  uint64_t m_cycle = 0;
+  bool m_stalled = false;
+};
+
+}  // namespace mmusim::rtl

@@ -1,0 +1,277 @@
+// The RTL admission unit against the golden C++ core, decision for decision: directed
+// cases per policy with hand-computed outcomes, then constrained-random stimulus over
+// random configurations and three parameter sets. Any mismatch fails with the cycle, the
+// operation, what the core said and what the RTL said, and is replayed into an FST
+// waveform next to the test binary.
+#include <gtest/gtest.h>
+
+#include <random>
+#include <string>
+
+#include "Vmmu_big.h"
+#include "Vmmu_big___024root.h"
+#include "Vmmu_mid.h"
+#include "Vmmu_mid___024root.h"
+#include "Vmmu_small.h"
+#include "Vmmu_small___024root.h"
+#include "lockstep.h"
+
+using namespace mmusim;
+using namespace mmusim::rtl;
+using admission::PfcEvent;
+using admission::Verdict;
+
+namespace {
+
+// The three parameter sets the CMake build verilates (tb/CMakeLists.txt).
+const UnitParams kSmall{4, 4, 16, 3, 4, 8};
+const UnitParams kMid{8, 8, 32, 4, 8, 16};
+const UnitParams kBig{32, 8, 32, 4, 8, 16};
+
+constexpr uint32_t kLl = 3;  // lossless priority in the directed cases
+constexpr uint32_t kLy = 1;
+
+// The hand-computed case of tb/unit/test_admission_core.cc on a unit's shape: ingress pool
+// 600, egress lossless 1000, egress lossy 600, headroom pool 100, xoff 50, xon_offset 10.
+admission::CoreConfig directed_config(const UnitParams& p, const std::string& policy) {
+  admission::CoreConfig c;
+  c.ports = p.nports;
+  c.prios = p.nprio;
+  c.counter_bits = p.cw;
+  c.policy = policy;
+  c.buffer_cells = 1000;
+  c.pool_cells = {600, 1000, 600};
+  c.headroom_pool_cells = 100;
+  c.ingress_profiles = {{0, 0, {true, 0, 0}, 50, 0, 10}, {0, 0, {false, 0, 1000}, 0, 0, 0}};
+  c.egress_profiles = {{1, 0, {false, 0, 1000}}, {2, 0, {true, 0, 0}}};
+  const size_t n = size_t(p.nports) * p.nprio;
+  c.pg_profile.assign(n, 1);
+  c.queue_profile.assign(n, 1);
+  c.lossless.assign(n, 0);
+  for (uint32_t port = 0; port < p.nports; ++port) {
+    c.pg_profile[port * p.nprio + kLl] = 0;
+    c.queue_profile[port * p.nprio + kLl] = 0;
+    c.lossless[port * p.nprio + kLl] = 1;
+  }
+  c.ewma.frac_bits = uint8_t(p.ewma_frac);
+  c.ewma.k = 0;  // q_hat = q: thresholds are hand-computable
+  c.ewma.rule = admission::EwmaConfig::Rule::kEnqueueDequeue;
+  c.congestion.cells = 1;
+  return c;
+}
+
+template <class M>
+void expect_clean(const Lockstep<M>& ls) {
+  EXPECT_FALSE(ls.mismatch().any) << ls.mismatch().report;
+}
+
+// -------- directed, per policy (on the mid-size unit) ----------------------------------
+
+class Directed : public ::testing::TestWithParam<std::string> {};
+
+TEST_P(Directed, ExactlyAtThreshold) {
+  // dt: q >= 600 - q first at q = 300; reverie (Eq. 4, q_hat <= Gamma admits): 301;
+  // dsh: XOFF once q > (600 - q) - 50, i.e. at the 276th cell, which is still admitted.
+  const std::string pol = GetParam();
+  Lockstep<Vmmu_mid> ls(directed_config(kMid, pol), kMid);
+  uint32_t shared = 0, xoff_at = 0;
+  for (uint32_t i = 1; i <= 700 && !xoff_at; ++i) {
+    const auto r = ls.admit({0, 1, uint8_t(kLl), 1, 0});
+    if (r.verdict == Verdict::kAdmitShared) ++shared;
+    if (r.pfc == PfcEvent::kXoff) xoff_at = i;
+  }
+  expect_clean(ls);
+  if (pol == "dt") {
+    EXPECT_EQ(shared, 300u);
+    EXPECT_EQ(xoff_at, 301u);
+  } else if (pol == "reverie") {
+    EXPECT_EQ(shared, 301u);
+    EXPECT_EQ(xoff_at, 302u);
+  } else {
+    EXPECT_EQ(xoff_at, 276u);
+    EXPECT_EQ(shared, 276u);
+  }
+}
+
+TEST_P(Directed, HeadroomExhaustion) {
+  const std::string pol = GetParam();
+  Lockstep<Vmmu_mid> ls(directed_config(kMid, pol), kMid);
+  uint32_t headroom = 0, drops = 0;
+  for (int i = 0; i < 1200 && drops == 0; ++i) {
+    const auto r = ls.admit({0, 1, uint8_t(kLl), 1, 0});
+    headroom += r.verdict == Verdict::kAdmitHeadroom;
+    if (r.verdict == Verdict::kDrop) {
+      ++drops;
+      EXPECT_EQ(r.reason, admission::DropReason::kHeadroom);
+    }
+  }
+  expect_clean(ls);
+  // dt, reverie: the PG's xoff (50). dsh: queue XOFF keeps admitting to the shared
+  // segment until the port XOFF; then the port's insurance (its largest xoff, 50).
+  EXPECT_EQ(headroom, 50u);
+  EXPECT_EQ(drops, 1u);
+  // Drain it all: every counter returns to zero in both, XON on the way.
+  bool xon = false;
+  while (ls.core().total_used()) xon |= ls.depart({0, 1, uint8_t(kLl), 1, 0}).pfc == PfcEvent::kXon;
+  EXPECT_TRUE(xon);
+  EXPECT_EQ(ls.unit().total(), 0u);
+  expect_clean(ls);
+}
+
+TEST_P(Directed, SimultaneousEnqueueAndDequeueOnOneQueue) {
+  Lockstep<Vmmu_mid> ls(directed_config(kMid, GetParam()), kMid);
+  for (int i = 0; i < 400; ++i) ls.admit({0, 1, uint8_t(kLl), 2, 0});
+  for (int i = 0; i < 300; ++i) ls.depart_and_admit({0, 1, uint8_t(kLl), 2, 0}, {0, 1, uint8_t(kLl), 2, 0});
+  expect_clean(ls);
+}
+
+TEST_P(Directed, ResetInTheMiddleOfTraffic) {
+  Lockstep<Vmmu_mid> ls(directed_config(kMid, GetParam()), kMid);
+  for (int i = 0; i < 350; ++i) ls.admit({uint32_t(i % 3), 1, uint8_t(i % 2 ? kLl : kLy), 1, 0});
+  ls.reset();
+  EXPECT_EQ(ls.unit().total(), 0u);
+  EXPECT_EQ(ls.core().total_used(), 0u);
+  for (int i = 0; i < 350; ++i) ls.admit({uint32_t(i % 3), 1, uint8_t(i % 2 ? kLl : kLy), 1, 0});
+  expect_clean(ls);
+}
+
+TEST_P(Directed, RegisterWritesWhileTrafficFlows) {
+  Lockstep<Vmmu_mid> ls(directed_config(kMid, GetParam()), kMid);
+  namespace R = admission::regs;
+  for (int i = 0; i < 200; ++i) ls.admit({0, 1, uint8_t(kLl), 1, 0});
+  // Run-time fields: alpha of the lossless profile to 2 (shift 1), its xoff, buffer.
+  EXPECT_TRUE(ls.csr_write(R::IPROF_MODE_ADDR, (1u << 8) | (1u << 16)));
+  EXPECT_TRUE(ls.csr_write(R::IPROF_XOFF_ADDR, 80));
+  EXPECT_TRUE(ls.csr_write(R::BUFFER_CELLS_ADDR, 1000));
+  EXPECT_TRUE(ls.csr_write(R::POOL_SIZE_ADDR, 500));  // shrink the ingress pool under load
+  for (int i = 0; i < 400; ++i) ls.admit({0, 1, uint8_t(kLl), 1, 0});
+  // Accounting fields need an empty buffer: both refuse them now.
+  EXPECT_FALSE(ls.csr_write(R::IPROF_RESERVED_ADDR, 5));
+  EXPECT_FALSE(ls.csr_write(R::QMAP_ADDR, 0));
+  while (ls.core().total_used()) ls.depart({0, 1, uint8_t(kLl), 1, 0});
+  EXPECT_TRUE(ls.csr_write(R::IPROF_RESERVED_ADDR, 5));
+  for (int i = 0; i < 100; ++i) ls.admit({0, 1, uint8_t(kLl), 1, 0});
+  expect_clean(ls);
+}
+
+INSTANTIATE_TEST_SUITE_P(Policies, Directed, ::testing::Values("dt", "reverie", "dsh"),
+                         [](const auto& info) { return info.param; });
+
+TEST(DirectedLimits, CountersReachTheirWidthAndThresholdsSaturate) {
+  // 16-bit unit: a 65535-cell buffer fills exactly, the next cell is a buffer drop, and
+  // alpha = 2^15 saturates the threshold at 65535 instead of wrapping.
+  admission::CoreConfig c = directed_config(kSmall, "dt");
+  c.buffer_cells = 65535;
+  c.pool_cells = {65535, 65535, 65535};
+  c.headroom_pool_cells = 0;
+  c.ingress_profiles[0].th = {true, 15, 0};
+  c.ingress_profiles[1].th = {true, 15, 0};
+  c.egress_profiles[0].th = {false, 0, 65535};
+  c.egress_profiles[1].th = {true, 15, 0};
+  Lockstep<Vmmu_small> ls(c, kSmall);
+  EXPECT_EQ(ls.core().ingress_threshold(0, kLy), 65535u);
+  uint64_t admitted = 0;
+  admission::Result r;
+  for (;;) {
+    r = ls.admit({0, 1, uint8_t(kLy), 1000, 0});
+    if (r.verdict == Verdict::kDrop) break;
+    admitted += 1000;
+  }
+  EXPECT_EQ(admitted, 65000u);
+  r = ls.admit({0, 1, uint8_t(kLy), 535, 0});
+  EXPECT_EQ(r.verdict, Verdict::kAdmitShared);
+  r = ls.admit({0, 1, uint8_t(kLy), 1, 0});
+  EXPECT_EQ(r.verdict, Verdict::kDrop);
+  EXPECT_EQ(ls.unit().total(), 65535u);
+  expect_clean(ls);
+}
+
+// -------- constrained random ------------------------------------------------------------
+
+struct Packet {
+  uint32_t in, out;
+  uint8_t prio;
+  uint32_t cells;
+};
+
+// Random traffic on one configuration: hot ports make queues congest, departures keep
+// the buffer moving, and now and then a run-time CSR write, a quiesce-only write that
+// must be refused, or a reset. Returns the number of admission requests.
+template <class M>
+uint64_t random_run(Lockstep<M>& ls, std::mt19937_64& rng, uint64_t requests) {
+  const UnitParams& p = ls.unit().params();
+  auto pick = [&](uint64_t lo, uint64_t hi) { return lo + rng() % (hi - lo + 1); };
+  std::vector<Packet> live;
+  uint64_t done = 0;
+  const uint32_t hot_out = uint32_t(pick(0, p.nports - 1));
+  namespace R = admission::regs;
+  while (done < requests && !ls.mismatch().any) {
+    const uint64_t roll = pick(0, 999);
+    if (roll < 3 && !ls.config().ingress_profiles.empty()) {
+      // Run-time write: alpha, xoff or static threshold of a profile.
+      const uint32_t k = uint32_t(pick(0, ls.config().ingress_profiles.size() - 1));
+      const auto& ip = ls.config().ingress_profiles[k];
+      const uint32_t shift = uint32_t(int(pick(0, 8)) - 5) & 0x1f;
+      ls.csr_write(R::IPROF_MODE_ADDR + k * R::IPROF_STRIDE, ip.pool | (uint32_t(ip.th.dynamic) << 8) | (shift << 16));
+      ls.csr_write(R::IPROF_XOFF_ADDR + k * R::IPROF_STRIDE, uint32_t(pick(0, 60)));
+      continue;
+    }
+    if (roll < 4) {
+      ls.csr_write(R::CONGESTED_CELLS_ADDR, uint32_t(pick(1, 40)));  // refused unless empty
+      continue;
+    }
+    if (roll < 5 && pick(0, 20) == 0) {
+      ls.reset();
+      live.clear();
+      continue;
+    }
+    const bool admit = live.empty() || roll < 560;
+    if (admit) {
+      Packet k{uint32_t(pick(0, p.nports - 1)), rng() % 3 ? hot_out : uint32_t(pick(0, p.nports - 1)),
+               uint8_t(pick(0, p.nprio - 1)), uint32_t(pick(1, 8))};
+      const auto r = ls.admit({k.in, k.out, k.prio, k.cells, 0});
+      if (r.verdict != Verdict::kDrop) live.push_back(k);
+      ++done;
+    } else {
+      const size_t i = size_t(pick(0, live.size() - 1));
+      const Packet k = live[i];
+      live[i] = live.back();
+      live.pop_back();
+      ls.depart({k.in, k.out, k.prio, k.cells, 0});
+    }
+  }
+  return done;
+}
+
+template <class M>
+void random_suite(const UnitParams& p, uint64_t seed, int configs, uint64_t per_config, const char* tag) {
+  std::mt19937_64 rng(seed);
+  const char* policies[] = {"dt", "reverie", "dsh"};
+  uint64_t total = 0;
+  for (int c = 0; c < configs; ++c) {
+    const std::string pol = policies[c % 3];
+    const uint64_t cfg_seed = rng();
+    std::mt19937_64 crng(cfg_seed);
+    const admission::CoreConfig cfg = random_config(crng, p, pol);
+    Lockstep<M> ls(cfg, p);
+    total += random_run(ls, crng, per_config);
+    if (ls.mismatch().any) {
+      // Replay the same seed with a waveform for the report.
+      const std::string fst = std::string("mismatch_") + tag + "_" + std::to_string(c) + ".fst";
+      std::mt19937_64 rrng(cfg_seed);
+      const admission::CoreConfig rcfg = random_config(rrng, p, pol);
+      Lockstep<M> replay(rcfg, p, fst);
+      random_run(replay, rrng, per_config);
+      FAIL() << tag << " config " << c << " (" << pol << ", seed " << cfg_seed << "): " << ls.mismatch().report
+             << "; waveform " << fst;
+    }
+  }
+  std::printf("%s: %llu requests over %d random configurations, 0 mismatches\n", tag,
+              (unsigned long long)total, configs);
+}
+
+TEST(RandomLockstep, SmallUnit4x4Counters16) { random_suite<Vmmu_small>(kSmall, 11, 30, 12000, "small"); }
+TEST(RandomLockstep, MidUnit8x8Counters32) { random_suite<Vmmu_mid>(kMid, 12, 30, 12000, "mid"); }
+TEST(RandomLockstep, BigUnit32x8Counters32) { random_suite<Vmmu_big>(kBig, 13, 30, 12000, "big"); }
+
+}  // namespace
