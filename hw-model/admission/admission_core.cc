@@ -60,13 +60,15 @@ void CoreConfig::validate() const {
   }
   // A pool serves one side: were it charged at ingress and at egress, both checks would
   // pass against the same free space and the two charges could overflow it.
-  for (const auto& ip : ingress_profiles)
-    for (const auto& ep : egress_profiles)
-      if (ip.pool == ep.pool) fail("pool " + std::to_string(ip.pool) + " is used by ingress and egress profiles");
+  std::vector<uint8_t> side(pool_cells.size(), 0);  // bit 0: some PG uses it, bit 1: some queue
   for (size_t i = 0; i < n; ++i) {
     if (pg_profile[i] >= ingress_profiles.size()) fail("pg_profile index out of range");
     if (queue_profile[i] >= egress_profiles.size()) fail("queue_profile index out of range");
+    side[ingress_profiles[pg_profile[i]].pool] |= 1;
+    side[egress_profiles[queue_profile[i]].pool] |= 2;
   }
+  for (size_t k = 0; k < side.size(); ++k)
+    if (side[k] == 3) fail("pool " + std::to_string(k) + " is used by ingress PGs and egress queues");
   if (congestion.cells == 0) fail("congestion threshold must be > 0 cells");
   if (ewma.k > 30) fail("ewma k must be 0..30");
   if (ewma.frac_bits > 32) fail("ewma fraction bits must be 0..32");

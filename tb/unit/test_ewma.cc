@@ -149,9 +149,9 @@ TEST(EwmaStep, ValidateRejectsQueueLengthsWhoseFixedPointOverflows) {
   c.prios = 1;
   c.counter_bits = 64;
   c.buffer_cells = kOne << 48;
-  c.pool_cells = {kOne << 48};
+  c.pool_cells = {kOne << 48, kOne << 48};  // one pool per side
   c.ingress_profiles = {{0, 0, {true, 0, 0}, 0, 0, 0}};
-  c.egress_profiles = {{0, 0, {true, 0, 0}}};
+  c.egress_profiles = {{1, 0, {true, 0, 0}}};
   c.pg_profile = {0};
   c.queue_profile = {0};
   c.lossless = {0};
@@ -159,7 +159,7 @@ TEST(EwmaStep, ValidateRejectsQueueLengthsWhoseFixedPointOverflows) {
   c.ewma.frac_bits = 16;
   EXPECT_EQ((c.buffer_cells << 16), 0u);  // the wrap itself
   EXPECT_THROW(c.validate(), std::invalid_argument);
-  c.buffer_cells = c.pool_cells[0] = (kOne << 48) - 1;  // (2^48 - 1) << 16 fits
+  c.buffer_cells = c.pool_cells[0] = c.pool_cells[1] = (kOne << 48) - 1;  // (2^48 - 1) << 16 fits
   EXPECT_NO_THROW(c.validate());
 }
 
