@@ -27,6 +27,7 @@ struct Args {
   std::vector<std::string> sets;
   long long seed = -1;
   std::string policy;
+  std::string impl;
   bool pcap = false, vcd = false, quiet = false;
 };
 
@@ -42,6 +43,7 @@ nlohmann::json load_json(const Args& a, std::string& origin) {
   for (const auto& s : a.sets) mmusim::apply_override(j, s);
   if (a.seed >= 0) j["seed"] = a.seed;
   if (!a.policy.empty()) j["admission"]["policy"] = a.policy;
+  if (!a.impl.empty()) j["admission"]["impl"] = a.impl;
   return j;
 }
 
@@ -57,6 +59,8 @@ int sc_main(int argc, char* argv[]) {
   run->add_option("--set", a.sets, "override a scenario key: key.path=value (repeatable)");
   run->add_option("--seed", a.seed, "random seed (overrides the scenario's)")->check(CLI::NonNegativeNumber);
   run->add_option("--policy", a.policy, "admission policy (overrides admission.policy)");
+  run->add_option("--impl", a.impl, "admission implementation: cpp, or rtl (Verilated unit, checked in lockstep)")
+      ->check(CLI::IsMember({"cpp", "rtl"}));
   run->add_flag("--pcap", a.pcap, "write the PFC frames sent as DIR/pfc.pcap");
   run->add_flag("--vcd", a.vcd, "trace key counters to DIR/counters.vcd");
   run->add_flag("--quiet", a.quiet, "no table on stdout");
@@ -120,6 +124,9 @@ int sc_main(int argc, char* argv[]) {
     mmusim::Network net(sc, {a.out, a.pcap, a.vcd, true});
     const nlohmann::json s = net.run();
     if (!a.quiet) mmusim::print_report(std::cout, s);
+    if (sc.admission.rtl)
+      std::cerr << "rtl co-simulation: " << net.sw().mmu.rtl_cycles()
+                << " RTL cycles in lockstep with the C++ core, 0 mismatches\n";
   } catch (const mmusim::ConfigError& e) {
     std::cerr << "mmusim: error: " << e.what() << "\n";
     return kBadInput;

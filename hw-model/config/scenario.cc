@@ -318,6 +318,9 @@ void load_admission(Scenario& sc, JsonReader r) {
     names += std::string(names.empty() ? "" : ", ") + p.name;
   }
   if (!known) r.fail("policy", "unknown policy '" + a.policy + "' (" + names + ")");
+  const std::string impl = r.string("impl", "cpp");
+  if (impl != "cpp" && impl != "rtl") r.fail("impl", "must be cpp or rtl");
+  a.rtl = impl == "rtl";
   const std::string rule = r.string("congestion_rule", "threshold");
   if (rule == "threshold") a.congestion_rule = admission::CongestionRule::Kind::kThreshold;
   else if (rule == "saturation") a.congestion_rule = admission::CongestionRule::Kind::kSaturation;

@@ -110,6 +110,7 @@ struct PfcCfg {
 
 struct AdmissionCfg {
   std::string policy = "dt";
+  bool rtl = false;  // "impl": "rtl": the Verilated RTL unit decides, the C++ core checks
   admission::CongestionRule::Kind congestion_rule = admission::CongestionRule::Kind::kThreshold;
   uint64_t congested_bytes = 20480;
   admission::EwmaConfig ewma;

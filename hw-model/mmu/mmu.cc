@@ -38,6 +38,16 @@ void Mmu::enable_timeseries(std::ostream* out) {
   *m_ts << ",th_ingress_lossless_bytes,th_egress_lossy_bytes\n";
 }
 
+void Mmu::enable_rtl(const std::string& waveform) {
+  try {
+    m_rtl = std::make_unique<RtlEngine>(m_core.config(), waveform);
+  } catch (const std::invalid_argument& e) {
+    throw ConfigError(std::string("admission.impl: rtl: ") + e.what() + " (" + RtlEngine::describe() + ")");
+  }
+}
+
+uint64_t Mmu::rtl_cycles() const { return m_rtl ? m_rtl->cycles() : 0; }
+
 void Mmu::trace(sc_core::sc_trace_file* tf) {
   const std::string n = name();
   sc_core::sc_trace(tf, m_v_ll, n + ".lossless_bytes");
@@ -99,8 +109,10 @@ bool Mmu::admit(Packet& p) {
   const uint64_t t = now_ps();
   sample_until(t);
   admission::Result r;
+  const admission::Request req{p.in_port, p.out_port, p.prio, p.cells, t / m_sc.mmu.clock_period_ps};
   try {
-    r = m_core.admit({p.in_port, p.out_port, p.prio, p.cells, t / m_sc.mmu.clock_period_ps});
+    r = m_core.admit(req);
+    if (m_rtl) r = m_rtl->admit(req);
   } catch (const std::exception& e) {
     model_error(e, p, "admission");
   }
@@ -132,8 +144,10 @@ void Mmu::depart(const Packet& p) {
   sample_until(t);
   const uint64_t hd_before = m_core.headroom_cells(p.in_port, p.prio);
   admission::PfcUpdate ev;
+  const admission::Departure dep{p.in_port, p.out_port, p.prio, p.cells, t / m_sc.mmu.clock_period_ps};
   try {
-    ev = m_core.depart({p.in_port, p.out_port, p.prio, p.cells, t / m_sc.mmu.clock_period_ps});
+    ev = m_core.depart(dep);
+    if (m_rtl) ev = m_rtl->depart(dep);
   } catch (const std::exception& e) {
     model_error(e, p, "departure");
   }

@@ -10,6 +10,7 @@
 #include <systemc>
 
 #include "admission/admission_core.h"
+#include "cosim/rtl_engine.h"
 #include "config/scenario.h"
 #include "mmu/admission_if.h"
 #include "pfc/pfc_event_if.h"
@@ -29,6 +30,10 @@ class Mmu : public sc_core::sc_module, public AdmissionIf {
 
   // Streams a row per sample interval to `out` (header written now).
   void enable_timeseries(std::ostream* out);
+  // Decisions from the Verilated RTL unit, checked against the core in lockstep; a
+  // mismatch stops the run and leaves a waveform at `waveform`.
+  void enable_rtl(const std::string& waveform);
+  uint64_t rtl_cycles() const;
   void trace(sc_core::sc_trace_file* tf);
   void finish(uint64_t end_ps);
 
@@ -55,6 +60,7 @@ class Mmu : public sc_core::sc_module, public AdmissionIf {
 
   const Scenario& m_sc;
   admission::AdmissionCore m_core;
+  std::unique_ptr<RtlEngine> m_rtl;
   uint64_t m_cell;
   // Representative queues for the threshold statistics: first lossless PG, first lossy queue.
   int m_ll_port = -1, m_ll_prio = 0, m_ly_port = -1, m_ly_prio = 0;

@@ -54,6 +54,8 @@ Network::Network(const Scenario& sc, const RunOptions& opt) : m_sc(sc), m_opt(op
     hosts.push_back(m_hosts[i].get());
   }
   m_traffic = std::make_unique<TrafficManager>("traffic", sc, m_flows, hosts);
+  if (sc.admission.rtl)
+    m_switch->mmu.enable_rtl((opt.out_dir.empty() ? std::string(".") : opt.out_dir) + "/rtl_mismatch.fst");
 
   if (opt.out_dir.empty()) return;
   std::error_code ec;
@@ -197,7 +199,6 @@ nlohmann::json Network::summary(double wall_s) const {
       {"schema", "mmusim.summary/1"},
       {"scenario", m_sc.name},
       {"policy", m_sc.admission.policy},
-      {"impl", "cpp"},
       {"seed", m_sc.seed},
       {"sim_time_ns", double(m_sc.duration_ps) / 1000.0},
       {"measure_ns", {double(m_sc.measure_start_ps) / 1000.0, double(m_sc.measure_end_ps) / 1000.0}},

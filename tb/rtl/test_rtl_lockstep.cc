@@ -14,7 +14,7 @@
 #include "Vmmu_mid___024root.h"
 #include "Vmmu_small.h"
 #include "Vmmu_small___024root.h"
-#include "lockstep.h"
+#include "cosim/lockstep.h"
 
 using namespace mmusim;
 using namespace mmusim::rtl;

@@ -9,7 +9,7 @@
 
 #include "admission/admission_core.h"
 #include "admission/regfile.h"
-#include "rtl_unit.h"
+#include "cosim/rtl_unit.h"
 
 namespace mmusim::rtl {
 
@@ -45,7 +45,7 @@ class Lockstep {
       fail("admit", describe(r), describe(want), describe(got));
     }
     compare_state(r.in_port, r.out_port, r.prio, "admit " + describe(r));
-    return want;
+    return got;  // the RTL decides; the core checks
   }
 
   admission::PfcUpdate depart(const admission::Departure& d) {
@@ -55,7 +55,7 @@ class Lockstep {
     if (want.pfc != got.pfc || want.port_pfc != got.port_pfc)
       fail("depart", describe(d), describe(want), describe(got));
     compare_state(d.in_port, d.out_port, d.prio, "depart " + describe(d));
-    return want;
+    return got;
   }
 
   // Both offered in one cycle: the unit releases first; the core is told in that order.

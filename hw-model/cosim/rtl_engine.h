@@ -1,0 +1,34 @@
+#pragma once
+// Co-simulation: the Verilated RTL admission unit makes the MMU's decisions, with the
+// golden core in lockstep. The first disagreement (decision, PFC event or counter) stops
+// the run with a report (cycle, operation, expected, got) and an FST waveform of the RTL,
+// replayed from the start of the run.
+#include <memory>
+#include <string>
+
+#include "admission/types.h"
+
+namespace mmusim {
+
+class RtlEngine {
+ public:
+  // True when mmusim was built with Verilator (the RTL model compiled in).
+  static bool available();
+  // Parameters of the compiled-in unit, for error messages.
+  static std::string describe();
+
+  // Programs the unit through its CSRs; throws std::invalid_argument if it cannot hold `cfg`.
+  RtlEngine(const admission::CoreConfig& cfg, std::string waveform_path);
+  ~RtlEngine();
+
+  // Throw std::runtime_error with the mismatch report (and waveform path) on disagreement.
+  admission::Result admit(const admission::Request& r);
+  admission::PfcUpdate depart(const admission::Departure& d);
+  uint64_t cycles() const;
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> m;
+};
+
+}  // namespace mmusim
