@@ -6,6 +6,7 @@
 #include <string>
 
 #include "config/scenario.h"
+#include "cosim/rtl_engine.h"
 #include "scenario_harness.h"
 
 using nlohmann::json;
@@ -312,4 +313,29 @@ TEST(Compare, UnknownPolicyIsBadInput) {
   const int st = pclose(p);
   EXPECT_EQ(WEXITSTATUS(st), 1);
   EXPECT_NE(out.find("--policies: unknown policy 'nonsense'"), std::string::npos) << out;
+}
+
+TEST(CoSimulation, DefaultScenarioOnTheRtlGivesTheSameSummary) {
+  if (!mmusim::RtlEngine::available()) GTEST_SKIP() << "built without Verilator";
+  for (const char* policy : {"dt", "reverie", "dsh"}) {
+    const std::string arg = std::string("--policy ") + policy;
+    RunResult c = run_mmusim(load_default(), arg), r = run_mmusim(load_default(), arg + " --impl rtl");
+    ASSERT_EQ(c.status, 0) << c.output;
+    ASSERT_EQ(r.status, 0) << r.output;
+    EXPECT_NE(r.output.find("0 mismatches"), std::string::npos) << r.output;
+    c.summary.erase("wall_time_s");
+    r.summary.erase("wall_time_s");
+    EXPECT_EQ(c.summary.dump(), r.summary.dump()) << policy;
+    EXPECT_EQ(slurp(c.dir + "/out/timeseries.csv"), slurp(r.dir + "/out/timeseries.csv")) << policy;
+    std::filesystem::remove_all(c.dir);
+    std::filesystem::remove_all(r.dir);
+  }
+}
+
+TEST(CoSimulation, PolicyTheRtlDoesNotImplementIsBadInput) {
+  if (!mmusim::RtlEngine::available()) GTEST_SKIP() << "built without Verilator";
+  RunResult r = run_mmusim(load_default(), "--policy abm --impl rtl");
+  EXPECT_EQ(r.status, 1) << r.output;
+  EXPECT_NE(r.output.find("admission.impl: rtl"), std::string::npos) << r.output;
+  std::filesystem::remove_all(r.dir);
 }
