@@ -8,10 +8,13 @@
 #include <cstdio>
 #include <cstdlib>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include <nlohmann/json.hpp>
 
 #include "config/scenario.h"
+#include "cosim/rtl_engine.h"
 #include "sim/network.h"
 
 namespace {
@@ -51,7 +54,9 @@ std::string run_child(const nlohmann::json& j) {
     const nlohmann::json s = net.run();
     const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     const std::string out = std::to_string(s["packets"]["hops"].get<uint64_t>()) + " " + std::to_string(wall) +
-                            " " + std::to_string(s["sim_time_ns"].get<double>());
+                            " " + std::to_string(s["sim_time_ns"].get<double>()) + " " +
+                            std::to_string(s["switches"][0]["packets"]["received"].get<uint64_t>()) + " " +
+                            std::to_string(net.sw().mmu.rtl_cycles());
     if (write(fd[1], out.data(), out.size()) < 0) _exit(3);
     _exit(0);
   }
@@ -72,19 +77,25 @@ std::string run_child(const nlohmann::json& j) {
 
 int sc_main(int argc, char* argv[]) {
   const int reps = argc > 1 ? std::atoi(argv[1]) : 3;
-  std::printf("%-16s %12s %12s %10s %14s\n", "scenario", "sim_us", "hops", "wall_s", "hops_per_s");
-  for (const nlohmann::json& j : {mmusim::default_scenario_json(), variant_64_ports()}) {
-    double best = 0;
-    unsigned long long hops = 0;
-    double sim_ns = 0, best_wall = 0;
+  std::printf("%-16s %-4s %9s %10s %9s %12s %14s %14s\n", "scenario", "impl", "sim_us", "hops", "wall_s",
+              "hops_per_s", "decisions_per_s", "rtl_cycles_per_s");
+  nlohmann::json rtl = mmusim::default_scenario_json();
+  rtl["name"] = "default-incast";
+  rtl["admission"]["impl"] = "rtl";
+  std::vector<std::pair<nlohmann::json, const char*>> runs = {
+      {mmusim::default_scenario_json(), "cpp"}, {variant_64_ports(), "cpp"}};
+  if (mmusim::RtlEngine::available()) runs.push_back({rtl, "rtl"});
+  for (const auto& [j, impl] : runs) {
+    double best = 0, best_wall = 0, sim_ns = 0;
+    unsigned long long hops = 0, decisions = 0, cycles = 0;
     for (int r = 0; r < reps; ++r) {
       double wall = 0;
-      std::sscanf(run_child(j).c_str(), "%llu %lf %lf", &hops, &wall, &sim_ns);
+      std::sscanf(run_child(j).c_str(), "%llu %lf %lf %llu %llu", &hops, &wall, &sim_ns, &decisions, &cycles);
       const double rate = double(hops) / wall;
       if (rate > best) best = rate, best_wall = wall;
     }
-    std::printf("%-16s %12.0f %12llu %10.3f %14.0f\n", j["name"].get<std::string>().c_str(), sim_ns / 1000, hops,
-                best_wall, best);
+    std::printf("%-16s %-4s %9.0f %10llu %9.3f %12.0f %14.0f %14.0f\n", j["name"].get<std::string>().c_str(), impl,
+                sim_ns / 1000, hops, best_wall, best, double(decisions) / best_wall, double(cycles) / best_wall);
   }
   return 0;
 }
