@@ -110,6 +110,7 @@ bool Mmu::admit(Packet& p) {
   sample_until(t);
   admission::Result r;
   const admission::Request req{p.in_port, p.out_port, p.prio, p.cells, t / m_sc.mmu.clock_period_ps};
+  if (m_op_hook) m_op_hook(true, req);
   try {
     r = m_core.admit(req);
     if (m_rtl) r = m_rtl->admit(req);
@@ -145,6 +146,7 @@ void Mmu::depart(const Packet& p) {
   const uint64_t hd_before = m_core.headroom_cells(p.in_port, p.prio);
   admission::PfcUpdate ev;
   const admission::Departure dep{p.in_port, p.out_port, p.prio, p.cells, t / m_sc.mmu.clock_period_ps};
+  if (m_op_hook) m_op_hook(false, {dep.in_port, dep.out_port, dep.prio, dep.cells, dep.cycle});
   try {
     ev = m_core.depart(dep);
     if (m_rtl) ev = m_rtl->depart(dep);

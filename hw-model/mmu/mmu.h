@@ -2,6 +2,7 @@
 // The MMU: wraps the integer admission core (counters, thresholds, PFC state), keeps
 // per-class occupancy statistics and the sampled timeseries, and reports XOFF/XON to the
 // PFC generator.
+#include <functional>
 #include <memory>
 #include <ostream>
 #include <string>
@@ -34,6 +35,9 @@ class Mmu : public sc_core::sc_module, public AdmissionIf {
   // mismatch stops the run and leaves a waveform at `waveform`.
   void enable_rtl(const std::string& waveform);
   uint64_t rtl_cycles() const;
+  // Observer of every operation handed to the admission core, in order (true: admission).
+  using OpHook = std::function<void(bool admit, const admission::Request& op)>;
+  void set_op_hook(OpHook h) { m_op_hook = std::move(h); }
   void trace(sc_core::sc_trace_file* tf);
   void finish(uint64_t end_ps);
 
@@ -61,6 +65,7 @@ class Mmu : public sc_core::sc_module, public AdmissionIf {
   const Scenario& m_sc;
   admission::AdmissionCore m_core;
   std::unique_ptr<RtlEngine> m_rtl;
+  OpHook m_op_hook;
   uint64_t m_cell;
   // Representative queues for the threshold statistics: first lossless PG, first lossy queue.
   int m_ll_port = -1, m_ll_prio = 0, m_ly_port = -1, m_ly_prio = 0;
