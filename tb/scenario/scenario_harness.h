@@ -59,6 +59,55 @@ inline RunResult run_mmusim(const nlohmann::json& scenario, const std::string& a
   return r;
 }
 
+
+// SONiC port names of the first n ports, comma-separated (a CONFIG_DB key).
+inline std::string port_list(int n) {
+  std::string s;
+  for (int i = 0; i < n; ++i) s += (i ? ",Ethernet" : "Ethernet") + std::to_string(4 * i);
+  return s;
+}
+
+// SONiC tables after the operator heuristics of reverie §2.2.2: lossless controlled at
+// ingress (dynamic_th), lossy at egress (dynamic_th), the other side effectively infinite.
+inline nlohmann::json sonic_buffer(int ports, uint64_t buffer, uint64_t ingress_pool, const nlohmann::json& xoff_pool,
+                  uint64_t egress_lossy_pool, int th_lossless, int th_lossy, const nlohmann::json& pg_xoff) {
+  nlohmann::json pool_in = {{"size", std::to_string(ingress_pool)}, {"type", "ingress"}, {"mode", "dynamic"}};
+  if (!xoff_pool.is_null()) pool_in["xoff"] = xoff_pool;
+  nlohmann::json pg = {{"pool", "ingress_pool"}, {"size", "0"}, {"dynamic_th", th_lossless}, {"xon_offset", "2496"}};
+  if (!pg_xoff.is_null()) pg["xoff"] = pg_xoff;
+  const std::string all = port_list(ports);
+  return {
+      {"BUFFER_POOL",
+       {{"ingress_pool", pool_in},
+        {"egress_lossless_pool", {{"size", std::to_string(buffer)}, {"type", "egress"}, {"mode", "static"}}},
+        {"egress_lossy_pool", {{"size", std::to_string(egress_lossy_pool)}, {"type", "egress"}}}}},
+      {"BUFFER_PROFILE",
+       {{"ingress_lossless_profile", pg},
+        {"ingress_lossy_profile", {{"pool", "ingress_pool"}, {"static_th", std::to_string(buffer)}}},
+        {"egress_lossless_profile", {{"pool", "egress_lossless_pool"}, {"static_th", std::to_string(buffer)}}},
+        {"egress_lossy_profile", {{"pool", "egress_lossy_pool"}, {"size", "0"}, {"dynamic_th", th_lossy}}}}},
+      {"PORT_QOS_MAP", {{all, {{"pfc_enable", "3"}}}}},
+  };
+}
+
+inline nlohmann::json base_scenario(int ports, double duration_us) {
+  nlohmann::json s = load_default();
+  s["name"] = "test";
+  s["duration_us"] = duration_us;
+  s["measure"] = {{"start_us", 0}, {"end_us", duration_us}};
+  s["topology"]["ports"] = ports;
+  s["mmu"]["pipelines"] = 1;
+  s["output"]["sample_interval_ns"] = 10000;
+  s["traffic"] = nlohmann::json::array();
+  return s;
+}
+
+// dscp 24 -> TC3 (lossless), dscp 8 -> TC1 (lossy) with the class-selector map.
+inline nlohmann::json constant(const std::string& src, const nlohmann::json& dst, int dscp) {
+  return {{"type", "constant"}, {"src", src}, {"dst", dst}, {"dscp", dscp}};
+}
+
+
 inline void expect_conservation(const nlohmann::json& s) {
   const auto& p = s["packets"];
   EXPECT_EQ(p["injected"].get<uint64_t>(),

@@ -29,11 +29,6 @@ namespace {
 constexpr uint64_t kCell = 256;
 uint64_t cells_up(uint64_t b) { return (b + kCell - 1) / kCell; }
 
-std::string port_list(int n) {
-  std::string s;
-  for (int i = 0; i < n; ++i) s += (i ? ",Ethernet" : "Ethernet") + std::to_string(4 * i);
-  return s;
-}
 std::string host(int i) { return "h" + std::to_string(i); }
 
 // One PFC frame the switch sent: time, port, and whether it paused anything.

@@ -14,11 +14,6 @@ namespace {
 
 constexpr int kShapesPerPolicy = 50;
 
-std::string port_list(int n) {
-  std::string s;
-  for (int i = 0; i < n; ++i) s += (i ? ",Ethernet" : "Ethernet") + std::to_string(4 * i);
-  return s;
-}
 
 uint64_t eta(double gbps, double delay_ns) {
   return uint64_t(2 * (gbps * 1e9 / 8 * delay_ns * 1e-9 + 1500) + 3840) + 1;

@@ -17,55 +17,12 @@ namespace {
 
 constexpr double kMiB = 1024.0 * 1024.0;
 
-std::string port_list(int n) {
-  std::string s;
-  for (int i = 0; i < n; ++i) s += (i ? ",Ethernet" : "Ethernet") + std::to_string(4 * i);
-  return s;
-}
-
-// SONiC tables (as in test_scenarios.cc). Under reverie only these matter: the ingress
-// pool is b* (the lossless PGs' pool), its xoff the headroom pool b_h, alpha of lossless
-// = 2^dynamic_th of the lossless PG profile, alpha of lossy = 2^dynamic_th of the egress
+// SONiC tables (scenario_harness.h). Under reverie only these matter: the ingress pool is
+// b* (the lossless PGs' pool), its xoff the headroom pool b_h, alpha of lossless =
+// 2^dynamic_th of the lossless PG profile, alpha of lossy = 2^dynamic_th of the egress
 // lossy queue profile. The egress pools and the other thresholds are for DT.
-json sonic_buffer(int ports, uint64_t buffer, uint64_t ingress_pool, uint64_t xoff_pool,
-                  uint64_t egress_lossy_pool, int th_lossless, int th_lossy) {
-  const std::string all = port_list(ports);
-  return {
-      {"BUFFER_POOL",
-       {{"ingress_pool",
-         {{"size", std::to_string(ingress_pool)}, {"type", "ingress"}, {"mode", "dynamic"},
-          {"xoff", std::to_string(xoff_pool)}}},
-        {"egress_lossless_pool", {{"size", std::to_string(buffer)}, {"type", "egress"}, {"mode", "static"}}},
-        {"egress_lossy_pool", {{"size", std::to_string(egress_lossy_pool)}, {"type", "egress"}}}}},
-      {"BUFFER_PROFILE",
-       {{"ingress_lossless_profile",
-         {{"pool", "ingress_pool"}, {"size", "0"}, {"dynamic_th", th_lossless}, {"xon_offset", "2496"}}},
-        {"ingress_lossy_profile", {{"pool", "ingress_pool"}, {"static_th", std::to_string(buffer)}}},
-        {"egress_lossless_profile", {{"pool", "egress_lossless_pool"}, {"static_th", std::to_string(buffer)}}},
-        {"egress_lossy_profile", {{"pool", "egress_lossy_pool"}, {"size", "0"}, {"dynamic_th", th_lossy}}}}},
-      {"PORT_QOS_MAP", {{all, {{"pfc_enable", "3"}}}}},
-  };
-}
-
-json base_scenario(int ports, double duration_us) {
-  json s = load_default();
-  s["name"] = "test";
-  s["duration_us"] = duration_us;
-  s["measure"] = {{"start_us", 0}, {"end_us", duration_us}};
-  s["topology"]["ports"] = ports;
-  s["mmu"]["pipelines"] = 1;
-  s["output"]["sample_interval_ns"] = 10000;
-  s["traffic"] = json::array();
-  return s;
-}
-
-// dscp 24 -> TC3 (lossless), dscp 0 -> TC0 (lossy) with the class-selector map. Lossy on
-// TC0 so that the summary's egress_lossy threshold (reported for Ethernet0|0) is the
-// threshold of the loaded lossy priority: under reverie n_p, hence Gamma, is per priority.
-json constant(const std::string& src, const json& dst, int dscp) {
-  return {{"type", "constant"}, {"src", src}, {"dst", dst}, {"dscp", dscp}};
-}
-
+// Lossy traffic rides TC0 (dscp 0) so that the summary's egress_lossy threshold (reported
+// for Ethernet0|0) is that of the loaded lossy priority: under reverie Gamma is per priority.
 double rel(double measured, double expected) { return (measured - expected) / expected; }
 
 // ---------------------------------------------------------------------------------------
@@ -92,7 +49,7 @@ json reverie_scenario(const Case& c, const json& ewma = nullptr) {
   json s = base_scenario(ports, 4000);
   s["measure"] = {{"start_us", 2500}, {"end_us", 4000}};
   s["mmu"]["buffer_bytes"] = kBuffer;
-  s["buffer"] = sonic_buffer(ports, kBuffer, kBstar, kHeadroom, kBstar, c.th_ll, c.th_ly);
+  s["buffer"] = sonic_buffer(ports, kBuffer, kBstar, std::to_string(kHeadroom), kBstar, c.th_ll, c.th_ly, nullptr);
   s["topology"]["port_overrides"] = {{"Ethernet0", {{"rate_gbps", 50}}}};
   s["admission"] = {{"policy", "reverie"}};
   if (!ewma.is_null()) s["admission"]["ewma"] = ewma;
