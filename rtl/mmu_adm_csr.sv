@@ -10,13 +10,13 @@
 `default_nettype none
 
 module mmu_adm_csr
-  import mmu_adm_pkg::*;
 #(
   parameter int NPORTS = 8,  // switch ports
   parameter int NPRIO = 8,   // priorities per port
   parameter int CW = 32,     // counter width
   parameter int NPOOLS = 4,  // pools
   parameter int NPROF = 8,   // profile table entries (ingress and egress each)
+  parameter logic [2:0] POLICIES = 3'b111,  // policies the unit has (mmu_admission)
   localparam int NQ = NPORTS * NPRIO
 ) (
   input  wire                 clk_i,
@@ -106,7 +106,11 @@ module mmu_adm_csr
   logic bad_value;
   always_comb begin
     bad_value = 1'b0;
-    if (a == 12'h002) bad_value = cfg_wdata_i[1:0] == 2'd3 || cfg_wdata_i[12:8] == 5'd31;
+    if (a == 12'h002)
+      bad_value = cfg_wdata_i[1:0] == 2'd3 || cfg_wdata_i[12:8] == 5'd31 ||
+                  (cfg_wdata_i[1:0] == mmu_adm_pkg::POLICY_DT && !POLICIES[0]) ||
+                  (cfg_wdata_i[1:0] == mmu_adm_pkg::POLICY_REVERIE && !POLICIES[1]) ||
+                  (cfg_wdata_i[1:0] == mmu_adm_pkg::POLICY_DSH && !POLICIES[2]);
     else if ((in_iprof && a[2:0] == 3'd0) || (in_eprof && a[1:0] == 2'd0))
       bad_value = cfg_wdata_i[20:16] == 5'b10000 || 32'(cfg_wdata_i[3:0]) >= 32'(NPOOLS);
   end
@@ -115,7 +119,8 @@ module mmu_adm_csr
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
-      cfg_policy_o <= POLICY_DT;
+      cfg_policy_o <= POLICIES[0] ? mmu_adm_pkg::POLICY_DT :
+                      POLICIES[1] ? mmu_adm_pkg::POLICY_REVERIE : mmu_adm_pkg::POLICY_DSH;
       cfg_ewma_rule_o <= 1'b0;
       cfg_ewma_clamp_o <= 1'b0;
       cfg_ewma_k_o <= 5'd0;

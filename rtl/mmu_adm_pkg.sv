@@ -27,37 +27,36 @@ package mmu_adm_pkg;
   localparam logic [1:0] POLICY_DSH = 2'd2;
 
   // Part of a queue above its reserved cells.
+  // (No `return`: yosys 0.23 does not parse it; results go to the function's name.)
   function automatic xw_t shared_part(xw_t q, xw_t reserved);
-    return q > reserved ? q - reserved : '0;
+    shared_part = q > reserved ? q - reserved : '0;
   endfunction
 
   // alpha * v with alpha = 2^shift (shift -15..15), saturating at cmax like a
   // saturating shifter.
   function automatic xw_t scale(xw_t v, logic signed [4:0] shift, xw_t cmax);
     xw_t wide;
-    if (shift < 0) begin
-      return v >> (-shift);
-    end
     wide = v << shift;
-    return wide > cmax ? cmax : wide;
+    if (shift < 0) scale = v >> (-shift);
+    else scale = wide > cmax ? cmax : wide;
   endfunction
 
   // Dynamic Thresholds (reverie Eq. 1) or a static threshold.
   function automatic xw_t dt_threshold(logic dynamic, logic signed [4:0] shift, xw_t static_cells,
                                        xw_t pool_size, xw_t pool_used, xw_t cmax);
-    if (!dynamic) return static_cells;
-    return scale(pool_used >= pool_size ? '0 : pool_size - pool_used, shift, cmax);
+    if (!dynamic) dt_threshold = static_cells;
+    else dt_threshold = scale(pool_used >= pool_size ? '0 : pool_size - pool_used, shift, cmax);
   endfunction
 
   // A queue of q cells cannot take n more: over threshold ("equals or exceeds") or pool full.
   function automatic logic over(xw_t q, xw_t n, xw_t reserved, xw_t th, xw_t pool_size, xw_t pool_used);
     xw_t s;
     xw_t grow;
-    if (q + n <= reserved) return 1'b0;
     s = shared_part(q, reserved);
     grow = shared_part(q + n, reserved) - s;
-    if (pool_used + grow > pool_size) return 1'b1;
-    return s >= th;
+    if (q + n <= reserved) over = 1'b0;
+    else if (pool_used + grow > pool_size) over = 1'b1;
+    else over = s >= th;
   endfunction
 
   // One step of the fixed-point low-pass filter (reverie Eq. 5):
@@ -67,17 +66,17 @@ package mmu_adm_pkg;
     xw_t d;
     xw_t mask;
     target = q << frac;
-    if (target >= avg) return avg + ((target - avg) >> k);
     d = avg - target;
-    mask = (xw_t'(1) << k) - 1;
-    return avg - (d >> k) - ((d & mask) != 0 ? xw_t'(1) : xw_t'(0));
+    mask = (64'(1) << k) - 1;
+    if (target >= avg) ewma_step = avg + ((target - avg) >> k);
+    else ewma_step = avg - (d >> k) - ((d & mask) != 0 ? 64'(1) : 64'(0));
   endfunction
 
   function automatic xw_t ewma_update(xw_t avg, xw_t q, logic [4:0] k, logic clamp, int frac);
     xw_t a;
     a = ewma_step(avg, q, k, frac);
     if (clamp && a > (q << frac)) a = q << frac;
-    return a;
+    ewma_update = a;
   endfunction
 
 endpackage

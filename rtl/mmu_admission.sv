@@ -14,7 +14,6 @@
 `endif
 
 module mmu_admission
-  import mmu_adm_pkg::*;
 #(
   parameter int NPORTS = 8,      // switch ports
   parameter int NPRIO = 8,       // priorities (PGs, egress queues) per port
@@ -23,6 +22,10 @@ module mmu_admission
   parameter int NPROF = 8,       // ingress and egress profile table entries, each
   parameter int EWMA_FRAC = 16,  // fraction bits of the reverie filter state
   parameter int CELLW = 16,      // width of a packet's cell count
+  // Policies in the netlist, a mask of 1 << POLICY_*: bit 0 dt, 1 reverie, 2 dsh. A
+  // policy left out is refused by the CSR and its logic and state are constant, so
+  // synthesis removes them (scripts/ppa measures each policy's cost this way).
+  parameter logic [2:0] POLICIES = 3'b111,
   localparam int NQ = NPORTS * NPRIO,
   localparam int PW = NPORTS > 1 ? $clog2(NPORTS) : 1,
   localparam int QW = NQ > 1 ? $clog2(NQ) : 1,
@@ -78,8 +81,9 @@ module mmu_admission
   `MMU_PARAM_CHECK(NPROF < 1 || NPROF > 16, "NPROF must be 1..16")
   `MMU_PARAM_CHECK(EWMA_FRAC < 0 || EWMA_FRAC > 16, "EWMA_FRAC must be 0..16")
   `MMU_PARAM_CHECK(CELLW < 1 || CELLW > 16, "CELLW must be 1..16")
+  `MMU_PARAM_CHECK(POLICIES == 3'b000, "POLICIES must name at least one policy")
 
-  localparam xw_t CMAX = (xw_t'(1) << CW) - 1;
+  localparam logic [63:0] CMAX = (64'(1) << CW) - 1;
   localparam int PFW = NPROF > 1 ? $clog2(NPROF) : 1;   // profile index bits
   localparam int PLW = NPOOLS > 1 ? $clog2(NPOOLS) : 1; // pool index bits
 
@@ -87,6 +91,9 @@ module mmu_admission
   // Configuration registers.
   // ---------------------------------------------------------------------------------
   logic [1:0]           cfg_policy;
+  // Policy decode; with one policy synthesised its decode is a constant.
+  wire pol_rev = POLICIES[1] && (POLICIES == 3'b010 || cfg_policy == mmu_adm_pkg::POLICY_REVERIE);
+  wire pol_dsh = POLICIES[2] && (POLICIES == 3'b100 || cfg_policy == mmu_adm_pkg::POLICY_DSH);
   logic                 cfg_ewma_rule;   // 0: update on dequeue, 1: on enqueue and dequeue
   logic                 cfg_ewma_clamp;
   logic [4:0]           cfg_ewma_k;
@@ -187,24 +194,27 @@ module mmu_admission
   logic          n_underflow;
   logic [CW-1:0] n_ing_i, n_hdrm_i, n_egr_e;
   logic          n_paused_i;
-  logic [AW-1:0] n_avg_in_i, n_avg_eg_e;
   logic [NPOOLS*CW-1:0] n_pool_used;  // pool k at [k*CW +: CW]
   logic [CW-1:0] n_hdrm_used, n_total;
   logic [QW:0]   n_ncong;
-  logic          n_port_paused;
   logic [CW-1:0] n_port_shared, n_port_ins;
+  // Next policy state, unread when its policy is left out (POLICIES).
+  /* verilator lint_off UNUSEDSIGNAL */
+  logic [AW-1:0] n_avg_in_i, n_avg_eg_e;
+  logic          n_port_paused;
+  /* verilator lint_on UNUSEDSIGNAL */
 
   // Shorthands, 64 bits wide like the golden core's integers.
-  xw_t n, q_ing, q_hdrm, q_egr, ires, eres, ith, eth, grow, egrow, g, t, xq, xp;
-  xw_t s, s_before, from_h, from_q, shrink, eshrink, avg, cnt_before, cnt_after, qq, res_q;
+  mmu_adm_pkg::xw_t n, q_ing, q_hdrm, q_egr, ires, eres, ith, eth, grow, egrow, g, t, xq, xp;
+  mmu_adm_pkg::xw_t s, s_before, from_h, from_q, shrink, eshrink, avg, cnt_before, cnt_after, qq, res_q;
   logic over_in, over_eg, to_h, fits, is_pool_full;
 
   always_comb begin
     // Defaults: nothing changes.
-    n_verdict = VERDICT_DROP;
-    n_pfc = PFC_NONE;
-    n_port_pfc = PFC_NONE;
-    n_reason = REASON_NONE;
+    n_verdict = mmu_adm_pkg::VERDICT_DROP;
+    n_pfc = mmu_adm_pkg::PFC_NONE;
+    n_port_pfc = mmu_adm_pkg::PFC_NONE;
+    n_reason = mmu_adm_pkg::REASON_NONE;
     n_underflow = 1'b0;
     n_ing_i = ing_q[ii*CW +: CW];
     n_hdrm_i = hdrm_q[ii*CW +: CW];
@@ -220,20 +230,20 @@ module mmu_admission
     n_port_shared = port_shared[op_in*CW +: CW];
     n_port_ins = port_ins[op_in*CW +: CW];
 
-    n = xw_t'(op_cells);
-    q_ing = xw_t'(ing_q[ii*CW +: CW]);
-    q_hdrm = xw_t'(hdrm_q[ii*CW +: CW]);
-    q_egr = xw_t'(egr_q[ei*CW +: CW]);
-    ires = xw_t'(ip_reserved[ipf*CW +: CW]);
-    eres = xw_t'(ep_reserved[epf*CW +: CW]);
-    ith = dt_threshold(ip_dynamic[ipf], $signed(ip_shift[ipf*5 +: 5]), xw_t'(ip_static[ipf*CW +: CW]), xw_t'(cfg_pool_size[ipool*CW +: CW]),
-                       xw_t'(pool_used[ipool*CW +: CW]), CMAX);
-    eth = dt_threshold(ep_dynamic[epf], $signed(ep_shift[epf*5 +: 5]), xw_t'(ep_static[epf*CW +: CW]), xw_t'(cfg_pool_size[epool*CW +: CW]),
-                       xw_t'(pool_used[epool*CW +: CW]), CMAX);
-    grow = shared_part(q_ing + n, ires) - shared_part(q_ing, ires);
-    egrow = shared_part(q_egr + n, eres) - shared_part(q_egr, eres);
-    over_in = over(q_ing, n, ires, ith, xw_t'(cfg_pool_size[ipool*CW +: CW]), xw_t'(pool_used[ipool*CW +: CW]));
-    over_eg = over(q_egr, n, eres, eth, xw_t'(cfg_pool_size[epool*CW +: CW]), xw_t'(pool_used[epool*CW +: CW]));
+    n = 64'(op_cells);
+    q_ing = 64'(ing_q[ii*CW +: CW]);
+    q_hdrm = 64'(hdrm_q[ii*CW +: CW]);
+    q_egr = 64'(egr_q[ei*CW +: CW]);
+    ires = 64'(ip_reserved[ipf*CW +: CW]);
+    eres = 64'(ep_reserved[epf*CW +: CW]);
+    ith = mmu_adm_pkg::dt_threshold(ip_dynamic[ipf], $signed(ip_shift[ipf*5 +: 5]), 64'(ip_static[ipf*CW +: CW]), 64'(cfg_pool_size[ipool*CW +: CW]),
+                       64'(pool_used[ipool*CW +: CW]), CMAX);
+    eth = mmu_adm_pkg::dt_threshold(ep_dynamic[epf], $signed(ep_shift[epf*5 +: 5]), 64'(ep_static[epf*CW +: CW]), 64'(cfg_pool_size[epool*CW +: CW]),
+                       64'(pool_used[epool*CW +: CW]), CMAX);
+    grow = mmu_adm_pkg::shared_part(q_ing + n, ires) - mmu_adm_pkg::shared_part(q_ing, ires);
+    egrow = mmu_adm_pkg::shared_part(q_egr + n, eres) - mmu_adm_pkg::shared_part(q_egr, eres);
+    over_in = mmu_adm_pkg::over(q_ing, n, ires, ith, 64'(cfg_pool_size[ipool*CW +: CW]), 64'(pool_used[ipool*CW +: CW]));
+    over_eg = mmu_adm_pkg::over(q_egr, n, eres, eth, 64'(cfg_pool_size[epool*CW +: CW]), 64'(pool_used[epool*CW +: CW]));
     to_h = 1'b0;
     fits = 1'b0;
     is_pool_full = 1'b0;
@@ -253,171 +263,171 @@ module mmu_admission
     qq = '0;
     res_q = '0;
 
-    if (op_req && cfg_policy == POLICY_REVERIE) begin
+    if (op_req && pol_rev) begin
       // ---------------- reverie admission (hw-model/admission/policies/reverie.cc)
-      qq = ll ? q_ing : xw_t'(egr_q[ei*CW +: CW]);
+      qq = ll ? q_ing : 64'(egr_q[ei*CW +: CW]);
       res_q = ll ? ires : eres;
-      avg = ll ? xw_t'(avg_in_q[ii*AW +: AW]) : xw_t'(avg_eg_q[ei*AW +: AW]);
+      avg = ll ? 64'(avg_in_q[ii*AW +: AW]) : 64'(avg_eg_q[ei*AW +: AW]);
       if (cfg_ewma_rule) begin
-        avg = ewma_update(avg, shared_part(qq, res_q), cfg_ewma_k, cfg_ewma_clamp, EWMA_FRAC);
+        avg = mmu_adm_pkg::ewma_update(avg, mmu_adm_pkg::shared_part(qq, res_q), cfg_ewma_k, cfg_ewma_clamp, EWMA_FRAC);
         if (ll) n_avg_in_i = AW'(avg);
         else n_avg_eg_e = AW'(avg);
       end
-      grow = shared_part(qq + n, res_q) - shared_part(qq, res_q);
+      grow = mmu_adm_pkg::shared_part(qq + n, res_q) - mmu_adm_pkg::shared_part(qq, res_q);
       g = ll ? (ip_dynamic[ipf]
-                  ? dt_threshold(1'b1, $signed(ip_shift[ipf*5 +: 5]), '0, xw_t'(cfg_pool_size[rpool*CW +: CW]), xw_t'(pool_used[rpool*CW +: CW]), CMAX)
-                    / (ncong[op_prio*(QW+1) +: (QW+1)] == 0 ? xw_t'(1) : xw_t'(ncong[op_prio*(QW+1) +: (QW+1)]))
-                  : xw_t'(ip_static[ipf*CW +: CW]))
+                  ? mmu_adm_pkg::dt_threshold(1'b1, $signed(ip_shift[ipf*5 +: 5]), '0, 64'(cfg_pool_size[rpool*CW +: CW]), 64'(pool_used[rpool*CW +: CW]), CMAX)
+                    / (ncong[op_prio*(QW+1) +: (QW+1)] == 0 ? 64'(1) : 64'(ncong[op_prio*(QW+1) +: (QW+1)]))
+                  : 64'(ip_static[ipf*CW +: CW]))
              : (ep_dynamic[epf]
-                  ? dt_threshold(1'b1, $signed(ep_shift[epf*5 +: 5]), '0, xw_t'(cfg_pool_size[rpool*CW +: CW]), xw_t'(pool_used[rpool*CW +: CW]), CMAX)
-                    / (ncong[op_prio*(QW+1) +: (QW+1)] == 0 ? xw_t'(1) : xw_t'(ncong[op_prio*(QW+1) +: (QW+1)]))
-                  : xw_t'(ep_static[epf*CW +: CW]));
+                  ? mmu_adm_pkg::dt_threshold(1'b1, $signed(ep_shift[epf*5 +: 5]), '0, 64'(cfg_pool_size[rpool*CW +: CW]), 64'(pool_used[rpool*CW +: CW]), CMAX)
+                    / (ncong[op_prio*(QW+1) +: (QW+1)] == 0 ? 64'(1) : 64'(ncong[op_prio*(QW+1) +: (QW+1)]))
+                  : 64'(ep_static[epf*CW +: CW]));
       fits = (qq + n <= res_q) ||
-             (avg <= (g << EWMA_FRAC) && xw_t'(pool_used[rpool*CW +: CW]) + grow <= xw_t'(cfg_pool_size[rpool*CW +: CW]));
+             (avg <= (g << EWMA_FRAC) && 64'(pool_used[rpool*CW +: CW]) + grow <= 64'(cfg_pool_size[rpool*CW +: CW]));
       if (ll) begin
         if (paused_q[ii]) begin
           to_h = 1'b1;
         end else if (!fits) begin
           n_paused_i = 1'b1;
-          n_pfc = PFC_XOFF;
+          n_pfc = mmu_adm_pkg::PFC_XOFF;
           to_h = 1'b1;
         end
       end
-      if (ll && to_h && (q_hdrm + n > xw_t'(ip_xoff[ipf*CW +: CW]) || xw_t'(hdrm_used) + n > xw_t'(cfg_hdrm_pool))) begin
-        n_reason = REASON_HEADROOM;
+      if (ll && to_h && (q_hdrm + n > 64'(ip_xoff[ipf*CW +: CW]) || 64'(hdrm_used) + n > 64'(cfg_hdrm_pool))) begin
+        n_reason = mmu_adm_pkg::REASON_HEADROOM;
       end else if (!ll && !fits) begin
-        n_reason = REASON_EGRESS;
-      end else if (xw_t'(total_used) + n > xw_t'(cfg_buffer)) begin
-        n_reason = REASON_BUFFER;
+        n_reason = mmu_adm_pkg::REASON_EGRESS;
+      end else if (64'(total_used) + n > 64'(cfg_buffer)) begin
+        n_reason = mmu_adm_pkg::REASON_BUFFER;
       end else begin
         cnt_before = qq + (ll ? q_hdrm : '0);
         if (to_h) begin
           n_hdrm_i = CW'(q_hdrm + n);
-          n_hdrm_used = CW'(xw_t'(hdrm_used) + n);
+          n_hdrm_used = CW'(64'(hdrm_used) + n);
         end else begin
           if (ll) n_ing_i = CW'(q_ing + n);
-          else n_egr_e = CW'(xw_t'(egr_q[ei*CW +: CW]) + n);
-          n_pool_used[rpool*CW +: CW] = CW'(xw_t'(pool_used[rpool*CW +: CW]) + grow);
+          else n_egr_e = CW'(64'(egr_q[ei*CW +: CW]) + n);
+          n_pool_used[rpool*CW +: CW] = CW'(64'(pool_used[rpool*CW +: CW]) + grow);
         end
-        n_total = CW'(xw_t'(total_used) + n);
+        n_total = CW'(64'(total_used) + n);
         cnt_after = cnt_before + n;
-        n_ncong = (QW+1)'(xw_t'(ncong[op_prio*(QW+1) +: (QW+1)]) + (cnt_after >= xw_t'(cfg_congested) ? 1 : 0)
-                          - (cnt_before >= xw_t'(cfg_congested) ? 1 : 0));
-        n_verdict = to_h ? VERDICT_HEADROOM : VERDICT_SHARED;
+        n_ncong = (QW+1)'(64'(ncong[op_prio*(QW+1) +: (QW+1)]) + (cnt_after >= 64'(cfg_congested) ? 1 : 0)
+                          - (cnt_before >= 64'(cfg_congested) ? 1 : 0));
+        n_verdict = to_h ? mmu_adm_pkg::VERDICT_HEADROOM : mmu_adm_pkg::VERDICT_SHARED;
       end
 
-    end else if (op_rel && cfg_policy == POLICY_REVERIE) begin
+    end else if (op_rel && pol_rev) begin
       // ---------------- reverie release
-      qq = ll ? q_ing : xw_t'(egr_q[ei*CW +: CW]);
+      qq = ll ? q_ing : 64'(egr_q[ei*CW +: CW]);
       res_q = ll ? ires : eres;
       cnt_before = qq + (ll ? q_hdrm : '0);
-      s_before = shared_part(qq, res_q);
+      s_before = mmu_adm_pkg::shared_part(qq, res_q);
       from_h = ll ? (n < q_hdrm ? n : q_hdrm) : '0;
       from_q = n - from_h;
       if (from_q > qq) begin
         n_underflow = 1'b1;
       end else begin
-        shrink = s_before - shared_part(qq - from_q, res_q);
+        shrink = s_before - mmu_adm_pkg::shared_part(qq - from_q, res_q);
         n_hdrm_i = CW'(q_hdrm - from_h);
-        n_hdrm_used = CW'(xw_t'(hdrm_used) - from_h);
+        n_hdrm_used = CW'(64'(hdrm_used) - from_h);
         if (ll) n_ing_i = CW'(qq - from_q);
         else n_egr_e = CW'(qq - from_q);
-        n_pool_used[rpool*CW +: CW] = CW'(xw_t'(pool_used[rpool*CW +: CW]) - shrink);
-        n_total = CW'(xw_t'(total_used) - n);
+        n_pool_used[rpool*CW +: CW] = CW'(64'(pool_used[rpool*CW +: CW]) - shrink);
+        n_total = CW'(64'(total_used) - n);
         cnt_after = (qq - from_q) + (ll ? q_hdrm - from_h : '0);
-        n_ncong = (QW+1)'(xw_t'(ncong[op_prio*(QW+1) +: (QW+1)]) + (cnt_after >= xw_t'(cfg_congested) ? 1 : 0)
-                          - (cnt_before >= xw_t'(cfg_congested) ? 1 : 0));
-        avg = ewma_update(ll ? xw_t'(avg_in_q[ii*AW +: AW]) : xw_t'(avg_eg_q[ei*AW +: AW]), shared_part(qq - from_q, res_q),
+        n_ncong = (QW+1)'(64'(ncong[op_prio*(QW+1) +: (QW+1)]) + (cnt_after >= 64'(cfg_congested) ? 1 : 0)
+                          - (cnt_before >= 64'(cfg_congested) ? 1 : 0));
+        avg = mmu_adm_pkg::ewma_update(ll ? 64'(avg_in_q[ii*AW +: AW]) : 64'(avg_eg_q[ei*AW +: AW]), mmu_adm_pkg::shared_part(qq - from_q, res_q),
                           cfg_ewma_k, cfg_ewma_clamp, EWMA_FRAC);
         if (ll) n_avg_in_i = AW'(avg);
         else n_avg_eg_e = AW'(avg);
         if (ll && paused_q[ii] && q_hdrm - from_h == 0) begin
-          s = shared_part(qq - from_q, res_q);
+          s = mmu_adm_pkg::shared_part(qq - from_q, res_q);
           g = ip_dynamic[ipf]
-                ? dt_threshold(1'b1, $signed(ip_shift[ipf*5 +: 5]), '0, xw_t'(cfg_pool_size[rpool*CW +: CW]), xw_t'(n_pool_used[rpool*CW +: CW]), CMAX)
-                  / (n_ncong == 0 ? xw_t'(1) : xw_t'(n_ncong))
-                : xw_t'(ip_static[ipf*CW +: CW]);
-          if (qq - from_q == 0 || s < xw_t'(ip_xon[ipf*CW +: CW]) ||
-              ((avg + (xw_t'(1) << EWMA_FRAC) - 1) >> EWMA_FRAC) + xw_t'(ip_xon_offset[ipf*CW +: CW]) <= g) begin
+                ? mmu_adm_pkg::dt_threshold(1'b1, $signed(ip_shift[ipf*5 +: 5]), '0, 64'(cfg_pool_size[rpool*CW +: CW]), 64'(n_pool_used[rpool*CW +: CW]), CMAX)
+                  / (n_ncong == 0 ? 64'(1) : 64'(n_ncong))
+                : 64'(ip_static[ipf*CW +: CW]);
+          if (qq - from_q == 0 || s < 64'(ip_xon[ipf*CW +: CW]) ||
+              ((avg + (64'(1) << EWMA_FRAC) - 1) >> EWMA_FRAC) + 64'(ip_xon_offset[ipf*CW +: CW]) <= g) begin
             n_paused_i = 1'b0;
-            n_pfc = PFC_XON;
+            n_pfc = mmu_adm_pkg::PFC_XON;
           end
         end
       end
 
-    end else if (op_req && cfg_policy == POLICY_DSH && ll) begin
+    end else if (op_req && pol_dsh && ll) begin
       // ---------------- dsh lossless admission (policies/dsh.cc)
-      is_pool_full = xw_t'(pool_used[ipool*CW +: CW]) + grow > xw_t'(cfg_pool_size[ipool*CW +: CW]);
+      is_pool_full = 64'(pool_used[ipool*CW +: CW]) + grow > 64'(cfg_pool_size[ipool*CW +: CW]);
       to_h = port_paused[op_in] || is_pool_full;
-      if (to_h && (xw_t'(port_ins[op_in*CW +: CW]) + n > xw_t'(dsh_ins[op_in*CW +: CW]) || xw_t'(hdrm_used) + n > xw_t'(cfg_hdrm_pool))) begin
-        n_reason = REASON_HEADROOM;
+      if (to_h && (64'(port_ins[op_in*CW +: CW]) + n > 64'(dsh_ins[op_in*CW +: CW]) || 64'(hdrm_used) + n > 64'(cfg_hdrm_pool))) begin
+        n_reason = mmu_adm_pkg::REASON_HEADROOM;
       end else if (over_eg) begin
-        n_reason = REASON_EGRESS;
-      end else if (xw_t'(total_used) + n > xw_t'(cfg_buffer)) begin
-        n_reason = REASON_BUFFER;
+        n_reason = mmu_adm_pkg::REASON_EGRESS;
+      end else if (64'(total_used) + n > 64'(cfg_buffer)) begin
+        n_reason = mmu_adm_pkg::REASON_BUFFER;
       end else begin
         if (to_h) begin
           n_hdrm_i = CW'(q_hdrm + n);
-          n_hdrm_used = CW'(xw_t'(hdrm_used) + n);
-          n_port_ins = CW'(xw_t'(port_ins[op_in*CW +: CW]) + n);
+          n_hdrm_used = CW'(64'(hdrm_used) + n);
+          n_port_ins = CW'(64'(port_ins[op_in*CW +: CW]) + n);
         end else begin
           n_ing_i = CW'(q_ing + n);
-          n_pool_used[ipool*CW +: CW] = CW'(xw_t'(pool_used[ipool*CW +: CW]) + grow);
-          n_port_shared = CW'(xw_t'(port_shared[op_in*CW +: CW]) + grow);
+          n_pool_used[ipool*CW +: CW] = CW'(64'(pool_used[ipool*CW +: CW]) + grow);
+          n_port_shared = CW'(64'(port_shared[op_in*CW +: CW]) + grow);
         end
         n_egr_e = CW'(q_egr + n);
-        n_pool_used[epool*CW +: CW] = CW'(xw_t'(n_pool_used[epool*CW +: CW]) + egrow);
-        n_total = CW'(xw_t'(total_used) + n);
-        n_verdict = to_h ? VERDICT_HEADROOM : VERDICT_SHARED;
+        n_pool_used[epool*CW +: CW] = CW'(64'(n_pool_used[epool*CW +: CW]) + egrow);
+        n_total = CW'(64'(total_used) + n);
+        n_verdict = to_h ? mmu_adm_pkg::VERDICT_HEADROOM : mmu_adm_pkg::VERDICT_SHARED;
         // Transitions on the occupancy this packet produced.
-        t = dt_threshold(ip_dynamic[ipf], $signed(ip_shift[ipf*5 +: 5]), xw_t'(ip_static[ipf*CW +: CW]), xw_t'(cfg_pool_size[ipool*CW +: CW]),
-                         xw_t'(n_pool_used[ipool*CW +: CW]), CMAX);
-        xq = t > xw_t'(ip_xoff[ipf*CW +: CW]) ? t - xw_t'(ip_xoff[ipf*CW +: CW]) : '0;
-        xp = xw_t'(dsh_nq[op_in*4 +: 4]) * t;
+        t = mmu_adm_pkg::dt_threshold(ip_dynamic[ipf], $signed(ip_shift[ipf*5 +: 5]), 64'(ip_static[ipf*CW +: CW]), 64'(cfg_pool_size[ipool*CW +: CW]),
+                         64'(n_pool_used[ipool*CW +: CW]), CMAX);
+        xq = t > 64'(ip_xoff[ipf*CW +: CW]) ? t - 64'(ip_xoff[ipf*CW +: CW]) : '0;
+        xp = 64'(dsh_nq[op_in*4 +: 4]) * t;
         if (xp > CMAX) xp = CMAX;
-        if (!paused_q[ii] && shared_part(xw_t'(n_ing_i), ires) > xq) begin
+        if (!paused_q[ii] && mmu_adm_pkg::shared_part(64'(n_ing_i), ires) > xq) begin
           n_paused_i = 1'b1;
-          n_pfc = PFC_XOFF;
+          n_pfc = mmu_adm_pkg::PFC_XOFF;
         end
-        if (!port_paused[op_in] && (to_h || xw_t'(n_port_shared) > xp)) begin
+        if (!port_paused[op_in] && (to_h || 64'(n_port_shared) > xp)) begin
           n_port_paused = 1'b1;
-          n_port_pfc = PFC_XOFF;
+          n_port_pfc = mmu_adm_pkg::PFC_XOFF;
         end
       end
 
-    end else if (op_rel && cfg_policy == POLICY_DSH && ll) begin
+    end else if (op_rel && pol_dsh && ll) begin
       // ---------------- dsh lossless release
-      s_before = shared_part(q_ing, ires);
+      s_before = mmu_adm_pkg::shared_part(q_ing, ires);
       from_h = n < q_hdrm ? n : q_hdrm;
       from_q = n - from_h;
-      if (from_q > q_ing || n > q_egr || from_h > xw_t'(port_ins[op_in*CW +: CW])) begin
+      if (from_q > q_ing || n > q_egr || from_h > 64'(port_ins[op_in*CW +: CW])) begin
         n_underflow = 1'b1;
       end else begin
-        shrink = s_before - shared_part(q_ing - from_q, ires);
-        eshrink = shared_part(q_egr, eres) - shared_part(q_egr - n, eres);
+        shrink = s_before - mmu_adm_pkg::shared_part(q_ing - from_q, ires);
+        eshrink = mmu_adm_pkg::shared_part(q_egr, eres) - mmu_adm_pkg::shared_part(q_egr - n, eres);
         n_hdrm_i = CW'(q_hdrm - from_h);
-        n_hdrm_used = CW'(xw_t'(hdrm_used) - from_h);
+        n_hdrm_used = CW'(64'(hdrm_used) - from_h);
         n_ing_i = CW'(q_ing - from_q);
-        n_pool_used[ipool*CW +: CW] = CW'(xw_t'(pool_used[ipool*CW +: CW]) - shrink);
+        n_pool_used[ipool*CW +: CW] = CW'(64'(pool_used[ipool*CW +: CW]) - shrink);
         n_egr_e = CW'(q_egr - n);
-        n_pool_used[epool*CW +: CW] = CW'(xw_t'(n_pool_used[epool*CW +: CW]) - eshrink);
-        n_total = CW'(xw_t'(total_used) - n);
-        n_port_ins = CW'(xw_t'(port_ins[op_in*CW +: CW]) - from_h);
-        n_port_shared = CW'(xw_t'(port_shared[op_in*CW +: CW]) - shrink);
-        s = shared_part(q_ing - from_q, ires);
-        t = dt_threshold(ip_dynamic[ipf], $signed(ip_shift[ipf*5 +: 5]), xw_t'(ip_static[ipf*CW +: CW]), xw_t'(cfg_pool_size[ipool*CW +: CW]),
-                         xw_t'(n_pool_used[ipool*CW +: CW]), CMAX);
-        xq = t > xw_t'(ip_xoff[ipf*CW +: CW]) ? t - xw_t'(ip_xoff[ipf*CW +: CW]) : '0;
-        xp = xw_t'(dsh_nq[op_in*4 +: 4]) * t;
+        n_pool_used[epool*CW +: CW] = CW'(64'(n_pool_used[epool*CW +: CW]) - eshrink);
+        n_total = CW'(64'(total_used) - n);
+        n_port_ins = CW'(64'(port_ins[op_in*CW +: CW]) - from_h);
+        n_port_shared = CW'(64'(port_shared[op_in*CW +: CW]) - shrink);
+        s = mmu_adm_pkg::shared_part(q_ing - from_q, ires);
+        t = mmu_adm_pkg::dt_threshold(ip_dynamic[ipf], $signed(ip_shift[ipf*5 +: 5]), 64'(ip_static[ipf*CW +: CW]), 64'(cfg_pool_size[ipool*CW +: CW]),
+                         64'(n_pool_used[ipool*CW +: CW]), CMAX);
+        xq = t > 64'(ip_xoff[ipf*CW +: CW]) ? t - 64'(ip_xoff[ipf*CW +: CW]) : '0;
+        xp = 64'(dsh_nq[op_in*4 +: 4]) * t;
         if (xp > CMAX) xp = CMAX;
-        if (paused_q[ii] && (q_ing - from_q == 0 || s + xw_t'(ip_xon_offset[ipf*CW +: CW]) < xq)) begin
+        if (paused_q[ii] && (q_ing - from_q == 0 || s + 64'(ip_xon_offset[ipf*CW +: CW]) < xq)) begin
           n_paused_i = 1'b0;
-          n_pfc = PFC_XON;
+          n_pfc = mmu_adm_pkg::PFC_XON;
         end
         if (port_paused[op_in] && n_port_ins == 0 &&
-            (n_port_shared == 0 || xw_t'(n_port_shared) + xw_t'(cfg_dsh_port_xon_off) < xp)) begin
+            (n_port_shared == 0 || 64'(n_port_shared) + 64'(cfg_dsh_port_xon_off) < xp)) begin
           n_port_paused = 1'b0;
-          n_port_pfc = PFC_XON;
+          n_port_pfc = mmu_adm_pkg::PFC_XON;
         end
       end
 
@@ -428,30 +438,30 @@ module mmu_admission
           to_h = 1'b1;
         end else if (over_in) begin
           n_paused_i = 1'b1;
-          n_pfc = PFC_XOFF;
+          n_pfc = mmu_adm_pkg::PFC_XOFF;
           to_h = 1'b1;
         end
       end
-      if (ll && to_h && (q_hdrm + n > xw_t'(ip_xoff[ipf*CW +: CW]) || xw_t'(hdrm_used) + n > xw_t'(cfg_hdrm_pool))) begin
-        n_reason = REASON_HEADROOM;
+      if (ll && to_h && (q_hdrm + n > 64'(ip_xoff[ipf*CW +: CW]) || 64'(hdrm_used) + n > 64'(cfg_hdrm_pool))) begin
+        n_reason = mmu_adm_pkg::REASON_HEADROOM;
       end else if (!ll && over_in) begin
-        n_reason = REASON_INGRESS;
+        n_reason = mmu_adm_pkg::REASON_INGRESS;
       end else if (over_eg) begin
-        n_reason = REASON_EGRESS;
-      end else if (xw_t'(total_used) + n > xw_t'(cfg_buffer)) begin
-        n_reason = REASON_BUFFER;
+        n_reason = mmu_adm_pkg::REASON_EGRESS;
+      end else if (64'(total_used) + n > 64'(cfg_buffer)) begin
+        n_reason = mmu_adm_pkg::REASON_BUFFER;
       end else begin
         if (to_h) begin
           n_hdrm_i = CW'(q_hdrm + n);
-          n_hdrm_used = CW'(xw_t'(hdrm_used) + n);
+          n_hdrm_used = CW'(64'(hdrm_used) + n);
         end else begin
           n_ing_i = CW'(q_ing + n);
-          n_pool_used[ipool*CW +: CW] = CW'(xw_t'(pool_used[ipool*CW +: CW]) + grow);
+          n_pool_used[ipool*CW +: CW] = CW'(64'(pool_used[ipool*CW +: CW]) + grow);
         end
         n_egr_e = CW'(q_egr + n);
-        n_pool_used[epool*CW +: CW] = CW'(xw_t'(n_pool_used[epool*CW +: CW]) + egrow);
-        n_total = CW'(xw_t'(total_used) + n);
-        n_verdict = to_h ? VERDICT_HEADROOM : VERDICT_SHARED;
+        n_pool_used[epool*CW +: CW] = CW'(64'(n_pool_used[epool*CW +: CW]) + egrow);
+        n_total = CW'(64'(total_used) + n);
+        n_verdict = to_h ? mmu_adm_pkg::VERDICT_HEADROOM : mmu_adm_pkg::VERDICT_SHARED;
       end
 
     end else if (op_rel) begin
@@ -461,22 +471,22 @@ module mmu_admission
       if (from_q > q_ing || n > q_egr) begin
         n_underflow = 1'b1;
       end else begin
-        shrink = shared_part(q_ing, ires) - shared_part(q_ing - from_q, ires);
-        eshrink = shared_part(q_egr, eres) - shared_part(q_egr - n, eres);
+        shrink = mmu_adm_pkg::shared_part(q_ing, ires) - mmu_adm_pkg::shared_part(q_ing - from_q, ires);
+        eshrink = mmu_adm_pkg::shared_part(q_egr, eres) - mmu_adm_pkg::shared_part(q_egr - n, eres);
         n_hdrm_i = CW'(q_hdrm - from_h);
-        n_hdrm_used = CW'(xw_t'(hdrm_used) - from_h);
+        n_hdrm_used = CW'(64'(hdrm_used) - from_h);
         n_ing_i = CW'(q_ing - from_q);
-        n_pool_used[ipool*CW +: CW] = CW'(xw_t'(pool_used[ipool*CW +: CW]) - shrink);
+        n_pool_used[ipool*CW +: CW] = CW'(64'(pool_used[ipool*CW +: CW]) - shrink);
         n_egr_e = CW'(q_egr - n);
-        n_pool_used[epool*CW +: CW] = CW'(xw_t'(n_pool_used[epool*CW +: CW]) - eshrink);
-        n_total = CW'(xw_t'(total_used) - n);
+        n_pool_used[epool*CW +: CW] = CW'(64'(n_pool_used[epool*CW +: CW]) - eshrink);
+        n_total = CW'(64'(total_used) - n);
         if (paused_q[ii] && q_hdrm - from_h == 0) begin
-          s = shared_part(q_ing - from_q, ires);
-          t = dt_threshold(ip_dynamic[ipf], $signed(ip_shift[ipf*5 +: 5]), xw_t'(ip_static[ipf*CW +: CW]), xw_t'(cfg_pool_size[ipool*CW +: CW]),
-                           xw_t'(n_pool_used[ipool*CW +: CW]), CMAX);
-          if (q_ing - from_q == 0 || s < xw_t'(ip_xon[ipf*CW +: CW]) || s + xw_t'(ip_xon_offset[ipf*CW +: CW]) <= t) begin
+          s = mmu_adm_pkg::shared_part(q_ing - from_q, ires);
+          t = mmu_adm_pkg::dt_threshold(ip_dynamic[ipf], $signed(ip_shift[ipf*5 +: 5]), 64'(ip_static[ipf*CW +: CW]), 64'(cfg_pool_size[ipool*CW +: CW]),
+                           64'(n_pool_used[ipool*CW +: CW]), CMAX);
+          if (q_ing - from_q == 0 || s < 64'(ip_xon[ipf*CW +: CW]) || s + 64'(ip_xon_offset[ipf*CW +: CW]) <= t) begin
             n_paused_i = 1'b0;
-            n_pfc = PFC_XON;
+            n_pfc = mmu_adm_pkg::PFC_XON;
           end
         end
       end
@@ -496,42 +506,65 @@ module mmu_admission
         ing_q[i*CW +: CW] <= '0;
         hdrm_q[i*CW +: CW] <= '0;
         paused_q[i] <= 1'b0;
-        avg_in_q[i*AW +: AW] <= '0;
         egr_q[i*CW +: CW] <= '0;
-        avg_eg_q[i*AW +: AW] <= '0;
       end else if (op_fire) begin
         if (ii == QW'(i)) begin
           ing_q[i*CW +: CW] <= n_ing_i;
           hdrm_q[i*CW +: CW] <= n_hdrm_i;
           paused_q[i] <= n_paused_i;
-          avg_in_q[i*AW +: AW] <= n_avg_in_i;
         end
-        if (ei == QW'(i)) begin
-          egr_q[i*CW +: CW] <= n_egr_e;
-          avg_eg_q[i*AW +: AW] <= n_avg_eg_e;
-        end
+        if (ei == QW'(i)) egr_q[i*CW +: CW] <= n_egr_e;
       end
     end
   end
 
-  for (genvar p = 0; p < NPORTS; p++) begin : g_port
-    always_ff @(posedge clk_i or negedge rst_ni) begin
-      if (!rst_ni) begin
-        port_paused[p] <= 1'b0;
-        port_shared[p*CW +: CW] <= '0;
-        port_ins[p*CW +: CW] <= '0;
-      end else if (op_fire && op_in == PW'(p)) begin
-        port_paused[p] <= n_port_paused;
-        port_shared[p*CW +: CW] <= n_port_shared;
-        port_ins[p*CW +: CW] <= n_port_ins;
+  // Policy state exists only with its policy (POLICIES): reverie's filters and n_p
+  // counters, dsh's port pause state and port counters. Left out, it is constant zero.
+  for (genvar i = 0; i < NQ; i++) begin : g_ewma
+    if (POLICIES[1]) begin : g_on
+      always_ff @(posedge clk_i or negedge rst_ni) begin
+        if (!rst_ni) begin
+          avg_in_q[i*AW +: AW] <= '0;
+          avg_eg_q[i*AW +: AW] <= '0;
+        end else if (op_fire) begin
+          if (ii == QW'(i)) avg_in_q[i*AW +: AW] <= n_avg_in_i;
+          if (ei == QW'(i)) avg_eg_q[i*AW +: AW] <= n_avg_eg_e;
+        end
       end
+    end else begin : g_off
+      assign avg_in_q[i*AW +: AW] = '0;
+      assign avg_eg_q[i*AW +: AW] = '0;
     end
   end
 
   for (genvar p = 0; p < 8; p++) begin : g_prio
-    always_ff @(posedge clk_i or negedge rst_ni) begin
-      if (!rst_ni) ncong[p*(QW+1) +: (QW+1)] <= '0;
-      else if (op_fire && op_prio == 3'(p)) ncong[p*(QW+1) +: (QW+1)] <= n_ncong;
+    if (POLICIES[1]) begin : g_on
+      always_ff @(posedge clk_i or negedge rst_ni) begin
+        if (!rst_ni) ncong[p*(QW+1) +: (QW+1)] <= '0;
+        else if (op_fire && op_prio == 3'(p)) ncong[p*(QW+1) +: (QW+1)] <= n_ncong;
+      end
+    end else begin : g_off
+      assign ncong[p*(QW+1) +: (QW+1)] = '0;
+    end
+  end
+
+  for (genvar p = 0; p < NPORTS; p++) begin : g_port
+    if (POLICIES[2]) begin : g_on
+      always_ff @(posedge clk_i or negedge rst_ni) begin
+        if (!rst_ni) begin
+          port_paused[p] <= 1'b0;
+          port_shared[p*CW +: CW] <= '0;
+          port_ins[p*CW +: CW] <= '0;
+        end else if (op_fire && op_in == PW'(p)) begin
+          port_paused[p] <= n_port_paused;
+          port_shared[p*CW +: CW] <= n_port_shared;
+          port_ins[p*CW +: CW] <= n_port_ins;
+        end
+      end
+    end else begin : g_off
+      assign port_paused[p] = 1'b0;
+      assign port_shared[p*CW +: CW] = '0;
+      assign port_ins[p*CW +: CW] = '0;
     end
   end
 
@@ -551,13 +584,13 @@ module mmu_admission
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
       rsp_valid_o <= 1'b0;
-      rsp_verdict_o <= VERDICT_DROP;
-      rsp_pfc_o <= PFC_NONE;
-      rsp_port_pfc_o <= PFC_NONE;
-      rsp_reason_o <= REASON_NONE;
+      rsp_verdict_o <= mmu_adm_pkg::VERDICT_DROP;
+      rsp_pfc_o <= mmu_adm_pkg::PFC_NONE;
+      rsp_port_pfc_o <= mmu_adm_pkg::PFC_NONE;
+      rsp_reason_o <= mmu_adm_pkg::REASON_NONE;
       rel_rsp_valid_o <= 1'b0;
-      rel_rsp_pfc_o <= PFC_NONE;
-      rel_rsp_port_pfc_o <= PFC_NONE;
+      rel_rsp_pfc_o <= mmu_adm_pkg::PFC_NONE;
+      rel_rsp_port_pfc_o <= mmu_adm_pkg::PFC_NONE;
       stat_underflow_o <= 1'b0;
     end else begin
       rsp_valid_o <= op_req;
@@ -566,8 +599,8 @@ module mmu_admission
       rsp_port_pfc_o <= n_port_pfc;
       rsp_reason_o <= n_reason;
       rel_rsp_valid_o <= op_rel;
-      rel_rsp_pfc_o <= op_rel ? n_pfc : PFC_NONE;
-      rel_rsp_port_pfc_o <= op_rel ? n_port_pfc : PFC_NONE;
+      rel_rsp_pfc_o <= op_rel ? n_pfc : mmu_adm_pkg::PFC_NONE;
+      rel_rsp_port_pfc_o <= op_rel ? n_port_pfc : mmu_adm_pkg::PFC_NONE;
       if (op_rel && n_underflow) stat_underflow_o <= 1'b1;
     end
   end
@@ -579,7 +612,7 @@ module mmu_admission
   // CSR block.
   // ---------------------------------------------------------------------------------
   mmu_adm_csr #(
-    .NPORTS(NPORTS), .NPRIO(NPRIO), .CW(CW), .NPOOLS(NPOOLS), .NPROF(NPROF)
+    .NPORTS(NPORTS), .NPRIO(NPRIO), .CW(CW), .NPOOLS(NPOOLS), .NPROF(NPROF), .POLICIES(POLICIES)
   ) u_csr (
     .clk_i, .rst_ni,
     .cfg_valid_i, .cfg_ready_o, .cfg_write_i, .cfg_addr_i, .cfg_wdata_i,
@@ -594,7 +627,7 @@ module mmu_admission
     .ep_static_o(ep_static),
     .q_pg_prof_o(q_pg_prof), .q_queue_prof_o(q_queue_prof), .q_lossless_o(q_lossless),
     .stat_total_i(total_used), .stat_hdrm_pool_i(hdrm_used), .stat_pool_used_i(pool_used),
-    .stat_decision_i(op_req), .stat_drop_i(op_req && n_verdict == VERDICT_DROP)
+    .stat_decision_i(op_req), .stat_drop_i(op_req && n_verdict == mmu_adm_pkg::VERDICT_DROP)
   );
 
 `ifndef SYNTHESIS
@@ -604,7 +637,7 @@ module mmu_admission
     if (rst_ni) begin
       assert (!(op_rel && n_underflow)) else $error("release of more cells than a counter holds");
       assert (total_used <= cfg_buffer || cfg_buffer == '0) else $error("buffer occupancy above the buffer size");
-      assert (!(n_pfc == PFC_XOFF && !op_req)) else $error("XOFF outside an admission");
+      assert (!(n_pfc == mmu_adm_pkg::PFC_XOFF && !op_req)) else $error("XOFF outside an admission");
     end
   end
 `endif

@@ -1,0 +1,788 @@
+"""Synthesis (yosys 0.23) and static timing (OpenSTA) of the RTL admission unit.
+
+One run: yosys reads rtl/, sets the parameters, synthesises flat with the CSR block kept
+as its own module (for the breakdown), maps to a standard-cell liberty with timing-driven
+ABC, and writes a netlist; OpenSTA reports the critical path, WNS/TNS and per-endpoint
+slack. Without a liberty, yosys alone estimates transistors (`stat -tech cmos`) and logic
+depth (`ltp -noff`). Results go to report.json and report.md (docs/ppa.md explains them).
+"""
+import json
+import os
+import re
+import shutil
+import subprocess
+import time
+
+REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+RTL = [os.path.join(REPO, 'rtl', f) for f in ('mmu_adm_pkg.sv', 'mmu_adm_csr.sv', 'mmu_admission.sv')]
+TOP = 'mmu_admission'
+POLICY_BITS = {'dt': 1, 'reverie': 2, 'dsh': 4}
+
+# Libraries under the shared PDK folder (its README names the files and their pitfalls).
+LIBS = {
+    'sky130': dict(synth='sky130hd/sky130_fd_sc_hd__tt_025C_1v80.synth.lib',
+                   sta='sky130hd/sky130_fd_sc_hd__tt_025C_1v80.synth.lib',
+                   constr='constr/sky130hd.constr', hilo=None, clock_ps=5000,
+                   title='SkyWater sky130 HD, TT 25 C 1.80 V'),
+    'asap7': dict(synth='asap7/asap7sc7p5t_RVT_TT_merged.synth.lib',
+                  sta='asap7/asap7sc7p5t_RVT_TT_merged.lib',
+                  constr='constr/asap7.constr',
+                  hilo=('TIEHIx1_ASAP7_75t_R', 'H', 'TIELOx1_ASAP7_75t_R', 'L'), clock_ps=1000,
+                  title='ASAP7 7 nm predictive, RVT TT 0.7 V 25 C'),
+}
+DEFAULT_CLOCK_PS = 1000
+
+CATEGORIES = ('counters', 'ewma', 'thresholds', 'pfc', 'control', 'csr')
+CATEGORY_TITLES = {
+    'counters': 'counters (queue, headroom, pool, total; dsh port counters)',
+    'ewma': 'EWMA filters (reverie)',
+    'thresholds': 'thresholds (DT shift, reverie divide by n_p, dsh port threshold, compares)',
+    'pfc': 'PFC state (queue and port pause bits, XOFF/XON decisions)',
+    'control': 'control (operation select, queue index, profile lookup, verdict, responses)',
+    'csr': 'CSR block (configuration registers, statistics, read mux)',
+}
+
+# Relative cost of yosys's generic gates (transistors in static CMOS, as `stat -tech cmos`
+# counts them), used to weigh the pre-mapping gates of each category.
+GATE_COST = {'NOT': 2, 'BUF': 1, 'NAND': 4, 'NOR': 4, 'AND': 6, 'OR': 6, 'ANDNOT': 6, 'ORNOT': 6,
+             'XOR': 12, 'XNOR': 12, 'AOI3': 6, 'OAI3': 6, 'AOI4': 8, 'OAI4': 8, 'MUX': 12, 'NMUX': 10}
+
+
+class PpaError(Exception):
+    """A failure to report in one line (missing tool, bad option, tool error)."""
+
+
+# ------------------------------------------------------------------------------------
+# Tools and libraries
+# ------------------------------------------------------------------------------------
+TOOL_PACKAGES = {'yosys': 'yosys', 'sta': 'opensta', 'iverilog': 'iverilog'}
+
+
+def require_tool(name):
+    path = shutil.which(name)
+    if not path:
+        raise PpaError(f"'{name}' not found on PATH: install the Debian package "
+                       f"'{TOOL_PACKAGES.get(name, name)}' (apt-get install -y {TOOL_PACKAGES.get(name, name)}, "
+                       f"or scripts/deps.sh test as root)")
+    return path
+
+
+def default_pdk():
+    return os.environ.get('MMUSIM_PDK') or os.path.join(os.path.dirname(REPO), 'shared', 'pdk')
+
+
+def resolve_library(lib, pdk=None):
+    """Library spec from a name (sky130, asap7), a liberty path, or none."""
+    pdk = pdk or default_pdk()
+    if lib in (None, '', 'auto'):
+        lib = 'asap7' if os.path.isfile(os.path.join(pdk, LIBS['asap7']['synth'])) else 'none'
+    if lib == 'none':
+        return None
+    if lib in LIBS:
+        d = dict(LIBS[lib])
+        d['name'] = lib
+        for k in ('synth', 'sta', 'constr'):
+            d[k] = os.path.join(pdk, d[k])
+            if not os.path.isfile(d[k]):
+                raise PpaError(f"library '{lib}': {d[k]} not found (the shared PDK folder; "
+                               f"set --pdk DIR or MMUSIM_PDK, pass a liberty by path, or use --lib none)")
+        return d
+    if not os.path.isfile(lib):
+        raise PpaError(f"--lib {lib}: neither sky130, asap7, none nor an existing liberty file")
+    if lib.endswith('.gz'):
+        raise PpaError(f"--lib {lib}: yosys 0.23 cannot read .lib.gz; decompress it first")
+    return dict(name=os.path.basename(lib), synth=os.path.abspath(lib), sta=os.path.abspath(lib),
+                constr=None, hilo=None, clock_ps=DEFAULT_CLOCK_PS, title=os.path.abspath(lib))
+
+
+_LIB_CACHE = {}
+
+
+def parse_liberty(path):
+    """Cell areas, sequential cells and the time unit (in ps) of a liberty file."""
+    if path in _LIB_CACHE:
+        return _LIB_CACHE[path]
+    areas, seq = {}, set()
+    unit_ps = 1000.0
+    cell = None
+    cell_re = re.compile(r'^\s*cell\s*\(\s*"?([^")\s]+)"?\s*\)')
+    area_re = re.compile(r'^\s*area\s*:\s*([0-9.eE+-]+)')
+    seq_re = re.compile(r'^\s*(ff|latch|ff_bank|latch_bank)\s*\(')
+    unit_re = re.compile(r'^\s*time_unit\s*:\s*"?\s*([0-9.]+)\s*(ps|ns|us)')
+    with open(path, errors='replace') as f:
+        for line in f:
+            m = cell_re.match(line)
+            if m:
+                cell = m.group(1)
+                continue
+            if cell is None:
+                m = unit_re.match(line)
+                if m:
+                    unit_ps = float(m.group(1)) * {'ps': 1, 'ns': 1000, 'us': 1e6}[m.group(2)]
+                continue
+            if cell not in areas:
+                m = area_re.match(line)
+                if m:
+                    areas[cell] = float(m.group(1))
+                    continue
+            if seq_re.match(line):
+                seq.add(cell)
+    res = dict(areas=areas, seq=seq, unit_ps=unit_ps)
+    _LIB_CACHE[path] = res
+    return res
+
+
+# ------------------------------------------------------------------------------------
+# Configuration
+# ------------------------------------------------------------------------------------
+def make_config(ports=8, prios=2, cw=16, pools=2, prof=2, ewma_frac=16, cellw=16,
+                policies=('dt', 'reverie', 'dsh')):
+    if isinstance(policies, str):
+        policies = [p.strip() for p in policies.split(',') if p.strip()]
+    bad = [p for p in policies if p not in POLICY_BITS]
+    if bad or not policies:
+        raise PpaError(f"--policies: expected a comma list of dt, reverie, dsh; got {','.join(policies) or 'nothing'}")
+    checks = [(ports, 1, 64, '--ports'), (prios, 1, 8, '--prios'), (cw, 8, 32, '--cw'),
+              (pools, 1, 16, '--pools'), (prof, 1, 16, '--prof'), (ewma_frac, 0, 16, '--ewma-frac'),
+              (cellw, 1, 16, '--cellw')]
+    for v, lo, hi, name in checks:
+        if not lo <= v <= hi:
+            raise PpaError(f"{name} {v}: must be {lo}..{hi} (the RTL's parameter range)")
+    mask = 0
+    for p in policies:
+        mask |= POLICY_BITS[p]
+    order = [p for p in ('dt', 'reverie', 'dsh') if mask & POLICY_BITS[p]]
+    return dict(ports=ports, prios=prios, cw=cw, pools=pools, prof=prof, ewma_frac=ewma_frac,
+                cellw=cellw, policies=order, policies_mask=mask)
+
+
+def config_tag(cfg):
+    return (f"p{cfg['ports']}x{cfg['prios']}_cw{cfg['cw']}_po{cfg['pools']}_pr{cfg['prof']}_"
+            f"{'+'.join(cfg['policies'])}")
+
+
+# ------------------------------------------------------------------------------------
+# yosys
+# ------------------------------------------------------------------------------------
+def _q(p):
+    # yosys 0.23 takes file names unquoted (tee -o keeps the quotes): refuse spaces.
+    if any(ch.isspace() for ch in p):
+        raise PpaError(f"path with white space not supported by the yosys flow: '{p}'")
+    return p
+
+
+# ABC scripts for the mapping step, tried in order. The first is what yosys 0.23 runs for
+# `abc -fast -D P -constr C` plus a `topo` after `map`: without it, in the larger netlists
+# `map` leaves a network out of topological order with a dangling node, and `buffer` or
+# `upsize` stop ("node N has no fanout"). The second, without buffering (gate sizing only),
+# is a fallback; the report names the script used.
+ABC_SCRIPTS = [
+    ('fast+buffer', '+strash;dretime;retime,-o,{D};map,{D};topo;buffer;upsize,{D};dnsize,{D};stime,-p'),
+    ('fast,no-buffer', '+strash;dretime;retime,-o,{D};map,{D};topo;upsize,{D};dnsize,{D};stime,-p'),
+]
+
+
+def yosys_generic_script(cfg, lib, out):
+    """Read, parametrise and synthesise to generic gates; checkpoint for the mapping step."""
+    q = _q
+    chparam = (f"chparam -set NPORTS {cfg['ports']} -set NPRIO {cfg['prios']} -set CW {cfg['cw']} "
+               f"-set NPOOLS {cfg['pools']} -set NPROF {cfg['prof']} -set EWMA_FRAC {cfg['ewma_frac']} "
+               f"-set CELLW {cfg['cellw']} -set POLICIES {cfg['policies_mask']} {TOP}")
+    s = [
+        'read_verilog -sv -DSYNTHESIS ' + ' '.join(q(f) for f in RTL),
+        chparam,
+        f'hierarchy -check -top {TOP}',
+        # The CSR block stays a module of its own: its area is reported exactly.
+        'setattr -mod -set keep_hierarchy 1 *mmu_adm_csr',
+        f'synth -top {TOP} -flatten -noabc',
+        # Flip-flops take the name of the register bit they hold (for the breakdown and
+        # for readable start and end points).
+        'rename -wire t:$_*DFF*',
+        f'write_verilog -noexpr {q(os.path.join(out, "generic_src.v"))}',
+    ]
+    if lib is None:
+        s += ['abc -fast', 'opt -fast',
+              f'tee -q -o {q(os.path.join(out, "yosys_stat.txt"))} stat -tech cmos',
+              f'tee -q -o {q(os.path.join(out, "yosys_ltp.txt"))} ltp -noff',
+              f'write_verilog -noattr {q(os.path.join(out, "netlist_generic.v"))}']
+    else:
+        s.append(f'write_rtlil {q(os.path.join(out, "generic.il"))}')
+    return '\n'.join(s) + '\n'
+
+
+def yosys_map_script(lib, clock_ps, out, abc_script):
+    q = _q
+    abc = f"abc -liberty {q(lib['synth'])} -fast -D {clock_ps:g}"
+    if lib.get('constr'):
+        abc += f" -constr {q(lib['constr'])} -script {abc_script}"
+    s = [f'read_rtlil {q(os.path.join(out, "generic.il"))}',
+         f"dfflibmap -liberty {q(lib['synth'])}", abc]
+    if lib.get('hilo'):
+        hc, hp, lc, lp = lib['hilo']
+        s.append(f'hilomap -singleton -hicell {hc} {hp} -locell {lc} {lp}')
+    s += ['opt_clean',
+          f"tee -q -o {q(os.path.join(out, 'yosys_stat.txt'))} stat -liberty {q(lib['synth'])}",
+          f'write_verilog -noattr {q(os.path.join(out, "netlist.v"))}']
+    return '\n'.join(s) + '\n'
+
+
+def run_tool(cmd, log, what, timeout=None):
+    t0 = time.time()
+    with open(log, 'w') as f:
+        try:
+            r = subprocess.run(cmd, stdout=f, stderr=subprocess.STDOUT, timeout=timeout)
+        except subprocess.TimeoutExpired:
+            raise PpaError(f"{what} did not finish in {timeout} s (log: {log})")
+    if r.returncode != 0:
+        with open(log, errors='replace') as f:
+            tail = ''.join(f.readlines()[-15:])
+        raise PpaError(f"{what} failed (exit {r.returncode}); last lines of {log}:\n{tail}")
+    return time.time() - t0
+
+
+# ------------------------------------------------------------------------------------
+# Parsing yosys output
+# ------------------------------------------------------------------------------------
+def parse_stat_modules(text):
+    """Per-module cell counts by type and chip area from `stat` output."""
+    mods = {}
+    cur = None
+    for line in text.splitlines():
+        m = re.match(r'^=== (.+) ===$', line.strip())
+        if m:
+            name = m.group(1)
+            cur = None if name == 'design hierarchy' else mods.setdefault(name, dict(cells={}, area=None, transistors=None, ncells=0))
+            continue
+        if cur is None:
+            continue
+        m = re.match(r'^\s+Number of cells:\s+(\d+)', line)
+        if m:
+            cur['ncells'] = int(m.group(1))
+            continue
+        m = re.match(r'^\s+(\S+)\s+(\d+)$', line)
+        if m and not line.strip().startswith('Number'):
+            cur['cells'][m.group(1)] = int(m.group(2))
+            continue
+        m = re.search(r'Chip area for module .*: ([0-9.]+)', line)
+        if m:
+            cur['area'] = float(m.group(1))
+        m = re.search(r'Estimated number of transistors:\s+(\d+)', line)
+        if m:
+            cur['transistors'] = int(m.group(1))
+    return mods
+
+
+def _core_and_csr(mods):
+    core = [k for k in mods if 'mmu_adm_csr' not in k]
+    csr = [k for k in mods if 'mmu_adm_csr' in k]
+    if len(core) != 1 or len(csr) != 1:
+        raise PpaError(f"unexpected module list from yosys stat: {list(mods)}")
+    return mods[core[0]], mods[csr[0]]
+
+
+_FUNC_CATEGORY = {'shared_part': 'counters', 'scale': 'thresholds', 'dt_threshold': 'thresholds',
+                  'over': 'thresholds', 'ewma_step': 'ewma', 'ewma_update': 'ewma'}
+
+# Registers of the core by category (names as in rtl/mmu_admission.sv).
+_REG_CATEGORY = {'ing_q': 'counters', 'hdrm_q': 'counters', 'egr_q': 'counters',
+                 'pool_used': 'counters', 'hdrm_used': 'counters', 'total_used': 'counters',
+                 'port_shared': 'counters', 'port_ins': 'counters',
+                 'avg_in_q': 'ewma', 'avg_eg_q': 'ewma', 'ncong': 'thresholds',
+                 'paused_q': 'pfc', 'port_paused': 'pfc'}
+
+# Source-line rules for combinational logic of the core, first match wins.
+_LINE_RULES = [
+    ('ewma', re.compile(r'\bavg\b|avg_|ewma')),
+    ('thresholds', re.compile(r'ncong|dt_threshold|\bxq\b|\bxp\b|\bith\b|\beth\b|\bg\s*=|\bt\s*=|dsh_nq|dsh_ins|'
+                              r'rev_pool|rpool|\bfits\b|over_in|over_eg|is_pool_full|\s/\s|CMAX')),
+    ('pfc', re.compile(r'paused|pfc|xon|xoff|to_h')),
+    ('counters', re.compile(r'ing_q|hdrm_q|egr_q|pool_used|hdrm_used|total_used|grow|shrink|from_[hq]|'
+                            r'n_ing|n_egr|n_hdrm|n_total|q_ing|q_egr|q_hdrm|\bqq\b|res_q|ires|eres|cnt_|'
+                            r'port_shared|port_ins|underflow')),
+]
+
+
+class _SrcClassifier:
+    """Category of a `src` attribute (file:line.col-line.col) by the text of that line."""
+
+    def __init__(self):
+        self.lines = {}
+        self.funcs = {}
+        for f in RTL:
+            with open(f) as fh:
+                self.lines[os.path.basename(f)] = fh.read().split('\n')
+        pkg = self.lines['mmu_adm_pkg.sv']
+        cur = None
+        for i, l in enumerate(pkg, 1):
+            m = re.search(r'function\s+automatic\s+\S+\s+(\w+)\s*\(', l)
+            if m:
+                cur = m.group(1)
+            if cur:
+                self.funcs[i] = cur
+            if 'endfunction' in l:
+                cur = None
+        self.cache = {}
+
+    def __call__(self, src):
+        """A category, or None when the source does not tell (generated muxes, array reads,
+        whole if/else blocks): those inherit from their inputs (generic_breakdown)."""
+        if src in self.cache:
+            return self.cache[src]
+        cat = None
+        for part in (src or '').split('|'):
+            m = re.match(r'(.*?):(\d+)\.\d+-(\d+)', part)
+            if not m:
+                continue
+            fname, line, last = os.path.basename(m.group(1)), int(m.group(2)), int(m.group(3))
+            if fname == 'techmap.v' and _TECHMAP_DIV[0] <= line <= _TECHMAP_DIV[1]:
+                cat = 'thresholds'  # $div, $mod templates: reverie's divide by n_p
+                break
+            if fname == 'mmu_adm_pkg.sv' and line in self.funcs:
+                cat = _FUNC_CATEGORY.get(self.funcs[line], 'control')
+                break
+            if fname == 'mmu_admission.sv' and 0 < line <= len(self.lines[fname]):
+                text = self.lines[fname][line - 1].split('//')[0]
+                for c, rx in _LINE_RULES:
+                    if rx.search(text):
+                        cat = c
+                        break
+                if cat is None and last == line:
+                    cat = 'control'
+                break
+        self.cache[src] = cat
+        return cat
+
+
+# Lines of yosys's techmap.v holding the division templates ($__div_mod_u .. _90_modfloor).
+_TECHMAP_DIV = (300, 539)
+
+
+def register_category(name):
+    base = re.split(r'[\[$]', name.lstrip('\\'), 1)[0]
+    return _REG_CATEGORY.get(base, 'control')
+
+
+def generic_breakdown(path):
+    """Pre-mapping gates of the core by category: flip-flop bits and weighted logic.
+
+    A gate is classified by its RTL source line; a gate whose source does not tell (array
+    read muxes, multiplexers of whole if/else blocks, adder internals) takes the category
+    of the first classified signal among its data inputs, repeated until nothing changes
+    (a register's output has the register's category); what is left is 'control'.
+    """
+    classify = _SrcClassifier()
+    ff = {c: 0 for c in CATEGORIES}
+    comb = {c: 0.0 for c in CATEGORIES}
+    wire_cat = {}
+    pending = []  # (cost, output, inputs) of core gates without a category yet
+    module = None
+    src = None
+    cell = None
+    cell_re = re.compile(r'^\s*\\\$_(\w+?)_\s+(\S+)')
+    pin_re = re.compile(r'^\s*\.(\w+)\((.*)\),?\s*$')
+
+    def finish(c):
+        kind, inst, pins, csrc, in_csr = c
+        if 'DFF' in kind or 'DLATCH' in kind:
+            cat = 'csr' if in_csr else register_category(inst)
+            ff[cat] += 1
+            if 'Q' in pins:
+                wire_cat[pins['Q']] = cat
+            return
+        cost = GATE_COST.get(kind, 6)
+        cat = 'csr' if in_csr else classify(csrc)
+        if cat is None:
+            ins = [pins[k] for k in ('A', 'B', 'C', 'D') if k in pins]
+            pending.append((cost, pins.get('Y'), ins))
+            return
+        comb[cat] += cost
+        if 'Y' in pins:
+            wire_cat[pins['Y']] = cat
+
+    with open(path, errors='replace') as f:
+        for line in f:
+            if cell is not None:
+                m = pin_re.match(line)
+                if m:
+                    cell[2][m.group(1)] = m.group(2).strip()
+                    continue
+                if line.strip().startswith(');'):
+                    finish(cell)
+                    cell = None
+                    continue
+            if line.startswith('module '):
+                module = line.split()[1]
+                continue
+            m = re.match(r'\s*\(\* src = "([^"]*)" \*\)', line)
+            if m:
+                src = m.group(1)
+                continue
+            m = cell_re.match(line)
+            if m:
+                cell = (m.group(1), m.group(2), {}, src, 'mmu_adm_csr' in (module or ''))
+                src = None
+            elif not line.strip().startswith('(*'):
+                src = None
+    for _ in range(64):
+        left = []
+        for cost, out, ins in pending:
+            cat = next((wire_cat[i] for i in ins if wire_cat.get(i) not in (None, 'control', 'csr')), None)
+            if cat is None:
+                left.append((cost, out, ins))
+                continue
+            comb[cat] += cost
+            if out:
+                wire_cat[out] = cat
+        if len(left) == len(pending):
+            break
+        pending = left
+    for cost, _out, _ins in pending:
+        comb['control'] += cost
+    return ff, comb
+
+
+def parse_ltp(text):
+    m = re.search(r'Longest topological path in (\S+) \(length=(\d+)\)', text)
+    depths = {mm.group(1): int(mm.group(2)) for mm in re.finditer(r'Longest topological path in (\S+) \(length=(\d+)\)', text)}
+    return depths
+
+
+# ------------------------------------------------------------------------------------
+# OpenSTA
+# ------------------------------------------------------------------------------------
+def sta_script(lib, netlist, period_lib):
+    q = lambda p: '"' + p + '"'
+    return f"""read_liberty {q(lib['sta'])}
+read_verilog {q(netlist)}
+link_design {TOP}
+create_clock -name clk -period {period_lib:.6g} [get_ports clk_i]
+set_input_delay 0 -clock clk [delete_from_list [all_inputs] [get_ports clk_i]]
+set_output_delay 0 -clock clk [all_outputs]
+set_false_path -from [get_ports rst_ni]
+puts "@@CRIT"
+report_checks -path_delay max -digits 4
+puts "@@SUMMARY"
+report_wns -digits 4
+report_tns -digits 4
+report_worst_slack -digits 4
+puts "@@ENDS"
+report_checks -path_delay max -group_count 1000000 -endpoint_count 1 -format end -digits 4
+puts "@@DONE"
+"""
+
+
+def _sections(text):
+    out = {}
+    cur = None
+    for line in text.splitlines():
+        if line.startswith('@@'):
+            cur = line[2:].strip()
+            out[cur] = []
+        elif cur:
+            out[cur].append(line)
+    return out
+
+
+def parse_sta(text, unit_ps):
+    sec = _sections(text)
+    if 'DONE' not in sec:
+        raise PpaError('OpenSTA output incomplete (no @@DONE marker)')
+    crit = '\n'.join(sec.get('CRIT', []))
+    res = {}
+    m = re.search(r'Startpoint:\s*(\S+)\s*\(([^)]*)\)', crit)
+    res['startpoint'] = m.group(1) if m else None
+    res['startpoint_kind'] = m.group(2) if m else None
+    m = re.search(r'Endpoint:\s*(\S+)\s*\(([^)]*)\)', crit)
+    res['endpoint'] = m.group(1) if m else None
+    res['endpoint_kind'] = m.group(2) if m else None
+    cells = []
+    arrival = None
+    for line in crit.splitlines():
+        m = re.match(r'^\s*(-?[0-9.]+)\s+(-?[0-9.]+)\s+[\^v]\s+(\S+)\s+\(([^)]+)\)\s*$', line)
+        if m and m.group(4) not in ('in', 'out', 'net'):
+            cells.append(m.group(4))
+        m = re.match(r'^\s*(-?[0-9.]+)\s+data arrival time', line)
+        if m and arrival is None:
+            arrival = float(m.group(1))
+    starts_at_reg = bool(res['startpoint_kind'] and 'flip-flop' in res['startpoint_kind'])
+    res['logic_depth'] = max(0, len(cells) - (1 if starts_at_reg else 0))
+    res['path_cells'] = cells
+    res['arrival_ps'] = arrival * unit_ps if arrival is not None else None
+    summ = '\n'.join(sec.get('SUMMARY', []))
+    for key, rx in (('wns', r'wns\s+(-?[0-9.eE+-]+)'), ('tns', r'tns\s+(-?[0-9.eE+-]+)'),
+                    ('worst_slack', r'worst slack\s+(-?[0-9.eE+-]+)')):
+        m = re.search(rx, summ)
+        res[key + '_ps'] = float(m.group(1)) * unit_ps if m else None
+    ends = []
+    for line in sec.get('ENDS', []):
+        m = re.match(r'^\s*(\S+)(?:\s+\([^)]*\))?\s+(-?[0-9.]+)\s+(-?[0-9.]+)\s+(-?[0-9.]+)\s*\((?:MET|VIOLATED)\)', line)
+        if m:
+            ends.append((m.group(1), float(m.group(4)) * unit_ps))
+    res['endpoints'] = ends
+    return res
+
+
+def endpoint_groups(ends):
+    """Worst slack per register (or output port) name, worst first."""
+    groups = {}
+    for name, slack in ends:
+        base = re.split(r'[\[$/]', name.lstrip('\\'), 1)[0]
+        if name.startswith('u_csr') or 'u_csr/' in name:
+            base = 'u_csr.' + re.split(r'[\[$]', name.split('/', 1)[-1], 1)[0]
+        cat = 'csr' if base.startswith('u_csr.') else register_category(base)
+        g = groups.setdefault(base, dict(worst_slack_ps=slack, endpoints=0, category=cat))
+        g['worst_slack_ps'] = min(g['worst_slack_ps'], slack)
+        g['endpoints'] += 1
+    return dict(sorted(groups.items(), key=lambda kv: kv[1]['worst_slack_ps']))
+
+
+# ------------------------------------------------------------------------------------
+# One run
+# ------------------------------------------------------------------------------------
+def run(cfg, lib=None, clock_ps=None, out='ppa-out', yosys_timeout=None, log=print):
+    """Synthesise and time one configuration; returns the report dictionary."""
+    require_tool('yosys')
+    if lib is not None:
+        require_tool('sta')
+    os.makedirs(out, exist_ok=True)
+    out = os.path.abspath(out)
+    clock_ps = float(clock_ps or (lib['clock_ps'] if lib else DEFAULT_CLOCK_PS))
+    if clock_ps <= 0:
+        raise PpaError(f'--clock-ps {clock_ps:g}: must be positive')
+    t0 = time.time()
+    ys = os.path.join(out, 'synth.ys')
+    script = yosys_generic_script(cfg, lib, out)
+    # A generic netlist from the same script and RTL is reused (a stopped sweep resumes).
+    stamp = script + ''.join(f'{f} {os.path.getmtime(f)}\n' for f in RTL)
+    stamp_file = os.path.join(out, 'generic.stamp')
+    reuse = (lib is not None and os.path.isfile(os.path.join(out, 'generic.il')) and os.path.isfile(stamp_file)
+             and open(stamp_file).read() == stamp)
+    if reuse:
+        log(f"ppa: yosys {config_tag(cfg)}: generic netlist of an earlier run reused")
+        t_yosys = 0.0
+    else:
+        if os.path.isfile(stamp_file):
+            os.remove(stamp_file)
+        with open(ys, 'w') as f:
+            f.write(script)
+        log(f"ppa: yosys {config_tag(cfg)} ({lib['name'] if lib else 'no liberty'}) ...")
+        t_yosys = run_tool(['yosys', '-q', '-l', os.path.join(out, 'yosys.log'), ys],
+                           os.path.join(out, 'yosys.stdout'), 'yosys', timeout=yosys_timeout)
+        with open(stamp_file, 'w') as f:
+            f.write(stamp)
+    abc_used = None
+    if lib is not None:
+        scripts = ABC_SCRIPTS if lib.get('constr') else [('fast', None)]
+        for i, (name, script) in enumerate(scripts):
+            ms = os.path.join(out, 'map.ys')
+            with open(ms, 'w') as f:
+                f.write(yosys_map_script(lib, clock_ps, out, script))
+            log(f'ppa: technology mapping, ABC script {name} ...')
+            try:
+                t_yosys += run_tool(['yosys', '-q', '-l', os.path.join(out, 'yosys_map.log'), ms],
+                                    os.path.join(out, 'yosys_map.stdout'), 'yosys mapping', timeout=yosys_timeout)
+                abc_used = name
+                break
+            except PpaError as e:
+                if i + 1 == len(scripts) or 'ABC' not in str(e):
+                    raise
+                log(f'ppa: ABC script {name} failed, trying the next one')
+    with open(os.path.join(out, 'yosys_stat.txt')) as f:
+        mods = parse_stat_modules(f.read())
+    core, csr = _core_and_csr(mods)
+    ff_bits, comb_w = generic_breakdown(os.path.join(out, 'generic_src.v'))
+    rep = dict(tool='scripts/ppa', config=cfg, clock_ps=clock_ps,
+               rtl=[os.path.relpath(f, REPO) for f in RTL])
+    if lib is None:
+        rep['mode'] = 'estimate-no-liberty'
+        rep['note'] = ('ESTIMATE without a standard-cell library: transistor count from yosys '
+                       '`stat -tech cmos` (flip-flops not counted by yosys; added here at 24 '
+                       'transistors per bit) and logic depth from `ltp -noff` in generic gates. '
+                       'No area in um2, no timing.')
+        with open(os.path.join(out, 'yosys_ltp.txt')) as f:
+            depths = parse_ltp(f.read())
+        nff = sum(v for m in (core, csr) for k, v in m['cells'].items() if 'DFF' in k)
+        tr = (core['transistors'] or 0) + (csr['transistors'] or 0)
+        rep['estimate'] = dict(
+            transistors_logic=tr, flip_flops=nff, transistors_with_ff=tr + 24 * nff,
+            generic_cells=core['ncells'] + csr['ncells'],
+            logic_depth_gates=max(depths.values()) if depths else None,
+            logic_depth_by_module={('csr' if 'csr' in k else 'core'): v for k, v in depths.items()})
+        rep['cells'] = rep['estimate']['generic_cells']
+        rep['flip_flops'] = nff
+        total = tr + 24 * nff
+        rep['breakdown'] = _split(core_total=(core['transistors'] or 0) + 24 * sum(
+            v for k, v in core['cells'].items() if 'DFF' in k),
+            core_ff=24 * sum(v for k, v in core['cells'].items() if 'DFF' in k),
+            csr_total=(csr['transistors'] or 0) + 24 * sum(v for k, v in csr['cells'].items() if 'DFF' in k),
+            ff_bits=ff_bits, comb_w=comb_w, unit='transistors')
+        rep['runtime_s'] = dict(yosys=round(t_yosys, 1), total=round(time.time() - t0, 1))
+        write_reports(rep, out)
+        return rep
+
+    libinfo = parse_liberty(lib['synth'])
+    unit_ps = parse_liberty(lib['sta'])['unit_ps']
+    rep['mode'] = 'liberty'
+    rep['library'] = dict(name=lib['name'], title=lib.get('title'), synth_lib=lib['synth'], sta_lib=lib['sta'],
+                          constr=lib.get('constr'), time_unit_ps=unit_ps, abc_script=abc_used)
+
+    def seq_area(m):
+        return sum(n * libinfo['areas'].get(c, 0.0) for c, n in m['cells'].items() if c in libinfo['seq'])
+
+    def seq_count(m):
+        return sum(n for c, n in m['cells'].items() if c in libinfo['seq'])
+
+    area = (core['area'] or 0.0) + (csr['area'] or 0.0)
+    rep['area_um2'] = round(area, 3)
+    rep['cells'] = core['ncells'] + csr['ncells']
+    rep['flip_flops'] = seq_count(core) + seq_count(csr)
+    rep['area_by_module'] = dict(core=round(core['area'] or 0, 3), csr=round(csr['area'] or 0, 3))
+    rep['sequential_area_um2'] = round(seq_area(core) + seq_area(csr), 3)
+    rep['breakdown'] = _split(core_total=core['area'] or 0.0, core_ff=seq_area(core), csr_total=csr['area'] or 0.0,
+                              ff_bits=ff_bits, comb_w=comb_w, unit='um2')
+
+    tcl = os.path.join(out, 'sta.tcl')
+    with open(tcl, 'w') as f:
+        f.write(sta_script(lib, os.path.join(out, 'netlist.v'), clock_ps / unit_ps))
+    log('ppa: OpenSTA ...')
+    t_sta = run_tool(['sta', '-no_init', '-no_splash', '-exit', tcl], os.path.join(out, 'sta.log'), 'OpenSTA')
+    with open(os.path.join(out, 'sta.log'), errors='replace') as f:
+        sta = parse_sta(f.read(), unit_ps)
+    if sta['worst_slack_ps'] is None or not sta['endpoint']:
+        raise PpaError(f"OpenSTA reported no timing path (see {os.path.join(out, 'sta.log')})")
+    min_period = clock_ps - sta['worst_slack_ps']
+    groups = endpoint_groups(sta['endpoints'])
+    rep['timing'] = dict(
+        clock_ps=clock_ps,
+        critical_path=dict(delay_ps=round(min_period, 2), arrival_ps=sta['arrival_ps'],
+                           startpoint=sta['startpoint'], startpoint_kind=sta['startpoint_kind'],
+                           endpoint=sta['endpoint'], endpoint_kind=sta['endpoint_kind'],
+                           logic_depth=sta['logic_depth']),
+        worst_slack_ps=round(sta['worst_slack_ps'], 2),
+        wns_ps=round(min(0.0, sta['worst_slack_ps']), 2),
+        tns_ps=round(sta['tns_ps'], 2) if sta['tns_ps'] is not None else None,
+        met=sta['worst_slack_ps'] >= 0,
+        min_period_ps=round(min_period, 2),
+        fmax_mhz=round(1e6 / min_period, 1) if min_period > 0 else None,
+        endpoints=len(sta['endpoints']),
+        endpoint_groups={k: dict(v, worst_slack_ps=round(v['worst_slack_ps'], 2)) for k, v in list(groups.items())[:12]},
+        method='fmax = 1 / (clock period - worst slack); ideal clock, zero wire load, '
+               'inputs and outputs at 0 delay from the clock edge')
+    rep['runtime_s'] = dict(yosys=round(t_yosys, 1), sta=round(t_sta, 1), total=round(time.time() - t0, 1))
+    write_reports(rep, out)
+    return rep
+
+
+def _split(core_total, core_ff, csr_total, ff_bits, comb_w, unit):
+    """Core area split by category: flip-flops by bit count, logic by weighted generic gates."""
+    core_comb = max(0.0, core_total - core_ff)
+    nbits = sum(v for k, v in ff_bits.items() if k != 'csr')
+    wsum = sum(v for k, v in comb_w.items() if k != 'csr')
+    res = {}
+    for c in CATEGORIES:
+        if c == 'csr':
+            a_ff = a_comb = None
+            a = csr_total
+        else:
+            a_ff = core_ff * ff_bits[c] / nbits if nbits else 0.0
+            a_comb = core_comb * comb_w[c] / wsum if wsum else 0.0
+            a = a_ff + a_comb
+        res[c] = dict(total=round(a, 2), flip_flops=ff_bits[c],
+                      ff=None if a_ff is None else round(a_ff, 2),
+                      logic=None if a_comb is None else round(a_comb, 2))
+    tot = sum(v['total'] for v in res.values())
+    for v in res.values():
+        v['share'] = round(v['total'] / tot, 4) if tot else 0.0
+    return dict(unit=unit, categories=res,
+                method=('CSR: its own module in the netlist (exact). Core flip-flops: by register '
+                        'name (exact bit counts, mean mapped flip-flop area). Core logic: mapped '
+                        'area shared by the generic gates of each category before technology '
+                        'mapping, weighted by transistor cost, each gate classified by its RTL '
+                        'source line (an estimate: ABC restructures across categories).'))
+
+
+# ------------------------------------------------------------------------------------
+# Reports
+# ------------------------------------------------------------------------------------
+def fmt(v, nd=1):
+    if v is None:
+        return 'n/a'
+    if isinstance(v, float):
+        return f'{v:,.{nd}f}'
+    return f'{v:,}'
+
+
+def markdown(rep):
+    c = rep['config']
+    lines = [f"# Area and timing of mmu_admission ({config_tag(c)})", '']
+    lines.append(f"Parameters: NPORTS={c['ports']}, NPRIO={c['prios']}, CW={c['cw']}, NPOOLS={c['pools']}, "
+                 f"NPROF={c['prof']}, EWMA_FRAC={c['ewma_frac']}, CELLW={c['cellw']}, "
+                 f"policies {', '.join(c['policies'])} (POLICIES={c['policies_mask']}).")
+    lines.append('')
+    if rep['mode'] != 'liberty':
+        e = rep['estimate']
+        lines += ['**ESTIMATE, no standard-cell library** (yosys only). ' + rep['note'], '',
+                  '| figure | value |', '|---|---|',
+                  f"| transistors, logic (`stat -tech cmos`) | {fmt(e['transistors_logic'])} |",
+                  f"| flip-flops | {fmt(e['flip_flops'])} |",
+                  f"| transistors incl. flip-flops (24 per bit) | {fmt(e['transistors_with_ff'])} |",
+                  f"| generic cells | {fmt(e['generic_cells'])} |",
+                  f"| longest path, generic gates (`ltp -noff`) | {fmt(e['logic_depth_gates'])} |", '']
+    else:
+        t = rep['timing']
+        cp = t['critical_path']
+        lib = rep['library']
+        lines += [f"Library: {lib['title']} (`{os.path.basename(lib['synth_lib'])}`); "
+                  f"clock {t['clock_ps']:g} ps; yosys 0.23 `abc -fast -D {t['clock_ps']:g}` "
+                  f"(ABC script {lib.get('abc_script')}), OpenSTA.", '',
+                  '| figure | value |', '|---|---|',
+                  f"| area | {fmt(rep['area_um2'])} um2 (core {fmt(rep['area_by_module']['core'])}, CSR {fmt(rep['area_by_module']['csr'])}) |",
+                  f"| cells | {fmt(rep['cells'])} |",
+                  f"| flip-flops | {fmt(rep['flip_flops'])} ({fmt(rep['sequential_area_um2'])} um2) |",
+                  f"| critical path | {fmt(cp['delay_ps'])} ps, {cp['logic_depth']} cells deep |",
+                  f"| start point | `{cp['startpoint']}` ({cp['startpoint_kind']}) |",
+                  f"| end point | `{cp['endpoint']}` ({cp['endpoint_kind']}) |",
+                  f"| highest frequency met | {fmt(t['fmax_mhz'])} MHz (min period {fmt(t['min_period_ps'])} ps) |",
+                  f"| WNS / TNS at {t['clock_ps']:g} ps | {fmt(t['wns_ps'], 2)} / {fmt(t['tns_ps'], 2)} ps ({'met' if t['met'] else 'violated'}) |",
+                  '', t['method'] + '.', '',
+                  '## Worst slack by register', '', '| register / port | category | endpoints | worst slack (ps) |',
+                  '|---|---|---|---|']
+        for k, v in t['endpoint_groups'].items():
+            lines.append(f"| `{k}` | {v['category']} | {v['endpoints']} | {fmt(v['worst_slack_ps'])} |")
+        lines.append('')
+    b = rep['breakdown']
+    u = 'um2' if b['unit'] == 'um2' else 'transistors'
+    lines += ['## Breakdown', '', f"| part | flip-flops | flip-flop {u} | logic {u} | total {u} | share |",
+              '|---|---|---|---|---|---|']
+    for k, v in b['categories'].items():
+        lines.append(f"| {CATEGORY_TITLES[k]} | {fmt(v['flip_flops'])} | {fmt(v['ff'])} | {fmt(v['logic'])} | "
+                     f"{fmt(v['total'])} | {100 * v['share']:.1f} % |")
+    lines += ['', 'Method: ' + b['method'], '', f"Run time: {rep['runtime_s']}", '']
+    return '\n'.join(lines)
+
+
+def write_reports(rep, out):
+    with open(os.path.join(out, 'report.json'), 'w') as f:
+        json.dump(rep, f, indent=2)
+        f.write('\n')
+    with open(os.path.join(out, 'report.md'), 'w') as f:
+        f.write(markdown(rep))
+
+
+def refresh_breakdown(out):
+    """Recompute the breakdown of a finished run from its files (after a change of method)."""
+    with open(os.path.join(out, 'report.json')) as f:
+        rep = json.load(f)
+    with open(os.path.join(out, 'yosys_stat.txt')) as f:
+        core, csr = _core_and_csr(parse_stat_modules(f.read()))
+    ff_bits, comb_w = generic_breakdown(os.path.join(out, 'generic_src.v'))
+    if rep['mode'] == 'liberty':
+        libinfo = parse_liberty(rep['library']['synth_lib'])
+        core_ff = sum(n * libinfo['areas'].get(c, 0.0) for c, n in core['cells'].items() if c in libinfo['seq'])
+        rep['breakdown'] = _split(core['area'] or 0.0, core_ff, csr['area'] or 0.0, ff_bits, comb_w, 'um2')
+    else:
+        nff = lambda m: sum(v for k, v in m['cells'].items() if 'DFF' in k)
+        rep['breakdown'] = _split((core['transistors'] or 0) + 24 * nff(core), 24 * nff(core),
+                                  (csr['transistors'] or 0) + 24 * nff(csr), ff_bits, comb_w, 'transistors')
+    write_reports(rep, out)
+    return rep
