@@ -197,6 +197,10 @@ def plots(rows, outdir):
 
 
 def doc_only(args):
+    if getattr(args, 'refresh', False):
+        for root, _dirs, files in os.walk(args.work):
+            if 'report.json' in files and 'generic_src.v' in files:
+                flow.refresh_breakdown(root)
     rows = collect(args.work)
     docdir = os.path.join(os.path.dirname(os.path.abspath(args.doc)), 'ppa')
     os.makedirs(docdir, exist_ok=True)
