@@ -87,63 +87,37 @@ class Unit {
   }
 
   admission::Result admit(const admission::Request& r) {
-    m_m->req_valid_i = 1;
-    m_m->req_in_port_i = r.in_port;
-    m_m->req_out_port_i = r.out_port;
-    m_m->req_prio_i = r.prio;
-    m_m->req_cells_i = r.cells;
+    drive_request(r);
     tick();
     m_m->req_valid_i = 0;
     eval();
-    admission::Result res;
-    res.verdict = admission::Verdict(m_m->rsp_verdict_o);
-    res.pfc = admission::PfcEvent(m_m->rsp_pfc_o);
-    res.port_pfc = admission::PfcEvent(m_m->rsp_port_pfc_o);
-    res.reason = admission::DropReason(m_m->rsp_reason_o);
-    return res;
+    return response();
   }
 
   admission::PfcUpdate depart(const admission::Departure& d) {
-    m_m->rel_valid_i = 1;
-    m_m->rel_in_port_i = d.in_port;
-    m_m->rel_out_port_i = d.out_port;
-    m_m->rel_prio_i = d.prio;
-    m_m->rel_cells_i = d.cells;
+    drive_release(d);
     tick();
     m_m->rel_valid_i = 0;
     eval();
-    return {admission::PfcEvent(m_m->rel_rsp_pfc_o), admission::PfcEvent(m_m->rel_rsp_port_pfc_o)};
+    return release_response();
   }
 
   // A release and a request offered in the same cycle: the release goes first, the
   // request waits one cycle (ready low), then is taken.
   std::pair<admission::PfcUpdate, admission::Result> depart_and_admit(const admission::Departure& d,
                                                                        const admission::Request& r) {
-    m_m->rel_valid_i = 1;
-    m_m->rel_in_port_i = d.in_port;
-    m_m->rel_out_port_i = d.out_port;
-    m_m->rel_prio_i = d.prio;
-    m_m->rel_cells_i = d.cells;
-    m_m->req_valid_i = 1;
-    m_m->req_in_port_i = r.in_port;
-    m_m->req_out_port_i = r.out_port;
-    m_m->req_prio_i = r.prio;
-    m_m->req_cells_i = r.cells;
+    drive_release(d);
+    drive_request(r);
     eval();
     m_stalled = !m_m->req_ready_o;
     tick();
-    const admission::PfcUpdate u{admission::PfcEvent(m_m->rel_rsp_pfc_o), admission::PfcEvent(m_m->rel_rsp_port_pfc_o)};
+    const admission::PfcUpdate u = release_response();
     m_m->rel_valid_i = 0;
     eval();
     tick();
     m_m->req_valid_i = 0;
     eval();
-    admission::Result res;
-    res.verdict = admission::Verdict(m_m->rsp_verdict_o);
-    res.pfc = admission::PfcEvent(m_m->rsp_pfc_o);
-    res.port_pfc = admission::PfcEvent(m_m->rsp_port_pfc_o);
-    res.reason = admission::DropReason(m_m->rsp_reason_o);
-    return {u, res};
+    return {u, response()};
   }
   bool request_waited() const { return m_stalled; }
 
@@ -161,6 +135,31 @@ class Unit {
   bool underflow() const { return m_m->stat_underflow_o; }
 
  private:
+  void drive_request(const admission::Request& r) {
+    m_m->req_valid_i = 1;
+    m_m->req_in_port_i = r.in_port;
+    m_m->req_out_port_i = r.out_port;
+    m_m->req_prio_i = r.prio;
+    m_m->req_cells_i = r.cells;
+  }
+  void drive_release(const admission::Departure& d) {
+    m_m->rel_valid_i = 1;
+    m_m->rel_in_port_i = d.in_port;
+    m_m->rel_out_port_i = d.out_port;
+    m_m->rel_prio_i = d.prio;
+    m_m->rel_cells_i = d.cells;
+  }
+  admission::Result response() const {
+    admission::Result res;
+    res.verdict = admission::Verdict(m_m->rsp_verdict_o);
+    res.pfc = admission::PfcEvent(m_m->rsp_pfc_o);
+    res.port_pfc = admission::PfcEvent(m_m->rsp_port_pfc_o);
+    res.reason = admission::DropReason(m_m->rsp_reason_o);
+    return res;
+  }
+  admission::PfcUpdate release_response() const {
+    return {admission::PfcEvent(m_m->rel_rsp_pfc_o), admission::PfcEvent(m_m->rel_rsp_port_pfc_o)};
+  }
   void idle_inputs() {
     m_m->cfg_valid_i = 0;
     m_m->cfg_write_i = 0;

@@ -18,52 +18,17 @@
 #include "admission/regfile.h"
 #include "admission/regs.h"
 #include "cosim/lockstep.h"
+#include "rtl_test_configs.h"
 
 using namespace mmusim;
 using namespace mmusim::rtl;
 using admission::DropReason;
 using admission::PfcEvent;
 using admission::Verdict;
+using namespace mmusim::rtl::testcfg;
 
 namespace {
 
-// The parameter sets of tb/CMakeLists.txt (as in test_rtl_lockstep.cc).
-const UnitParams kSmallU{4, 4, 16, 3, 4, 8};
-const UnitParams kMidU{8, 8, 32, 4, 8, 16};
-const UnitParams kBigU{32, 8, 32, 4, 8, 16};
-
-constexpr uint8_t kLl = 3;  // lossless priority
-constexpr uint8_t kLy = 1;  // lossy priority
-
-// The hand-computed case of tb/unit/test_admission_core.cc (as directed_config in
-// test_rtl_lockstep.cc): ingress pool 600, egress lossless 1000, egress lossy 600,
-// headroom pool 100, lossless PG alpha 1, xoff 50, xon_offset 10.
-admission::CoreConfig base_config(const UnitParams& p, const std::string& policy) {
-  admission::CoreConfig c;
-  c.ports = p.nports;
-  c.prios = p.nprio;
-  c.counter_bits = p.cw;
-  c.policy = policy;
-  c.buffer_cells = 1000;
-  c.pool_cells = {600, 1000, 600};
-  c.headroom_pool_cells = 100;
-  c.ingress_profiles = {{0, 0, {true, 0, 0}, 50, 0, 10}, {0, 0, {false, 0, 1000}, 0, 0, 0}};
-  c.egress_profiles = {{1, 0, {false, 0, 1000}}, {2, 0, {true, 0, 0}}};
-  const size_t n = size_t(p.nports) * p.nprio;
-  c.pg_profile.assign(n, 1);
-  c.queue_profile.assign(n, 1);
-  c.lossless.assign(n, 0);
-  for (uint32_t port = 0; port < p.nports; ++port) {
-    c.pg_profile[port * p.nprio + kLl] = 0;
-    c.queue_profile[port * p.nprio + kLl] = 0;
-    c.lossless[port * p.nprio + kLl] = 1;
-  }
-  c.ewma.frac_bits = uint8_t(p.ewma_frac);
-  c.ewma.k = 0;
-  c.ewma.rule = admission::EwmaConfig::Rule::kEnqueueDequeue;
-  c.congestion.cells = 1;
-  return c;
-}
 
 template <class M>
 void expect_clean(const Lockstep<M>& ls) {
@@ -91,7 +56,7 @@ void expect_registers_match(Lockstep<M>& ls, const admission::CsrStats& stats) {
 }
 
 TEST(Coverage, EveryRegisterReadsBackAsTheRegisterFileSays) {
-  Lockstep<Vmmu_mid> ls(base_config(kMidU, "dt"), kMidU);
+  Lockstep<Vmmu_mid> ls(directed_config(kMid, "dt"), kMid);
   admission::CsrStats stats;
   expect_registers_match(ls, stats);  // right after programming
   // Lossless traffic to its headroom limit and beyond, lossy traffic to another port.
@@ -118,11 +83,11 @@ TEST(Coverage, ReverieFilterIsClampedToTheQueueOnDrain) {
   // gamma = 1 - 2^-3: the filter lags the queue by several cells; draining the queue
   // leaves it above q, where ewma_clamp pulls it down to q.
   for (const auto rule : {admission::EwmaConfig::Rule::kEnqueueDequeue, admission::EwmaConfig::Rule::kDequeue}) {
-    admission::CoreConfig c = base_config(kMidU, "reverie");
+    admission::CoreConfig c = directed_config(kMid, "reverie");
     c.ewma.k = 3;
     c.ewma.clamp = true;
     c.ewma.rule = rule;
-    Lockstep<Vmmu_mid> ls(c, kMidU);
+    Lockstep<Vmmu_mid> ls(c, kMid);
     for (int round = 0; round < 2; ++round) {
       for (int i = 0; i < 250; ++i) ls.admit({0, 1, kLl, 1, 0});
       for (int i = 0; i < 60; ++i) ls.admit({2, 3, kLy, 2, 0});
@@ -138,12 +103,12 @@ TEST(Coverage, BufferDropsUnderEveryPolicy) {
   // goes to headroom, which has room, but the buffer has none -> the buffer check drops.
   // The egress queue keeps 100 reserved cells so its pool does not fill first (dt, dsh).
   for (const std::string pol : {"dt", "reverie", "dsh"}) {
-    admission::CoreConfig c = base_config(kMidU, pol);
+    admission::CoreConfig c = directed_config(kMid, pol);
     c.buffer_cells = 600;
     c.pool_cells = {600, 600, 600};
     c.ingress_profiles[0].th = {true, 15, 0};  // alpha 2^15: the pool binds, not alpha
     c.egress_profiles[0].reserved_cells = 100;
-    Lockstep<Vmmu_mid> ls(c, kMidU);
+    Lockstep<Vmmu_mid> ls(c, kMid);
     admission::Result r;
     uint32_t admitted = 0;
     for (int i = 0; i < 700; ++i) {
@@ -163,14 +128,14 @@ TEST(Coverage, BufferDropsUnderEveryPolicy) {
 TEST(Coverage, DshPortThresholdSaturatesAtTheCounterWidth) {
   // 16-bit unit, alpha 2^15 and two lossless priorities per port: N_q x T exceeds 65535
   // and saturates (on admission and on release).
-  admission::CoreConfig c = base_config(kSmallU, "dsh");
+  admission::CoreConfig c = directed_config(kSmall, "dsh");
   c.ingress_profiles[0].th = {true, 15, 0};
-  for (uint32_t port = 0; port < kSmallU.nports; ++port) {
-    c.pg_profile[port * kSmallU.nprio + 2] = 0;
-    c.queue_profile[port * kSmallU.nprio + 2] = 0;
-    c.lossless[port * kSmallU.nprio + 2] = 1;
+  for (uint32_t port = 0; port < kSmall.nports; ++port) {
+    c.pg_profile[port * kSmall.nprio + 2] = 0;
+    c.queue_profile[port * kSmall.nprio + 2] = 0;
+    c.lossless[port * kSmall.nprio + 2] = 1;
   }
-  Lockstep<Vmmu_small> ls(c, kSmallU);
+  Lockstep<Vmmu_small> ls(c, kSmall);
   for (int i = 0; i < 650; ++i) ls.admit({uint32_t(i % 2), 1, uint8_t(2 + i % 2), 1, 0});
   while (ls.core().total_used()) {
     for (uint32_t in = 0; in < 2; ++in)
@@ -267,7 +232,7 @@ class BareUnit {
 template <class Model>
 void underflow_case(const UnitParams& p) {
   for (const std::string pol : {"dt", "reverie", "dsh"}) {
-    BareUnit<Model> u(base_config(p, pol), p);
+    BareUnit<Model> u(directed_config(p, pol), p);
     EXPECT_FALSE(u.m().stat_underflow_o) << pol;
     EXPECT_EQ(u.admit(0, 1, kLl, 2), 0u) << pol;  // shared
     EXPECT_EQ(u.m().stat_total_o, 2u) << pol;
@@ -293,21 +258,21 @@ void underflow_case(const UnitParams& p) {
 }
 
 TEST(Coverage, ReleaseUnderflowIsStickyAndChangesNothing) {
-  underflow_case<Vmmu_small>(kSmallU);
-  underflow_case<Vmmu_mid>(kMidU);
-  underflow_case<Vmmu_big>(kBigU);
+  underflow_case<Vmmu_small>(kSmall);
+  underflow_case<Vmmu_mid>(kMid);
+  underflow_case<Vmmu_big>(kBig);
 }
 
 TEST(Coverage, UnmappedAndReadOnlyAccessesAreErrors) {
-  BareUnit<Vmmu_small> u(base_config(kSmallU, "dt"), kSmallU);
+  BareUnit<Vmmu_small> u(directed_config(kSmall, "dt"), kSmall);
   namespace R = admission::regs;
-  const uint32_t qmap_end = R::QMAP_ADDR + kSmallU.nports * kSmallU.nprio;
+  const uint32_t qmap_end = R::QMAP_ADDR + kSmall.nports * kSmall.nprio;
   uint32_t data = 0;
   // Holes in the map and addresses past the arrays: error, read data 0.
-  for (const uint32_t a : {0x003u, 0x008u, 0x00fu, R::POOL_SIZE_ADDR + kSmallU.npools, 0x046u, 0x047u,
-                           R::IPROF_MODE_ADDR + kSmallU.nprof * R::IPROF_STRIDE, 0x0c3u,
-                           R::EPROF_MODE_ADDR + kSmallU.nprof * R::EPROF_STRIDE, 0x102u,
-                           R::STAT_POOL_USED_ADDR + kSmallU.npools, 0x122u, 0x1ffu, qmap_end, 0xfffu}) {
+  for (const uint32_t a : {0x003u, 0x008u, 0x00fu, R::POOL_SIZE_ADDR + kSmall.npools, 0x046u, 0x047u,
+                           R::IPROF_MODE_ADDR + kSmall.nprof * R::IPROF_STRIDE, 0x0c3u,
+                           R::EPROF_MODE_ADDR + kSmall.nprof * R::EPROF_STRIDE, 0x102u,
+                           R::STAT_POOL_USED_ADDR + kSmall.npools, 0x122u, 0x1ffu, qmap_end, 0xfffu}) {
     EXPECT_TRUE(u.access(false, a, 0, &data)) << "read 0x" << std::hex << a;
     EXPECT_EQ(data, 0u) << "read 0x" << std::hex << a;
     EXPECT_TRUE(u.access(true, a, 0x1234)) << "write 0x" << std::hex << a;
