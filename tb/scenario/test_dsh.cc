@@ -297,25 +297,35 @@ INSTANTIATE_TEST_SUITE_P(
     });
 
 // ---------------------------------------------------------------------------------------
-// §V-A microbenchmark (DOMAIN.md §5): 32 x 100G, 16 MiB, 7 lossless DWRR priorities per port
+// §V-A microbenchmark (DOMAIN.md §5): 32 x 100G, "16MB", 7 lossless DWRR priorities per port
 // (0-6; PFC frames are strict priority in the model, priority 7 unused), 2 us links ->
-// eta = 56840 B (derived by the loader), private 3 KiB per lossless PG, alpha = 1/16,
+// eta = 56840 B (derived by the loader), private "3KB" per lossless PG, alpha = 1/16,
 // X_on = X_off. Background: h0, h1 -> h31 from t = 0; fan-in: h2-h17 -> h30 at t0.
+//
+// The paper's units are ambiguous: "56840B x 32 x 7 = 12MB" reads as binary (12.14 MiB),
+// "16MB shared memory" of the Tomahawk may be either. Both readings are run.
+struct MbUnits {
+  const char* name;
+  uint64_t buffer;         // bytes
+  uint64_t private_bytes;  // per lossless PG
+};
+constexpr MbUnits kMbBinary{"binary (16 MiB, 3 KiB)", 16ull << 20, 3072};
+constexpr MbUnits kMbSi{"SI (16e6 B, 3000 B)", 16'000'000, 3000};
 
 constexpr int kMbPorts = 32, kMbNq = 7;
-constexpr uint64_t kMbBuffer = 16ull << 20, kMbPrivate = 3072;
 constexpr double kMbT0 = 200;  // us: the background queues have reached X_qoff
 
 uint64_t mb_eta() { return cells_up(mmusim::headroom_eta_bytes(100'000'000'000ull, 2'000'000ull, 1500)) * kCell; }
 
-json microbench(bool dsh, uint64_t burst_total, double duration_us) {
-  const uint64_t priv = uint64_t(kMbPorts) * kMbNq * cells_up(kMbPrivate) * kCell;
+json microbench(const MbUnits& u, bool dsh, uint64_t burst_total, double duration_us) {
+  const uint64_t priv = uint64_t(kMbPorts) * kMbNq * cells_up(u.private_bytes) * kCell;
   const uint64_t eta = mb_eta();
   const uint64_t headroom = uint64_t(kMbPorts) * (dsh ? 1 : kMbNq) * eta;
   json s = base(dsh ? "dsh" : "sih", kMbPorts, duration_us);
-  s["mmu"]["buffer_bytes"] = kMbBuffer;
+  s["mmu"]["buffer_bytes"] = u.buffer;
   const json pool_xoff = dsh ? json(std::to_string(headroom)) : json(nullptr);
-  s["buffer"] = dsh_buffer(kMbPorts, "0-6", kMbBuffer, kMbBuffer - priv - headroom, pool_xoff, -4, kMbPrivate, nullptr);
+  s["buffer"] = dsh_buffer(kMbPorts, "0-6", u.buffer, u.buffer - priv - headroom, pool_xoff, -4, u.private_bytes,
+                           nullptr);
   s["traffic"].push_back(
       {{"type", "constant"}, {"name", "background"}, {"src", {"h0", "h1"}}, {"dst", "h31"}, {"dscp", 24}});
   s["traffic"].push_back({{"type", "incast"}, {"name", "fanin"}, {"senders", "h2-h17"}, {"receiver", "h30"},
@@ -328,9 +338,9 @@ json microbench(bool dsh, uint64_t burst_total, double duration_us) {
 double send_us(uint64_t bytes) { return double(bytes) * 1520.0 / 1500.0 * 8 / 100e9 * 1e6; }
 
 // PAUSE frames toward the fan-in senders for a burst of `total` bytes (all 16 together).
-int fanin_pauses(bool dsh, uint64_t total) {
+int fanin_pauses(const MbUnits& u, bool dsh, uint64_t total) {
   // The fan-in queues peak when the last frame arrives; no PAUSE can start later.
-  const PcapRun r = simulate_pcap(microbench(dsh, total, kMbT0 + send_us(total / 16) + 20));
+  const PcapRun r = simulate_pcap(microbench(u, dsh, total, kMbT0 + send_us(total / 16) + 20));
   EXPECT_FALSE(r.summary.is_null());
   EXPECT_EQ(r.summary["drops"]["lossless"], 0);
   return r.pauses(2, 17);
@@ -338,12 +348,12 @@ int fanin_pauses(bool dsh, uint64_t total) {
 
 // Largest total burst (bytes, 1/1024 of the buffer resolution) with no PAUSE toward the
 // fan-in senders; bisection.
-uint64_t largest_pause_free_burst(bool dsh) {
-  uint64_t lo = 0, hi = kMbBuffer;  // lo: no PAUSE; hi: PAUSE
-  EXPECT_GT(fanin_pauses(dsh, hi), 0);
-  while (hi - lo > kMbBuffer / 1024) {
+uint64_t largest_pause_free_burst(const MbUnits& u, bool dsh) {
+  uint64_t lo = 0, hi = u.buffer;  // lo: no PAUSE; hi: PAUSE
+  EXPECT_GT(fanin_pauses(u, dsh, hi), 0);
+  while (hi - lo > u.buffer / 1024) {
     const uint64_t mid = (lo + hi) / 2;
-    (fanin_pauses(dsh, mid) == 0 ? lo : hi) = mid;
+    (fanin_pauses(u, dsh, mid) == 0 ? lo : hi) = mid;
   }
   return lo;
 }
@@ -352,9 +362,9 @@ uint64_t largest_pause_free_burst(bool dsh) {
 // queues start at X_qoff (Eq. 10) and, paused, drain at half the port rate each; each fan-in
 // queue grows at 15/16 of the sender's rate after its private buffer, until its shared part
 // reaches X_qoff = T - eta (DSH) or T (SIH). Returns the total burst (frame bytes).
-double microbench_fluid(bool dsh) {
-  const double eta = double(mb_eta()), a = 1.0 / 16, p = double(cells_up(kMbPrivate) * kCell);
-  const double b_s = double(kMbBuffer) - kMbPorts * kMbNq * p - kMbPorts * (dsh ? 1 : kMbNq) * eta;
+double microbench_fluid(const MbUnits& u, bool dsh) {
+  const double eta = double(mb_eta()), a = 1.0 / 16, p = double(cells_up(u.private_bytes) * kCell);
+  const double b_s = double(u.buffer) - kMbPorts * kMbNq * p - kMbPorts * (dsh ? 1 : kMbNq) * eta;
   const double e = dsh ? eta : 0;
   const double frames_per_us = 100e3 / 8 / 1520;       // 1500 B frames + 20 B on the wire
   const double in = frames_per_us * 1536;              // buffer bytes per us per sender (6 cells)
@@ -363,21 +373,34 @@ double microbench_fluid(bool dsh) {
   return 16 * t * frames_per_us * 1500;
 }
 
-TEST(Microbenchmark, DshAbsorbsOverFourTimesSihWithoutPause) {
-  const uint64_t sih = largest_pause_free_burst(false);
-  const uint64_t dsh = largest_pause_free_burst(true);
-  const double fs = double(sih) / kMbBuffer, fd = double(dsh) / kMbBuffer;
-  const double ffs = microbench_fluid(false) / kMbBuffer, ffd = microbench_fluid(true) / kMbBuffer;
-  std::printf("Fig. 11 PAUSE-free burst (16 senders total, %% of 16 MiB): DSH %.2f %% (%llu B; fluid %.2f %%), "
-              "SIH %.2f %% (%llu B; fluid %.2f %%), ratio %.2f (fluid %.2f); paper: DSH ~40 %%, over 4x SIH\n",
-              100 * fd, (unsigned long long)dsh, 100 * ffd, 100 * fs, (unsigned long long)sih, 100 * ffs, fd / fs,
-              ffd / ffs);
+// Measured DSH/SIH PAUSE-free fractions of the buffer; checks them against the fluid model.
+std::pair<double, double> pause_free_fractions(const MbUnits& u) {
+  const uint64_t sih = largest_pause_free_burst(u, false);
+  const uint64_t dsh = largest_pause_free_burst(u, true);
+  const double fs = double(sih) / u.buffer, fd = double(dsh) / u.buffer;
+  const double ffs = microbench_fluid(u, false) / u.buffer, ffd = microbench_fluid(u, true) / u.buffer;
+  std::printf("Fig. 11 PAUSE-free burst, %s units (16 senders total, %% of buffer): DSH %.2f %% (%llu B; fluid "
+              "%.2f %%), SIH %.2f %% (%llu B; fluid %.2f %%), ratio %.2f (fluid %.2f); paper: DSH ~40 %%, over 4x "
+              "SIH\n",
+              u.name, 100 * fd, (unsigned long long)dsh, 100 * ffd, 100 * fs, (unsigned long long)sih, 100 * ffs,
+              fd / fs, ffd / ffs);
   EXPECT_LT(std::fabs(fd / ffd - 1), 0.05);
   EXPECT_LT(std::fabs(fs / ffs - 1), 0.05);
   EXPECT_GT(fd, 0.35);
   EXPECT_LT(fd, 0.45);
-  // The paper reads "over 4x" off Fig. 11b; with its own parameters (16 MiB, 12 MiB SIH
-  // headroom, 672 KiB private) the fluid model gives 3.94x, so allow 5 % below 4x.
+  return {fd, fs};
+}
+
+TEST(Microbenchmark, DshAbsorbsOverFourTimesSihWithoutPause) {
+  // "16MB" as 16e6 B, the unit's SI meaning: the paper's "over 4x" holds.
+  const auto [fd, fs] = pause_free_fractions(kMbSi);
+  EXPECT_GE(fd, 4 * fs);
+}
+
+TEST(Microbenchmark, BinaryUnitsGiveJustUnderFourTimes) {
+  // 16 MiB leaves SIH ~56 KiB more shared buffer: the fluid model gives 3.94x, so the
+  // paper's "over 4x" is not reached here; the measured ratio must still be within 5 %.
+  const auto [fd, fs] = pause_free_fractions(kMbBinary);
   EXPECT_GE(fd, 0.95 * 4 * fs);
 }
 
@@ -385,10 +408,10 @@ class NoLosslessDrop : public ::testing::TestWithParam<std::tuple<bool, double>>
 
 TEST_P(NoLosslessDrop, FarAbovePauseFreeBurst) {
   const auto [dsh, fraction] = GetParam();
-  const uint64_t total = uint64_t(fraction * kMbBuffer);
+  const uint64_t total = uint64_t(fraction * kMbSi.buffer);
   // Until the fan-in has drained through the one 100 Gb/s port (plus the background's share).
   const double drain_us = send_us(total) * 1.6 + 50;
-  const PcapRun r = simulate_pcap(microbench(dsh, total, kMbT0 + drain_us));
+  const PcapRun r = simulate_pcap(microbench(kMbSi, dsh, total, kMbT0 + drain_us));
   ASSERT_FALSE(r.summary.is_null());
   const json& s = r.summary;
   std::printf("%s burst %.0f %% of buffer: lossless drops %d, fan-in PAUSE frames %d, headroom max %.0f B, "
@@ -415,7 +438,7 @@ class AllPrioritiesIncast : public ::testing::TestWithParam<bool> {};
 
 TEST_P(AllPrioritiesIncast, NoLosslessDrop) {
   const bool dsh = GetParam();
-  json s = microbench(dsh, 1, 600);
+  json s = microbench(kMbSi, dsh, 1, 600);
   s["traffic"] = json::array();
   for (int p = 0; p < kMbNq; ++p)
     s["traffic"].push_back({{"type", "constant"}, {"name", "p" + std::to_string(p)}, {"src", "h1-h31"},
