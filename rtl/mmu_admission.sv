@@ -638,6 +638,16 @@ module mmu_admission
       assert (!(op_rel && n_underflow)) else $error("release of more cells than a counter holds");
       assert (total_used <= cfg_buffer || cfg_buffer == '0) else $error("buffer occupancy above the buffer size");
       assert (!(n_pfc == mmu_adm_pkg::PFC_XOFF && !op_req)) else $error("XOFF outside an admission");
+      // Pause only above threshold: every policy's threshold sits above the queue's reserved
+      // cells, so an XOFF needs a lossless, unpaused queue pushed past its reserve.
+      assert (!(n_pfc == mmu_adm_pkg::PFC_XOFF) || (ll && !paused_q[ii] && q_ing + n > ires))
+        else $error("XOFF for a queue that is paused, lossy or within its reserved cells");
+      assert (!(n_pfc == mmu_adm_pkg::PFC_XON) || (op_rel && paused_q[ii]))
+        else $error("XON for a queue that is not paused");
+      assert (!(n_port_pfc == mmu_adm_pkg::PFC_XOFF) || (pol_dsh && op_req && !port_paused[op_in]))
+        else $error("port XOFF outside dsh or for a paused port");
+      assert (!(n_port_pfc == mmu_adm_pkg::PFC_XON) || (pol_dsh && op_rel && port_paused[op_in]))
+        else $error("port XON for a port that is not paused");
     end
   end
 `endif
