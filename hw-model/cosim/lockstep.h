@@ -2,6 +2,7 @@
 // Lockstep scoreboard: every operation goes to the golden core and to the RTL unit; the
 // decisions, PFC events and the counters they touch must agree after every cycle.
 #include <cstdio>
+#include <memory>
 #include <random>
 #include <sstream>
 #include <string>
@@ -23,6 +24,10 @@ class Lockstep {
  public:
   Lockstep(const admission::CoreConfig& cfg, UnitParams p, const std::string& fst = "")
       : m_cfg(cfg), m_p(p), m_core(cfg), m_unit(p, fst) {
+    program();
+  }
+  Lockstep(const admission::CoreConfig& cfg, UnitParams p, std::unique_ptr<Model> model, const std::string& fst = "")
+      : m_cfg(cfg), m_p(p), m_core(cfg), m_unit(p, std::move(model), fst) {
     program();
   }
 

@@ -4,9 +4,10 @@
 #include <vector>
 
 #ifdef MMUSIM_HAVE_RTL
-#include "Vmmu_cosim.h"
-#include "Vmmu_cosim___024root.h"
+#include "Vmmu_scosim.h"
+#include "Vmmu_scosim___024root.h"
 #include "cosim/lockstep.h"
+#include "cosim/sc_pins.h"
 #endif
 
 namespace mmusim {
@@ -14,34 +15,49 @@ namespace mmusim {
 #ifdef MMUSIM_HAVE_RTL
 
 namespace {
-// The unit compiled into mmusim (CMakeLists.txt, verilate ... PREFIX Vmmu_cosim).
+// The unit compiled into mmusim (CMakeLists.txt, verilate ... SYSTEMC PREFIX Vmmu_scosim).
 const rtl::UnitParams kParams{MMUSIM_RTL_NPORTS, 8, 32, 4, 8, 16};
+using Pins = rtl::ScPins<Vmmu_scosim>;
 }  // namespace
+
+MMUSIM_RTL_GRANT_EVAL(Vmmu_scosim);
 
 struct RtlEngine::Impl {
   struct Op {
-    bool admit;
-    admission::Request r;
+    enum class Kind { kAdmit, kDepart, kUnitWrite } kind;
+    admission::Request r;  // kUnitWrite: in_port = address, cells = data
   };
-  Impl(const admission::CoreConfig& c, std::string wave) : cfg(c), ls(c, kParams), waveform(std::move(wave)) {}
+  // Both units are SystemC modules, so both are built now, during elaboration: the live
+  // one and an idle twin that replays the run with a waveform if the live one disagrees.
+  Impl(const admission::CoreConfig& c, std::string wave, const std::string& name)
+      : cfg(c), live(std::make_unique<Pins>(nullptr, name.c_str())),
+        twin(std::make_unique<Pins>(nullptr, (name + "_replay").c_str())), waveform(std::move(wave)) {}
 
-  // Replays every operation so far into a traced unit, up to and including the bad one.
+  // Ports can be driven only once elaboration is over: the first operation programs the unit.
+  rtl::Lockstep<Pins>& lockstep() {
+    if (!ls) ls = std::make_unique<rtl::Lockstep<Pins>>(cfg, kParams, std::move(live));
+    return *ls;
+  }
+
+  // Replays every operation so far into the traced twin, up to and including the bad one.
   std::string replay() {
-    rtl::Lockstep<Vmmu_cosim> traced(cfg, kParams, waveform);
+    rtl::Lockstep<Pins> traced(cfg, kParams, std::move(twin), waveform);
     for (const Op& o : log) {
-      if (o.admit) traced.admit(o.r);
-      else traced.depart({o.r.in_port, o.r.out_port, o.r.prio, o.r.cells, o.r.cycle});
+      if (o.kind == Op::Kind::kAdmit) traced.admit(o.r);
+      else if (o.kind == Op::Kind::kDepart) traced.depart({o.r.in_port, o.r.out_port, o.r.prio, o.r.cells, o.r.cycle});
+      else traced.unit().write(o.r.in_port, o.r.cells);
     }
     return waveform;
   }
   [[noreturn]] void fail() {
-    const std::string report = ls.mismatch().report;
-    const std::string fst = replay();
+    const std::string report = ls->mismatch().report;
+    const std::string fst = twin ? replay() : std::string("not written");
     throw std::runtime_error("RTL/C++ lockstep: " + report + "; waveform " + fst);
   }
 
   admission::CoreConfig cfg;
-  rtl::Lockstep<Vmmu_cosim> ls;
+  std::unique_ptr<Pins> live, twin;
+  std::unique_ptr<rtl::Lockstep<Pins>> ls;
   std::string waveform;
   std::vector<Op> log;
 };
@@ -54,30 +70,35 @@ std::string RtlEngine::describe() {
          " pools, " + std::to_string(kParams.nprof) + " profiles, EWMA fraction " + std::to_string(kParams.ewma_frac);
 }
 
-RtlEngine::RtlEngine(const admission::CoreConfig& cfg, std::string waveform_path) {
+RtlEngine::RtlEngine(const admission::CoreConfig& cfg, std::string waveform_path, const std::string& name) {
   if (cfg.ewma.frac_bits != kParams.ewma_frac)
     throw std::invalid_argument("admission.ewma.frac_bits must be " + std::to_string(kParams.ewma_frac) +
                                 " for the RTL unit");
-  m = std::make_unique<Impl>(cfg, std::move(waveform_path));
+  m = std::make_unique<Impl>(cfg, std::move(waveform_path), name);
 }
 
 RtlEngine::~RtlEngine() = default;
 
 admission::Result RtlEngine::admit(const admission::Request& r) {
-  m->log.push_back({true, r});
-  const admission::Result res = m->ls.admit(r);
-  if (m->ls.mismatch().any) m->fail();
+  m->log.push_back({Impl::Op::Kind::kAdmit, r});
+  const admission::Result res = m->lockstep().admit(r);
+  if (m->ls->mismatch().any) m->fail();
   return res;
 }
 
 admission::PfcUpdate RtlEngine::depart(const admission::Departure& d) {
-  m->log.push_back({false, {d.in_port, d.out_port, d.prio, d.cells, d.cycle}});
-  const admission::PfcUpdate u = m->ls.depart(d);
-  if (m->ls.mismatch().any) m->fail();
+  m->log.push_back({Impl::Op::Kind::kDepart, {d.in_port, d.out_port, d.prio, d.cells, d.cycle}});
+  const admission::PfcUpdate u = m->lockstep().depart(d);
+  if (m->ls->mismatch().any) m->fail();
   return u;
 }
 
-uint64_t RtlEngine::cycles() const { return m->ls.unit().cycle(); }
+uint64_t RtlEngine::cycles() const { return m->ls ? m->ls->unit().cycle() : 0; }
+
+bool RtlEngine::inject_unit_csr_write(uint32_t addr, uint32_t data) {
+  m->log.push_back({Impl::Op::Kind::kUnitWrite, {addr, 0, 0, data, 0}});
+  return m->lockstep().unit().write(addr, data);
+}
 
 #else
 
@@ -85,13 +106,14 @@ struct RtlEngine::Impl {};
 
 bool RtlEngine::available() { return false; }
 std::string RtlEngine::describe() { return "no RTL unit (built without Verilator)"; }
-RtlEngine::RtlEngine(const admission::CoreConfig&, std::string) {
+RtlEngine::RtlEngine(const admission::CoreConfig&, std::string, const std::string&) {
   throw std::invalid_argument("mmusim was built without Verilator: admission.impl rtl is unavailable");
 }
 RtlEngine::~RtlEngine() = default;
 admission::Result RtlEngine::admit(const admission::Request&) { return {}; }
 admission::PfcUpdate RtlEngine::depart(const admission::Departure&) { return {}; }
 uint64_t RtlEngine::cycles() const { return 0; }
+bool RtlEngine::inject_unit_csr_write(uint32_t, uint32_t) { return false; }
 
 #endif
 

@@ -4,6 +4,7 @@
 // the run with a report (cycle, operation, expected, got) and an FST waveform of the RTL,
 // replayed from the start of the run.
 #include <memory>
+#include <cstdint>
 #include <string>
 
 #include "admission/types.h"
@@ -17,14 +18,19 @@ class RtlEngine {
   // Parameters of the compiled-in unit, for error messages.
   static std::string describe();
 
-  // Programs the unit through its CSRs; throws std::invalid_argument if it cannot hold `cfg`.
-  RtlEngine(const admission::CoreConfig& cfg, std::string waveform_path);
+  // Builds the SystemC-mode unit (a module named `name`; call during elaboration); the
+  // first operation programs it through its CSRs. Throws std::invalid_argument if it
+  // cannot hold `cfg`.
+  RtlEngine(const admission::CoreConfig& cfg, std::string waveform_path, const std::string& name);
   ~RtlEngine();
 
   // Throw std::runtime_error with the mismatch report (and waveform path) on disagreement.
   admission::Result admit(const admission::Request& r);
   admission::PfcUpdate depart(const admission::Departure& d);
   uint64_t cycles() const;
+  // Fault injection for tests: a CSR write that reaches the RTL unit and not the golden
+  // core, so the next operation it affects must be reported as a mismatch.
+  bool inject_unit_csr_write(uint32_t addr, uint32_t data);
 
  private:
   struct Impl;

@@ -36,12 +36,13 @@ class Unit {
   Unit(UnitParams p, const std::string& fst = "") : m_p(p), m_ctx(std::make_unique<VerilatedContext>()) {
     m_ctx->traceEverOn(!fst.empty());
     m_m = std::make_unique<Model>(m_ctx.get(), "dut");
-    if (!fst.empty()) {
-      m_trace = std::make_unique<VerilatedFstC>();
-      m_m->trace(m_trace.get(), 99);
-      m_trace->open(fst.c_str());
-    }
-    reset();
+    start(fst);
+  }
+  // A model built elsewhere: a SystemC-mode unit (ScPins) is constructed during
+  // elaboration and driven once the simulation runs.
+  Unit(UnitParams p, std::unique_ptr<Model> m, const std::string& fst = "")
+      : m_p(p), m_m(std::move(m)) {
+    start(fst);
   }
   ~Unit() {
     if (m_trace) m_trace->close();
@@ -151,14 +152,14 @@ class Unit {
   }
   admission::Result response() const {
     admission::Result res;
-    res.verdict = admission::Verdict(m_m->rsp_verdict_o);
-    res.pfc = admission::PfcEvent(m_m->rsp_pfc_o);
-    res.port_pfc = admission::PfcEvent(m_m->rsp_port_pfc_o);
-    res.reason = admission::DropReason(m_m->rsp_reason_o);
+    res.verdict = admission::Verdict(uint32_t(m_m->rsp_verdict_o));
+    res.pfc = admission::PfcEvent(uint32_t(m_m->rsp_pfc_o));
+    res.port_pfc = admission::PfcEvent(uint32_t(m_m->rsp_port_pfc_o));
+    res.reason = admission::DropReason(uint32_t(m_m->rsp_reason_o));
     return res;
   }
   admission::PfcUpdate release_response() const {
-    return {admission::PfcEvent(m_m->rel_rsp_pfc_o), admission::PfcEvent(m_m->rel_rsp_port_pfc_o)};
+    return {admission::PfcEvent(uint32_t(m_m->rel_rsp_pfc_o)), admission::PfcEvent(uint32_t(m_m->rel_rsp_port_pfc_o))};
   }
   void idle_inputs() {
     m_m->cfg_valid_i = 0;
@@ -166,22 +167,45 @@ class Unit {
     m_m->req_valid_i = 0;
     m_m->rel_valid_i = 0;
   }
+  // Waveform time: a half cycle is kHalf units; input changes between edges are dumped
+  // at the following units, so every evaluation is visible and times only increase.
+  static constexpr uint64_t kHalf = 8;
   void eval() {
     m_m->eval();
-    if (m_trace) m_trace->dump(m_ctx->time());
+    if (!m_trace) return;
+    m_dumped = m_dumped == kNever || m_wave_t > m_dumped ? m_wave_t : m_dumped + 1;
+    m_trace->dump(m_dumped);
   }
   void tick() {
     m_m->clk_i = 1;
-    m_ctx->timeInc(1);
+    advance();
     eval();
     m_m->clk_i = 0;
-    m_ctx->timeInc(1);
+    advance();
     eval();
     ++m_cycle;
   }
 
+  // Time of the C++-mode model's own context (a SystemC-mode model keeps SystemC's) and
+  // of the waveform.
+  void advance() {
+    if (m_ctx) m_ctx->timeInc(1);
+    m_wave_t += kHalf;
+  }
+  void start(const std::string& fst) {
+    if (!fst.empty()) {
+      if (m_ctx) m_ctx->traceEverOn(true);
+      m_trace = std::make_unique<VerilatedFstC>();
+      m_m->trace(m_trace.get(), 99);
+      m_trace->open(fst.c_str());
+    }
+    reset();
+  }
+
   UnitParams m_p;
-  std::unique_ptr<VerilatedContext> m_ctx;
+  std::unique_ptr<VerilatedContext> m_ctx;  // C++-mode models only
+  static constexpr uint64_t kNever = ~uint64_t(0);
+  uint64_t m_wave_t = 0, m_dumped = kNever;
   std::unique_ptr<Model> m_m;
   std::unique_ptr<VerilatedFstC> m_trace;
   uint64_t m_cycle = 0;

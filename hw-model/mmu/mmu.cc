@@ -1,5 +1,7 @@
 #include "mmu/mmu.h"
 
+#include <algorithm>
+
 #include "common/sim_time.h"
 
 namespace mmusim {
@@ -40,7 +42,9 @@ void Mmu::enable_timeseries(std::ostream* out) {
 
 void Mmu::enable_rtl(const std::string& waveform) {
   try {
-    m_rtl = std::make_unique<RtlEngine>(m_core.config(), waveform);
+    std::string unit = std::string(name()) + "_rtl";  // a top-level module: no '.' in its name
+    std::replace(unit.begin(), unit.end(), '.', '_');
+    m_rtl = std::make_unique<RtlEngine>(m_core.config(), waveform, unit);
   } catch (const std::invalid_argument& e) {
     throw ConfigError(std::string("admission.impl: rtl: ") + e.what() + " (" + RtlEngine::describe() + ")");
   }

@@ -35,6 +35,7 @@ class Mmu : public sc_core::sc_module, public AdmissionIf {
   // mismatch stops the run and leaves a waveform at `waveform`.
   void enable_rtl(const std::string& waveform);
   uint64_t rtl_cycles() const;
+  RtlEngine* rtl() { return m_rtl.get(); }  // null unless admission.impl is rtl
   // Observer of every operation handed to the admission core, in order (true: admission).
   using OpHook = std::function<void(bool admit, const admission::Request& op)>;
   void set_op_hook(OpHook h) { m_op_hook = std::move(h); }
