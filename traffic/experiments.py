@@ -90,19 +90,59 @@ def pct_less(a, b):
 # --------------------------------------------------------------------------------------
 # Reverie workload (§4.1): websearch background + query-response incast.
 
-def reverie_scenario(name, load, burst_bytes, duration_us, seed, bg_dscp=LOSSY_DSCP, queries=4, out=None):
-    """32 x 100G (default switch). Background: websearch Poisson flows between all hosts at
-    `load`. Incast: query-response of a `burst_bytes` file from the 31 other servers,
-    `queries` queries (Poisson, time-compressed from the paper's 2/s), lossless."""
+# The leaf of reverie-nsdi24 §4.1 as one switch: 16 servers at 25G, 4 uplinks at 100G
+# (oversubscription 4), 5.12 KB buffer per port per Gb/s, 2 us links, alpha = 1; headroom pool
+# = sum of eta over the lossless PGs, ingress pool = the rest, egress lossy pool = 80 % of it.
+SERVERS, UPLINKS, SERVER_GBPS, UPLINK_GBPS = 16, 4, 25, 100
+
+
+def eta_bytes(rate_gbps, delay_ns=2000, mtu=1500):
+    """DSH Eq. 1 / [49]: eta = 2(C*D + MTU) + 3840 bytes."""
+    return 2 * (-(-int(rate_gbps * delay_ns) // 8) + mtu) + 3840
+
+
+def leaf_scenario(name, duration_us):
     sc = base(name, duration_us)
+    n = SERVERS + UPLINKS
+    names = [f"Ethernet{4 * i}" for i in range(n)]
+    sc["topology"].update(ports=n, rate_gbps=SERVER_GBPS)
+    sc["topology"]["port_overrides"] = {names[i]: {"rate_gbps": UPLINK_GBPS} for i in range(SERVERS, n)}
+    buffer = int(5120 * (SERVERS * SERVER_GBPS + UPLINKS * UPLINK_GBPS))
+    headroom = SERVERS * eta_bytes(SERVER_GBPS) + UPLINKS * eta_bytes(UPLINK_GBPS)
+    ingress = buffer - headroom
+    sc["mmu"]["buffer_bytes"] = buffer
+    old = next(iter(sc["buffer"]["PORT_QOS_MAP"])).split("|")[0]
+    allp = ",".join(names)
+    for table in ("BUFFER_PG", "BUFFER_QUEUE", "PORT_QOS_MAP"):
+        sc["buffer"][table] = {k.replace(old, allp): v for k, v in sc["buffer"][table].items()}
+    pools = sc["buffer"]["BUFFER_POOL"]
+    pools["ingress_lossless_pool"].update(size=str(ingress), xoff=str(headroom))
+    pools["egress_lossless_pool"]["size"] = str(buffer)
+    pools["egress_lossy_pool"]["size"] = str(int(0.8 * ingress))
+    prof = sc["buffer"]["BUFFER_PROFILE"]
+    prof["ingress_lossy_profile"]["static_th"] = str(buffer)
+    prof["egress_lossless_profile"]["static_th"] = str(buffer)
+    return sc
+
+
+def reverie_scenario(name, load, burst_bytes, duration_us, seed, bg_dscp=LOSSY_DSCP, queries=4, out=None):
+    """Background: websearch Poisson flows at `load`: each server to a random uplink (the
+    rest of the fabric) at load x 25G, each uplink to a random server at load x 100G.
+    Incast (§4.1 query-response): a server queries the servers of other leaves, whose
+    answers (burst_bytes in total) arrive over the 4 uplinks, a quarter each; `queries`
+    queries in the first 60 % of the run (time-compressed from the paper's 2/s/server)."""
+    sc = leaf_scenario(name, duration_us)
     sc["seed"] = seed
-    hosts = list(range(sc["topology"]["ports"]))
-    tail_us = 0.4 * duration_us  # no query in the last 40 %: responses can complete
-    bg = workloads.background(hosts, load, sc["topology"]["rate_gbps"], duration_us,
-                              "websearch", "poisson", seed=seed, dscp=bg_dscp)
-    rate = queries / (len(hosts) * (duration_us - tail_us) * 1e-6)
-    inc = workloads.query_response(hosts, burst_bytes, rate, duration_us - tail_us, seed=seed + 1000,
-                                   dscp=LOSSLESS_DSCP, start_us=0.0)
+    servers = list(range(SERVERS))
+    uplinks = list(range(SERVERS, SERVERS + UPLINKS))
+    bg = (workloads.background(servers, load, SERVER_GBPS, duration_us, "websearch", seed=seed,
+                               dscp=bg_dscp, dsts=uplinks)
+          + workloads.background(uplinks, load, UPLINK_GBPS, duration_us, "websearch", seed=seed + 500,
+                                 dscp=bg_dscp, dsts=servers))
+    active_us = 0.6 * duration_us
+    rate = queries / (len(servers) * active_us * 1e-6)
+    inc = workloads.query_response(servers, burst_bytes, rate, active_us, seed=seed + 1000,
+                                   dscp=LOSSLESS_DSCP, responders=uplinks)
     d = pathlib.Path(out)
     d.mkdir(parents=True, exist_ok=True)
     trace.write_trace(d / f"{name}-bg.csv", bg)
@@ -191,8 +231,9 @@ def compare_table(avg, xkey, xfmt):
 
 
 def sizes(full):
-    return dict(duration_us=3000 if full else 1500, seeds=[1, 2, 3] if full else [1],
-                queries=8 if full else 4)
+    if full:
+        return dict(duration_us=10000, seeds=list(range(1, 9)), queries=20)
+    return dict(duration_us=3000, seeds=[1, 2], queries=6)
 
 
 def reverie_fig7(out, mmusim, jobs, full):
@@ -310,15 +351,18 @@ FCT at k = {last['k']} vs k = 10: {100 * (last['incast_fct_mean_us'] / k10['inca
 # --------------------------------------------------------------------------------------
 # Reverie Fig. 2: queue, EWMA and threshold over one burst.
 
+FIG2_BURST, FIG2_DYNAMIC_TH = 800_000, -2
+
+
 def reverie_fig2(out, mmusim, jobs, full):
-    dur = 600 if full else 400
+    dur = 1200
     runs = []
     for p in ("dt", "reverie"):
-        sc = base(f"fig2-{p}", dur, sample_ns=100 if full else 200)
-        # One lossless burst 16:1 into h0 over lossy 2:1 background (the default's traffic, one burst).
-        sc["traffic"] = copy.deepcopy(default_scenario()["traffic"])
-        sc["traffic"][0].update(count=1, start_us=100, burst_bytes=1_000_000)
-        sc["traffic"][0].pop("period_us", None)
+        sc = base(f"fig2-{p}", dur, sample_ns=100 if full else 500)
+        # One lossless 16:1 burst of 800 KB per sender into h0, alpha = 1/4 for the lossless PGs.
+        sc["traffic"] = [{"type": "incast", "name": "incast", "senders": "h1-h16", "receiver": "h0",
+                          "dscp": LOSSLESS_DSCP, "burst_bytes": FIG2_BURST, "start_us": 100}]
+        sc["buffer"]["BUFFER_PROFILE"]["pg_lossless_100000_2m_profile"]["dynamic_th"] = str(FIG2_DYNAMIC_TH)
         sc["output"]["threshold_queues"] = {"lossless": "Ethernet4|3"}
         sc["admission"] = {"policy": p}
         runs.append(({"policy": p}, sc))
@@ -352,8 +396,9 @@ def reverie_fig2(out, mmusim, jobs, full):
     dt, rv = rows
     text = f"""## Reverie Fig. 2: instantaneous queue, EWMA and threshold on one burst
 
-`python3 -m traffic.experiments reverie-fig2 ...`: the default scenario with one 16:1 lossless burst of
-1 MB per sender at 100 us over the 2:1 lossy background; the plotted queue is sender h1's ingress PG 3
+`python3 -m traffic.experiments reverie-fig2 ...`: the default switch (16 MiB, 32 x 100G) with one 16:1
+lossless burst of {FIG2_BURST // 1000} KB per sender (h1-h16 -> h0) at 100 us, lossless PG alpha = 2^{FIG2_DYNAMIC_TH};
+the plotted queue is sender h1's ingress PG 3
 (`output.threshold_queues`); `timeseries.csv` columns `q_ingress_lossless_bytes` (shared part),
 `qhat_ingress_lossless_bytes` (what admission compares: q̂ for Reverie, q otherwise) and
 `th_ingress_lossless_bytes`. gamma = 1 - 2^-10. Files: `reverie-fig2.csv`, `reverie-fig2.png`.
@@ -377,7 +422,7 @@ comparing it with the filtered q̂ lets Reverie absorb the transient burst.
 MB_PORTS, MB_NQ, MB_BUFFER, MB_PRIVATE, MB_T0 = 32, 7, 16 << 20, 3072, 200.0
 
 
-def eta_bytes(rate_bps=100e9, delay_ps=2e6, mtu=1500, cell=256):
+def dsh_eta_bytes(rate_bps=100e9, delay_ps=2e6, mtu=1500, cell=256):
     """DSH Eq. 1, eta = 2(C*D + MTU) + 3840, in whole cells (as the loader and test_dsh.cc)."""
     cd = -(-int(rate_bps * delay_ps) // 8_000_000_000_000)
     eta = 2 * (cd + mtu) + 3840
@@ -392,7 +437,7 @@ def dsh_microbench(dsh, total):
     """dsh-icdcs23 §V-A (DOMAIN.md §5): 32 x 100G, 16 MiB, 7 lossless priorities, 2 us links,
     alpha = 1/16, 3 KiB private per PG; background h0, h1 -> h31; 16 fan-in h2-h17 -> h30 at t0."""
     cell = 256
-    eta = eta_bytes()
+    eta = dsh_eta_bytes()
     priv = MB_PORTS * MB_NQ * (-(-MB_PRIVATE // cell) * cell)
     headroom = MB_PORTS * (1 if dsh else MB_NQ) * eta
     pool = MB_BUFFER - priv - headroom
@@ -503,7 +548,7 @@ def dsh_fig11b(out, mmusim, jobs, full):
     text = f"""## DSH Fig. 11b: pause duration vs burst size
 
 `python3 -m traffic.experiments dsh-fig11b ...`: the §V-A microbenchmark (32 x 100G, 16 MiB, 7 lossless
-priorities, eta = {eta_bytes()} B, alpha = 1/16, 3 KiB private; background h0, h1 -> h31; 16 fan-in
+priorities, eta = {dsh_eta_bytes()} B, alpha = 1/16, 3 KiB private; background h0, h1 -> h31; 16 fan-in
 senders h2-h17 -> h30 at {MB_T0:.0f} us). Pause duration: Σ over the fan-in senders' (port, priority) of
 PAUSE-to-RESUME time, from `pfc.pcap`. Files: `dsh-fig11b.csv`, `dsh-fig11b.png`.
 
