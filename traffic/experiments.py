@@ -9,14 +9,16 @@ no congestion control (open-loop hosts), so these are the figures' shapes, not t
 absolute values; docs/results.md says what differs.
 """
 import argparse
-import copy
+import atexit
 import csv
 import json
 import os
 import pathlib
 import re
+import shutil
 import struct
 import sys
+import tempfile
 
 import matplotlib
 matplotlib.use("Agg")
@@ -50,7 +52,7 @@ def run_all(runs, out, mmusim, jobs, flags=()):
     through traffic.sweep's point runner (process pool). Returns [(label, summary, dir)]."""
     pts = []
     for i, (label, sc) in enumerate(runs):
-        d = pathlib.Path(out, "runs", str(i)).resolve()
+        d = pathlib.Path(work_dir(out), "runs", str(i)).resolve()
         d.mkdir(parents=True, exist_ok=True)
         (d / "scenario.json").write_text(json.dumps(sc, indent=1))
         pts.append({"index": i, "mmusim": sweep.mmusim_path(mmusim), "scenario": str(d / "scenario.json"),
@@ -61,6 +63,18 @@ def run_all(runs, out, mmusim, jobs, flags=()):
         with open(os.path.join(p["out"], "summary.json")) as f:
             res.append((label, json.load(f), p["out"]))
     return res
+
+
+_WORK = None
+
+
+def work_dir(out):
+    """Per-run outputs and traces: --work DIR, else a temporary directory removed at exit."""
+    global _WORK
+    if _WORK is None:
+        _WORK = tempfile.mkdtemp(prefix="mmusim-exp-")
+        atexit.register(shutil.rmtree, _WORK, True)
+    return _WORK
 
 
 def write_csv(path, rows):
@@ -125,12 +139,14 @@ def leaf_scenario(name, duration_us):
     return sc
 
 
-def reverie_scenario(name, load, burst_bytes, duration_us, seed, bg_dscp=LOSSY_DSCP, queries=4, out=None):
+def reverie_scenario(name, load, burst_bytes, active_us, seed, bg_dscp=LOSSY_DSCP, queries=4, out=None):
     """Background: websearch Poisson flows at `load`: each server to a random uplink (the
     rest of the fabric) at load x 25G, each uplink to a random server at load x 100G.
     Incast (§4.1 query-response): a server queries the servers of other leaves, whose
     answers (burst_bytes in total) arrive over the 4 uplinks, a quarter each; `queries`
-    queries in the first 60 % of the run (time-compressed from the paper's 2/s/server)."""
+    queries in the first `active_us` (time-compressed from the paper's 2/s/server), then a
+    tail of 4 x the burst's time through a 25G port (at least 1.2 ms) so answers complete."""
+    duration_us = active_us + max(1200.0, 4 * burst_bytes * 8 / (SERVER_GBPS * 1e3))
     sc = leaf_scenario(name, duration_us)
     sc["seed"] = seed
     servers = list(range(SERVERS))
@@ -139,7 +155,6 @@ def reverie_scenario(name, load, burst_bytes, duration_us, seed, bg_dscp=LOSSY_D
                                dscp=bg_dscp, dsts=uplinks)
           + workloads.background(uplinks, load, UPLINK_GBPS, duration_us, "websearch", seed=seed + 500,
                                  dscp=bg_dscp, dsts=servers))
-    active_us = 0.6 * duration_us
     rate = queries / (len(servers) * active_us * 1e-6)
     inc = workloads.query_response(servers, burst_bytes, rate, active_us, seed=seed + 1000,
                                    dscp=LOSSLESS_DSCP, responders=uplinks)
@@ -215,12 +230,14 @@ def plot_policies(avg, xkey, xlabel, path, title):
 
 def compare_table(avg, xkey, xfmt):
     lines = [f"| {xkey} | " + " | ".join(f"pauses {p}" for p in POLICIES) + " | "
-             + " | ".join(f"FCT {p} (us)" for p in POLICIES) + " |",
-             "|" + "---|" * (1 + 2 * len(POLICIES))]
+             + " | ".join(f"FCT {p} (us)" for p in POLICIES) + " | incast flows done (" + "/".join(POLICIES) + ") |",
+             "|" + "---|" * (2 + 2 * len(POLICIES))]
     by = {(r[xkey], r["policy"]): r for r in avg}
     for x in dict.fromkeys(r[xkey] for r in avg):
         lines.append(f"| {xfmt(x)} | " + " | ".join(f"{by[x, p]['pfc_pauses']:.1f}" for p in POLICIES) + " | "
-                     + " | ".join(f"{by[x, p]['incast_fct_mean_us']:.1f}" for p in POLICIES) + " |")
+                     + " | ".join(f"{by[x, p]['incast_fct_mean_us']:.1f}" for p in POLICIES) + " | "
+                     + "/".join(f"{by[x, p]['incast_completed']:.0f}" for p in POLICIES)
+                     + f" of {by[x, POLICIES[0]]['incast_flows']:.0f} |")
     tot = {p: (sum(r["pfc_pauses"] for r in avg if r["policy"] == p),
                np.mean([r["incast_fct_mean_us"] for r in avg if r["policy"] == p])) for p in POLICIES}
     red = {"pauses_vs_dt": pct_less(tot["reverie"][0], tot["dt"][0]),
@@ -232,8 +249,8 @@ def compare_table(avg, xkey, xfmt):
 
 def sizes(full):
     if full:
-        return dict(duration_us=10000, seeds=list(range(1, 9)), queries=20)
-    return dict(duration_us=3000, seeds=[1, 2], queries=6)
+        return dict(active_us=6000, seeds=list(range(1, 9)), queries=20)
+    return dict(active_us=1800, seeds=[1, 2], queries=6)
 
 
 def reverie_fig7(out, mmusim, jobs, full):
@@ -241,8 +258,8 @@ def reverie_fig7(out, mmusim, jobs, full):
     loads = [0.2, 0.4, 0.6, 0.8]
     burst = 2_000_000
     avg = policy_sweep("reverie-fig7", loads, "load",
-                       lambda x, s: reverie_scenario(f"fig7-l{int(x * 100)}-s{s}", x, burst, z["duration_us"], s,
-                                                     queries=z["queries"], out=os.path.join(out, "traces")),
+                       lambda x, s: reverie_scenario(f"fig7-l{int(x * 100)}-s{s}", x, burst, z["active_us"], s,
+                                                     queries=z["queries"], out=os.path.join(work_dir(out), "traces")),
                        out, mmusim, jobs, z["seeds"])
     plot_policies(avg, "load", "websearch (lossy) load", os.path.join(out, "reverie-fig7.png"),
                   "Reverie Fig. 7 shape: 2 MB query-response incast (lossless) + websearch (lossy)")
@@ -252,7 +269,7 @@ def reverie_fig7(out, mmusim, jobs, full):
 `python3 -m traffic.experiments reverie-fig7 --out docs/results --doc docs/results.md{' --full' if full else ''}`:
 32 x 100G, 16 MiB, default SONiC tables; websearch (DCTCP CDF) Poisson background on lossy TC 1 from
 every host; query-response incast (§4.1) of a 2 MB file from the 31 other hosts on lossless TC 3,
-{z['queries']} queries in {z['duration_us']} us (time-compressed from 2/s/server), seeds {z['seeds']}.
+{z['queries']} queries in the first {z['active_us']} us (time-compressed from 2/s/server), seeds {z['seeds']}.
 Open-loop hosts (no DCQCN/Cubic). Files: `reverie-fig7.csv`, `reverie-fig7-runs.csv`, `reverie-fig7.png`.
 
 ![](results/reverie-fig7.png)
@@ -271,8 +288,8 @@ def reverie_fig8(out, mmusim, jobs, full):
     z = sizes(full)
     bursts = [500_000, 1_000_000, 2_000_000, 4_000_000] + ([6_000_000, 8_000_000] if full else [])
     avg = policy_sweep("reverie-fig8", bursts, "burst_bytes",
-                       lambda x, s: reverie_scenario(f"fig8-b{x}-s{s}", 0.8, x, z["duration_us"], s,
-                                                     queries=z["queries"], out=os.path.join(out, "traces")),
+                       lambda x, s: reverie_scenario(f"fig8-b{x}-s{s}", 0.8, x, z["active_us"], s,
+                                                     queries=z["queries"], out=os.path.join(work_dir(out), "traces")),
                        out, mmusim, jobs, z["seeds"])
     plot_policies(avg, "burst_bytes", "incast burst (file) size, bytes", os.path.join(out, "reverie-fig8.png"),
                   "Reverie Fig. 8 shape: websearch (lossy) 80 % load, query-response incast (lossless)")
@@ -301,8 +318,8 @@ def reverie_fig10(out, mmusim, jobs, full):
     runs = []
     for k in ks:
         for s in z["seeds"]:
-            sc = reverie_scenario(f"fig10-s{s}", 0.8, 2_000_000, z["duration_us"], s, bg_dscp=LOSSLESS_DSCP,
-                                  queries=z["queries"], out=os.path.join(out, "traces"))
+            sc = reverie_scenario(f"fig10-s{s}", 0.8, 2_000_000, z["active_us"], s, bg_dscp=LOSSLESS_DSCP,
+                                  queries=z["queries"], out=os.path.join(work_dir(out), "traces"))
             sc["admission"] = {"policy": "reverie", "ewma": {"k": k}}
             runs.append(({"k": k, "gamma": 1 - 2.0 ** -k, "seed": s}, sc))
     rows = [dict(label, **reverie_metrics(s)) for label, s, _ in run_all(runs, out, mmusim, jobs)]
@@ -573,9 +590,14 @@ def main(argv=None):
     ap.add_argument("--doc", help="results page to update (section per experiment)")
     ap.add_argument("--full", action="store_true", help="paper-sized grid (slow)")
     ap.add_argument("--jobs", type=int, default=None)
+    ap.add_argument("--work", help="keep per-run outputs and traces here (default: a temporary directory)")
     ap.add_argument("--mmusim", help="mmusim binary (default $MMUSIM, else build/mmusim)")
     a = ap.parse_args(argv)
     os.makedirs(a.out, exist_ok=True)
+    global _WORK
+    if a.work:
+        os.makedirs(a.work, exist_ok=True)
+        _WORK = a.work
     names = list(EXPERIMENTS) if a.name == "all" else [a.name]
     try:
         for n in names:
