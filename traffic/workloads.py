@@ -16,6 +16,11 @@ DATA = pathlib.Path(__file__).resolve().parent / "data"
 WORKLOADS = ("websearch", "datamining", "fb_hadoop", "google_rpc")
 
 
+def _ephemeral_ports(flows):
+    """Source ports 49152 + (flow index mod 16384), as mmusim numbers its own flows."""
+    return [f._replace(src_port=49152 + i % 16384) for i, f in enumerate(flows)]
+
+
 class Cdf:
     """A flow-size CDF given by points, sampled with linear interpolation between them
     (the same rule as mmusim's "cdf" size distribution)."""
@@ -102,7 +107,7 @@ def background(hosts, load, rate_gbps, duration_us, workload="websearch", proces
                 continue
             break
     flows.sort(key=lambda f: (f.start_ns, f.src))
-    return flows
+    return _ephemeral_ports(flows)
 
 
 def query_response(servers, file_bytes, requests_per_s, duration_us, seed=1, dscp=3,
@@ -126,7 +131,7 @@ def query_response(servers, file_bytes, requests_per_s, duration_us, seed=1, dsc
                 flows.append(FlowRecord(round(t, 3), r, req, part, dscp))
             t += rng.exponential(mean_gap_ns)
     flows.sort(key=lambda f: (f.start_ns, f.dst, f.src))
-    return flows
+    return _ephemeral_ports(flows)
 
 
 def periodic_bursts(senders, receiver, burst_bytes, period_us, count, start_us=0.0, dscp=3):
@@ -137,4 +142,4 @@ def periodic_bursts(senders, receiver, burst_bytes, period_us, count, start_us=0
         t = round((start_us + k * period_us) * 1000.0, 3)
         for s in senders:
             flows.append(FlowRecord(t, s, receiver, burst_bytes, dscp))
-    return flows
+    return _ephemeral_ports(flows)
