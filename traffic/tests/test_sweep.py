@@ -68,12 +68,20 @@ class Sweep(unittest.TestCase):
         from distributed import Client, LocalCluster
 
         out = os.path.join(self.tmp.name, "dask")
+        out2 = os.path.join(self.tmp.name, "dask-client")
         with LocalCluster(n_workers=2, threads_per_worker=1, host="127.0.0.1", dashboard_address=None,
-                          processes=True) as cluster, Client(cluster) as client:
-            rows = sweep.run_dask(sweep.points(sweep.load_spec(self.spec), out), client, quiet=True)
-        sweep.write_table(rows, os.path.join(out, "results.csv"))
-        with open(os.path.join(out, "results.csv")) as a, open(os.path.join(self.local_dir, "results.csv")) as b:
-            self.assertEqual(a.read(), b.read())
+                          processes=True) as cluster:
+            # The command line with a scheduler address, as on a real cluster.
+            self.assertEqual(sweep.main([self.spec, "--out", out, "--dask", cluster.scheduler_address]), 0)
+            # And from Python with a Client.
+            with Client(cluster) as client:
+                rows = sweep.run_dask(sweep.points(sweep.load_spec(self.spec), out2), client, quiet=True)
+        sweep.write_table(rows, os.path.join(out2, "results.csv"))
+        with open(os.path.join(self.local_dir, "results.csv")) as f:
+            local = f.read()
+        for d in (out, out2):
+            with open(os.path.join(d, "results.csv")) as f:
+                self.assertEqual(f.read(), local, d)
         print(f"\nsweep: local and Dask tables identical ({len(rows)} points)")
 
     def test_bad_spec_and_failing_point(self):
