@@ -32,7 +32,6 @@ class TraceReader {
   TraceReader(const std::string& path, uint32_t hosts);
   // Next flow; false at the end of the file.
   bool next(TraceRecord& rec);
-  uint64_t line() const { return m_line; }
 
  private:
   [[noreturn]] void fail(const std::string& what) const;
