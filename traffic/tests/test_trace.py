@@ -76,6 +76,20 @@ class TraceThroughMmusim(unittest.TestCase):
         self.assertEqual(done, len(rows))
 
 
+    def test_example_scenario_replays_its_traces(self):
+        # scenarios/trace-example.json (paths relative to the repository root).
+        with tempfile.TemporaryDirectory() as d:
+            subprocess.run([MMUSIM, "run", "scenarios/trace-example.json", "--quiet", "--out", d],
+                           check=True, cwd=sweep.ROOT)
+            with open(os.path.join(d, "summary.json")) as f:
+                s = json.load(f)
+        n_bg = len(trace.read_trace(os.path.join(sweep.ROOT, "scenarios/traces/websearch-lognormal.csv")))
+        n_inc = len(trace.read_trace(os.path.join(sweep.ROOT, "scenarios/traces/query-response-2MB.csv")))
+        self.assertEqual(s["generators"]["background"]["flows"], n_bg)
+        self.assertEqual(s["generators"]["incast"]["flows"], n_inc)
+        self.assertEqual(s["generators"]["incast"]["completed"], n_inc)
+
+
 def pcap_bytes(packets):
     """A pcap (dpkt writer) of (t_s, frame bytes)."""
     import io
