@@ -7,6 +7,7 @@
 
 #include "admission/policy.h"
 #include "config/json_reader.h"
+#include "config/trace_config.h"
 
 namespace mmusim {
 namespace {
@@ -361,6 +362,7 @@ GeneratorCfg load_generator(const Scenario& sc, JsonReader r, size_t i) {
   const uint32_t np = sc.ports();
   const std::string type = r.string("type");
   g.name = r.string("name", type + std::to_string(i));
+  if (type == "trace") return load_trace_generator(sc, r, std::move(g));
   auto hosts = [&](const char* key) { return parse_hosts(r.raw(key), r.field(key), np); };
   if (type == "incast") {
     g.kind = GeneratorCfg::Kind::kIncast;
@@ -423,7 +425,7 @@ GeneratorCfg load_generator(const Scenario& sc, JsonReader r, size_t i) {
     }
     s.done();
   } else {
-    r.fail("type", "unknown generator type '" + type + "' (constant, onoff, poisson, incast)");
+    r.fail("type", "unknown generator type '" + type + "' (constant, onoff, poisson, incast, trace)");
   }
   // Constant/on-off pair sources with destinations; Poisson picks any destination but the
   // source, so each source needs one other; incast has one receiver.

@@ -50,7 +50,7 @@ struct SizeDist {
 };
 
 struct GeneratorCfg {
-  enum class Kind { kConstant, kOnOff, kPoisson, kIncast } kind = Kind::kConstant;
+  enum class Kind { kConstant, kOnOff, kPoisson, kIncast, kTrace } kind = Kind::kConstant;
   std::string name;
   std::vector<uint32_t> srcs;  // host indices
   std::vector<uint32_t> dsts;
@@ -69,6 +69,8 @@ struct GeneratorCfg {
   uint64_t burst_bytes = 0;
   uint64_t period_ps = 0;
   uint32_t count = 1;
+  // trace (docs/traces.md)
+  std::string trace_file;
 };
 
 struct BufferCfg {

@@ -12,6 +12,7 @@ struct Flow {
   uint32_t generator = 0;
   uint32_t src = 0, dst = 0;  // host indices
   FiveTuple tuple;
+  bool has_ports = false;  // ports and protocol come from the generator (traces)
   uint8_t dscp = 0;
   int8_t pcp = -1;
   uint64_t bytes = 0;

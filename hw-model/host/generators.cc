@@ -3,6 +3,8 @@
 #include <cmath>
 #include <queue>
 
+#include "host/trace_reader.h"
+
 namespace mmusim {
 
 double Rng::exponential(double mean) { return -std::log1p(-uniform()) * mean; }
@@ -142,6 +144,7 @@ class PoissonGenerator : public Generator {
 std::unique_ptr<Generator> make_generator(const Scenario& sc, uint32_t index) {
   const GeneratorCfg& g = sc.traffic[index];
   if (g.kind == GeneratorCfg::Kind::kPoisson) return std::make_unique<PoissonGenerator>(sc, index);
+  if (g.kind == GeneratorCfg::Kind::kTrace) return make_trace_generator(sc, index);
   auto list = std::make_unique<ListGenerator>();
   const uint64_t stop = g.stop_ps ? g.stop_ps : sc.duration_ps;
   const uint32_t mtu = sc.topo.mtu_bytes;
@@ -180,7 +183,8 @@ std::unique_ptr<Generator> make_generator(const Scenario& sc, uint32_t index) {
           list->add(f);
         }
         break;
-      case GeneratorCfg::Kind::kPoisson: break;
+      case GeneratorCfg::Kind::kPoisson:
+      case GeneratorCfg::Kind::kTrace: break;
     }
   }
   return list;

@@ -37,7 +37,7 @@ void Mmu::enable_timeseries(std::ostream* out) {
   m_ts = out;
   *m_ts << "time_ns,lossless_bytes,lossy_bytes,headroom_bytes,total_bytes";
   for (const auto& p : m_sc.buffer.pools) *m_ts << ",pool_" << p.name << "_bytes";
-  *m_ts << ",th_ingress_lossless_bytes,th_egress_lossy_bytes\n";
+  *m_ts << ",th_ingress_lossless_bytes,th_egress_lossy_bytes,q_ingress_lossless_bytes,qhat_ingress_lossless_bytes\n";
 }
 
 void Mmu::enable_rtl(const std::string& waveform) {
@@ -69,7 +69,17 @@ void Mmu::write_row(uint64_t t) {
         << m_hd * m_cell << ',' << m_core.total_used() * m_cell;
   for (size_t i = 0; i < m_pool_stats.size(); ++i)
     *m_ts << ',' << m_core.pool_used(uint16_t(i)) * m_cell;
-  *m_ts << ',' << m_occ.th_lossless.value() << ',' << m_occ.th_lossy.value() << '\n';
+  *m_ts << ',' << m_occ.th_lossless.value() << ',' << m_occ.th_lossy.value();
+  // The representative lossless PG's queue: instantaneous shared part and what admission compares.
+  if (m_ll_port < 0) {
+    *m_ts << ",0,0\n";
+  } else {
+    const auto port = uint32_t(m_ll_port), prio = uint32_t(m_ll_prio);
+    const auto& cfg = m_core.config();
+    const uint64_t reserved = cfg.ingress_profiles[cfg.pg_profile[size_t(port) * cfg.prios + prio]].reserved_cells;
+    *m_ts << ',' << admission::shared_part(m_core.ingress_cells(port, prio), reserved) * m_cell << ','
+          << m_core.compared_ingress_cells(port, prio) * m_cell << '\n';
+  }
 }
 
 void Mmu::sample_until(uint64_t t) {
