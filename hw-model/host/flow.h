@@ -31,7 +31,7 @@ struct Flow {
   uint64_t last_owd_ps = 0;    // OWD of the last acknowledged packet (valid when acks > 0)
   uint64_t rewind_ps = 0;      // time of the last go-back-N rewind: older packets' ACKs cannot rewind again
   uint64_t rto_deadline_ps = 0;  // 0 = timer off
-  uint32_t acks = 0;           // ACKs the sender received
+  uint64_t acks = 0;           // ACKs the sender received
   bool hold_served = false;    // the next packet has had its Smart-Pause hold
   bool queued = false;         // in the NIC's ready or waiting list
 };
