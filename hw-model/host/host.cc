@@ -110,6 +110,8 @@ void Host::receive_ack(const Packet& a, uint64_t now) {
   f.last_owd_ps = a.rx_ps - a.tx_ps;
   if (a.cum_ack > f.acked_bytes) {
     f.acked_bytes = a.cum_ack;
+    // After a spurious rewind the originals' ACKs can overtake the resend point.
+    f.sent_bytes = std::max(f.sent_bytes, f.acked_bytes);
     f.rto_deadline_ps = 0;
     if (f.acked_bytes < f.highest_sent) arm_timeout(f, now);
   }
@@ -190,6 +192,10 @@ void Host::try_send() {
     id = ready.front();
     ready.pop_front();
     Flow& f = m_flows[id];
+    if (f.sent_bytes == f.bytes) {  // a rewind was overtaken by ACKs: nothing left to send
+      f.queued = false;
+      continue;
+    }
     if (m_acks && m_acks->smart_pause && !f.hold_served) {
       const uint64_t hold = smart_pause_hold_ps(*m_acks, f.acks > 0, f.last_owd_ps, f.switch_hops);
       if (hold) {
