@@ -51,8 +51,8 @@ void load_host(Scenario& sc, const nlohmann::json& j) {
     if (mode != "fixed" && mode != "dynamic") s.fail("pause", "must be fixed or dynamic, got '" + mode + "'");
     h.dynamic_pause = mode == "dynamic";
     if (h.dynamic_pause && s.has("pause_ns")) s.fail("pause_ns", "only with pause fixed (dynamic P = OWD - T)");
-    if (!h.dynamic_pause && h.smart_pause) h.pause_ps = s.time_ps("pause_ns", 1e3, false);
-    else if (!h.dynamic_pause) h.pause_ps = s.time_ps("pause_ns", 1e3, false, 0);
+    if (!h.dynamic_pause)
+      h.pause_ps = h.smart_pause ? s.time_ps("pause_ns", 1e3, false) : s.time_ps("pause_ns", 1e3, false, 0);
     if (h.smart_pause && h.threshold_ps.empty())
       s.fail("", "threshold_ns or threshold_ns_by_hops is required when enabled");
     if (h.smart_pause && acks_given && !h.acks)

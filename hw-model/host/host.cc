@@ -33,8 +33,7 @@ void Host::enable_acks(const HostCfg& cfg, uint8_t ack_prio) {
 }
 
 void Host::start_flow(uint32_t id) {
-  m_flows[id].queued = true;
-  m_ready[m_flows[id].prio].push_back(id);
+  enqueue(id, now_ps(), now_ps());
   try_send();
 }
 
