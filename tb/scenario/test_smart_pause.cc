@@ -110,6 +110,44 @@ TEST(SmartPause, EmptyPathOwdEqualsHandComputedDelay) {
   }
 }
 
+// Holds on an otherwise empty path, by hand. One 30000-byte flow (20 frames of 1500 B,
+// 304 ns each at 40 Gb/s) h1 -> h0 from t0 = 1 us; every OWD is 2612 ns (test above). The
+// first ACK (84 wire bytes: 16.8 ns per link) leaves h0 at t0 + 2612, reaches the switch at
+// + 3628.8, is decided at the clock edge 3633 and reaches h1 at t0 + 4649.8 ns, while frame 15
+// (sent at 15 x 304 = 4560) is on the wire until 4864. Frames 0-15 go unheld; from 4864
+// every frame is held once for P and then takes 304 ns, so frames 16..19 leave at
+// 4864 + P + k (P + 304), k = 0..3, and the last arrives 2612 ns later.
+//   fixed P = 10 us (T = 1 ns):     FCT = 4864 + 10000 + 3 x 10304 + 2612 = 48388 ns
+//   dynamic, T = 1 us (P = 1612):   FCT = 4864 + 1612 + 3 x 1916 + 2612 = 14836 ns
+TEST(SmartPause, HoldSpacingOnEmptyPathByHand) {
+  struct Case {
+    json sp;
+    const char* fct;
+    double held_ns;
+  };
+  const Case cases[] = {
+      {{{"enabled", true}, {"threshold_ns", 1}, {"pause", "fixed"}, {"pause_ns", 10000}}, "48388.000", 40000},
+      {{{"enabled", true}, {"threshold_ns", 1000}, {"pause", "dynamic"}}, "14836.000", 4 * 1612}};
+  for (const Case& c : cases) {
+    json s = lossy_scenario(3, 1 << 20, 200);
+    s["traffic"] = json::array(
+        {{{"type", "incast"}, {"name", "one"}, {"senders", "h1"}, {"receiver", "h0"}, {"burst_bytes", 30000}, {"start_us", 1}, {"dscp", 8}}});
+    s["host"] = {{"acks", kAcks}, {"smart_pause", c.sp}};
+    RunResult r = run_mmusim(s);
+    ASSERT_EQ(r.status, 0) << r.output;
+    const auto rows = read_flows(r.dir + "/out/flows.csv");
+    ASSERT_EQ(rows.size(), 1u);
+    const json& sp = r.summary["smart_pause"];
+    std::printf("%s: FCT %s ns (hand %s), holds %d (hand 4), held %.3f ns (hand %.3f)\n", c.sp["pause"].get<std::string>().c_str(),
+                rows[0].at("fct_ns").c_str(), c.fct, sp["holds"].get<int>(), sp["held_time_ns"].get<double>(), c.held_ns);
+    EXPECT_EQ(rows[0].at("fct_ns"), c.fct);
+    EXPECT_EQ(sp["holds"], 4);
+    EXPECT_DOUBLE_EQ(sp["held_time_ns"].get<double>(), c.held_ns);
+    EXPECT_EQ(rows[0].at("last_owd_ns"), "2612.000");
+    std::filesystem::remove_all(r.dir);
+  }
+}
+
 // The lossy incast of the validation: 4 senders -> h0, 500 kB bursts every 1 ms, three
 // times (2 MB per burst into a 2 MB buffer), plus Poisson background (30 % load,
 // exponential 20 kB) among h1..h9 -> h0..h9; everything lossy (DSCP 8 -> TC1, no PFC).
@@ -188,6 +226,12 @@ TEST(SmartPause, LossyIncastDropsVanishAndSlowdownFalls) {
     EXPECT_GE(mean_factor, 1.8);
     EXPECT_GE(p99_factor, 3.0);
     if (seed == 1) {
+      // The slides' fixed rule (T = 50 us, P = 20 us) helps here too, less than the dynamic one.
+      std::printf("seed 1, fixed rule: drop ratio %.4f, mean slowdown %.2fx lower, p99 %.2fx lower\n",
+                  fix.drop_ratio, base.mean_sd / fix.mean_sd, base.p99_sd / fix.p99_sd);
+      EXPECT_LE(fix.drop_ratio, 0.001);
+      EXPECT_GE(base.mean_sd / fix.mean_sd, 1.3);
+      EXPECT_GE(base.p99_sd / fix.p99_sd, 1.5);
       // scenarios/smart_pause_incast.json is this run, for the command line.
       std::ifstream in(std::string(MMUSIM_SOURCE_DIR) + "/scenarios/smart_pause_incast.json");
       const json file = simulate(json::parse(in));
