@@ -31,6 +31,13 @@ struct Packet {
   uint16_t out_port = 0;
   bool headroom = false;  // admitted into PFC headroom
   PfcFrame pfc;           // kind == kPfc
+  // Host transport (host.acks): data carry their byte offset and send time; an ACK (a data
+  // frame to the switch) echoes them with the arrival time and the receiver's cumulative ack.
+  bool ack = false;
+  uint64_t seq = 0;
+  uint64_t tx_ps = 0;
+  uint64_t rx_ps = 0;        // ACK: arrival of the acknowledged packet at the receiver
+  uint64_t cum_ack = 0;      // ACK: bytes the receiver holds in order
 };
 
 // Free-list pool; packets live until the simulation ends, so references stay valid.

@@ -128,6 +128,19 @@ struct OutputCfg {
   int th_lossless_port = -1, th_lossless_prio = 0, th_lossy_port = -1, th_lossy_prio = 0;
 };
 
+// Host NIC transport (hw-model/host/smart_pause.*, docs/configuration.md "host"): per-packet
+// ACKs with go-back-N loss recovery, and Smart-Pause holds at the sender.
+struct HostCfg {
+  bool acks = false;
+  uint32_t ack_bytes = 64;
+  uint8_t ack_dscp = 48;             // CS6: its own class, served ahead of data by the NIC
+  uint64_t rto_ps = 100'000'000;     // go-back-N retransmission timeout
+  bool smart_pause = false;
+  std::vector<uint64_t> threshold_ps;  // T by switch hops on the path: [hops - 1]; longer paths use the last
+  bool dynamic_pause = false;          // P = OWD - T, else pause_ps
+  uint64_t pause_ps = 0;
+};
+
 struct Scenario {
   std::string name = "unnamed";
   uint64_t seed = 1;
@@ -140,6 +153,7 @@ struct Scenario {
   PfcCfg pfc;
   AdmissionCfg admission;
   uint32_t dwrr_quantum_bytes = 1600;
+  HostCfg host;
   std::vector<GeneratorCfg> traffic;
   OutputCfg output;
 
@@ -155,6 +169,9 @@ struct Scenario {
 
 // DSH Eq. 1: worst-case bytes in flight after XOFF, eta = 2(C*D + MTU) + 3840.
 uint64_t headroom_eta_bytes(uint64_t rate_bps, uint64_t delay_ps, uint32_t mtu_bytes);
+
+// The "host" object (config/host_config.cc).
+void load_host(Scenario& sc, const nlohmann::json& j);
 
 // Parse and validate. `origin` names the source in messages (file name or "default").
 Scenario load_scenario(const nlohmann::json& j, const std::string& origin);

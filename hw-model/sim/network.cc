@@ -8,6 +8,7 @@
 #include <filesystem>
 
 #include "common/sim_time.h"
+#include "ingress/classifier.h"
 
 namespace mmusim {
 namespace {
@@ -33,7 +34,44 @@ nlohmann::json fct_json(std::vector<uint64_t> v) {
   return j;
 }
 
+// Nearest-rank statistics of slowdowns (FCT / ideal FCT).
+nlohmann::json slowdown_json(std::vector<double> v) {
+  nlohmann::json j = {{"mean", 0.0}, {"p50", 0.0}, {"p99", 0.0}, {"max", 0.0}};
+  if (v.empty()) return j;
+  std::sort(v.begin(), v.end());
+  long double sum = 0;
+  for (double x : v) sum += x;
+  auto rank = [&](double q) {
+    size_t k = size_t(std::ceil(q * double(v.size())));
+    return v[std::min(v.size(), std::max<size_t>(1, k)) - 1];
+  };
+  j["mean"] = double(sum / v.size());
+  j["p50"] = rank(0.50);
+  j["p99"] = rank(0.99);
+  j["max"] = v.back();
+  return j;
+}
+
 }  // namespace
+
+uint64_t ideal_fct_ps(const Scenario& sc, const Flow& f) {
+  const PortCfg& a = sc.topo.ports[f.src];
+  const PortCfg& b = sc.topo.ports[f.dst];
+  const uint64_t oh = sc.topo.wire_overhead_bytes;
+  const uint64_t n = (f.bytes + f.packet_bytes - 1) / f.packet_bytes;
+  const uint64_t last = f.bytes - (n - 1) * f.packet_bytes;
+  const uint64_t last_wire = std::max<uint64_t>(64, last) + oh;
+  const uint64_t first_wire = n > 1 ? uint64_t(f.packet_bytes) + oh : last_wire;
+  const uint64_t all_wire = (n - 1) * (uint64_t(f.packet_bytes) + oh) + last_wire;
+  // Frames back to back on the first link, or paced at the flow's rate (as the NIC paces).
+  uint64_t a_all = serialization_ps(all_wire, a.rate_bps);
+  if (f.rate_bps && f.rate_bps < a.rate_bps)
+    a_all = std::max(a_all, serialization_ps(f.bytes - last, f.rate_bps) + serialization_ps(last_wire, a.rate_bps));
+  // Store and forward: the slower link sets the pace, the other adds one frame.
+  const uint64_t ser = std::max(a_all + serialization_ps(last_wire, b.rate_bps),
+                                serialization_ps(first_wire, a.rate_bps) + serialization_ps(all_wire, b.rate_bps));
+  return ser + uint64_t(sc.mmu.pipeline_latency_cycles) * sc.mmu.clock_period_ps + a.delay_ps + b.delay_ps;
+}
 
 Network::Network(const Scenario& sc, const RunOptions& opt) : m_sc(sc), m_opt(opt) {
   m_switch = std::make_unique<Switch>(sc.topo.switch_name.c_str(), sc, 0, m_pool);
@@ -51,6 +89,7 @@ Network::Network(const Scenario& sc, const RunOptions& opt) : m_sc(sc), m_opt(op
     m_switch->egress[i]->to_link.bind(m_down[i]->in);
     m_down[i]->out.bind(m_hosts[i]->rx);
     m_switch->ingress.add_route(host_ip(i), uint16_t(i));
+    if (sc.host.acks) m_hosts[i]->enable_acks(sc.host, classify(sc.buffer, i, sc.host.ack_dscp, -1));
     hosts.push_back(m_hosts[i].get());
   }
   m_traffic = std::make_unique<TrafficManager>("traffic", sc, m_flows, hosts);
@@ -181,10 +220,15 @@ nlohmann::json Network::summary(double wall_s) const {
   std::vector<uint64_t> all, incast, background;
   std::vector<std::vector<uint64_t>> per_gen(m_sc.traffic.size());
   std::vector<uint64_t> gen_flows(m_sc.traffic.size(), 0);
+  std::vector<double> all_sd;
+  std::vector<std::vector<double>> gen_sd(m_sc.traffic.size());
   for (const Flow& f : m_flows) {
     ++gen_flows[f.generator];
     if (!f.finish_ps) continue;
     const uint64_t fct = f.finish_ps - f.start_ps;
+    const double sd = double(fct) / double(ideal_fct_ps(m_sc, f));
+    all_sd.push_back(sd);
+    gen_sd[f.generator].push_back(sd);
     all.push_back(fct);
     per_gen[f.generator].push_back(fct);
     (m_sc.traffic[f.generator].kind == GeneratorCfg::Kind::kIncast ? incast : background).push_back(fct);
@@ -193,7 +237,8 @@ nlohmann::json Network::summary(double wall_s) const {
   for (size_t g = 0; g < m_sc.traffic.size(); ++g)
     gens[m_sc.traffic[g].name] = {{"flows", gen_flows[g]},
                                   {"completed", per_gen[g].size()},
-                                  {"fct_ns", fct_json(per_gen[g])}};
+                                  {"fct_ns", fct_json(per_gen[g])},
+                                  {"slowdown", slowdown_json(gen_sd[g])}};
   const uint64_t dropped = sw["packets"]["dropped"].get<uint64_t>();
   nlohmann::json j = {
       {"schema", "mmusim.summary/1"},
@@ -218,12 +263,37 @@ nlohmann::json Network::summary(double wall_s) const {
        {{"started", m_flows.size()},
         {"completed", all.size()},
         {"fct_ns", fct_json(all)},
+        {"slowdown", slowdown_json(all_sd)},
         {"incast_fct_ns", fct_json(incast)},
         {"background_fct_ns", fct_json(background)}}},
       {"generators", gens},
       {"switches", nlohmann::json::array({sw})},
   };
   j["pfc"]["frames_received_by_hosts"] = host_pfc_rx;
+  if (m_sc.host.acks) {
+    Host::AckCounters c;
+    for (const auto& h : m_hosts) {
+      const auto& x = h->ack_counters();
+      c.acks_sent += x.acks_sent;
+      c.acks_received += x.acks_received;
+      c.out_of_order += x.out_of_order;
+      c.rewinds += x.rewinds;
+      c.timeouts += x.timeouts;
+      c.retransmitted += x.retransmitted;
+      c.holds += x.holds;
+      c.held_ps += x.held_ps;
+    }
+    j["acks"] = {{"sent", c.acks_sent},
+                 {"received", c.acks_received},
+                 {"data_injected", injected - c.acks_sent},
+                 {"data_delivered", delivered - c.acks_received},
+                 {"out_of_order_discarded", c.out_of_order},
+                 {"go_back_n_rewinds", c.rewinds},
+                 {"timeouts", c.timeouts},
+                 {"retransmitted", c.retransmitted}};
+    if (m_sc.host.smart_pause)
+      j["smart_pause"] = {{"holds", c.holds}, {"held_time_ns", double(c.held_ps) / 1000.0}};
+  }
   return j;
 }
 
@@ -231,7 +301,9 @@ void Network::write_flows(const std::string& path) const {
   std::ofstream out(path);
   if (!out) throw ConfigError(path + ": cannot write");
   out << "id,generator,src,dst,src_ip,dst_ip,src_port,dst_port,proto,prio,bytes,start_ns,finish_ns,fct_ns,"
-         "received_bytes,packets\n";
+         "received_bytes,packets,ideal_fct_ns,slowdown";
+  if (m_sc.host.acks) out << ",acks,last_owd_ns";
+  out << '\n';
   auto ip = [](uint32_t a) {
     return std::to_string(a >> 24) + "." + std::to_string(a >> 16 & 255) + "." + std::to_string(a >> 8 & 255) +
            "." + std::to_string(a & 255);
@@ -247,7 +319,15 @@ void Network::write_flows(const std::string& path) const {
         << ',' << int(f.tuple.proto) << ',' << int(f.prio) << ',' << f.bytes << ',' << ns(f.start_ps) << ',';
     if (f.finish_ps) out << ns(f.finish_ps) << ',' << ns(f.finish_ps - f.start_ps);
     else out << ',';
-    out << ',' << f.received_bytes << ',' << f.packets_sent << '\n';
+    const uint64_t ideal = ideal_fct_ps(m_sc, f);
+    out << ',' << f.received_bytes << ',' << f.packets_sent << ',' << ns(ideal) << ',';
+    if (f.finish_ps) {
+      char buf[32];
+      std::snprintf(buf, sizeof buf, "%.4f", double(f.finish_ps - f.start_ps) / double(ideal));
+      out << buf;
+    }
+    if (m_sc.host.acks) out << ',' << f.acks << ',' << (f.acks ? ns(f.last_owd_ps) : std::string());
+    out << '\n';
   }
 }
 

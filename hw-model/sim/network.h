@@ -25,6 +25,11 @@ struct RunOptions {
   bool progress = false;
 };
 
+// FCT of the flow alone on its empty path (src link, switch, dst link): the frames'
+// serialisation at the slower link plus one frame at the other (store and forward), the
+// ingress pipeline latency and both propagation delays. Slowdown = FCT / this.
+uint64_t ideal_fct_ps(const Scenario& sc, const Flow& f);
+
 class Network {
  public:
   Network(const Scenario& sc, const RunOptions& opt);
