@@ -566,6 +566,7 @@ Scenario load_scenario(const nlohmann::json& j, const std::string& origin) {
       sc.dwrr_quantum_bytes = uint32_t(e.integer("dwrr_quantum_bytes", 64, 1 << 24, 1600));
       e.done();
     }
+    if (r.has("bfc")) load_bfc(sc, r.child("bfc"));
     if (r.has("output")) {
       JsonReader o = r.child("output");
       sc.output.sample_interval_ps = o.time_ps("sample_interval_ns", kPsPerNs, false, sc.output.sample_interval_ps);

@@ -2,7 +2,9 @@
 // Host NIC: a traffic source and sink that obeys PFC. Flows are pulled packet by packet
 // when the link is free (round robin over unpaused priorities, then over flows), so a
 // paused flow builds no queue of materialised packets; rate-limited flows wait for their
-// next eligible time.
+// next eligible time. With BFC (enable_bfc) the NIC keeps one queue per flow hash
+// (bfc.queues_per_port of them) instead of one per priority, stamps upstreamQ and obeys
+// BFC frames; PFC still pauses the priority of a queue's head flow.
 #include <array>
 #include <deque>
 #include <vector>
@@ -13,6 +15,7 @@
 #include <tlm_utils/multi_passthrough_target_socket.h>
 
 #include "common/protocol.h"
+#include "bfc/bfc_frame.h"
 #include "common/timed_queue.h"
 #include "host/flow.h"
 #include "pfc/pause_timers.h"
@@ -26,11 +29,15 @@ class Host : public sc_core::sc_module {
 
   Host(sc_core::sc_module_name name, uint32_t index, uint64_t rate_bps, FlowTable& flows, PacketPool& pool);
   void start_flow(uint32_t id);
+  // BFC: `queues` NIC queues, a flow in queue bfc_flow_hash(5-tuple) % queues (before running).
+  void enable_bfc(uint32_t queues);
 
   uint64_t injected() const { return m_injected; }
   uint64_t delivered() const { return m_delivered; }
   uint64_t pending_rx_data() const { return m_rx_data_pending; }
   uint64_t pfc_received() const { return m_pfc_rx; }
+  uint64_t bfc_received() const { return m_bfc_rx; }
+  const QueueMask& bfc_paused() const { return m_bfc_paused; }
   uint64_t paused_ps() const;
 
  private:
@@ -39,20 +46,24 @@ class Host : public sc_core::sc_module {
   void on_rx();
   void try_send();
   void on_tx_done();
+  size_t queue_of(uint32_t flow) const;
+  bool queue_paused(size_t q, uint64_t now) const;
 
   uint32_t m_index;
   uint64_t m_rate_bps;
   FlowTable& m_flows;
   PacketPool& m_pool;
   PauseTimers m_pause;
-  std::array<std::deque<uint32_t>, 8> m_ready;  // flows with a packet eligible now
+  std::vector<std::deque<uint32_t>> m_ready;  // per queue: flows with a packet eligible now
+  bool m_bfc = false;
+  QueueMask m_bfc_paused;
   TimedQueue<uint32_t> m_waiting;               // rate-limited flows, by eligible time
   int m_rr = 0;
   bool m_busy = false;
   TimedQueue<Packet*> m_arrivals;
   uint64_t m_rx_data_pending = 0;
   sc_core::sc_event m_rx_ev, m_tx_done, m_wake;
-  uint64_t m_injected = 0, m_delivered = 0, m_pfc_rx = 0;
+  uint64_t m_injected = 0, m_delivered = 0, m_pfc_rx = 0, m_bfc_rx = 0;
 };
 
 }  // namespace mmusim
