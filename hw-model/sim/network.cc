@@ -237,7 +237,12 @@ nlohmann::json Network::summary(double wall_s) const {
       {"switches", nlohmann::json::array({sw})},
   };
   j["pfc"]["frames_received_by_hosts"] = host_pfc_rx;
-  if (sw.contains("bfc")) j["bfc"] = sw["bfc"];
+  if (sw.contains("bfc")) {
+    j["bfc"] = sw["bfc"];
+    uint64_t nic_paused = 0;  // NIC queues still paused by the switch when the run ends
+    for (const auto& h : m_hosts) nic_paused += h->bfc_paused().count();
+    j["bfc"]["nic_queues_paused_at_end"] = nic_paused;
+  }
   return j;
 }
 
