@@ -182,3 +182,42 @@ TEST(BfcDeterminism, SameSeedSameSummary) {
 
 }  // namespace
 }  // namespace mmusim::test
+
+#include "bfc_fig8.h"
+
+namespace mmusim::test {
+namespace {
+
+// The Fig. 8 helper on one switch (a stand-in until multi-switch topologies exist): the
+// generators load and complete, and the statistics are the hand-computed ones.
+TEST(BfcFig8Helper, TrafficRunsAndStatisticsAreHandComputed) {
+  json sc = bfc_scenario(6, 400, 100);
+  sc["traffic"] = fig8_traffic({{"h0"}, {"h1", "h2"}, {"h3"}, "h4", "h5"}, 4);
+  ASSERT_EQ(sc["traffic"].size(), 14u);
+  EXPECT_EQ(sc["traffic"][3]["senders"], "h2");  // group 2 round robin: h1, h2, h1, h2
+  const json s = simulate(sc);
+  ASSERT_FALSE(s.is_null());
+  const Fig8Fct one = fig8_group_fct({s}, 1);
+  EXPECT_TRUE(one.all_completed);
+  EXPECT_EQ(one.runs, 1);
+  // Group 1 alone at receiver 1 from one NIC: 2 x 1000 frames of 1500 B (+20 B on the
+  // wire) at 100 Gb/s interleave, 243.2 us, plus two 100 ns links, the last frame's
+  // serialisation at the switch and the pipeline: both end within 244 us.
+  std::printf("Fig. 8 helper, one switch: group 1 mean FCT %.1f us\n", one.mean_us);
+  EXPECT_GE(one.mean_us, 243.2);
+  EXPECT_LE(one.mean_us, 244.0);
+  // Statistics over runs: means 10, 20, 30, 40 us -> 25 us, sample sd sqrt(500/3) us.
+  std::vector<json> runs;
+  for (double m : {10.0, 20.0, 30.0, 40.0})
+    runs.push_back({{"generators", {{"group1_0", {{"flows", 1}, {"completed", 1}, {"fct_ns", {{"mean", m * 1000}}}}},
+                                    {"group2_0", {{"flows", 1}, {"completed", 0}, {"fct_ns", {{"mean", 0}}}}}}}});
+  const Fig8Fct f = fig8_group_fct(runs, 1);
+  EXPECT_EQ(f.runs, 4);
+  EXPECT_DOUBLE_EQ(f.mean_us, 25.0);
+  EXPECT_NEAR(f.std_us, std::sqrt(500.0 / 3.0), 1e-9);
+  EXPECT_TRUE(f.all_completed);
+  EXPECT_FALSE(fig8_group_fct(runs, 2).all_completed);
+}
+
+}  // namespace
+}  // namespace mmusim::test
