@@ -140,10 +140,10 @@ TEST(BfcDeadlockCheck, FiresWhenDownstreamNeverResumes) {
     At stuck("stuck", 0, [&] { net.sw().egress[1]->bfc_received(all); });
     try {
       net.run();
+      return std::string("run ended without error");
     } catch (const std::runtime_error& e) {
       return std::string(e.what());
     }
-    return std::string("run ended without error");
   });
   ASSERT_TRUE(r.ok) << r.text;
   std::printf("deadlock run: %s\n", r.text.c_str());
@@ -155,6 +155,13 @@ TEST(BfcDeadlockCheck, FiresWhenDownstreamNeverResumes) {
   EXPECT_EQ(s["bfc"]["nic_queues_paused_at_end"].get<unsigned>(), 1u);
   EXPECT_EQ(s["bfc"]["deadlocked_queues"][0]["ingress"].get<unsigned>(), 0u);
   EXPECT_EQ(s["bfc"]["resume_frames"].get<uint64_t>(), 0u);
+  std::printf("pause at %.0f ns into the run, then %llu refreshes\n",
+              60000 - s["bfc"]["longest_pause_ns"].get<double>(),
+              (unsigned long long)s["bfc"]["refresh_frames"].get<uint64_t>());
+  // The pause starts within the first 10 us, so refreshes (every 10 us) fall at +10 ... +50 us.
+  EXPECT_LT(s["bfc"]["longest_pause_ns"].get<double>(), 60000);
+  EXPECT_GT(s["bfc"]["longest_pause_ns"].get<double>(), 50000);
+  EXPECT_EQ(s["bfc"]["refresh_frames"].get<uint64_t>(), 5u);
   std::filesystem::remove_all(dir);
 }
 
