@@ -221,3 +221,30 @@ TEST(BfcFig8Helper, TrafficRunsAndStatisticsAreHandComputed) {
 
 }  // namespace
 }  // namespace mmusim::test
+
+namespace mmusim::test {
+namespace {
+
+// scenarios/bfc-two-flows.json is the Fig. 7 set-up at Th = 2 us: same numbers, and the
+// report prints the BFC line.
+TEST(BfcScenarioFile, TwoFlowsExampleMatchesFig7AndReports) {
+  const std::string file = std::string(MMUSIM_SOURCE_DIR) + "/scenarios/bfc-two-flows.json";
+  const json s = simulate(json::parse(slurp(file)));
+  ASSERT_FALSE(s.is_null());
+  const double u = 1 - s["bfc"]["ports"][2]["empty_fraction"].get<double>();
+  std::printf("scenarios/bfc-two-flows.json: utilisation %.4f (paper: close to 100 %%)\n", u);
+  EXPECT_GE(u, 0.97);
+  EXPECT_EQ(s["bfc"]["deadlock"].get<unsigned>(), 0u);
+  const std::string dir = temp_dir();
+  const std::string cmd = std::string(MMUSIM_BIN) + " run " + file + " --out " + dir + " 2>&1";
+  FILE* p = popen(cmd.c_str(), "r");
+  std::string out;
+  char buf[4096];
+  for (size_t n; (n = fread(buf, 1, sizeof buf, p)) > 0;) out.append(buf, n);
+  EXPECT_EQ(pclose(p), 0) << out;
+  EXPECT_NE(out.find("bfc       pause frames "), std::string::npos) << out;
+  std::filesystem::remove_all(dir);
+}
+
+}  // namespace
+}  // namespace mmusim::test
