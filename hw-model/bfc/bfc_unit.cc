@@ -51,10 +51,14 @@ void BfcUnit::change_queue(uint32_t port, uint32_t q, int64_t delta) {
   const bool busy = len > 0;
   if (busy != was_busy) {
     m_table.set_empty(port, q, !busy);
-    m_busy[port] += busy ? 1 : uint32_t(-1);
+    if (busy) ++m_busy[port];
+    else --m_busy[port];
   }
   const bool active = is_active(port, q);
-  if (active != was_active) m_active[port] += active ? 1 : uint32_t(-1);
+  if (active != was_active) {
+    if (active) ++m_active[port];
+    else --m_active[port];
+  }
   m_max_queue_cells[port] = std::max(m_max_queue_cells[port], len);
   const uint64_t now = now_ps();
   m_bytes_tw[port].set(now, m_port_cells[port] * m_sc.mmu.cell_bytes);
@@ -101,7 +105,9 @@ void BfcUnit::peer_paused(uint32_t port, const QueueMask& paused) {
     const bool was = is_active(port, q);
     m_peer_paused[port].set(q, paused.test(q));
     const bool now_active = is_active(port, q);
-    if (now_active != was) m_active[port] += now_active ? 1 : uint32_t(-1);
+    if (now_active == was) continue;
+    if (now_active) ++m_active[port];
+    else --m_active[port];
   }
 }
 
