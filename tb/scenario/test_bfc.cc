@@ -248,3 +248,35 @@ TEST(BfcScenarioFile, TwoFlowsExampleMatchesFig7AndReports) {
 
 }  // namespace
 }  // namespace mmusim::test
+
+namespace mmusim::test {
+namespace {
+
+// Stickiness (§3.3.2) on the Appendix C flow at x = 2: every resume leaves the flow without
+// packets at the switch for one HRTT (phase 3), less than the sticky time 2·HRTT, so its
+// slot keeps its queue each time: one assignment, one sticky keep per resume. With a
+// sticky factor of 0 the slot is reassigned after every gap instead.
+TEST(BfcSticky, FlowKeepsItsQueueAcrossResumeGaps) {
+  for (double factor : {2.0, 0.0}) {
+    json sc = appendix_c(2.0);
+    sc["bfc"]["sticky_factor"] = factor;
+    const json s = simulate(sc);
+    ASSERT_FALSE(s.is_null());
+    const json& b = s["bfc"];
+    const uint64_t resumes = b["resume_frames"].get<uint64_t>();
+    std::printf("sticky factor %.0f: %llu resumes, %llu assignments, %llu sticky keeps\n", factor,
+                (unsigned long long)resumes, (unsigned long long)b["assignments"].get<uint64_t>(),
+                (unsigned long long)b["sticky_keeps"].get<uint64_t>());
+    ASSERT_GT(resumes, 20u);
+    if (factor > 0) {
+      EXPECT_EQ(b["assignments"].get<uint64_t>(), 1u);
+      EXPECT_EQ(b["sticky_keeps"].get<uint64_t>(), resumes);
+    } else {
+      EXPECT_EQ(b["assignments"].get<uint64_t>(), 1 + resumes);
+      EXPECT_EQ(b["sticky_keeps"].get<uint64_t>(), 0u);
+    }
+  }
+}
+
+}  // namespace
+}  // namespace mmusim::test
