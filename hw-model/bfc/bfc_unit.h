@@ -35,10 +35,6 @@ class BfcUnit : public sc_core::sc_module, public BfcIf {
   void peer_paused(uint32_t port, const QueueMask& paused) override;
 
   const BfcPauseCounters& counters() const { return m_counters; }
-  const BfcFlowTable& table() const { return m_table; }
-  const BfcThresholdTable& thresholds() const { return m_th; }
-  uint32_t queue_cells(uint32_t port, uint32_t q) const { return m_qlen[size_t(port) * m_nq + q]; }
-  uint32_t active_queues(uint32_t port) const { return m_active[port]; }
   // Longest time an upstream queue stayed paused (open pauses up to `now`).
   uint64_t longest_pause_ps(uint64_t now) const;
   // Closes the time-weighted statistics; then stats() is final.

@@ -44,7 +44,6 @@ class BfcFlowTable {
   void dequeue(uint32_t slot, uint64_t now);
   // Egress queue occupancy went empty <-> non-empty (the bitmap of empty queues).
   void set_empty(uint32_t port, uint32_t q, bool empty) { m_empty[port].set(q, empty); }
-  bool empty(uint32_t port, uint32_t q) const { return m_empty[port].test(q); }
   const Entry& entry(uint32_t slot) const { return m_entries.at(slot); }
   const Stats& stats() const { return m_stats; }
 

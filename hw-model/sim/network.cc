@@ -239,9 +239,13 @@ nlohmann::json Network::summary(double wall_s) const {
   j["pfc"]["frames_received_by_hosts"] = host_pfc_rx;
   if (sw.contains("bfc")) {
     j["bfc"] = sw["bfc"];
-    uint64_t nic_paused = 0;  // NIC queues still paused by the switch when the run ends
-    for (const auto& h : m_hosts) nic_paused += h->bfc_paused().count();
+    uint64_t nic_paused = 0, nic_rx = 0;  // NIC queues still paused when the run ends
+    for (const auto& h : m_hosts) {
+      nic_paused += h->bfc_paused().count();
+      nic_rx += h->bfc_received();
+    }
     j["bfc"]["nic_queues_paused_at_end"] = nic_paused;
+    j["bfc"]["frames_received_by_hosts"] = nic_rx;
   }
   return j;
 }

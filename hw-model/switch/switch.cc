@@ -58,6 +58,10 @@ nlohmann::json Switch::bfc_summary(uint64_t now) const {
   nlohmann::json stuck = nlohmann::json::array();
   for (const auto& [port, q] : d.stuck) stuck.push_back({{"ingress", port}, {"upstream_queue", q}});
   nlohmann::json j = bfc->stats();
+  uint64_t tx = 0;
+  for (const auto& e : egress) tx += e->tx_bfc_frames();
+  j["frames_transmitted"] = tx;
+  j["frames_received"] = ingress.received_bfc();
   j["longest_pause_ns"] = double(bfc->longest_pause_ps(now)) / 1000.0;
   j["unresolved_pauses"] = d.unresolved;
   j["draining_pauses"] = d.draining;

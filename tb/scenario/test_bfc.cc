@@ -135,6 +135,12 @@ TEST(BfcDeadlock, NoneWhenTrafficDrains) {
     EXPECT_EQ(b["unresolved_pauses"].get<unsigned>(), 0u);
     EXPECT_EQ(b["deadlock"].get<unsigned>(), 0u);
     EXPECT_EQ(b["nic_queues_paused_at_end"].get<unsigned>(), 0u);
+    // Every frame sent reached its NIC (nothing in flight once traffic has drained).
+    const uint64_t sent = b["pause_frames"].get<uint64_t>() + b["resume_frames"].get<uint64_t>() +
+                          b["refresh_frames"].get<uint64_t>();
+    EXPECT_EQ(b["frames_transmitted"].get<uint64_t>(), sent);
+    EXPECT_EQ(b["frames_received_by_hosts"].get<uint64_t>(), sent);
+    EXPECT_EQ(b["frames_received"].get<uint64_t>(), 0u);
     EXPECT_EQ(s["packets"]["buffered_at_end"].get<uint64_t>(), 0u);
   }
 }
