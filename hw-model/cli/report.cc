@@ -34,6 +34,11 @@ void print_report(std::ostream& os, const nlohmann::json& s) {
   if (s.contains("smart_pause"))
     os << "smart-pause holds " << s["smart_pause"]["holds"] << "  held "
        << fmt("%.1f", s["smart_pause"]["held_time_ns"].get<double>() / 1000) << " us\n";
+  if (s.contains("bfc")) {
+    const auto& b = s["bfc"];
+    os << "bfc       pause frames " << b["pause_frames"] << "  resume frames " << b["resume_frames"]
+       << "  unresolved " << b["unresolved_pauses"] << "  deadlock " << b["deadlock"] << "\n";
+  }
   os << "occupancy (KB)     mean      p99      max\n";
   for (const char* c : {"lossless", "lossy", "headroom", "total"}) {
     const auto& o = s["occupancy_bytes"][c];

@@ -569,6 +569,7 @@ Scenario load_scenario(const nlohmann::json& j, const std::string& origin) {
       e.done();
     }
     if (r.has("host")) load_host(sc, r.raw("host"));
+    if (r.has("bfc")) load_bfc(sc, r.child("bfc"));
     if (r.has("output")) {
       JsonReader o = r.child("output");
       sc.output.sample_interval_ps = o.time_ps("sample_interval_ns", kPsPerNs, false, sc.output.sample_interval_ps);

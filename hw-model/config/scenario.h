@@ -10,6 +10,7 @@
 #include <nlohmann/json.hpp>
 
 #include "admission/admission_core.h"
+#include "config/bfc_config.h"
 
 namespace mmusim {
 
@@ -156,6 +157,7 @@ struct Scenario {
   HostCfg host;
   std::vector<GeneratorCfg> traffic;
   OutputCfg output;
+  BfcCfg bfc;
 
   static constexpr uint32_t kPrios = 8;
   uint32_t ports() const { return uint32_t(topo.ports.size()); }

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "bfc/flow_table.h"
 #include "common/sim_time.h"
 #include "host/smart_pause.h"
 
@@ -10,7 +11,7 @@ namespace mmusim {
 Host::Host(sc_core::sc_module_name name, uint32_t index, uint64_t rate_bps, FlowTable& flows,
            PacketPool& pool)
     : sc_module(name), rx("rx"), tx("tx"), m_index(index), m_rate_bps(rate_bps), m_flows(flows),
-      m_pool(pool), m_pause(rate_bps) {
+      m_pool(pool), m_pause(rate_bps), m_ready(8) {
   rx.register_nb_transport_fw(this, &Host::on_rx_fw);
   tx.register_nb_transport_bw(this, &Host::on_tx_bw);
   SC_HAS_PROCESS(Host);
@@ -32,6 +33,21 @@ void Host::enable_acks(const HostCfg& cfg, uint8_t ack_prio) {
   m_ack_prio = ack_prio;
 }
 
+void Host::enable_bfc(uint32_t queues) {
+  m_bfc = true;
+  m_ready.assign(queues, {});
+}
+
+size_t Host::queue_of(uint32_t flow) const {
+  const Flow& f = m_flows[flow];
+  return m_bfc ? bfc_flow_hash(f.tuple) % m_ready.size() : f.prio;
+}
+
+bool Host::queue_paused(size_t q, uint64_t now) const {
+  if (!m_bfc) return m_pause.paused(uint8_t(q), now);
+  return m_bfc_paused.test(uint32_t(q)) || m_pause.paused(m_flows[m_ready[q].front()].prio, now);
+}
+
 void Host::start_flow(uint32_t id) {
   enqueue(id, now_ps(), now_ps());
   try_send();
@@ -40,7 +56,7 @@ void Host::start_flow(uint32_t id) {
 void Host::enqueue(uint32_t id, uint64_t eligible_ps, uint64_t now) {
   m_flows[id].queued = true;
   if (eligible_ps > now) m_waiting.push(eligible_ps, id);
-  else m_ready[m_flows[id].prio].push_back(id);
+  else m_ready[queue_of(id)].push_back(id);
 }
 
 tlm::tlm_sync_enum Host::on_rx_fw(int, Packet& p, tlm::tlm_phase& ph, sc_core::sc_time& t) {
@@ -59,6 +75,11 @@ void Host::on_rx() {
     if (p->kind == Packet::Kind::kPfc) {
       ++m_pfc_rx;
       m_pause.apply(p->pfc, now);
+      try_send();
+    } else if (p->kind == Packet::Kind::kBfc) {
+      if (!m_bfc) SC_REPORT_ERROR(name(), "BFC frame received by a NIC without BFC queues");
+      ++m_bfc_rx;
+      m_bfc_paused = p->bfc.paused;
       try_send();
     } else {
       --m_rx_data_pending;
@@ -155,7 +176,7 @@ void Host::try_send() {
   while (!m_waiting.empty() && m_waiting.next_time() <= now) {
     const uint32_t id = m_waiting.top();
     m_waiting.pop();
-    m_ready[m_flows[id].prio].push_back(id);
+    m_ready[queue_of(id)].push_back(id);
   }
   if (!m_ack_q.empty() && !m_pause.paused(m_ack_prio, now)) {
     Packet* a = m_ack_q.front();
@@ -165,20 +186,23 @@ void Host::try_send() {
     transmit(a);
     return;
   }
+  const int nq = int(m_ready.size());
+  int prio = -1;  // the queue served (a priority without BFC)
   uint32_t id = 0;
   for (;;) {
-    int prio = -1;
-    for (int k = 0; k < 8; ++k) {
-      const int q = (m_rr + k) % 8;
-      if (!m_ready[size_t(q)].empty() && !m_pause.paused(uint8_t(q), now)) {
+    prio = -1;
+    for (int k = 0; k < nq; ++k) {
+      const int q = (m_rr + k) % nq;
+      if (!m_ready[size_t(q)].empty() && !queue_paused(size_t(q), now)) {
         prio = q;
         break;
       }
     }
     if (prio < 0) {
-      uint8_t blocked = 0;
-      for (int q = 0; q < 8; ++q)
-        if (!m_ready[size_t(q)].empty()) blocked |= uint8_t(1u << q);
+      uint8_t blocked = 0;  // priorities whose PFC pause holds a queue
+      for (int q = 0; q < nq; ++q)
+        if (!m_ready[size_t(q)].empty() && !(m_bfc && m_bfc_paused.test(uint32_t(q))))
+          blocked |= uint8_t(1u << (m_bfc ? m_flows[m_ready[size_t(q)].front()].prio : q));
       if (!m_ack_q.empty()) blocked |= uint8_t(1u << m_ack_prio);
       uint64_t wake = m_pause.next_expiry(blocked, now);
       if (!m_waiting.empty() && (wake == 0 || m_waiting.next_time() < wake)) wake = m_waiting.next_time();
@@ -186,7 +210,7 @@ void Host::try_send() {
       if (wake) m_wake.notify(ps(wake - now));
       return;
     }
-    m_rr = (prio + 1) % 8;
+    m_rr = (prio + 1) % nq;
     auto& ready = m_ready[size_t(prio)];
     id = ready.front();
     ready.pop_front();
@@ -219,6 +243,7 @@ void Host::try_send() {
   p->seq = f.sent_bytes;
   p->tx_ps = now;
   if (f.sent_bytes < f.highest_sent) ++m_ackc.retransmitted;
+  p->upstream_q = uint16_t(prio);
   f.sent_bytes += chunk;
   f.highest_sent = std::max(f.highest_sent, f.sent_bytes);
   ++f.packets_sent;
@@ -231,7 +256,7 @@ void Host::try_send() {
       const uint64_t next = f.start_ps + serialization_ps(f.sent_bytes, f.rate_bps);
       m_waiting.push(std::max(next, now), id);
     } else {
-      m_ready[size_t(f.prio)].push_back(id);
+      m_ready[queue_of(id)].push_back(id);
     }
   } else {
     f.queued = false;

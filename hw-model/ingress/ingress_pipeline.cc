@@ -43,6 +43,12 @@ void IngressPipeline::on_arrival() {
       m_pool.put(p);
       continue;
     }
+    if (p->kind == Packet::Kind::kBfc) {
+      ++m_rx_bfc;
+      pause[p->in_port]->bfc_received(p->bfc);
+      m_pool.put(p);
+      continue;
+    }
     --m_arrivals_data;
     ++m_rx_data;
     auto route = m_fib.find(p->tuple.dst_ip);
@@ -74,6 +80,7 @@ void IngressPipeline::on_decision() {
       m_pool.put(p);
       continue;
     }
+    if (bfc.size()) bfc->enqueue(*p);  // BFC queue assignment and backpressure
     tlm::tlm_phase ph = tlm::BEGIN_REQ;
     sc_core::sc_time t = sc_core::SC_ZERO_TIME;
     to_egress[p->out_port]->nb_transport_fw(*p, ph, t);

@@ -80,6 +80,7 @@ Network::Network(const Scenario& sc, const RunOptions& opt) : m_sc(sc), m_opt(op
     const PortCfg& pc = sc.topo.ports[i];
     const std::string h = "h" + std::to_string(i);
     m_hosts.push_back(std::make_unique<Host>(h.c_str(), i, pc.rate_bps, m_flows, m_pool));
+    if (sc.bfc.enabled) m_hosts.back()->enable_bfc(sc.bfc.queues_per_port);  // NIC upstream of BFC
     m_up.push_back(std::make_unique<Link>((h + "_to_" + pc.name).c_str(), pc.rate_bps, pc.delay_ps,
                                           sc.topo.wire_overhead_bytes));
     m_down.push_back(std::make_unique<Link>((pc.name + "_to_" + h).c_str(), pc.rate_bps, pc.delay_ps,
@@ -111,9 +112,13 @@ Network::Network(const Scenario& sc, const RunOptions& opt) : m_sc(sc), m_opt(op
     }
     for (auto& e : m_switch->egress)
       e->set_tx_hook([this](const Packet& p, uint64_t now) {
-        if (p.kind != Packet::Kind::kPfc) return;
-        const auto bytes = encode_pfc(p.pfc);
-        m_pcap->write(now, bytes.data(), bytes.size());
+        if (p.kind == Packet::Kind::kPfc) {
+          const auto bytes = encode_pfc(p.pfc);
+          m_pcap->write(now, bytes.data(), bytes.size());
+        } else if (p.kind == Packet::Kind::kBfc) {
+          const auto bytes = encode_bfc(p.bfc);
+          m_pcap->write(now, bytes.data(), bytes.size());
+        }
       });
   }
   if (opt.vcd) {
@@ -156,6 +161,7 @@ nlohmann::json Network::run() {
   }
   if (shown) std::fprintf(stderr, "\n");
   m_switch->mmu.finish(m_sc.duration_ps);
+  if (m_switch->bfc) m_switch->bfc->finish(m_sc.duration_ps);
   const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   nlohmann::json s = summary(wall);
   if (!m_opt.out_dir.empty()) {
@@ -165,6 +171,11 @@ nlohmann::json Network::run() {
     out << s.dump(2) << "\n";
     if (!out) throw ConfigError(m_opt.out_dir + "/summary.json: cannot write");
   }
+  // After summary.json is written, so the report of the stuck queues is there to read.
+  if (s.contains("bfc") && s["bfc"]["deadlock"].get<uint32_t>() > 0)
+    throw std::runtime_error("bfc.deadlock: " + std::to_string(s["bfc"]["deadlock"].get<uint32_t>()) +
+                             " upstream queue(s) paused with no packet left able to drain: " +
+                             s["bfc"]["deadlocked_queues"].dump());
   return s;
 }
 
@@ -177,7 +188,7 @@ nlohmann::json Network::switch_summary() const {
   nlohmann::json pools;
   for (size_t i = 0; i < m_sc.buffer.pools.size(); ++i) pools[m_sc.buffer.pools[i].name] = tw_json(m.pools()[i]);
   const auto& o = m.occupancy();
-  return {
+  nlohmann::json j = {
       {"name", m_sc.topo.switch_name},
       {"packets",
        {{"received", rx},
@@ -206,6 +217,8 @@ nlohmann::json Network::switch_summary() const {
       {"thresholds_bytes", {{"ingress_lossless", tw_json(o.th_lossless)}, {"egress_lossy", tw_json(o.th_lossy)}}},
       {"pools_bytes", pools},
   };
+  if (sw.bfc) j["bfc"] = sw.bfc_summary(m_sc.duration_ps);
+  return j;
 }
 
 nlohmann::json Network::summary(double wall_s) const {
@@ -293,6 +306,16 @@ nlohmann::json Network::summary(double wall_s) const {
                  {"retransmitted", c.retransmitted}};
     if (m_sc.host.smart_pause)
       j["smart_pause"] = {{"holds", c.holds}, {"held_time_ns", double(c.held_ps) / 1000.0}};
+  }
+  if (sw.contains("bfc")) {
+    j["bfc"] = sw["bfc"];
+    uint64_t nic_paused = 0, nic_rx = 0;  // NIC queues still paused when the run ends
+    for (const auto& h : m_hosts) {
+      nic_paused += h->bfc_paused().count();
+      nic_rx += h->bfc_received();
+    }
+    j["bfc"]["nic_queues_paused_at_end"] = nic_paused;
+    j["bfc"]["frames_received_by_hosts"] = nic_rx;
   }
   return j;
 }
