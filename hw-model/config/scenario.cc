@@ -45,34 +45,31 @@ uint8_t parse_prio_set(const std::string& s, const std::string& field) {
   return mask;
 }
 
-// While a switch of a graph topology reads the shared SONiC tables, names of ports it
-// lacks are skipped (they were checked against the largest switch).
-thread_local bool t_skip_missing_ports = false;
-
-int port_index_or_skip(const Scenario& sc, const std::string& name, const std::string& field) {
+// skip: a switch of a graph topology reading the shared SONiC tables ignores names of
+// ports it lacks (they were checked against the largest switch); -1 then.
+int port_index_or_skip(const Scenario& sc, const std::string& name, const std::string& field, bool skip) {
   for (uint32_t i = 0; i < sc.ports(); ++i)
     if (sc.topo.ports[i].name == name) return int(i);
-  if (t_skip_missing_ports) return -1;
+  if (skip) return -1;
   throw ConfigError(field + ": unknown port '" + name + "'");
 }
 
 uint32_t port_index(const Scenario& sc, const std::string& name, const std::string& field) {
-  const int i = port_index_or_skip(sc, name, field);
-  if (i < 0) throw ConfigError(field + ": unknown port '" + name + "'");
-  return uint32_t(i);
+  return uint32_t(port_index_or_skip(sc, name, field, false));
 }
 
 // SONiC key "Ethernet0|3-4" or "Ethernet0,Ethernet4|3" -> (ports, priority mask).
 std::pair<std::vector<uint32_t>, uint8_t> parse_port_prio_key(const Scenario& sc,
                                                                const std::string& key,
-                                                               const std::string& table) {
+                                                               const std::string& table,
+                                                               bool skip_missing = false) {
   const std::string field = "buffer." + table + "." + key;
   auto bar = key.find('|');
   if (bar == std::string::npos)
     throw ConfigError(field + ": key must be PORT|PRIORITIES, e.g. Ethernet0|3-4");
   std::vector<uint32_t> ports;
   for (const auto& name : split(key.substr(0, bar), ','))
-    if (const int i = port_index_or_skip(sc, name, field); i >= 0) ports.push_back(uint32_t(i));
+    if (const int i = port_index_or_skip(sc, name, field, skip_missing); i >= 0) ports.push_back(uint32_t(i));
   return {ports, parse_prio_set(key.substr(bar + 1), field)};
 }
 
@@ -165,7 +162,7 @@ void load_mmu(Scenario& sc, JsonReader r) {
   r.done();
 }
 
-void load_buffer(Scenario& sc, JsonReader r) {
+void load_buffer(Scenario& sc, JsonReader r, bool skip_missing = false) {
   BufferCfg& b = sc.buffer;
   const uint32_t np = sc.ports();
   const uint64_t buf = sc.mmu.buffer_bytes;
@@ -258,7 +255,8 @@ void load_buffer(Scenario& sc, JsonReader r) {
     for (auto it = q.object().begin(); it != q.object().end(); ++it) {
       std::vector<uint32_t> ports;
       for (const auto& name : split(it.key(), ','))
-        if (const int i = port_index_or_skip(sc, name, q.field(it.key())); i >= 0) ports.push_back(uint32_t(i));
+        if (const int i = port_index_or_skip(sc, name, q.field(it.key()), skip_missing); i >= 0)
+          ports.push_back(uint32_t(i));
       JsonReader e = q.child(it.key());
       uint8_t pfc = 0;
       if (e.has("pfc_enable")) {
@@ -300,7 +298,7 @@ void load_buffer(Scenario& sc, JsonReader r) {
     if (!r.has(table)) return;
     JsonReader t = r.child(table);
     for (auto it = t.object().begin(); it != t.object().end(); ++it) {
-      auto [ports, mask] = parse_port_prio_key(sc, it.key(), table);
+      auto [ports, mask] = parse_port_prio_key(sc, it.key(), table, skip_missing);
       JsonReader e = t.child(it.key());
       const std::string prof = e.string("profile");
       if (!prof_idx.count(prof)) e.fail("profile", "unknown profile '" + prof + "'");
@@ -508,18 +506,17 @@ void build_switch_views(Scenario& sc, const nlohmann::json& shared_buffer) {
     v->output = sc.output;
     const bool own = !sw.buffer.is_null();
     const std::string f = own ? "topology.switches[" + std::to_string(s) + "].buffer" : "buffer";
-    t_skip_missing_ports = !own;
     try {
-      load_buffer(*v, JsonReader(own ? sw.buffer : shared_buffer, f));
-      t_skip_missing_ports = false;
+      load_buffer(*v, JsonReader(own ? sw.buffer : shared_buffer, f), !own);
+      // threshold_queues applies where the port exists with that class; else the default.
       OutputCfg& o = v->output;
-      if (o.th_lossless_port >= int(v->ports()) || (o.th_lossless_port >= 0 && !v->lossless(uint32_t(o.th_lossless_port), uint32_t(o.th_lossless_prio))))
-        o.th_lossless_port = -1;
-      if (o.th_lossy_port >= int(v->ports()) || (o.th_lossy_port >= 0 && v->lossless(uint32_t(o.th_lossy_port), uint32_t(o.th_lossy_prio))))
-        o.th_lossy_port = -1;
+      auto keep = [&](int port, int prio, bool lossless) {
+        return port >= 0 && port < int(v->ports()) && v->lossless(uint32_t(port), uint32_t(prio)) == lossless;
+      };
+      if (!keep(o.th_lossless_port, o.th_lossless_prio, true)) o.th_lossless_port = -1;
+      if (!keep(o.th_lossy_port, o.th_lossy_prio, false)) o.th_lossy_port = -1;
       v->core_config().validate();
     } catch (const std::exception& e) {
-      t_skip_missing_ports = false;
       throw ConfigError("switch '" + sw.name + "': " + e.what());
     }
     sc.views.push_back(v);

@@ -492,3 +492,26 @@ TEST(TopologyPaper, DshFig13CollateralDamage) {
   EXPECT_EQ(dsh.summary["drops"]["lossless"], 0);
   EXPECT_EQ(sih.summary["drops"]["lossless"], 0);
 }
+
+// A switch's own SONiC tables (topology.switches[i].buffer) replace the shared ones there
+// only: a tiny static threshold on sw1 makes sw1, and no other switch, pause.
+TEST(TopologyValidation, PerSwitchBufferOverride) {
+  json s = valid_two_switch_scenario();
+  s["duration_us"] = 100;
+  // h0 (via sw0) and h3 both send to h2 at 100G: sw1 is the congestion point.
+  s["traffic"] = {constant("h0", "h2", 24), constant("h3", "h2", 24)};
+  const json shared = simulate(s);
+  ASSERT_FALSE(shared.is_null());
+  EXPECT_EQ(shared["pfc"]["pause_frames"], 0);  // alpha = 1 over 14 MiB: no PAUSE within 100 us
+  json own = s["buffer"];
+  own["BUFFER_PROFILE"]["ingress_lossless_profile"] = {{"pool", "ingress_pool"}, {"size", "0"}, {"static_th", "20000"}};
+  s["topology"]["switches"][1]["buffer"] = own;
+  const json sum = simulate(s);
+  ASSERT_FALSE(sum.is_null());
+  EXPECT_EQ(sum["switches"][0]["pfc"]["pause_frames"], 0);  // sw0 keeps the shared tables
+  EXPECT_GT(sum["switches"][1]["pfc"]["pause_frames"].get<uint64_t>(), 0u);
+  // The override must name this switch's own ports exactly.
+  own["PORT_QOS_MAP"] = {{"Ethernet0,Ethernet4,Ethernet8,Ethernet12", {{"pfc_enable", "3"}}}};
+  s["topology"]["switches"][1]["buffer"] = own;
+  expect_rejected(s, {"switch 'sw1'", "topology.switches[1].buffer.PORT_QOS_MAP", "unknown port 'Ethernet12'"});
+}
