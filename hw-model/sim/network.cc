@@ -96,8 +96,17 @@ Network::Network(const Scenario& sc, const RunOptions& opt) : m_sc(sc), m_opt(op
   m_traffic = std::make_unique<TrafficManager>("traffic", sc, m_flows, hosts);
   const std::string dir = opt.out_dir.empty() ? std::string(".") : opt.out_dir;
   if (sc.admission.rtl)
-    for (auto& sw : m_switches)
-      sw->mmu.enable_rtl(dir + (net.graph ? "/rtl_mismatch_" + std::string(sw->basename()) : "/rtl_mismatch") + ".fst");
+    for (auto& sw : m_switches) {
+      if (!net.graph) {
+        sw->mmu.enable_rtl(dir + "/rtl_mismatch.fst");
+        continue;
+      }
+      try {
+        sw->mmu.enable_rtl(dir + "/rtl_mismatch_" + sw->basename() + ".fst");
+      } catch (const ConfigError& e) {
+        throw ConfigError("switch '" + std::string(sw->basename()) + "': " + e.what());
+      }
+    }
 
   if (opt.out_dir.empty()) return;
   std::error_code ec;
