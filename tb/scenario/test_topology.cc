@@ -241,6 +241,50 @@ TEST(TopologyRoutes, LeafSpineShortestPathsAndEcmpSets) {
   EXPECT_EQ(sc2.net.switches[0].ports[0].rate_bps, 100'000'000'000ull);
 }
 
+TEST(TopologyRoutes, PaperGeneratorsHaveThePapersShapes) {
+  // bfc-nsdi22 Fig. 6 with 2 senders per group: sw1 {h0-h3, ->sw2}, sw3 {h4, h5, ->sw2}, sw2 {sw1, sw3, h6, h7}.
+  json s = graph_scenario({{"generator", {{"type", "bfc_testbed"}, {"senders_per_group", 2}, {"rate_gbps", 100},
+                                          {"link_delay_ns", 1000}}}},
+                          5, 10);
+  mmusim::Scenario sc = mmusim::load_scenario(s, "test");
+  ASSERT_EQ(sc.net.switches.size(), 3u);
+  EXPECT_EQ(sc.net.switches[0].name, "sw1");
+  EXPECT_EQ(sc.net.switches[0].ports.size(), 5u);
+  EXPECT_EQ(sc.net.switches[1].ports.size(), 4u);
+  EXPECT_EQ(sc.net.switches[2].ports.size(), 3u);
+  mmusim::Routes r = mmusim::compute_routes(sc.net);
+  EXPECT_EQ(r[0][7], (std::vector<uint16_t>{4}));  // group 2 -> receiver 2 leaves sw1 toward sw2
+  EXPECT_EQ(r[2][7], (std::vector<uint16_t>{2}));  // group 3 likewise from sw3
+  EXPECT_EQ(r[1][6], (std::vector<uint16_t>{2}));  // sw2 serves receiver 1 on port 2
+  EXPECT_EQ(r[1][7], (std::vector<uint16_t>{3}));
+  EXPECT_EQ(r[1][4], (std::vector<uint16_t>{1}));  // and reaches group 3 back through sw3
+  // dsh-icdcs23 Fig. 13a: F0 (h0 -> R0 = h26) crosses S0 -> S1, then S1 port 1.
+  s = graph_scenario({{"generator", {{"type", "dsh_collateral"}, {"rate_gbps", 100}, {"link_delay_ns", 2000}}}}, 27, 10);
+  sc = mmusim::load_scenario(s, "test");
+  r = mmusim::compute_routes(sc.net);
+  ASSERT_EQ(sc.hosts(), 28u);
+  EXPECT_EQ(r[0][26], (std::vector<uint16_t>{2}));
+  EXPECT_EQ(r[1][26], (std::vector<uint16_t>{1}));
+  EXPECT_EQ(r[1][27], (std::vector<uint16_t>{2}));
+  EXPECT_EQ(r[1][2], (std::vector<uint16_t>{3}));
+  // buffer-bandwidth Fig. 5 with k = [3, 2]: 2 stage-1 switches of 3 inputs, 1 stage-2 switch
+  // of 2 inputs; 6 sources and the receiver h6.
+  s = graph_scenario({{"generator", {{"type", "incast_cascade"}, {"stages", {3, 2}}, {"rate_gbps", 40}, {"link_delay_ns", 10}}}},
+                     4, 10);
+  sc = mmusim::load_scenario(s, "test");
+  ASSERT_EQ(sc.net.switches.size(), 3u);
+  EXPECT_EQ(sc.net.switches[2].name, "st2_0");
+  EXPECT_EQ(sc.net.switches[0].ports.size(), 4u);
+  EXPECT_EQ(sc.net.switches[2].ports.size(), 3u);
+  EXPECT_EQ(sc.net.hosts[4].sw, 1u);  // h4 = source 4 -> st1_1 input 1
+  EXPECT_EQ(sc.net.hosts[4].port, 1u);
+  r = mmusim::compute_routes(sc.net);
+  EXPECT_EQ(r[1][6], (std::vector<uint16_t>{3}));
+  EXPECT_EQ(r[2][6], (std::vector<uint16_t>{2}));
+  EXPECT_EQ(sc.net.switches[1].ports[3].peer, 2u);  // st1_1's output is st2_0 input 1
+  EXPECT_EQ(sc.net.switches[1].ports[3].peer_port, 1u);
+}
+
 namespace {
 
 // 2 leaves x 4 spines x 8 hosts; 256 flows of 10 frames from leaf0's hosts to leaf1's.
