@@ -218,7 +218,9 @@ TEST(BufferBandwidth, Proposition8CascadePeakAtLastStage) {
       std::snprintf(buf, sizeof buf, " stage %zu: %.0f B (Prop. 7: %.0f B)", i + 1, stage_peak[i], q);
       line += buf;
       EXPECT_LT(rel(stage_peak[i], q), kTol) << "stage " << i + 1;
-      if (i > 0) EXPECT_GE(stage_peak[i], stage_peak[i - 1]) << "Prop. 8: occupancy must not fall along the cascade";
+      if (i > 0) {
+        EXPECT_GE(stage_peak[i], stage_peak[i - 1]) << "Prop. 8: occupancy must not fall along the cascade";
+      }
     }
     std::printf("Prop. 8 cascade k = [%s]:%s; last stage = B = %.0f B\n",
                 [&] {
