@@ -3,6 +3,7 @@
 // measurement. Loading validates everything and names the offending field on error.
 #include <array>
 #include <cstdint>
+#include <memory>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -11,6 +12,7 @@
 
 #include "admission/admission_core.h"
 #include "config/bfc_config.h"
+#include "config/topology.h"
 
 namespace mmusim {
 
@@ -127,6 +129,7 @@ struct OutputCfg {
   // Queues whose thresholds are reported, as (port, priority); -1: first lossless PG /
   // first lossy queue.
   int th_lossless_port = -1, th_lossless_prio = 0, th_lossy_port = -1, th_lossy_prio = 0;
+  bool ingress_peaks = false;  // per-switch ingress_peak_bytes per port in summary.json
 };
 
 // Host NIC transport (hw-model/host/smart_pause.*, docs/configuration.md "host"): per-packet
@@ -148,7 +151,10 @@ struct Scenario {
   uint64_t duration_ps = 0;
   uint64_t measure_start_ps = 0;
   uint64_t measure_end_ps = 0;
+  // In the graph form, topo.ports are the largest switch's ports (the names SONiC tables
+  // may use); each switch has its own view below.
   TopologyCfg topo;
+  NetworkCfg net;  // switches, hosts, links (the single-switch form too)
   MmuCfg mmu;
   BufferCfg buffer;
   PfcCfg pfc;
@@ -161,6 +167,11 @@ struct Scenario {
 
   static constexpr uint32_t kPrios = 8;
   uint32_t ports() const { return uint32_t(topo.ports.size()); }
+  uint32_t hosts() const { return uint32_t(net.hosts.size()); }
+  uint64_t host_rate_bps(uint32_t host) const { return net.hosts[host].rate_bps; }
+  // The scenario as seen by switch `s`: its ports and SONiC tables (itself when single-switch).
+  const Scenario& switch_view(uint32_t s) const { return net.graph ? *views[s] : *this; }
+  std::vector<std::shared_ptr<const Scenario>> views;
   bool lossless(uint32_t port, uint32_t prio) const {
     return (buffer.pfc_enable[port] >> prio) & 1u;
   }

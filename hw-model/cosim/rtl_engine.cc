@@ -3,6 +3,8 @@
 #include <stdexcept>
 #include <vector>
 
+#include "admission/regfile.h"
+
 #ifdef MMUSIM_HAVE_RTL
 #include "Vmmu_scosim.h"
 #include "Vmmu_scosim___024root.h"
@@ -74,6 +76,8 @@ RtlEngine::RtlEngine(const admission::CoreConfig& cfg, std::string waveform_path
   if (cfg.ewma.frac_bits != kParams.ewma_frac)
     throw std::invalid_argument("admission.ewma.frac_bits must be " + std::to_string(kParams.ewma_frac) +
                                 " for the RTL unit");
+  // The unit is programmed at its first operation; refuse a configuration it cannot hold now.
+  admission::encode(cfg, {kParams.nports, kParams.nprio, kParams.npools, kParams.nprof, kParams.cw});
   m = std::make_unique<Impl>(cfg, std::move(waveform_path), name);
 }
 

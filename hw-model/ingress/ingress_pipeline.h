@@ -32,7 +32,13 @@ class IngressPipeline : public sc_core::sc_module {
   sc_core::sc_port<BfcIf, 1, sc_core::SC_ZERO_OR_MORE_BOUND> bfc;  // bound when bfc.enabled
 
   IngressPipeline(sc_core::sc_module_name name, const Scenario& sc, PacketPool& pool);
-  void add_route(uint32_t dst_ip, uint16_t port) { m_fib[dst_ip] = port; }
+  void add_route(uint32_t dst_ip, uint16_t port) { m_fib[dst_ip] = {port}; }
+  // Equal-cost next hops: a frame takes ports[hash(5-tuple) % size], salted by set_ecmp.
+  void add_route(uint32_t dst_ip, std::vector<uint16_t> ports) { m_fib[dst_ip] = std::move(ports); }
+  void set_ecmp(uint64_t seed, uint32_t switch_id) {
+    m_ecmp_seed = seed;
+    m_switch_id = switch_id;
+  }
 
   uint64_t received_data() const { return m_rx_data; }
   uint64_t received_pfc() const { return m_rx_pfc; }
@@ -53,7 +59,9 @@ class IngressPipeline : public sc_core::sc_module {
   uint64_t m_period;
   uint64_t m_latency;
   std::vector<uint64_t> m_next_slot;  // per pipeline: first free decision cycle
-  std::unordered_map<uint32_t, uint16_t> m_fib;
+  std::unordered_map<uint32_t, std::vector<uint16_t>> m_fib;  // looked up, never iterated
+  uint64_t m_ecmp_seed = 0;
+  uint32_t m_switch_id = 0;
   TimedQueue<Packet*> m_arrivals;
   TimedQueue<Packet*> m_decisions;
   uint64_t m_arrivals_data = 0;

@@ -167,6 +167,3 @@ TEST(BfcDeadlockCheck, FiresWhenDownstreamNeverResumes) {
 
 }  // namespace
 }  // namespace mmusim
-
-// libsystemc references sc_main; every simulation here runs in run_in_child instead.
-int sc_main(int, char*[]) { return 0; }
