@@ -36,6 +36,9 @@ class AdmissionCore {
     return m_policy->ingress_threshold(m_c, port, prio);
   }
   uint64_t egress_threshold(uint32_t port, uint32_t q) const { return m_policy->egress_threshold(m_c, port, q); }
+  uint64_t compared_ingress_cells(uint32_t port, uint32_t prio) const {
+    return m_policy->compared_ingress_cells(m_c, port, prio);
+  }
 
  private:
   void check(uint32_t in, uint32_t out, uint8_t prio, const char* what) const;

@@ -24,6 +24,11 @@ class Policy {
   // Current thresholds in cells (statistics and the RTL checker).
   virtual uint64_t ingress_threshold(const Counters& c, uint32_t port, uint32_t prio) const = 0;
   virtual uint64_t egress_threshold(const Counters& c, uint32_t port, uint32_t q) const = 0;
+  // The ingress queue length (shared part, cells) compared with its threshold: the
+  // instantaneous one, or Reverie's low-pass-filtered one (timeseries.csv, Fig. 2).
+  virtual uint64_t compared_ingress_cells(const Counters& c, uint32_t port, uint32_t prio) const {
+    return shared_part(c.ing[c.idx(port, prio)], pg(port, prio).reserved_cells);
+  }
 
  protected:
   const IngressProfile& pg(uint32_t port, uint32_t prio) const {

@@ -112,10 +112,21 @@ int run_compare(const std::string& self, const CompareArgs& a, std::ostream& out
     if (py.empty() || !std::filesystem::exists(script)) {
       std::cerr << "mmusim compare: no plot (needs /usr/bin/python3 and " << script << ")\n";
     } else {
+      // Several switches: plot the one most loaded under the first policy (its own series file).
+      std::string series = "timeseries.csv", which;
+      const auto& sws = sums[0]["switches"];
+      if (sws.size() > 1) {
+        size_t best = 0;
+        for (size_t i = 1; i < sws.size(); ++i)
+          if (sws[i]["occupancy_bytes"]["total"]["max"].get<double>() > sws[best]["occupancy_bytes"]["total"]["max"].get<double>())
+            best = i;
+        which = sws[best]["name"].get<std::string>();
+        series = "timeseries_" + which + ".csv";
+      }
       std::vector<std::string> argv = {py, script, "-o", a.out + "/occupancy.png"};
-      for (const auto& p : a.policies) argv.push_back(p + "=" + a.out + "/" + p + "/timeseries.csv");
+      for (const auto& p : a.policies) argv.push_back(p + "=" + a.out + "/" + p + "/" + series);
       if (run(argv) != 0) std::cerr << "mmusim compare: plotting failed (python3-matplotlib installed?)\n";
-      else out << "wrote " << a.out << "/occupancy.png\n";
+      else out << "wrote " << a.out << "/occupancy.png" << (which.empty() ? "" : " (switch " + which + ")") << "\n";
     }
   }
   return 0;

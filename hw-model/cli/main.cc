@@ -117,7 +117,11 @@ int sc_main(int argc, char* argv[]) {
     return kBadInput;
   }
   if (check->parsed()) {
-    std::cout << origin << ": ok (" << sc.ports() << " ports, " << sc.traffic.size() << " generators)\n";
+    if (sc.net.graph)
+      std::cout << origin << ": ok (" << sc.net.switches.size() << " switches, " << sc.hosts() << " hosts, "
+                << sc.traffic.size() << " generators)\n";
+    else
+      std::cout << origin << ": ok (" << sc.ports() << " ports, " << sc.traffic.size() << " generators)\n";
     return kOk;
   }
   try {

@@ -26,6 +26,19 @@ void print_report(std::ostream& os, const nlohmann::json& s) {
   os << "drops     lossless " << d["lossless"] << "  lossy " << d["lossy"] << "\n";
   os << "pfc       pause frames " << pfc["pause_frames"] << "  resume frames " << pfc["resume_frames"]
      << "  paused " << fmt("%.1f", pfc["paused_time_ns"].get<double>() / 1000) << " queue-us\n";
+  if (s.contains("acks")) {
+    const auto& a = s["acks"];
+    os << "acks      sent " << a["sent"] << "  received " << a["received"] << "  go-back-N rewinds "
+       << a["go_back_n_rewinds"] << "  timeouts " << a["timeouts"] << "  retransmitted " << a["retransmitted"] << "\n";
+  }
+  if (s.contains("smart_pause"))
+    os << "smart-pause holds " << s["smart_pause"]["holds"] << "  held "
+       << fmt("%.1f", s["smart_pause"]["held_time_ns"].get<double>() / 1000) << " us\n";
+  if (s.contains("bfc")) {
+    const auto& b = s["bfc"];
+    os << "bfc       pause frames " << b["pause_frames"] << "  resume frames " << b["resume_frames"]
+       << "  unresolved " << b["unresolved_pauses"] << "  deadlock " << b["deadlock"] << "\n";
+  }
   os << "occupancy (KB)     mean      p99      max\n";
   for (const char* c : {"lossless", "lossy", "headroom", "total"}) {
     const auto& o = s["occupancy_bytes"][c];

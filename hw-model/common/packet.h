@@ -4,6 +4,7 @@
 #include <memory>
 #include <vector>
 
+#include "bfc/bfc_frame.h"
 #include "pfc/pfc_frame.h"
 
 namespace mmusim {
@@ -17,7 +18,7 @@ struct FiveTuple {
 };
 
 struct Packet {
-  enum class Kind : uint8_t { kData, kPfc };
+  enum class Kind : uint8_t { kData, kPfc, kBfc };
   Kind kind = Kind::kData;
   uint32_t bytes = 0;   // frame bytes (headers + payload + FCS), without preamble/IFG
   uint32_t flow = 0;    // index into the flow table
@@ -31,6 +32,20 @@ struct Packet {
   uint16_t out_port = 0;
   bool headroom = false;  // admitted into PFC headroom
   PfcFrame pfc;           // kind == kPfc
+  // Host transport (host.acks): data carry their byte offset and send time; an ACK (a data
+  // frame to the switch) echoes them with the arrival time and the receiver's cumulative ack.
+  bool ack = false;
+  uint64_t seq = 0;
+  uint64_t tx_ps = 0;
+  uint64_t rx_ps = 0;        // ACK: arrival of the acknowledged packet at the receiver
+  uint64_t cum_ack = 0;      // ACK: bytes the receiver holds in order
+  // BFC (hw-model/bfc/): the sender's queue, stamped by the transmitting NIC or egress port;
+  // then this switch's egress queue, flow-table slot, and whether a pause counter counts it.
+  uint16_t upstream_q = 0;
+  uint16_t queue = 0;
+  uint32_t bfc_slot = 0;
+  bool bfc_counted = false;
+  BfcFrame bfc;  // kind == kBfc
 };
 
 // Free-list pool; packets live until the simulation ends, so references stay valid.

@@ -7,6 +7,7 @@
 
 #include "admission/policy.h"
 #include "config/json_reader.h"
+#include "config/trace_config.h"
 
 namespace mmusim {
 namespace {
@@ -45,31 +46,48 @@ uint8_t parse_prio_set(const std::string& s, const std::string& field) {
   return mask;
 }
 
-uint32_t port_index(const Scenario& sc, const std::string& name, const std::string& field) {
+// skip: a switch of a graph topology reading the shared SONiC tables ignores names of
+// ports it lacks (they were checked against the largest switch); -1 then.
+int port_index_or_skip(const Scenario& sc, const std::string& name, const std::string& field, bool skip) {
   for (uint32_t i = 0; i < sc.ports(); ++i)
-    if (sc.topo.ports[i].name == name) return i;
+    if (sc.topo.ports[i].name == name) return int(i);
+  if (skip) return -1;
   throw ConfigError(field + ": unknown port '" + name + "'");
+}
+
+uint32_t port_index(const Scenario& sc, const std::string& name, const std::string& field) {
+  return uint32_t(port_index_or_skip(sc, name, field, false));
 }
 
 // SONiC key "Ethernet0|3-4" or "Ethernet0,Ethernet4|3" -> (ports, priority mask).
 std::pair<std::vector<uint32_t>, uint8_t> parse_port_prio_key(const Scenario& sc,
                                                                const std::string& key,
-                                                               const std::string& table) {
+                                                               const std::string& table,
+                                                               bool skip_missing = false) {
   const std::string field = "buffer." + table + "." + key;
   auto bar = key.find('|');
   if (bar == std::string::npos)
     throw ConfigError(field + ": key must be PORT|PRIORITIES, e.g. Ethernet0|3-4");
   std::vector<uint32_t> ports;
-  for (const auto& name : split(key.substr(0, bar), ',')) ports.push_back(port_index(sc, name, field));
+  for (const auto& name : split(key.substr(0, bar), ','))
+    if (const int i = port_index_or_skip(sc, name, field, skip_missing); i >= 0) ports.push_back(uint32_t(i));
   return {ports, parse_prio_set(key.substr(bar + 1), field)};
 }
 
-// Host lists: "h3", "h1-h16", or an array of these.
-std::vector<uint32_t> parse_hosts(const nlohmann::json& v, const std::string& field, uint32_t nports) {
+// Host lists: "h3", "h1-h16", or an array of these (graph form: any host name, ranges of
+// h<N> names).
+std::vector<uint32_t> parse_hosts(const nlohmann::json& v, const std::string& field, const Scenario& sc) {
   std::vector<uint32_t> out;
+  const uint32_t nhosts = sc.hosts();
   auto one = [&](const nlohmann::json& e) {
     if (!e.is_string()) throw ConfigError(field + ": hosts are strings like h3 or h1-h16");
     const std::string s = e.get<std::string>();
+    if (sc.net.graph && s.find('-') == std::string::npos) {
+      const int i = sc.net.host_index(s);
+      if (i < 0) throw ConfigError(field + ": unknown host '" + s + "'");
+      out.push_back(uint32_t(i));
+      return;
+    }
     auto range = split(s, '-');
     uint64_t lo = 0, hi = 0;
     auto host = [&](const std::string& h, uint64_t& n) {
@@ -78,10 +96,15 @@ std::vector<uint32_t> parse_hosts(const nlohmann::json& v, const std::string& fi
     bool ok = range.size() == 1 ? host(range[0], lo) && (hi = lo, true)
                                 : range.size() == 2 && host(range[0], lo) && host(range[1], hi);
     if (!ok || lo > hi) throw ConfigError(field + ": '" + s + "' is not a host like h3 or h1-h16");
-    if (hi >= nports)
+    if (!sc.net.graph && hi >= nhosts)
       throw ConfigError(field + ": host h" + std::to_string(hi) + " does not exist (switch has " +
-                        std::to_string(nports) + " ports)");
-    for (uint64_t h = lo; h <= hi; ++h) out.push_back(uint32_t(h));
+                        std::to_string(nhosts) + " ports)");
+    if (sc.net.graph && hi - lo >= nhosts) throw ConfigError(field + ": '" + s + "' names more hosts than exist");
+    for (uint64_t h = lo; h <= hi; ++h) {
+      const int i = sc.net.graph ? sc.net.host_index("h" + std::to_string(h)) : int(h);
+      if (i < 0) throw ConfigError(field + ": '" + s + "': unknown host 'h" + std::to_string(h) + "'");
+      out.push_back(uint32_t(i));
+    }
   };
   if (v.is_array()) {
     for (const auto& e : v) one(e);
@@ -93,6 +116,13 @@ std::vector<uint32_t> parse_hosts(const nlohmann::json& v, const std::string& fi
 }
 
 void load_topology(Scenario& sc, JsonReader r) {
+  if (r.object().contains("switches") || r.object().contains("generator")) {
+    sc.topo.mtu_bytes = uint32_t(r.integer("mtu_bytes", 64, 65535, 1500));
+    sc.topo.wire_overhead_bytes = uint32_t(r.integer("wire_overhead_bytes", 0, 64, 20));
+    load_network(sc, r);
+    r.done();
+    return;
+  }
   sc.topo.switch_name = r.string("switch", "sw0");
   const uint32_t n = uint32_t(r.integer("ports", 1, 1024));
   const uint64_t rate = uint64_t(std::llround(r.fraction("rate_gbps", 0, 1e5) * 1e9));
@@ -114,6 +144,7 @@ void load_topology(Scenario& sc, JsonReader r) {
     o.done();
   }
   r.done();
+  single_switch_network(sc);
 }
 
 void load_mmu(Scenario& sc, JsonReader r) {
@@ -132,7 +163,7 @@ void load_mmu(Scenario& sc, JsonReader r) {
   r.done();
 }
 
-void load_buffer(Scenario& sc, JsonReader r) {
+void load_buffer(Scenario& sc, JsonReader r, bool skip_missing = false) {
   BufferCfg& b = sc.buffer;
   const uint32_t np = sc.ports();
   const uint64_t buf = sc.mmu.buffer_bytes;
@@ -225,7 +256,8 @@ void load_buffer(Scenario& sc, JsonReader r) {
     for (auto it = q.object().begin(); it != q.object().end(); ++it) {
       std::vector<uint32_t> ports;
       for (const auto& name : split(it.key(), ','))
-        ports.push_back(port_index(sc, name, q.field(it.key())));
+        if (const int i = port_index_or_skip(sc, name, q.field(it.key()), skip_missing); i >= 0)
+          ports.push_back(uint32_t(i));
       JsonReader e = q.child(it.key());
       uint8_t pfc = 0;
       if (e.has("pfc_enable")) {
@@ -235,7 +267,7 @@ void load_buffer(Scenario& sc, JsonReader r) {
       std::array<uint8_t, 64> dscp{};
       bool has_dscp = false;
       if (e.has("dscp_to_tc_map")) {
-        dscp = b.dscp_to_tc[ports[0]];
+        if (!ports.empty()) dscp = b.dscp_to_tc[ports[0]];
         load_map("DSCP_TO_TC_MAP", e.string("dscp_to_tc_map"), e.field("dscp_to_tc_map"), 64, dscp);
         used_tables.insert("DSCP_TO_TC_MAP");
         has_dscp = true;
@@ -267,7 +299,7 @@ void load_buffer(Scenario& sc, JsonReader r) {
     if (!r.has(table)) return;
     JsonReader t = r.child(table);
     for (auto it = t.object().begin(); it != t.object().end(); ++it) {
-      auto [ports, mask] = parse_port_prio_key(sc, it.key(), table);
+      auto [ports, mask] = parse_port_prio_key(sc, it.key(), table, skip_missing);
       JsonReader e = t.child(it.key());
       const std::string prof = e.string("profile");
       if (!prof_idx.count(prof)) e.fail("profile", "unknown profile '" + prof + "'");
@@ -358,10 +390,10 @@ void load_admission(Scenario& sc, JsonReader r) {
 
 GeneratorCfg load_generator(const Scenario& sc, JsonReader r, size_t i) {
   GeneratorCfg g;
-  const uint32_t np = sc.ports();
   const std::string type = r.string("type");
   g.name = r.string("name", type + std::to_string(i));
-  auto hosts = [&](const char* key) { return parse_hosts(r.raw(key), r.field(key), np); };
+  if (type == "trace") return load_trace_generator(sc, r, std::move(g));
+  auto hosts = [&](const char* key) { return parse_hosts(r.raw(key), r.field(key), sc); };
   if (type == "incast") {
     g.kind = GeneratorCfg::Kind::kIncast;
     g.srcs = hosts("senders");
@@ -423,7 +455,7 @@ GeneratorCfg load_generator(const Scenario& sc, JsonReader r, size_t i) {
     }
     s.done();
   } else {
-    r.fail("type", "unknown generator type '" + type + "' (constant, onoff, poisson, incast)");
+    r.fail("type", "unknown generator type '" + type + "' (constant, onoff, poisson, incast, trace)");
   }
   // Constant/on-off pair sources with destinations; Poisson picks any destination but the
   // source, so each source needs one other; incast has one receiver.
@@ -436,7 +468,7 @@ GeneratorCfg load_generator(const Scenario& sc, JsonReader r, size_t i) {
                                                                       : std::find(g.dsts.begin(), g.dsts.end(), s) != g.dsts.end();
     if (self)
       r.fail(g.kind == GeneratorCfg::Kind::kIncast ? "receiver" : g.kind == GeneratorCfg::Kind::kPoisson ? "dsts" : "dst",
-             "host h" + std::to_string(s) + " would send to itself");
+             "host " + sc.net.hosts[s].name + " would send to itself");
   }
   const bool has_dscp = r.has("dscp"), has_pcp = r.has("pcp");
   if (has_dscp == has_pcp) r.fail("", "exactly one of dscp and pcp is required");
@@ -444,7 +476,7 @@ GeneratorCfg load_generator(const Scenario& sc, JsonReader r, size_t i) {
   if (has_pcp) g.pcp = int(r.integer("pcp", 0, 7));
   if (r.has("rate_gbps")) g.rate_bps = uint64_t(std::llround(r.fraction("rate_gbps", 0, 1e5) * 1e9));
   for (uint32_t s : g.srcs)
-    if (g.rate_bps > sc.topo.ports[s].rate_bps)
+    if (g.rate_bps > sc.host_rate_bps(s))
       r.fail("rate_gbps", "faster than the line rate of h" + std::to_string(s));
   g.start_ps = r.time_ps("start_us", kPsPerUs, true, 0);
   g.stop_ps = r.time_ps("stop_us", kPsPerUs, false, 0);
@@ -452,6 +484,45 @@ GeneratorCfg load_generator(const Scenario& sc, JsonReader r, size_t i) {
   g.packet_bytes = uint32_t(r.integer("packet_bytes", 64, sc.topo.mtu_bytes, sc.topo.mtu_bytes));
   r.done();
   return g;
+}
+
+// Graph form: each switch reads the SONiC tables (its own or the shared ones) over its own
+// ports; the view is what its MMU, pipeline and PFC generator see.
+void build_switch_views(Scenario& sc, const nlohmann::json& shared_buffer) {
+  for (size_t s = 0; s < sc.net.switches.size(); ++s) {
+    const NetworkCfg::Switch& sw = sc.net.switches[s];
+    auto v = std::make_shared<Scenario>();
+    v->name = sc.name;
+    v->seed = sc.seed;
+    v->duration_ps = sc.duration_ps;
+    v->measure_start_ps = sc.measure_start_ps;
+    v->measure_end_ps = sc.measure_end_ps;
+    v->topo = sc.topo;
+    v->topo.switch_name = sw.name;
+    v->topo.ports.clear();
+    for (const auto& p : sw.ports) v->topo.ports.push_back({p.name, p.rate_bps, p.delay_ps});
+    v->mmu = sc.mmu;
+    v->pfc = sc.pfc;
+    v->admission = sc.admission;
+    v->dwrr_quantum_bytes = sc.dwrr_quantum_bytes;
+    v->output = sc.output;
+    const bool own = !sw.buffer.is_null();
+    const std::string f = own ? "topology.switches[" + std::to_string(s) + "].buffer" : "buffer";
+    try {
+      load_buffer(*v, JsonReader(own ? sw.buffer : shared_buffer, f), !own);
+      // threshold_queues applies where the port exists with that class; else the default.
+      OutputCfg& o = v->output;
+      auto keep = [&](int port, int prio, bool lossless) {
+        return port >= 0 && port < int(v->ports()) && v->lossless(uint32_t(port), uint32_t(prio)) == lossless;
+      };
+      if (!keep(o.th_lossless_port, o.th_lossless_prio, true)) o.th_lossless_port = -1;
+      if (!keep(o.th_lossy_port, o.th_lossy_prio, false)) o.th_lossy_port = -1;
+      v->core_config().validate();
+    } catch (const std::exception& e) {
+      throw ConfigError("switch '" + sw.name + "': " + e.what());
+    }
+    sc.views.push_back(v);
+  }
 }
 
 }  // namespace
@@ -566,10 +637,16 @@ Scenario load_scenario(const nlohmann::json& j, const std::string& origin) {
       sc.dwrr_quantum_bytes = uint32_t(e.integer("dwrr_quantum_bytes", 64, 1 << 24, 1600));
       e.done();
     }
+    if (r.has("host")) load_host(sc, r.raw("host"));
+    if (r.has("bfc")) load_bfc(sc, r.child("bfc"));
     if (r.has("output")) {
       JsonReader o = r.child("output");
       sc.output.sample_interval_ps = o.time_ps("sample_interval_ns", kPsPerNs, false, sc.output.sample_interval_ps);
       sc.output.occupancy_bucket_bytes = uint32_t(o.integer("occupancy_bucket_bytes", 1, 1 << 24, 1024));
+      if (o.has("ingress_peaks")) {
+        if (!o.raw("ingress_peaks").is_boolean()) o.fail("ingress_peaks", "must be true or false");
+        sc.output.ingress_peaks = o.raw("ingress_peaks").get<bool>();
+      }
       if (o.has("threshold_queues")) {
         JsonReader t = o.child("threshold_queues");
         for (const char* cls : {"lossless", "lossy"}) {
@@ -600,6 +677,7 @@ Scenario load_scenario(const nlohmann::json& j, const std::string& origin) {
     }
     r.done();
     sc.core_config().validate();
+    if (sc.net.graph) build_switch_views(sc, j.at("buffer"));
   } catch (const std::invalid_argument& e) {
     throw ConfigError(origin + ": " + e.what());
   } catch (const ConfigError& e) {

@@ -3,6 +3,7 @@
 // measurement. Loading validates everything and names the offending field on error.
 #include <array>
 #include <cstdint>
+#include <memory>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -10,6 +11,8 @@
 #include <nlohmann/json.hpp>
 
 #include "admission/admission_core.h"
+#include "config/bfc_config.h"
+#include "config/topology.h"
 
 namespace mmusim {
 
@@ -50,7 +53,7 @@ struct SizeDist {
 };
 
 struct GeneratorCfg {
-  enum class Kind { kConstant, kOnOff, kPoisson, kIncast } kind = Kind::kConstant;
+  enum class Kind { kConstant, kOnOff, kPoisson, kIncast, kTrace } kind = Kind::kConstant;
   std::string name;
   std::vector<uint32_t> srcs;  // host indices
   std::vector<uint32_t> dsts;
@@ -69,6 +72,8 @@ struct GeneratorCfg {
   uint64_t burst_bytes = 0;
   uint64_t period_ps = 0;
   uint32_t count = 1;
+  // trace (docs/traces.md)
+  std::string trace_file;
 };
 
 struct BufferCfg {
@@ -124,6 +129,20 @@ struct OutputCfg {
   // Queues whose thresholds are reported, as (port, priority); -1: first lossless PG /
   // first lossy queue.
   int th_lossless_port = -1, th_lossless_prio = 0, th_lossy_port = -1, th_lossy_prio = 0;
+  bool ingress_peaks = false;  // per-switch ingress_peak_bytes per port in summary.json
+};
+
+// Host NIC transport (hw-model/host/smart_pause.*, docs/configuration.md "host"): per-packet
+// ACKs with go-back-N loss recovery, and Smart-Pause holds at the sender.
+struct HostCfg {
+  bool acks = false;
+  uint32_t ack_bytes = 64;
+  uint8_t ack_dscp = 48;             // CS6: its own class, served ahead of data by the NIC
+  uint64_t rto_ps = 100'000'000;     // go-back-N retransmission timeout
+  bool smart_pause = false;
+  std::vector<uint64_t> threshold_ps;  // T by switch hops on the path: [hops - 1]; longer paths use the last
+  bool dynamic_pause = false;          // P = OWD - T, else pause_ps
+  uint64_t pause_ps = 0;
 };
 
 struct Scenario {
@@ -132,17 +151,27 @@ struct Scenario {
   uint64_t duration_ps = 0;
   uint64_t measure_start_ps = 0;
   uint64_t measure_end_ps = 0;
+  // In the graph form, topo.ports are the largest switch's ports (the names SONiC tables
+  // may use); each switch has its own view below.
   TopologyCfg topo;
+  NetworkCfg net;  // switches, hosts, links (the single-switch form too)
   MmuCfg mmu;
   BufferCfg buffer;
   PfcCfg pfc;
   AdmissionCfg admission;
   uint32_t dwrr_quantum_bytes = 1600;
+  HostCfg host;
   std::vector<GeneratorCfg> traffic;
   OutputCfg output;
+  BfcCfg bfc;
 
   static constexpr uint32_t kPrios = 8;
   uint32_t ports() const { return uint32_t(topo.ports.size()); }
+  uint32_t hosts() const { return uint32_t(net.hosts.size()); }
+  uint64_t host_rate_bps(uint32_t host) const { return net.hosts[host].rate_bps; }
+  // The scenario as seen by switch `s`: its ports and SONiC tables (itself when single-switch).
+  const Scenario& switch_view(uint32_t s) const { return net.graph ? *views[s] : *this; }
+  std::vector<std::shared_ptr<const Scenario>> views;
   bool lossless(uint32_t port, uint32_t prio) const {
     return (buffer.pfc_enable[port] >> prio) & 1u;
   }
@@ -153,6 +182,9 @@ struct Scenario {
 
 // DSH Eq. 1: worst-case bytes in flight after XOFF, eta = 2(C*D + MTU) + 3840.
 uint64_t headroom_eta_bytes(uint64_t rate_bps, uint64_t delay_ps, uint32_t mtu_bytes);
+
+// The "host" object (config/host_config.cc).
+void load_host(Scenario& sc, const nlohmann::json& j);
 
 // Parse and validate. `origin` names the source in messages (file name or "default").
 Scenario load_scenario(const nlohmann::json& j, const std::string& origin);

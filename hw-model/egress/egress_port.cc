@@ -7,7 +7,7 @@ namespace mmusim {
 EgressPort::EgressPort(sc_core::sc_module_name name, uint32_t port, uint64_t link_bps,
                        uint32_t dwrr_quantum)
     : sc_module(name), in("in"), to_link("to_link"), pause_export("pause_export"), mmu("mmu"),
-      m_port(port), m_quantum(dwrr_quantum), m_pause(link_bps) {
+      m_port(port), m_quantum(dwrr_quantum), m_q(kQueues), m_deficit(kQueues, 0), m_pause(link_bps) {
   in.register_nb_transport_fw(this, &EgressPort::nb_transport_fw);
   to_link.register_nb_transport_bw(this, &EgressPort::nb_transport_bw);
   pause_export.bind(*this);
@@ -24,8 +24,8 @@ uint64_t EgressPort::now() { return now_ps(); }
 
 tlm::tlm_sync_enum EgressPort::nb_transport_fw(int, Packet& p, tlm::tlm_phase& phase, sc_core::sc_time&) {
   expect_begin_req(phase, name());
-  if (p.kind == Packet::Kind::kPfc) m_ctrl.push_back(&p);
-  else m_q[p.prio].push_back(&p);
+  if (p.kind != Packet::Kind::kData) m_ctrl.push_back(&p);
+  else m_q[m_bfc ? p.queue : p.prio].push_back(&p);
   try_send();
   return tlm::TLM_COMPLETED;
 }
@@ -33,6 +33,32 @@ tlm::tlm_sync_enum EgressPort::nb_transport_fw(int, Packet& p, tlm::tlm_phase& p
 void EgressPort::pfc_received(const PfcFrame& f) {
   m_pause.apply(f, now());
   try_send();  // a resume may unblock a queue
+}
+
+void EgressPort::enable_bfc(uint32_t queues) {
+  m_bfc = true;
+  m_q.assign(queues, {});
+  m_deficit.assign(queues, 0);
+}
+
+void EgressPort::bfc_received(const BfcFrame& f) {
+  if (!m_bfc) SC_REPORT_ERROR(name(), "BFC frame received by an egress port without BFC queues");
+  m_bfc_paused = f.paused;
+  if (bfc.size()) bfc->peer_paused(m_port, m_bfc_paused);
+  try_send();  // a resume may unblock a queue
+}
+
+// BFC pauses queues; PFC still pauses the priority of the frame at a queue's head.
+bool EgressPort::queue_paused(size_t q, uint64_t t) const {
+  if (!m_bfc) return m_pause.paused(uint8_t(q), t);
+  return m_bfc_paused.test(uint32_t(q)) || m_pause.paused(m_q[q].front()->prio, t);
+}
+
+void EgressPort::for_each_queued(const std::function<void(const Packet&, int, bool)>& fn) const {
+  const uint64_t t = now();
+  for (size_t q = 0; q < m_q.size(); ++q)
+    for (const Packet* p : m_q[q]) fn(*p, int(q), queue_paused(q, t));
+  if (m_busy && m_on_wire.kind == Packet::Kind::kData) fn(m_on_wire, -1, false);
 }
 
 uint64_t EgressPort::queued_data() const {
@@ -45,14 +71,15 @@ uint64_t EgressPort::queued_data() const {
 int EgressPort::pick_dwrr() {
   const uint64_t t = now();
   bool any = false;
-  for (int q = 0; q < kQueues; ++q) {
+  const int nq = int(m_q.size());
+  for (int q = 0; q < nq; ++q) {
     if (m_q[size_t(q)].empty()) m_deficit[size_t(q)] = 0;  // idle queues keep no credit
-    else if (!m_pause.paused(uint8_t(q), t)) any = true;
+    else if (!queue_paused(size_t(q), t)) any = true;
   }
   if (!any) return -1;
   for (;;) {
     const size_t q = size_t(m_rr);
-    if (!m_q[q].empty() && !m_pause.paused(uint8_t(q), t)) {
+    if (!m_q[q].empty() && !queue_paused(q, t)) {
       if (!m_quantum_given) {
         m_deficit[q] += m_quantum;
         m_quantum_given = true;
@@ -63,7 +90,7 @@ int EgressPort::pick_dwrr() {
         return int(q);
       }
     }
-    m_rr = (m_rr + 1) % kQueues;
+    m_rr = (m_rr + 1) % nq;
     m_quantum_given = false;
   }
 }
@@ -77,9 +104,10 @@ void EgressPort::try_send() {
   } else {
     const int q = pick_dwrr();
     if (q < 0) {
-      uint8_t waiting = 0;
-      for (int i = 0; i < kQueues; ++i)
-        if (!m_q[size_t(i)].empty()) waiting |= uint8_t(1u << i);
+      uint8_t waiting = 0;  // priorities whose PFC pause holds a queue
+      for (size_t i = 0; i < m_q.size(); ++i)
+        if (!m_q[i].empty() && !(m_bfc && m_bfc_paused.test(uint32_t(i))))
+          waiting |= uint8_t(1u << (m_bfc ? m_q[i].front()->prio : i));
       if (const uint64_t t = m_pause.next_expiry(waiting, now())) m_wake.notify(ps(t - now()));
       return;
     }
@@ -87,12 +115,13 @@ void EgressPort::try_send() {
     m_q[size_t(q)].pop_front();
     if (m_q[size_t(q)].empty()) {  // textbook DWRR: an emptied queue loses its credit and turn
       m_deficit[size_t(q)] = 0;
-      m_rr = (q + 1) % kQueues;
+      m_rr = (q + 1) % int(m_q.size());
       m_quantum_given = false;
     }
   }
   m_busy = true;
   m_on_wire = *p;
+  if (m_bfc && p->kind == Packet::Kind::kData) p->upstream_q = p->queue;  // the next hop's upstreamQ
   if (m_tx_hook) m_tx_hook(*p, now());
   tlm::tlm_phase phase = tlm::BEGIN_REQ;
   sc_core::sc_time t = sc_core::SC_ZERO_TIME;
@@ -106,6 +135,9 @@ void EgressPort::on_tx_done() {
   if (m_on_wire.kind == Packet::Kind::kData) {
     ++m_tx_data;
     mmu->depart(m_on_wire);
+    if (bfc.size()) bfc->depart(m_on_wire);
+  } else if (m_on_wire.kind == Packet::Kind::kBfc) {
+    ++m_tx_bfc;
   } else {
     ++m_tx_pfc;
   }

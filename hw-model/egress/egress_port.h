@@ -1,16 +1,20 @@
 #pragma once
-// Egress port of the switch: a strict-priority control queue (PFC frames) and DWRR among
-// the eight data queues, skipping priorities paused by the peer. Event-driven: it wakes on
-// enqueue, end of transmission and pause expiry only.
+// Egress port of the switch: a strict-priority control queue (PFC and BFC frames) and DWRR
+// among the eight data queues, skipping priorities paused by the peer. With BFC
+// (enable_bfc) it has bfc.queues_per_port data queues chosen by the BFC unit, pauses
+// queues as BFC frames from the peer say, and stamps upstreamQ on what it sends.
+// Event-driven: it wakes on enqueue, end of transmission and pause expiry only.
 #include <array>
 #include <deque>
 #include <functional>
+#include <vector>
 
 #include <systemc>
 #include <tlm>
 #include <tlm_utils/multi_passthrough_target_socket.h>
 #include <tlm_utils/simple_initiator_socket.h>
 
+#include "bfc/bfc_if.h"
 #include "common/protocol.h"
 #include "egress/pause_if.h"
 #include "mmu/admission_if.h"
@@ -26,6 +30,7 @@ class EgressPort : public sc_core::sc_module, public PauseIf {
   tlm_utils::simple_initiator_socket<EgressPort, 32, PacketProtocol> to_link;
   sc_core::sc_export<PauseIf> pause_export;
   sc_core::sc_port<AdmissionIf> mmu;
+  sc_core::sc_port<BfcIf, 1, sc_core::SC_ZERO_OR_MORE_BOUND> bfc;  // bound when bfc.enabled
 
   // Called with each frame as it starts on the wire (pcap tap, frees).
   using FrameHook = std::function<void(const Packet&, uint64_t now_ps)>;
@@ -34,11 +39,18 @@ class EgressPort : public sc_core::sc_module, public PauseIf {
   void set_tx_hook(FrameHook h) { m_tx_hook = std::move(h); }
 
   void pfc_received(const PfcFrame& f) override;
+  // BFC: `queues` data queues indexed by Packet::queue, paused by BFC frames (before running).
+  void enable_bfc(uint32_t queues);
+  void bfc_received(const BfcFrame& f) override;
+  // Each queued data frame with its queue and whether the peer pauses that queue; then the
+  // frame in transmission, if any, with queue -1.
+  void for_each_queued(const std::function<void(const Packet&, int queue, bool paused)>& fn) const;
 
   uint64_t queued_data() const;
   uint64_t paused_ps() const { return m_pause.paused_ps(now()); }
   uint64_t tx_data_frames() const { return m_tx_data; }
   uint64_t tx_pfc_frames() const { return m_tx_pfc; }
+  uint64_t tx_bfc_frames() const { return m_tx_bfc; }
 
  private:
   tlm::tlm_sync_enum nb_transport_fw(int id, Packet& p, tlm::tlm_phase& phase, sc_core::sc_time& t);
@@ -49,12 +61,15 @@ class EgressPort : public sc_core::sc_module, public PauseIf {
   void try_send();
   void on_tx_done();
   int pick_dwrr();
+  bool queue_paused(size_t q, uint64_t t) const;
 
   uint32_t m_port;
   uint32_t m_quantum;
   std::deque<Packet*> m_ctrl;
-  std::array<std::deque<Packet*>, kQueues> m_q;
-  std::array<uint64_t, kQueues> m_deficit{};
+  std::vector<std::deque<Packet*>> m_q;
+  std::vector<uint64_t> m_deficit;
+  bool m_bfc = false;
+  QueueMask m_bfc_paused;
   int m_rr = 0;
   bool m_quantum_given = false;
   PauseTimers m_pause;
@@ -66,6 +81,7 @@ class EgressPort : public sc_core::sc_module, public PauseIf {
   FrameHook m_tx_hook;
   uint64_t m_tx_data = 0;
   uint64_t m_tx_pfc = 0;
+  uint64_t m_tx_bfc = 0;
 };
 
 }  // namespace mmusim

@@ -12,6 +12,7 @@ struct Flow {
   uint32_t generator = 0;
   uint32_t src = 0, dst = 0;  // host indices
   FiveTuple tuple;
+  bool has_ports = false;  // ports and protocol come from the generator (traces)
   uint8_t dscp = 0;
   int8_t pcp = -1;
   uint64_t bytes = 0;
@@ -24,6 +25,16 @@ struct Flow {
   uint64_t received_bytes = 0;
   uint64_t finish_ps = 0;  // 0 = not completed
   uint32_t packets_sent = 0;
+  uint32_t switch_hops = 1;  // switches on the path (one-switch topology); Smart-Pause's T depends on it
+  // ACK transport (host.acks): sender side of go-back-N and Smart-Pause.
+  uint64_t acked_bytes = 0;    // cumulative: the receiver has every byte below
+  uint64_t highest_sent = 0;   // bytes sent at least once; a packet below is a retransmission
+  uint64_t last_owd_ps = 0;    // OWD of the last acknowledged packet (valid when acks > 0)
+  uint64_t rewind_ps = 0;      // time of the last go-back-N rewind: older packets' ACKs cannot rewind again
+  uint64_t rto_deadline_ps = 0;  // 0 = timer off
+  uint64_t acks = 0;           // ACKs the sender received
+  bool hold_served = false;    // the next packet has had its Smart-Pause hold
+  bool queued = false;         // in the NIC's ready or waiting list
 };
 
 using FlowTable = std::vector<Flow>;

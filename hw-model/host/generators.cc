@@ -3,6 +3,8 @@
 #include <cmath>
 #include <queue>
 
+#include "host/trace_reader.h"
+
 namespace mmusim {
 
 double Rng::exponential(double mean) { return -std::log1p(-uniform()) * mean; }
@@ -81,7 +83,7 @@ class PoissonGenerator : public Generator {
         m_stop(m_g.stop_ps ? m_g.stop_ps : sc.duration_ps), m_rng(splitmix(sc.seed ^ splitmix(index))) {
     const double mean = mean_size();
     for (uint32_t s : m_g.srcs) {
-      const double bps = double(sc.topo.ports[s].rate_bps) * m_g.load;
+      const double bps = double(sc.host_rate_bps(s)) * m_g.load;
       const double gap_ps = mean * 8.0 / bps * 1e12;
       m_gap.push_back(gap_ps);
       m_next.push(Pending{m_g.start_ps + uint64_t(m_rng.exponential(gap_ps)), s, uint32_t(m_gap.size() - 1)});
@@ -142,10 +144,11 @@ class PoissonGenerator : public Generator {
 std::unique_ptr<Generator> make_generator(const Scenario& sc, uint32_t index) {
   const GeneratorCfg& g = sc.traffic[index];
   if (g.kind == GeneratorCfg::Kind::kPoisson) return std::make_unique<PoissonGenerator>(sc, index);
+  if (g.kind == GeneratorCfg::Kind::kTrace) return make_trace_generator(sc, index);
   auto list = std::make_unique<ListGenerator>();
   const uint64_t stop = g.stop_ps ? g.stop_ps : sc.duration_ps;
   const uint32_t mtu = sc.topo.mtu_bytes;
-  auto rate = [&](uint32_t src) { return g.rate_bps ? g.rate_bps : sc.topo.ports[src].rate_bps; };
+  auto rate = [&](uint32_t src) { return g.rate_bps ? g.rate_bps : sc.host_rate_bps(src); };
   auto bytes_at = [](uint64_t bps, uint64_t dur_ps) {
     return uint64_t((unsigned __int128)bps * dur_ps / 8'000'000'000'000ull);
   };
@@ -180,7 +183,8 @@ std::unique_ptr<Generator> make_generator(const Scenario& sc, uint32_t index) {
           list->add(f);
         }
         break;
-      case GeneratorCfg::Kind::kPoisson: break;
+      case GeneratorCfg::Kind::kPoisson:
+      case GeneratorCfg::Kind::kTrace: break;
     }
   }
   return list;

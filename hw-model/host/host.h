@@ -2,7 +2,12 @@
 // Host NIC: a traffic source and sink that obeys PFC. Flows are pulled packet by packet
 // when the link is free (round robin over unpaused priorities, then over flows), so a
 // paused flow builds no queue of materialised packets; rate-limited flows wait for their
-// next eligible time.
+// next eligible time. With host.acks the receiver acknowledges every data packet (an ACK
+// frame sent ahead of data), the sender recovers losses by go-back-N and, with Smart-Pause,
+// holds a flow's next packet while its last measured one-way delay is above T.
+// With BFC (enable_bfc) the NIC keeps one queue per flow hash
+// (bfc.queues_per_port of them) instead of one per priority, stamps upstreamQ and obeys
+// BFC frames; PFC still pauses the priority of a queue's head flow.
 #include <array>
 #include <deque>
 #include <vector>
@@ -13,7 +18,9 @@
 #include <tlm_utils/multi_passthrough_target_socket.h>
 
 #include "common/protocol.h"
+#include "bfc/bfc_frame.h"
 #include "common/timed_queue.h"
+#include "config/scenario.h"
 #include "host/flow.h"
 #include "pfc/pause_timers.h"
 
@@ -25,13 +32,26 @@ class Host : public sc_core::sc_module {
   tlm_utils::simple_initiator_socket<Host, 32, PacketProtocol> tx;
 
   Host(sc_core::sc_module_name name, uint32_t index, uint64_t rate_bps, FlowTable& flows, PacketPool& pool);
+  // ACKs (and Smart-Pause if cfg says so); ack_prio: the ACK's class at this host's switch port.
+  void enable_acks(const HostCfg& cfg, uint8_t ack_prio);
   void start_flow(uint32_t id);
+  // BFC: `queues` NIC queues, a flow in queue bfc_flow_hash(5-tuple) % queues (before running).
+  void enable_bfc(uint32_t queues);
 
   uint64_t injected() const { return m_injected; }
   uint64_t delivered() const { return m_delivered; }
   uint64_t pending_rx_data() const { return m_rx_data_pending; }
   uint64_t pfc_received() const { return m_pfc_rx; }
+  uint64_t bfc_received() const { return m_bfc_rx; }
+  const QueueMask& bfc_paused() const { return m_bfc_paused; }
   uint64_t paused_ps() const;
+  struct AckCounters {
+    uint64_t acks_sent = 0, acks_received = 0;
+    uint64_t out_of_order = 0;   // data discarded by the go-back-N receiver
+    uint64_t rewinds = 0, timeouts = 0, retransmitted = 0;
+    uint64_t holds = 0, held_ps = 0;  // Smart-Pause
+  };
+  const AckCounters& ack_counters() const { return m_ackc; }
 
  private:
   tlm::tlm_sync_enum on_rx_fw(int, Packet& p, tlm::tlm_phase& ph, sc_core::sc_time& t);
@@ -39,20 +59,36 @@ class Host : public sc_core::sc_module {
   void on_rx();
   void try_send();
   void on_tx_done();
+  void enqueue(uint32_t id, uint64_t eligible_ps, uint64_t now);
+  void receive_data(Packet& p, uint64_t now);
+  void receive_ack(const Packet& a, uint64_t now);
+  void rewind(Flow& f, uint64_t now);
+  void check_timeouts(uint64_t now);
+  void arm_timeout(Flow& f, uint64_t now);
+  void transmit(Packet* p);
+  size_t queue_of(uint32_t flow) const;
+  bool queue_paused(size_t q, uint64_t now) const;
 
   uint32_t m_index;
   uint64_t m_rate_bps;
   FlowTable& m_flows;
   PacketPool& m_pool;
   PauseTimers m_pause;
-  std::array<std::deque<uint32_t>, 8> m_ready;  // flows with a packet eligible now
+  std::vector<std::deque<uint32_t>> m_ready;  // per queue: flows with a packet eligible now
+  bool m_bfc = false;
+  QueueMask m_bfc_paused;
   TimedQueue<uint32_t> m_waiting;               // rate-limited flows, by eligible time
   int m_rr = 0;
   bool m_busy = false;
   TimedQueue<Packet*> m_arrivals;
   uint64_t m_rx_data_pending = 0;
   sc_core::sc_event m_rx_ev, m_tx_done, m_wake;
-  uint64_t m_injected = 0, m_delivered = 0, m_pfc_rx = 0;
+  uint64_t m_injected = 0, m_delivered = 0, m_pfc_rx = 0, m_bfc_rx = 0;
+  const HostCfg* m_acks = nullptr;  // null: no ACKs
+  uint8_t m_ack_prio = 0;
+  std::deque<Packet*> m_ack_q;     // ACKs go ahead of data
+  TimedQueue<uint32_t> m_rto;      // flows by retransmission deadline (stale entries skipped)
+  AckCounters m_ackc;
 };
 
 }  // namespace mmusim

@@ -32,9 +32,11 @@ void TrafficManager::on_start() {
     m_due.pop();
     Flow f = m_head[g];
     f.id = uint32_t(m_flows.size());
-    f.tuple = FiveTuple{host_ip(f.src), host_ip(f.dst), uint16_t(49152 + f.id % 16384), 4791, 17};
+    if (f.has_ports) f.tuple.src_ip = host_ip(f.src), f.tuple.dst_ip = host_ip(f.dst);
+    else f.tuple = FiveTuple{host_ip(f.src), host_ip(f.dst), uint16_t(49152 + f.id % 16384), 4791, 17};
     // The NIC classifies as the switch port it is attached to will.
-    f.prio = classify(m_sc.buffer, f.src, f.dscp, f.pcp);
+    const NetworkCfg::Host& at = m_sc.net.hosts[f.src];
+    f.prio = classify(m_sc.switch_view(at.sw).buffer, at.port, f.dscp, f.pcp);
     m_flows.push_back(f);
     m_hosts[f.src]->start_flow(f.id);
     pull(g);

@@ -43,15 +43,25 @@ void IngressPipeline::on_arrival() {
       m_pool.put(p);
       continue;
     }
+    if (p->kind == Packet::Kind::kBfc) {
+      ++m_rx_bfc;
+      pause[p->in_port]->bfc_received(p->bfc);
+      m_pool.put(p);
+      continue;
+    }
     --m_arrivals_data;
     ++m_rx_data;
     auto route = m_fib.find(p->tuple.dst_ip);
-    if (route == m_fib.end()) {
+    if (route == m_fib.end() || route->second.empty()) {
       ++m_no_route;
       m_pool.put(p);
       continue;
     }
-    p->out_port = route->second;
+    const auto& hops = route->second;
+    const FiveTuple& ft = p->tuple;
+    p->out_port = hops.size() == 1 ? hops[0]
+                                   : hops[ecmp_pick(m_ecmp_seed, m_switch_id, ft.src_ip, ft.dst_ip, ft.src_port,
+                                                    ft.dst_port, ft.proto, uint32_t(hops.size()))];
     p->prio = classify(m_sc.buffer, p->in_port, p->dscp, p->pcp);
     p->cells = uint32_t(m_sc.cells(p->bytes));
     // First MMU clock edge after the pipeline latency, then one decision per cycle.
@@ -74,6 +84,7 @@ void IngressPipeline::on_decision() {
       m_pool.put(p);
       continue;
     }
+    if (bfc.size()) bfc->enqueue(*p);  // BFC queue assignment and backpressure
     tlm::tlm_phase ph = tlm::BEGIN_REQ;
     sc_core::sc_time t = sc_core::SC_ZERO_TIME;
     to_egress[p->out_port]->nb_transport_fw(*p, ph, t);

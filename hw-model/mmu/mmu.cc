@@ -20,6 +20,8 @@ Mmu::Mmu(sc_core::sc_module_name name, const Scenario& sc)
             {sc.measure_start_ps, sc.measure_end_ps, sc.output.occupancy_bucket_bytes},
             {sc.measure_start_ps, sc.measure_end_ps, sc.output.occupancy_bucket_bytes}},
       m_drop_reason(5, 0) {
+  m_in_cells.assign(sc.ports(), 0);
+  m_in_peak.assign(sc.ports(), 0);
   admission_export.bind(*this);
   for (size_t i = 0; i < sc.buffer.pools.size(); ++i)
     m_pool_stats.emplace_back(sc.measure_start_ps, sc.measure_end_ps, sc.output.occupancy_bucket_bytes);
@@ -37,7 +39,7 @@ void Mmu::enable_timeseries(std::ostream* out) {
   m_ts = out;
   *m_ts << "time_ns,lossless_bytes,lossy_bytes,headroom_bytes,total_bytes";
   for (const auto& p : m_sc.buffer.pools) *m_ts << ",pool_" << p.name << "_bytes";
-  *m_ts << ",th_ingress_lossless_bytes,th_egress_lossy_bytes\n";
+  *m_ts << ",th_ingress_lossless_bytes,th_egress_lossy_bytes,q_ingress_lossless_bytes,qhat_ingress_lossless_bytes\n";
 }
 
 void Mmu::enable_rtl(const std::string& waveform) {
@@ -69,7 +71,17 @@ void Mmu::write_row(uint64_t t) {
         << m_hd * m_cell << ',' << m_core.total_used() * m_cell;
   for (size_t i = 0; i < m_pool_stats.size(); ++i)
     *m_ts << ',' << m_core.pool_used(uint16_t(i)) * m_cell;
-  *m_ts << ',' << m_occ.th_lossless.value() << ',' << m_occ.th_lossy.value() << '\n';
+  *m_ts << ',' << m_occ.th_lossless.value() << ',' << m_occ.th_lossy.value();
+  // The representative lossless PG's queue: instantaneous shared part and what admission compares.
+  if (m_ll_port < 0) {
+    *m_ts << ",0,0\n";
+  } else {
+    const auto port = uint32_t(m_ll_port), prio = uint32_t(m_ll_prio);
+    const auto& cfg = m_core.config();
+    const uint64_t reserved = cfg.ingress_profiles[cfg.pg_profile[size_t(port) * cfg.prios + prio]].reserved_cells;
+    *m_ts << ',' << admission::shared_part(m_core.ingress_cells(port, prio), reserved) * m_cell << ','
+          << m_core.compared_ingress_cells(port, prio) * m_cell << '\n';
+  }
 }
 
 void Mmu::sample_until(uint64_t t) {
@@ -131,6 +143,8 @@ bool Mmu::admit(Packet& p) {
   }
   ++m_admitted;
   ++m_buffered;
+  m_in_cells[p.in_port] += p.cells;
+  m_in_peak[p.in_port] = std::max(m_in_peak[p.in_port], m_in_cells[p.in_port]);
   p.headroom = r.verdict == Verdict::kAdmitHeadroom;
   if (p.headroom) {
     ++m_admitted_hdrm;
@@ -160,13 +174,14 @@ void Mmu::depart(const Packet& p) {
   // Headroom drains first (§2.2.1), whichever cells this packet was admitted into.
   const uint64_t from_hd = hd_before - m_core.headroom_cells(p.in_port, p.prio);
   uint64_t& cls = m_sc.lossless(p.in_port, p.prio) ? m_ll : m_ly;
-  if (from_hd > m_hd || p.cells - from_hd > cls || m_buffered == 0) {
+  if (from_hd > m_hd || p.cells - from_hd > cls || m_buffered == 0 || p.cells > m_in_cells[p.in_port]) {
     const std::logic_error e("class occupancy would go negative");
     model_error(e, p, "departure");
   }
   m_hd -= from_hd;
   cls -= p.cells - from_hd;
   --m_buffered;
+  m_in_cells[p.in_port] -= p.cells;
   update_stats(t);
   if (ev.pfc != PfcEvent::kNone) pfc->pfc_event(p.in_port, p.prio, ev.pfc);
   if (ev.port_pfc != PfcEvent::kNone) pfc->port_pfc_event(p.in_port, ev.port_pfc);

@@ -56,6 +56,9 @@ class Mmu : public sc_core::sc_module, public AdmissionIf {
   const std::vector<uint64_t>& drops_by_reason() const { return m_drop_reason; }
   uint64_t buffered_packets() const { return m_buffered; }
   uint64_t cell_bytes() const { return m_cell; }
+  // Highest buffer occupancy charged to each ingress port (all its PGs, headroom included),
+  // in bytes, over the whole run.
+  uint64_t ingress_peak_bytes(uint32_t port) const { return m_in_peak[port] * m_cell; }
 
  private:
   void sample_until(uint64_t t);
@@ -73,6 +76,7 @@ class Mmu : public sc_core::sc_module, public AdmissionIf {
   // Class occupancy in cells; the core keeps per-queue counters only.
   uint64_t m_ll = 0, m_ly = 0, m_hd = 0;
   uint64_t m_buffered = 0;
+  std::vector<uint64_t> m_in_cells, m_in_peak;  // per ingress port
   Occupancy m_occ;
   std::vector<TimeWeighted> m_pool_stats;
   uint64_t m_admitted = 0, m_admitted_hdrm = 0, m_drop_lossless = 0, m_drop_lossy = 0;

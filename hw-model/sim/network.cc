@@ -8,6 +8,7 @@
 #include <filesystem>
 
 #include "common/sim_time.h"
+#include "ingress/classifier.h"
 
 namespace mmusim {
 namespace {
@@ -33,56 +34,159 @@ nlohmann::json fct_json(std::vector<uint64_t> v) {
   return j;
 }
 
+// Nearest-rank statistics of slowdowns (FCT / ideal FCT).
+nlohmann::json slowdown_json(std::vector<double> v) {
+  nlohmann::json j = {{"mean", 0.0}, {"p50", 0.0}, {"p99", 0.0}, {"max", 0.0}};
+  if (v.empty()) return j;
+  std::sort(v.begin(), v.end());
+  long double sum = 0;
+  for (double x : v) sum += x;
+  auto rank = [&](double q) {
+    size_t k = size_t(std::ceil(q * double(v.size())));
+    return v[std::min(v.size(), std::max<size_t>(1, k)) - 1];
+  };
+  j["mean"] = double(sum / v.size());
+  j["p50"] = rank(0.50);
+  j["p99"] = rank(0.99);
+  j["max"] = v.back();
+  return j;
+}
+
+// a += b (or a = max(a, b)) over numbers, recursively through objects.
+void merge(nlohmann::json& a, const nlohmann::json& b, bool max) {
+  if (a.is_object() && b.is_object()) {
+    for (auto it = b.begin(); it != b.end(); ++it) {
+      if (a.contains(it.key())) merge(a[it.key()], it.value(), max);
+      else a[it.key()] = it.value();
+    }
+  } else if (a.is_array() && b.is_array() && !max) {
+    a.insert(a.end(), b.begin(), b.end());
+  } else if (a.is_number_unsigned() && b.is_number_unsigned()) {
+    a = max ? std::max(a.get<uint64_t>(), b.get<uint64_t>()) : a.get<uint64_t>() + b.get<uint64_t>();
+  } else if (a.is_number() && b.is_number()) {
+    a = max ? std::max(a.get<double>(), b.get<double>()) : a.get<double>() + b.get<double>();
+  }
+}
+
 }  // namespace
 
+uint64_t ideal_fct_ps(const Scenario& sc, const Flow& f) {
+  // The hosts' own links; a multi-switch path's inner links are not counted.
+  const NetworkCfg::Host& a = sc.net.hosts[f.src];
+  const NetworkCfg::Host& b = sc.net.hosts[f.dst];
+  const uint64_t oh = sc.topo.wire_overhead_bytes;
+  const uint64_t n = (f.bytes + f.packet_bytes - 1) / f.packet_bytes;
+  const uint64_t last = f.bytes - (n - 1) * f.packet_bytes;
+  const uint64_t last_wire = std::max<uint64_t>(64, last) + oh;
+  const uint64_t first_wire = n > 1 ? uint64_t(f.packet_bytes) + oh : last_wire;
+  const uint64_t all_wire = (n - 1) * (uint64_t(f.packet_bytes) + oh) + last_wire;
+  // Frames back to back on the first link, or paced at the flow's rate (as the NIC paces).
+  uint64_t a_all = serialization_ps(all_wire, a.rate_bps);
+  if (f.rate_bps && f.rate_bps < a.rate_bps)
+    a_all = std::max(a_all, serialization_ps(f.bytes - last, f.rate_bps) + serialization_ps(last_wire, a.rate_bps));
+  // Store and forward: the slower link sets the pace, the other adds one frame.
+  const uint64_t ser = std::max(a_all + serialization_ps(last_wire, b.rate_bps),
+                                serialization_ps(first_wire, a.rate_bps) + serialization_ps(all_wire, b.rate_bps));
+  return ser + uint64_t(sc.mmu.pipeline_latency_cycles) * sc.mmu.clock_period_ps + a.delay_ps + b.delay_ps;
+}
+
 Network::Network(const Scenario& sc, const RunOptions& opt) : m_sc(sc), m_opt(opt) {
-  m_switch = std::make_unique<Switch>(sc.topo.switch_name.c_str(), sc, 0, m_pool);
+  const NetworkCfg& net = sc.net;
+  for (uint32_t s = 0; s < net.switches.size(); ++s)
+    m_switches.push_back(std::make_unique<Switch>(net.switches[s].name.c_str(), sc.switch_view(s), s, m_pool));
+  // Port names carry their switch's name only when there are several switches.
+  auto port_name = [&](uint32_t s, uint32_t p) {
+    return (net.graph ? net.switches[s].name + "_" : std::string()) + net.switches[s].ports[p].name;
+  };
+  auto make_link = [&](const std::string& name, uint64_t rate, uint64_t delay) {
+    m_links.push_back(std::make_unique<Link>(name.c_str(), rate, delay, sc.topo.wire_overhead_bytes));
+    return m_links.back().get();
+  };
+  // Link arriving at each switch port, bound below in port order: the ingress socket
+  // index is the port number.
+  std::vector<std::vector<Link*>> into(net.switches.size());
+  for (uint32_t s = 0; s < net.switches.size(); ++s) into[s].resize(net.switches[s].ports.size());
   std::vector<Host*> hosts;
-  for (uint32_t i = 0; i < sc.ports(); ++i) {
-    const PortCfg& pc = sc.topo.ports[i];
-    const std::string h = "h" + std::to_string(i);
-    m_hosts.push_back(std::make_unique<Host>(h.c_str(), i, pc.rate_bps, m_flows, m_pool));
-    m_up.push_back(std::make_unique<Link>((h + "_to_" + pc.name).c_str(), pc.rate_bps, pc.delay_ps,
-                                          sc.topo.wire_overhead_bytes));
-    m_down.push_back(std::make_unique<Link>((pc.name + "_to_" + h).c_str(), pc.rate_bps, pc.delay_ps,
-                                            sc.topo.wire_overhead_bytes));
-    m_hosts[i]->tx.bind(m_up[i]->in);
-    m_up[i]->out.bind(m_switch->ingress.from_link);
-    m_switch->egress[i]->to_link.bind(m_down[i]->in);
-    m_down[i]->out.bind(m_hosts[i]->rx);
-    m_switch->ingress.add_route(host_ip(i), uint16_t(i));
+  for (uint32_t i = 0; i < net.hosts.size(); ++i) {
+    const NetworkCfg::Host& hc = net.hosts[i];
+    const std::string pn = port_name(hc.sw, hc.port);
+    m_hosts.push_back(std::make_unique<Host>(hc.name.c_str(), i, hc.rate_bps, m_flows, m_pool));
+    Link* up = make_link(hc.name + "_to_" + pn, hc.rate_bps, hc.delay_ps);
+    Link* down = make_link(pn + "_to_" + hc.name, hc.rate_bps, hc.delay_ps);
+    m_hosts[i]->tx.bind(up->in);
+    into[hc.sw][hc.port] = up;
+    m_switches[hc.sw]->egress[hc.port]->to_link.bind(down->in);
+    down->out.bind(m_hosts[i]->rx);
+    if (sc.bfc.enabled) m_hosts[i]->enable_bfc(sc.bfc.queues_per_port);  // NIC upstream of BFC
+    if (sc.host.acks)
+      m_hosts[i]->enable_acks(sc.host, classify(sc.switch_view(hc.sw).buffer, hc.port, sc.host.ack_dscp, -1));
     hosts.push_back(m_hosts[i].get());
   }
+  for (uint32_t s = 0; s < net.switches.size(); ++s)
+    for (uint32_t p = 0; p < net.switches[s].ports.size(); ++p) {
+      const NetworkCfg::Port& pc = net.switches[s].ports[p];
+      if (pc.peer_host) continue;
+      Link* l = make_link(port_name(s, p) + "_to_" + port_name(pc.peer, pc.peer_port), pc.rate_bps, pc.delay_ps);
+      m_switches[s]->egress[p]->to_link.bind(l->in);
+      into[pc.peer][pc.peer_port] = l;
+    }
+  for (uint32_t s = 0; s < net.switches.size(); ++s)
+    for (Link* l : into[s]) l->out.bind(m_switches[s]->ingress.from_link);
+  const Routes routes = compute_routes(net);
+  for (uint32_t s = 0; s < net.switches.size(); ++s) {
+    m_switches[s]->ingress.set_ecmp(sc.seed, s);
+    for (uint32_t d = 0; d < net.hosts.size(); ++d) m_switches[s]->ingress.add_route(host_ip(d), routes[s][d]);
+  }
   m_traffic = std::make_unique<TrafficManager>("traffic", sc, m_flows, hosts);
+  const std::string dir = opt.out_dir.empty() ? std::string(".") : opt.out_dir;
   if (sc.admission.rtl)
-    m_switch->mmu.enable_rtl((opt.out_dir.empty() ? std::string(".") : opt.out_dir) + "/rtl_mismatch.fst");
+    for (auto& sw : m_switches) {
+      if (!net.graph) {
+        sw->mmu.enable_rtl(dir + "/rtl_mismatch.fst");
+        continue;
+      }
+      try {
+        sw->mmu.enable_rtl(dir + "/rtl_mismatch_" + sw->basename() + ".fst");
+      } catch (const ConfigError& e) {
+        throw ConfigError("switch '" + std::string(sw->basename()) + "': " + e.what());
+      }
+    }
 
   if (opt.out_dir.empty()) return;
   std::error_code ec;
   std::filesystem::create_directories(opt.out_dir, ec);
   if (ec) throw ConfigError("--out " + opt.out_dir + ": " + ec.message());
-  m_timeseries.open(opt.out_dir + "/timeseries.csv");
-  if (!m_timeseries) throw ConfigError(opt.out_dir + "/timeseries.csv: cannot write");
-  m_switch->mmu.enable_timeseries(&m_timeseries);
+  for (auto& sw : m_switches) {
+    const std::string path =
+        opt.out_dir + (net.graph ? "/timeseries_" + std::string(sw->basename()) : "/timeseries") + ".csv";
+    m_timeseries.push_back(std::make_unique<std::ofstream>(path));
+    if (!*m_timeseries.back()) throw ConfigError(path + ": cannot write");
+    sw->mmu.enable_timeseries(m_timeseries.back().get());
+  }
   if (opt.pcap) {
     try {
       m_pcap = std::make_unique<PcapWriter>(opt.out_dir + "/pfc.pcap");
     } catch (const std::runtime_error& e) {
       throw ConfigError(e.what());
     }
-    for (auto& e : m_switch->egress)
-      e->set_tx_hook([this](const Packet& p, uint64_t now) {
-        if (p.kind != Packet::Kind::kPfc) return;
-        const auto bytes = encode_pfc(p.pfc);
-        m_pcap->write(now, bytes.data(), bytes.size());
-      });
+    for (auto& sw : m_switches)
+      for (auto& e : sw->egress)
+        e->set_tx_hook([this](const Packet& p, uint64_t now) {
+          if (p.kind == Packet::Kind::kPfc) {
+            const auto bytes = encode_pfc(p.pfc);
+            m_pcap->write(now, bytes.data(), bytes.size());
+          } else if (p.kind == Packet::Kind::kBfc) {
+            const auto bytes = encode_bfc(p.bfc);
+            m_pcap->write(now, bytes.data(), bytes.size());
+          }
+        });
   }
   if (opt.vcd) {
     // SystemC announces the trace timescale as an info report on stdout; keep stdout to the table.
     sc_core::sc_report_handler::set_actions(sc_core::SC_INFO, sc_core::SC_DO_NOTHING);
     m_vcd = sc_core::sc_create_vcd_trace_file((opt.out_dir + "/counters").c_str());
     m_vcd->set_time_unit(1, sc_core::SC_PS);  // the model's resolution: no truncation
-    m_switch->mmu.trace(m_vcd);
+    for (auto& sw : m_switches) sw->mmu.trace(m_vcd);
   }
 }
 
@@ -92,8 +196,7 @@ Network::~Network() {
 
 uint64_t Network::hops() const {
   uint64_t n = 0;
-  for (const auto& l : m_up) n += l->data_frames();
-  for (const auto& l : m_down) n += l->data_frames();
+  for (const auto& l : m_links) n += l->data_frames();
   return n;
 }
 
@@ -116,30 +219,39 @@ nlohmann::json Network::run() {
     }
   }
   if (shown) std::fprintf(stderr, "\n");
-  m_switch->mmu.finish(m_sc.duration_ps);
+  for (auto& sw : m_switches) {
+    sw->mmu.finish(m_sc.duration_ps);
+    if (sw->bfc) sw->bfc->finish(m_sc.duration_ps);
+  }
   const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   nlohmann::json s = summary(wall);
   if (!m_opt.out_dir.empty()) {
-    m_timeseries.flush();
+    for (auto& ts : m_timeseries) ts->flush();
     write_flows(m_opt.out_dir + "/flows.csv");
     std::ofstream out(m_opt.out_dir + "/summary.json");
     out << s.dump(2) << "\n";
     if (!out) throw ConfigError(m_opt.out_dir + "/summary.json: cannot write");
   }
+  // After summary.json is written, so the report of the stuck queues is there to read.
+  if (s.contains("bfc") && s["bfc"]["deadlock"].get<uint32_t>() > 0)
+    throw std::runtime_error("bfc.deadlock: " + std::to_string(s["bfc"]["deadlock"].get<uint32_t>()) +
+                             " upstream queue(s) paused with no packet left able to drain: " +
+                             s["bfc"]["deadlocked_queues"].dump());
   return s;
 }
 
-nlohmann::json Network::switch_summary() const {
-  const Switch& sw = *m_switch;
+nlohmann::json Network::switch_summary(uint32_t s) const {
+  const Switch& sw = *m_switches[s];
+  const Scenario& view = m_sc.switch_view(s);
   const Mmu& m = sw.mmu;
   uint64_t rx = sw.ingress.received_data(), tx = 0;
   for (const auto& e : sw.egress) tx += e->tx_data_frames();
   const auto& r = m.drops_by_reason();
   nlohmann::json pools;
-  for (size_t i = 0; i < m_sc.buffer.pools.size(); ++i) pools[m_sc.buffer.pools[i].name] = tw_json(m.pools()[i]);
+  for (size_t i = 0; i < view.buffer.pools.size(); ++i) pools[view.buffer.pools[i].name] = tw_json(m.pools()[i]);
   const auto& o = m.occupancy();
-  return {
-      {"name", m_sc.topo.switch_name},
+  nlohmann::json j = {
+      {"name", view.topo.switch_name},
       {"packets",
        {{"received", rx},
         {"admitted", m.admitted()},
@@ -167,6 +279,13 @@ nlohmann::json Network::switch_summary() const {
       {"thresholds_bytes", {{"ingress_lossless", tw_json(o.th_lossless)}, {"egress_lossy", tw_json(o.th_lossy)}}},
       {"pools_bytes", pools},
   };
+  if (sw.bfc) j["bfc"] = sw.bfc_summary(m_sc.duration_ps);
+  if (m_sc.output.ingress_peaks) {
+    nlohmann::json peaks = nlohmann::json::object();
+    for (uint32_t p = 0; p < view.ports(); ++p) peaks[view.topo.ports[p].name] = m.ingress_peak_bytes(p);
+    j["ingress_peak_bytes"] = peaks;
+  }
+  return j;
 }
 
 nlohmann::json Network::summary(double wall_s) const {
@@ -177,14 +296,30 @@ nlohmann::json Network::summary(double wall_s) const {
     in_flight_to_hosts += h->pending_rx_data();
     host_pfc_rx += h->pfc_received();
   }
-  nlohmann::json sw = switch_summary();
+  // Network totals: counts add up; occupancy statistics are the element-wise maximum over
+  // switches (the most loaded one), as a sum of p99s or maxima would mean nothing.
+  nlohmann::json switches = nlohmann::json::array();
+  for (uint32_t s = 0; s < m_switches.size(); ++s) switches.push_back(switch_summary(s));
+  nlohmann::json sw = switches[0];
+  for (size_t s = 1; s < switches.size(); ++s) {
+    merge(sw["packets"], switches[s]["packets"], false);
+    merge(sw["drops"], switches[s]["drops"], false);
+    merge(sw["pfc"], switches[s]["pfc"], false);
+    for (const char* k : {"occupancy_bytes", "thresholds_bytes", "pools_bytes"}) merge(sw[k], switches[s][k], true);
+    if (switches[s].contains("bfc")) merge(sw["bfc"], switches[s]["bfc"], false);
+  }
   std::vector<uint64_t> all, incast, background;
   std::vector<std::vector<uint64_t>> per_gen(m_sc.traffic.size());
   std::vector<uint64_t> gen_flows(m_sc.traffic.size(), 0);
+  std::vector<double> all_sd;
+  std::vector<std::vector<double>> gen_sd(m_sc.traffic.size());
   for (const Flow& f : m_flows) {
     ++gen_flows[f.generator];
     if (!f.finish_ps) continue;
     const uint64_t fct = f.finish_ps - f.start_ps;
+    const double sd = double(fct) / double(ideal_fct_ps(m_sc, f));
+    all_sd.push_back(sd);
+    gen_sd[f.generator].push_back(sd);
     all.push_back(fct);
     per_gen[f.generator].push_back(fct);
     (m_sc.traffic[f.generator].kind == GeneratorCfg::Kind::kIncast ? incast : background).push_back(fct);
@@ -193,7 +328,8 @@ nlohmann::json Network::summary(double wall_s) const {
   for (size_t g = 0; g < m_sc.traffic.size(); ++g)
     gens[m_sc.traffic[g].name] = {{"flows", gen_flows[g]},
                                   {"completed", per_gen[g].size()},
-                                  {"fct_ns", fct_json(per_gen[g])}};
+                                  {"fct_ns", fct_json(per_gen[g])},
+                                  {"slowdown", slowdown_json(gen_sd[g])}};
   const uint64_t dropped = sw["packets"]["dropped"].get<uint64_t>();
   nlohmann::json j = {
       {"schema", "mmusim.summary/1"},
@@ -218,12 +354,47 @@ nlohmann::json Network::summary(double wall_s) const {
        {{"started", m_flows.size()},
         {"completed", all.size()},
         {"fct_ns", fct_json(all)},
+        {"slowdown", slowdown_json(all_sd)},
         {"incast_fct_ns", fct_json(incast)},
         {"background_fct_ns", fct_json(background)}}},
       {"generators", gens},
-      {"switches", nlohmann::json::array({sw})},
+      {"switches", switches},
   };
   j["pfc"]["frames_received_by_hosts"] = host_pfc_rx;
+  if (m_sc.host.acks) {
+    Host::AckCounters c;
+    for (const auto& h : m_hosts) {
+      const auto& x = h->ack_counters();
+      c.acks_sent += x.acks_sent;
+      c.acks_received += x.acks_received;
+      c.out_of_order += x.out_of_order;
+      c.rewinds += x.rewinds;
+      c.timeouts += x.timeouts;
+      c.retransmitted += x.retransmitted;
+      c.holds += x.holds;
+      c.held_ps += x.held_ps;
+    }
+    j["acks"] = {{"sent", c.acks_sent},
+                 {"received", c.acks_received},
+                 {"data_injected", injected - c.acks_sent},
+                 {"data_delivered", delivered - c.acks_received},
+                 {"out_of_order_discarded", c.out_of_order},
+                 {"go_back_n_rewinds", c.rewinds},
+                 {"timeouts", c.timeouts},
+                 {"retransmitted", c.retransmitted}};
+    if (m_sc.host.smart_pause)
+      j["smart_pause"] = {{"holds", c.holds}, {"held_time_ns", double(c.held_ps) / 1000.0}};
+  }
+  if (sw.contains("bfc")) {
+    j["bfc"] = sw["bfc"];
+    uint64_t nic_paused = 0, nic_rx = 0;  // NIC queues still paused when the run ends
+    for (const auto& h : m_hosts) {
+      nic_paused += h->bfc_paused().count();
+      nic_rx += h->bfc_received();
+    }
+    j["bfc"]["nic_queues_paused_at_end"] = nic_paused;
+    j["bfc"]["frames_received_by_hosts"] = nic_rx;
+  }
   return j;
 }
 
@@ -231,7 +402,9 @@ void Network::write_flows(const std::string& path) const {
   std::ofstream out(path);
   if (!out) throw ConfigError(path + ": cannot write");
   out << "id,generator,src,dst,src_ip,dst_ip,src_port,dst_port,proto,prio,bytes,start_ns,finish_ns,fct_ns,"
-         "received_bytes,packets\n";
+         "received_bytes,packets,ideal_fct_ns,slowdown";
+  if (m_sc.host.acks) out << ",acks,last_owd_ns";
+  out << '\n';
   auto ip = [](uint32_t a) {
     return std::to_string(a >> 24) + "." + std::to_string(a >> 16 & 255) + "." + std::to_string(a >> 8 & 255) +
            "." + std::to_string(a & 255);
@@ -247,7 +420,15 @@ void Network::write_flows(const std::string& path) const {
         << ',' << int(f.tuple.proto) << ',' << int(f.prio) << ',' << f.bytes << ',' << ns(f.start_ps) << ',';
     if (f.finish_ps) out << ns(f.finish_ps) << ',' << ns(f.finish_ps - f.start_ps);
     else out << ',';
-    out << ',' << f.received_bytes << ',' << f.packets_sent << '\n';
+    const uint64_t ideal = ideal_fct_ps(m_sc, f);
+    out << ',' << f.received_bytes << ',' << f.packets_sent << ',' << ns(ideal) << ',';
+    if (f.finish_ps) {
+      char buf[32];
+      std::snprintf(buf, sizeof buf, "%.4f", double(f.finish_ps - f.start_ps) / double(ideal));
+      out << buf;
+    }
+    if (m_sc.host.acks) out << ',' << f.acks << ',' << (f.acks ? ns(f.last_owd_ps) : std::string());
+    out << '\n';
   }
 }
 

@@ -1,5 +1,5 @@
 #pragma once
-// Elaborates a scenario (switch, hosts, links, traffic), runs it and reports.
+// Elaborates a scenario (switches, hosts, links, routes, traffic), runs it and reports.
 #include <fstream>
 #include <memory>
 #include <string>
@@ -25,6 +25,11 @@ struct RunOptions {
   bool progress = false;
 };
 
+// FCT of the flow alone on its empty path (src link, switch, dst link): the frames'
+// serialisation at the slower link plus one frame at the other (store and forward), the
+// ingress pipeline latency and both propagation delays. Slowdown = FCT / this.
+uint64_t ideal_fct_ps(const Scenario& sc, const Flow& f);
+
 class Network {
  public:
   Network(const Scenario& sc, const RunOptions& opt);
@@ -33,25 +38,26 @@ class Network {
   nlohmann::json run();
 
   const FlowTable& flows() const { return m_flows; }
-  Switch& sw() { return *m_switch; }
+  Switch& sw(uint32_t i = 0) { return *m_switches[i]; }
+  uint32_t switches() const { return uint32_t(m_switches.size()); }
   Host& host(uint32_t i) { return *m_hosts[i]; }
   uint64_t hops() const;
 
  private:
   nlohmann::json summary(double wall_s) const;
-  nlohmann::json switch_summary() const;
+  nlohmann::json switch_summary(uint32_t s) const;
   void write_flows(const std::string& path) const;
 
   const Scenario& m_sc;
   RunOptions m_opt;
   PacketPool m_pool;
   FlowTable m_flows;
-  std::unique_ptr<Switch> m_switch;
+  std::vector<std::unique_ptr<Switch>> m_switches;
   std::vector<std::unique_ptr<Host>> m_hosts;
-  std::vector<std::unique_ptr<Link>> m_up, m_down;  // host->switch, switch->host
+  std::vector<std::unique_ptr<Link>> m_links;
   std::unique_ptr<TrafficManager> m_traffic;
   std::unique_ptr<PcapWriter> m_pcap;
-  std::ofstream m_timeseries;
+  std::vector<std::unique_ptr<std::ofstream>> m_timeseries;  // one per switch
   sc_core::sc_trace_file* m_vcd = nullptr;
 };
 

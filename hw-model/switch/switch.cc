@@ -22,12 +22,52 @@ Switch::Switch(sc_core::sc_module_name name, const Scenario& sc, uint32_t switch
     ingress.pause.bind(e.pause_export);
     e.mmu.bind(mmu.admission_export);
   }
+  if (sc.bfc.enabled) {
+    bfc = std::make_unique<BfcUnit>("bfc", sc, switch_id, pool);
+    ingress.bfc.bind(bfc->bfc_export);
+    for (auto& e : egress) {
+      e->enable_bfc(sc.bfc.queues_per_port);
+      e->bfc.bind(bfc->bfc_export);
+      bfc->out.bind(e->in);
+    }
+  }
+}
+
+BfcDeadlockReport Switch::bfc_deadlock_check() const {
+  const BfcPauseCounters& c = bfc->counters();
+  std::vector<uint8_t> can_drain(size_t(c.ports()) * c.queues(), 0);
+  for (const auto& e : egress)
+    e->for_each_queued([&](const Packet& p, int, bool paused) {
+      if (p.bfc_counted && !paused) can_drain[size_t(p.in_port) * c.queues() + p.upstream_q] = 1;
+    });
+  return mmusim::bfc_deadlock_check(c, can_drain);
 }
 
 uint64_t Switch::held_packets() const {
   uint64_t n = ingress.pending_data();
   for (const auto& e : egress) n += e->queued_data();
   return n;
+}
+
+}  // namespace mmusim
+
+namespace mmusim {
+
+nlohmann::json Switch::bfc_summary(uint64_t now) const {
+  const BfcDeadlockReport d = bfc_deadlock_check();
+  nlohmann::json stuck = nlohmann::json::array();
+  for (const auto& [port, q] : d.stuck) stuck.push_back({{"ingress", port}, {"upstream_queue", q}});
+  nlohmann::json j = bfc->stats();
+  uint64_t tx = 0;
+  for (const auto& e : egress) tx += e->tx_bfc_frames();
+  j["frames_transmitted"] = tx;
+  j["frames_received"] = ingress.received_bfc();
+  j["longest_pause_ns"] = double(bfc->longest_pause_ps(now)) / 1000.0;
+  j["unresolved_pauses"] = d.unresolved;
+  j["draining_pauses"] = d.draining;
+  j["deadlock"] = d.deadlocked;
+  j["deadlocked_queues"] = stuck;
+  return j;
 }
 
 }  // namespace mmusim

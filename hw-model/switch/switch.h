@@ -1,11 +1,15 @@
 #pragma once
 // One switch: ingress pipeline -> MMU (admission core) -> egress ports, with the PFC
-// generator fed by the MMU and writing into the egress ports' control queues.
+// generator fed by the MMU and writing into the egress ports' control queues; with
+// bfc.enabled, a BFC unit between ingress and egress (queue assignment, backpressure).
 #include <memory>
 #include <vector>
 
+#include <nlohmann/json.hpp>
 #include <systemc>
 
+#include "bfc/bfc_unit.h"
+#include "bfc/deadlock.h"
 #include "config/scenario.h"
 #include "egress/egress_port.h"
 #include "ingress/ingress_pipeline.h"
@@ -25,6 +29,12 @@ class Switch : public sc_core::sc_module {
   std::vector<std::unique_ptr<EgressPort>> egress;
   // Register map of the admission unit over TLM-2.0 (docs/registers.md); socket may stay unbound.
   CsrTarget csr;
+  std::unique_ptr<BfcUnit> bfc;  // bfc.enabled only
+
+  // BFC end-of-run check: which non-zero pause counters can still drain.
+  BfcDeadlockReport bfc_deadlock_check() const;
+  // summary.json's "bfc" object: unit statistics, pauses, the deadlock check.
+  nlohmann::json bfc_summary(uint64_t now) const;
 
   // Data packets on their way into or held in this switch: on the host->switch wire,
   // in the ingress pipeline, in egress queues.

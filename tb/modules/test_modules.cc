@@ -1397,7 +1397,3 @@ TEST(Mmu, DepartureToTheWrongEgressQueueNamesThatCounter) {
 
 }  // namespace
 }  // namespace mmusim
-
-// libsystemc references sc_main (from sc_elab_and_sim); gtest_main provides main() and
-// every simulation runs in run_in_child, so this is never called.
-int sc_main(int, char*[]) { return 0; }

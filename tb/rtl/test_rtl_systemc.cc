@@ -202,6 +202,3 @@ INSTANTIATE_TEST_SUITE_P(Policies, SystemcCosim, ::testing::Values("dt", "reveri
                          [](const auto& info) { return info.param; });
 
 }  // namespace
-
-// libsystemc wants an sc_main; the tests run their kernels in forked children instead.
-int sc_main(int, char*[]) { return 0; }

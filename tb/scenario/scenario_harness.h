@@ -11,6 +11,7 @@
 #include <fstream>
 #include <sstream>
 #include <string>
+#include <vector>
 
 #include <nlohmann/json.hpp>
 
@@ -107,6 +108,37 @@ inline nlohmann::json constant(const std::string& src, const nlohmann::json& dst
   return {{"type", "constant"}, {"src", src}, {"dst", dst}, {"dscp", dscp}};
 }
 
+
+// PFC frames in a model pcap (little-endian, ns): time, sending switch and port (source MAC
+// 02:SS:SS:SS:PP:PP), and whether any enabled class has non-zero quanta.
+struct PcapPfc {
+  double t_ns;
+  uint32_t sw, port;
+  bool pause;
+};
+
+inline std::vector<PcapPfc> read_pfc_pcap(const std::string& path) {
+  std::vector<PcapPfc> out;
+  const std::string d = slurp(path);
+  auto u8 = [&](size_t o) { return uint32_t(uint8_t(d[o])); };
+  auto le32 = [&](size_t o) { return u8(o) | u8(o + 1) << 8 | u8(o + 2) << 16 | u8(o + 3) << 24; };
+  if (d.size() < 24 || le32(0) != 0xa1b23c4du) {
+    ADD_FAILURE() << path << ": not a little-endian nanosecond pcap";
+    return out;
+  }
+  for (size_t o = 24; o + 16 <= d.size();) {
+    const size_t len = le32(o + 8), f = o + 16;
+    if (f + len > d.size() || len < 34) break;
+    bool pause = false;
+    const uint32_t enable = u8(f + 16) << 8 | u8(f + 17);
+    for (size_t i = 0; i < 8; ++i)
+      if ((enable >> i & 1) && (u8(f + 18 + 2 * i) << 8 | u8(f + 19 + 2 * i)) != 0) pause = true;
+    out.push_back({double(le32(o)) * 1e9 + double(le32(o + 4)), u8(f + 7) << 16 | u8(f + 8) << 8 | u8(f + 9),
+                   u8(f + 10) << 8 | u8(f + 11), pause});
+    o = f + len;
+  }
+  return out;
+}
 
 inline void expect_conservation(const nlohmann::json& s) {
   const auto& p = s["packets"];

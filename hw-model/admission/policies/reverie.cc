@@ -128,6 +128,9 @@ class ReveriePolicy : public Policy {
     return u;
   }
 
+  uint64_t compared_ingress_cells(const Counters& c, uint32_t port, uint32_t prio) const override {
+    return m_ewma_in.avg_cells(c.idx(port, prio));
+  }
   const Ewma& ewma_ingress() const { return m_ewma_in; }
 
  private:

@@ -1,0 +1,176 @@
+"""mmusim flow traces (docs/traces.md): write, read, and import from pcap.
+
+Command line:
+  python3 -m traffic.trace gen WORKLOAD --hosts 0-15 --load 0.5 --duration-us 1000 -o T.csv
+  python3 -m traffic.trace incast --servers 0-15 --file-bytes 2000000 --rate 2 ... -o T.csv
+  python3 -m traffic.trace import CAPTURE.pcap -o T.csv [--idle-us 100]
+"""
+import argparse
+import collections
+import ipaddress
+import sys
+
+VERSION_LINE = "# mmusim-trace 1"
+HEADER = "start_ns,src,dst,bytes,dscp,pcp,src_port,dst_port,proto"
+
+
+class FlowRecord(collections.namedtuple(
+        "FlowRecord", "start_ns src dst bytes dscp pcp src_port dst_port proto",
+        defaults=(0, -1, 0, 4791, 17))):
+    """One trace line: start (ns), host indices, bytes, DSCP, PCP (-1 untagged), L4 ports, IP proto."""
+
+
+def write_trace(path, flows):
+    """Writes flows sorted by start time (stable), start with 3 decimals (ps)."""
+    flows = sorted(flows, key=lambda f: f.start_ns)
+    with open(path, "w") as f:
+        f.write(VERSION_LINE + "\n" + HEADER + "\n")
+        for r in flows:
+            f.write(f"{r.start_ns:.3f},{r.src},{r.dst},{r.bytes},{r.dscp},{r.pcp},"
+                    f"{r.src_port},{r.dst_port},{r.proto}\n")
+    return len(flows)
+
+
+def read_trace(path):
+    """Flows of a trace file; ValueError naming file:line on a bad line."""
+    out = []
+    with open(path) as f:
+        for n, line in enumerate(f, start=1):
+            line = line.rstrip("\r\n")
+            if n == 1 and line != VERSION_LINE:
+                raise ValueError(f"{path}:1: expected '{VERSION_LINE}'")
+            if n == 2 and line != HEADER:
+                raise ValueError(f"{path}:2: expected '{HEADER}'")
+            if n <= 2 or not line or line.startswith("#"):
+                continue
+            v = line.split(",")
+            if len(v) != 9:
+                raise ValueError(f"{path}:{n}: {len(v)} fields, expected 9")
+            try:
+                out.append(FlowRecord(float(v[0]), *(int(x) for x in v[1:])))
+            except ValueError as e:
+                raise ValueError(f"{path}:{n}: {e}") from None
+    return out
+
+
+def host_of_ip(ip):
+    """mmusim's addressing: host h_i is 10.0.0.0 + (i + 1) (docs/outputs.md, flows.csv)."""
+    return int(ipaddress.IPv4Address(ip)) - int(ipaddress.IPv4Address("10.0.0.0")) - 1
+
+
+def import_pcap(path, idle_us=None, host_map=None):
+    """Flows from a pcap (Ethernet, optional 802.1Q; IPv4 with TCP/UDP/other).
+
+    Packets are grouped by 5-tuple; a gap longer than idle_us starts a new flow. A flow's
+    start is its first packet's timestamp relative to the capture's first packet, its
+    size the sum of frame lengths, DSCP from the IP header, PCP from the VLAN tag.
+    Hosts: host_map {ip string: index}, else in order of first appearance.
+    """
+    import dpkt
+
+    hosts = dict(host_map or {})
+    flows = {}   # 5-tuple -> [start_s, last_s, bytes, dscp, pcp, src, dst]
+    done = []
+    t0 = None
+
+    def host(ip):
+        if ip not in hosts:
+            if host_map is not None:
+                raise ValueError(f"{path}: address {ip} is not in the host map")
+            hosts[ip] = len(hosts)
+        return hosts[ip]
+
+    with open(path, "rb") as f:
+        try:
+            reader = dpkt.pcap.Reader(f)
+        except ValueError:
+            f.seek(0)
+            reader = dpkt.pcapng.Reader(f)
+        for ts, buf in reader:
+            ts = float(ts)
+            eth = dpkt.ethernet.Ethernet(buf)
+            pcp = -1
+            if getattr(eth, "vlan_tags", None):
+                pcp = eth.vlan_tags[0].pri
+            ip = eth.data
+            if not isinstance(ip, dpkt.ip.IP):
+                continue
+            t0 = ts if t0 is None else t0
+            l4 = ip.data
+            sport = getattr(l4, "sport", 0)
+            dport = getattr(l4, "dport", 0)
+            src, dst = ipaddress.IPv4Address(ip.src).compressed, ipaddress.IPv4Address(ip.dst).compressed
+            key = (src, dst, sport, dport, ip.p)
+            fl = flows.get(key)
+            if fl is not None and idle_us is not None and (ts - fl[1]) * 1e6 > idle_us:
+                done.append((key, fl))
+                fl = None
+            if fl is None:
+                fl = flows[key] = [ts, ts, 0, ip.tos >> 2, pcp, host(src), host(dst)]
+            fl[1] = ts
+            fl[2] += len(buf)
+    done.extend(flows.items())
+    out = [FlowRecord(round((fl[0] - t0) * 1e9, 3), fl[5], fl[6], fl[2], fl[3], fl[4],
+                      key[2], key[3], key[4]) for key, fl in done]
+    out.sort(key=lambda r: (r.start_ns, r.src, r.src_port))
+    return out, hosts
+
+
+def parse_hosts(spec):
+    """'0-15' or '1,3,5' or '0-3,8' -> list of ints ('h' prefixes allowed)."""
+    out = []
+    for part in spec.split(","):
+        a, _, b = part.replace("h", "").partition("-")
+        out.extend(range(int(a), int(b or a) + 1))
+    return out
+
+
+def main(argv=None):
+    from traffic import workloads
+
+    ap = argparse.ArgumentParser(prog="python3 -m traffic.trace", description=__doc__.splitlines()[0])
+    sub = ap.add_subparsers(dest="cmd", required=True)
+    g = sub.add_parser("gen", help="background flows from a published CDF")
+    g.add_argument("workload", choices=workloads.WORKLOADS)
+    g.add_argument("--hosts", required=True)
+    g.add_argument("--load", type=float, required=True)
+    g.add_argument("--rate-gbps", type=float, default=100.0)
+    g.add_argument("--duration-us", type=float, required=True)
+    g.add_argument("--arrivals", choices=("poisson", "lognormal"), default="poisson")
+    g.add_argument("--sigma", type=float, default=2.0)
+    g.add_argument("--dscp", type=int, default=0)
+    g.add_argument("--seed", type=int, default=1)
+    q = sub.add_parser("incast", help="Reverie query-response incast")
+    q.add_argument("--servers", required=True)
+    q.add_argument("--file-bytes", type=int, required=True)
+    q.add_argument("--rate", type=float, default=2.0, help="requests per second per server")
+    q.add_argument("--duration-us", type=float, required=True)
+    q.add_argument("--dscp", type=int, default=3)
+    q.add_argument("--seed", type=int, default=1)
+    i = sub.add_parser("import", help="flows of a pcap capture")
+    i.add_argument("pcap")
+    i.add_argument("--idle-us", type=float, default=None)
+    for p in (g, q, i):
+        p.add_argument("-o", "--output", required=True)
+    a = ap.parse_args(argv)
+    try:
+        if a.cmd == "gen":
+            flows = workloads.background(parse_hosts(a.hosts), a.load, a.rate_gbps, a.duration_us,
+                                         a.workload, a.arrivals, a.sigma, a.seed, a.dscp)
+        elif a.cmd == "incast":
+            flows = workloads.query_response(parse_hosts(a.servers), a.file_bytes, a.rate,
+                                             a.duration_us, a.seed, a.dscp)
+        else:
+            flows, hosts = import_pcap(a.pcap, a.idle_us)
+            for ip, h in sorted(hosts.items(), key=lambda kv: kv[1]):
+                print(f"h{h} = {ip}", file=sys.stderr)
+    except (OSError, ValueError) as e:
+        print(f"traffic.trace: error: {e}", file=sys.stderr)
+        return 1
+    n = write_trace(a.output, flows)
+    print(f"{a.output}: {n} flows", file=sys.stderr)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
