@@ -17,40 +17,29 @@ nlohmann::json tw_json(const TimeWeighted& s) {
   return {{"mean", s.mean()}, {"p99", s.quantile(0.99)}, {"max", s.max()}};
 }
 
-nlohmann::json fct_json(std::vector<uint64_t> v) {
+// Mean and nearest-rank p50/p99/max of `v`, each divided by `scale`.
+template <class T>
+nlohmann::json rank_stats(std::vector<T> v, double scale) {
   nlohmann::json j = {{"mean", 0.0}, {"p50", 0.0}, {"p99", 0.0}, {"max", 0.0}};
   if (v.empty()) return j;
   std::sort(v.begin(), v.end());
   long double sum = 0;
-  for (uint64_t x : v) sum += x;
-  auto rank = [&](double q) {  // nearest rank
-    size_t k = size_t(std::ceil(q * double(v.size())));
-    return v[std::min(v.size(), std::max<size_t>(1, k)) - 1];
-  };
-  j["mean"] = double(sum / v.size()) / 1000.0;
-  j["p50"] = double(rank(0.50)) / 1000.0;
-  j["p99"] = double(rank(0.99)) / 1000.0;
-  j["max"] = double(v.back()) / 1000.0;
-  return j;
-}
-
-// Nearest-rank statistics of slowdowns (FCT / ideal FCT).
-nlohmann::json slowdown_json(std::vector<double> v) {
-  nlohmann::json j = {{"mean", 0.0}, {"p50", 0.0}, {"p99", 0.0}, {"max", 0.0}};
-  if (v.empty()) return j;
-  std::sort(v.begin(), v.end());
-  long double sum = 0;
-  for (double x : v) sum += x;
+  for (T x : v) sum += x;
   auto rank = [&](double q) {
     size_t k = size_t(std::ceil(q * double(v.size())));
     return v[std::min(v.size(), std::max<size_t>(1, k)) - 1];
   };
-  j["mean"] = double(sum / v.size());
-  j["p50"] = rank(0.50);
-  j["p99"] = rank(0.99);
-  j["max"] = v.back();
+  j["mean"] = double(sum / v.size()) / scale;
+  j["p50"] = double(rank(0.50)) / scale;
+  j["p99"] = double(rank(0.99)) / scale;
+  j["max"] = double(v.back()) / scale;
   return j;
 }
+
+// Flow completion times, ps in, ns out.
+nlohmann::json fct_json(std::vector<uint64_t> v) { return rank_stats(std::move(v), 1000.0); }
+// Slowdowns (FCT / ideal FCT).
+nlohmann::json slowdown_json(std::vector<double> v) { return rank_stats(std::move(v), 1.0); }
 
 // a += b (or a = max(a, b)) over numbers, recursively through objects.
 void merge(nlohmann::json& a, const nlohmann::json& b, bool max) {

@@ -31,53 +31,19 @@ uint64_t cells_up(uint64_t b) { return (b + kCell - 1) / kCell; }
 
 std::string host(int i) { return "h" + std::to_string(i); }
 
-// One PFC frame the switch sent: time, port, and whether it paused anything.
-struct PfcFrame {
-  double t_ns;
-  int port;
-  bool pause;
-};
-
-std::vector<PfcFrame> read_pcap(const std::string& path) {
-  std::vector<PfcFrame> out;
-  const std::string d = slurp(path);
-  auto u32 = [&](size_t o) {
-    return uint32_t(uint8_t(d[o])) | uint32_t(uint8_t(d[o + 1])) << 8 | uint32_t(uint8_t(d[o + 2])) << 16 |
-           uint32_t(uint8_t(d[o + 3])) << 24;
-  };
-  auto be16 = [&](size_t o) { return unsigned(uint8_t(d[o])) << 8 | unsigned(uint8_t(d[o + 1])); };
-  if (d.size() < 24 || u32(0) != 0xa1b23c4du) {
-    ADD_FAILURE() << path << ": not a little-endian nanosecond pcap";
-    return out;
-  }
-  for (size_t o = 24; o + 16 <= d.size();) {
-    const double t = double(u32(o)) * 1e9 + double(u32(o + 4));
-    const size_t len = u32(o + 8);
-    const size_t f = o + 16;
-    if (f + len > d.size() || len < 34) break;
-    bool pause = false;
-    const unsigned enable = be16(f + 16);
-    for (int i = 0; i < 8; ++i)
-      if ((enable >> i & 1) && be16(f + 18 + 2 * size_t(i)) != 0) pause = true;
-    out.push_back({t, int(be16(f + 10)), pause});
-    o = f + len;
-  }
-  return out;
-}
-
 // Runs with --pcap; returns the summary and the PFC frames.
 struct PcapRun {
   json summary;
-  std::vector<PfcFrame> frames;
+  std::vector<PcapPfc> frames;
   // First PAUSE toward ports [lo, hi], or -1.
   double first_pause_ns(int lo, int hi) const {
     for (const auto& f : frames)
-      if (f.pause && f.port >= lo && f.port <= hi) return f.t_ns;
+      if (f.pause && int(f.port) >= lo && int(f.port) <= hi) return f.t_ns;
     return -1;
   }
   int pauses(int lo, int hi) const {
     int n = 0;
-    for (const auto& f : frames) n += f.pause && f.port >= lo && f.port <= hi;
+    for (const auto& f : frames) n += f.pause && int(f.port) >= lo && int(f.port) <= hi;
     return n;
   }
 };
@@ -89,7 +55,7 @@ PcapRun simulate_pcap(const json& sc) {
   if (r.status != 0) return p;
   expect_conservation(r.summary);
   p.summary = r.summary;
-  p.frames = read_pcap(r.dir + "/out/pfc.pcap");
+  p.frames = read_pfc_pcap(r.dir + "/out/pfc.pcap");
   std::filesystem::remove_all(r.dir);
   return p;
 }
