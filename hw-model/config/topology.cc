@@ -354,4 +354,22 @@ uint32_t ecmp_pick(uint64_t seed, uint32_t switch_id, uint32_t src_ip, uint32_t 
   return uint32_t(x % n);
 }
 
+std::vector<const NetworkCfg::Port*> inner_path(const NetworkCfg& net, const Routes& routes, uint64_t seed,
+                                                uint32_t src, uint32_t dst, uint32_t src_ip, uint32_t dst_ip,
+                                                uint16_t src_port, uint16_t dst_port, uint8_t proto) {
+  std::vector<const NetworkCfg::Port*> path;
+  uint32_t s = net.hosts[src].sw;
+  // A shortest path visits each switch at most once.
+  while (s != net.hosts[dst].sw && path.size() < net.switches.size()) {
+    const auto& hops = routes[s][dst];
+    if (hops.empty()) break;
+    const uint16_t p = hops.size() == 1
+                           ? hops[0]
+                           : hops[ecmp_pick(seed, s, src_ip, dst_ip, src_port, dst_port, proto, uint32_t(hops.size()))];
+    path.push_back(&net.switches[s].ports[p]);
+    s = net.switches[s].ports[p].peer;
+  }
+  return path;
+}
+
 }  // namespace mmusim

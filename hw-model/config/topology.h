@@ -59,4 +59,11 @@ Routes compute_routes(const NetworkCfg& net);
 uint32_t ecmp_pick(uint64_t seed, uint32_t switch_id, uint32_t src_ip, uint32_t dst_ip, uint16_t src_port,
                    uint16_t dst_port, uint8_t proto, uint32_t n);
 
+// The switch-to-switch ports a flow from host `src` to host `dst` leaves through, in
+// order, as the ingress pipelines route it (shortest paths, ECMP by ecmp_pick with the
+// scenario seed). Empty on a one-switch path.
+std::vector<const NetworkCfg::Port*> inner_path(const NetworkCfg& net, const Routes& routes, uint64_t seed,
+                                                uint32_t src, uint32_t dst, uint32_t src_ip, uint32_t dst_ip,
+                                                uint16_t src_port, uint16_t dst_port, uint8_t proto);
+
 }  // namespace mmusim

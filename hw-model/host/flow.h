@@ -25,7 +25,7 @@ struct Flow {
   uint64_t received_bytes = 0;
   uint64_t finish_ps = 0;  // 0 = not completed
   uint32_t packets_sent = 0;
-  uint32_t switch_hops = 1;  // switches on the path (one-switch topology); Smart-Pause's T depends on it
+  uint32_t switch_hops = 1;  // switches on the flow's routed path; Smart-Pause's T depends on it
   // ACK transport (host.acks): sender side of go-back-N and Smart-Pause.
   uint64_t acked_bytes = 0;    // cumulative: the receiver has every byte below
   uint64_t highest_sent = 0;   // bytes sent at least once; a packet below is a retransmission

@@ -7,7 +7,7 @@ namespace mmusim {
 
 TrafficManager::TrafficManager(sc_core::sc_module_name name, const Scenario& sc, FlowTable& flows,
                                std::vector<Host*> hosts)
-    : sc_module(name), m_sc(sc), m_flows(flows), m_hosts(std::move(hosts)) {
+    : sc_module(name), m_sc(sc), m_flows(flows), m_hosts(std::move(hosts)), m_routes(compute_routes(sc.net)) {
   SC_HAS_PROCESS(TrafficManager);
   SC_METHOD(on_start);
   sensitive << m_ev;
@@ -34,6 +34,10 @@ void TrafficManager::on_start() {
     f.id = uint32_t(m_flows.size());
     if (f.has_ports) f.tuple.src_ip = host_ip(f.src), f.tuple.dst_ip = host_ip(f.dst);
     else f.tuple = FiveTuple{host_ip(f.src), host_ip(f.dst), uint16_t(49152 + f.id % 16384), 4791, 17};
+    const FiveTuple& t = f.tuple;
+    f.switch_hops = uint32_t(inner_path(m_sc.net, m_routes, m_sc.seed, f.src, f.dst, t.src_ip, t.dst_ip,
+                                        t.src_port, t.dst_port, t.proto)
+                                 .size()) + 1;
     // The NIC classifies as the switch port it is attached to will.
     const NetworkCfg::Host& at = m_sc.net.hosts[f.src];
     f.prio = classify(m_sc.switch_view(at.sw).buffer, at.port, f.dscp, f.pcp);

@@ -25,6 +25,7 @@ class TrafficManager : public sc_core::sc_module {
   const Scenario& m_sc;
   FlowTable& m_flows;
   std::vector<Host*> m_hosts;
+  Routes m_routes;  // for each flow's switch count (Flow::switch_hops)
   std::vector<std::unique_ptr<Generator>> m_gens;
   std::vector<Flow> m_head;   // next flow of each generator
   TimedQueue<uint32_t> m_due;  // generator index by its head's start time

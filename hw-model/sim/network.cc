@@ -59,24 +59,33 @@ void merge(nlohmann::json& a, const nlohmann::json& b, bool max) {
 
 }  // namespace
 
-uint64_t ideal_fct_ps(const Scenario& sc, const Flow& f) {
-  // The hosts' own links; a multi-switch path's inner links are not counted.
+uint64_t ideal_fct_ps(const Scenario& sc, const Flow& f, const std::vector<const NetworkCfg::Port*>& inner) {
   const NetworkCfg::Host& a = sc.net.hosts[f.src];
   const NetworkCfg::Host& b = sc.net.hosts[f.dst];
+  std::vector<std::pair<uint64_t, uint64_t>> links{{a.rate_bps, a.delay_ps}};  // (rate, delay)
+  for (const NetworkCfg::Port* p : inner) links.push_back({p->rate_bps, p->delay_ps});
+  links.push_back({b.rate_bps, b.delay_ps});
   const uint64_t oh = sc.topo.wire_overhead_bytes;
   const uint64_t n = (f.bytes + f.packet_bytes - 1) / f.packet_bytes;
   const uint64_t last = f.bytes - (n - 1) * f.packet_bytes;
   const uint64_t last_wire = std::max<uint64_t>(64, last) + oh;
   const uint64_t first_wire = n > 1 ? uint64_t(f.packet_bytes) + oh : last_wire;
   const uint64_t all_wire = (n - 1) * (uint64_t(f.packet_bytes) + oh) + last_wire;
-  // Frames back to back on the first link, or paced at the flow's rate (as the NIC paces).
-  uint64_t a_all = serialization_ps(all_wire, a.rate_bps);
-  if (f.rate_bps && f.rate_bps < a.rate_bps)
-    a_all = std::max(a_all, serialization_ps(f.bytes - last, f.rate_bps) + serialization_ps(last_wire, a.rate_bps));
-  // Store and forward: the slower link sets the pace, the other adds one frame.
-  const uint64_t ser = std::max(a_all + serialization_ps(last_wire, b.rate_bps),
-                                serialization_ps(first_wire, a.rate_bps) + serialization_ps(all_wire, b.rate_bps));
-  return ser + uint64_t(sc.mmu.pipeline_latency_cycles) * sc.mmu.clock_period_ps + a.delay_ps + b.delay_ps;
+  // Store and forward: whichever link j is the bottleneck sends every frame, the links
+  // before it add the first frame and the links after it the last one. The first link
+  // sends back to back, or paced at the flow's rate (as the NIC paces).
+  uint64_t ser = 0, delay = 0;
+  for (size_t j = 0; j < links.size(); ++j) {
+    uint64_t all = serialization_ps(all_wire, links[j].first);
+    if (j == 0 && f.rate_bps && f.rate_bps < a.rate_bps)
+      all = std::max(all, serialization_ps(f.bytes - last, f.rate_bps) + serialization_ps(last_wire, a.rate_bps));
+    uint64_t t = all;
+    for (size_t i = 0; i < links.size(); ++i)
+      if (i != j) t += serialization_ps(i < j ? first_wire : last_wire, links[i].first);
+    ser = std::max(ser, t);
+    delay += links[j].second;
+  }
+  return ser + (links.size() - 1) * uint64_t(sc.mmu.pipeline_latency_cycles) * sc.mmu.clock_period_ps + delay;
 }
 
 Network::Network(const Scenario& sc, const RunOptions& opt) : m_sc(sc), m_opt(opt) {
@@ -121,10 +130,10 @@ Network::Network(const Scenario& sc, const RunOptions& opt) : m_sc(sc), m_opt(op
     }
   for (uint32_t s = 0; s < net.switches.size(); ++s)
     for (Link* l : into[s]) l->out.bind(m_switches[s]->ingress.from_link);
-  const Routes routes = compute_routes(net);
+  m_routes = compute_routes(net);
   for (uint32_t s = 0; s < net.switches.size(); ++s) {
     m_switches[s]->ingress.set_ecmp(sc.seed, s);
-    for (uint32_t d = 0; d < net.hosts.size(); ++d) m_switches[s]->ingress.add_route(host_ip(d), routes[s][d]);
+    for (uint32_t d = 0; d < net.hosts.size(); ++d) m_switches[s]->ingress.add_route(host_ip(d), m_routes[s][d]);
   }
   m_traffic = std::make_unique<TrafficManager>("traffic", sc, m_flows, hosts);
   const std::string dir = opt.out_dir.empty() ? std::string(".") : opt.out_dir;
@@ -277,6 +286,13 @@ nlohmann::json Network::switch_summary(uint32_t s) const {
   return j;
 }
 
+uint64_t Network::ideal_fct(const Flow& f) const {
+  const FiveTuple& t = f.tuple;
+  return ideal_fct_ps(m_sc, f,
+                      inner_path(m_sc.net, m_routes, m_sc.seed, f.src, f.dst, t.src_ip, t.dst_ip, t.src_port,
+                                 t.dst_port, t.proto));
+}
+
 nlohmann::json Network::summary(double wall_s) const {
   uint64_t injected = 0, delivered = 0, in_flight_to_hosts = 0, host_pfc_rx = 0;
   for (const auto& h : m_hosts) {
@@ -306,7 +322,7 @@ nlohmann::json Network::summary(double wall_s) const {
     ++gen_flows[f.generator];
     if (!f.finish_ps) continue;
     const uint64_t fct = f.finish_ps - f.start_ps;
-    const double sd = double(fct) / double(ideal_fct_ps(m_sc, f));
+    const double sd = double(fct) / double(ideal_fct(f));
     all_sd.push_back(sd);
     gen_sd[f.generator].push_back(sd);
     all.push_back(fct);
@@ -409,7 +425,7 @@ void Network::write_flows(const std::string& path) const {
         << ',' << int(f.tuple.proto) << ',' << int(f.prio) << ',' << f.bytes << ',' << ns(f.start_ps) << ',';
     if (f.finish_ps) out << ns(f.finish_ps) << ',' << ns(f.finish_ps - f.start_ps);
     else out << ',';
-    const uint64_t ideal = ideal_fct_ps(m_sc, f);
+    const uint64_t ideal = ideal_fct(f);
     out << ',' << f.received_bytes << ',' << f.packets_sent << ',' << ns(ideal) << ',';
     if (f.finish_ps) {
       char buf[32];

@@ -28,7 +28,9 @@ struct RunOptions {
 // FCT of the flow alone on its empty path (src link, switch, dst link): the frames'
 // serialisation at the slower link plus one frame at the other (store and forward), the
 // ingress pipeline latency and both propagation delays. Slowdown = FCT / this.
-uint64_t ideal_fct_ps(const Scenario& sc, const Flow& f);
+// FCT of `f` alone on its path (host link, `inner` switch-to-switch links, host link):
+// store and forward, pipeline latency at every switch, no queueing.
+uint64_t ideal_fct_ps(const Scenario& sc, const Flow& f, const std::vector<const NetworkCfg::Port*>& inner);
 
 class Network {
  public:
@@ -45,6 +47,7 @@ class Network {
 
  private:
   nlohmann::json summary(double wall_s) const;
+  uint64_t ideal_fct(const Flow& f) const;
   nlohmann::json switch_summary(uint32_t s) const;
   void write_flows(const std::string& path) const;
 
@@ -52,6 +55,7 @@ class Network {
   RunOptions m_opt;
   PacketPool m_pool;
   FlowTable m_flows;
+  Routes m_routes;  // [switch][host] -> next-hop ports
   std::vector<std::unique_ptr<Switch>> m_switches;
   std::vector<std::unique_ptr<Host>> m_hosts;
   std::vector<std::unique_ptr<Link>> m_links;

@@ -559,3 +559,25 @@ TEST(TopologyValidation, PerSwitchBufferOverride) {
   s["topology"]["switches"][1]["buffer"] = own;
   expect_rejected(s, {"switch 'sw1'", "topology.switches[1].buffer.PORT_QOS_MAP", "unknown port 'Ethernet12'"});
 }
+
+// A lone 10-frame flow h0 -> sw0 -> sw1 -> h2 (three 100 Gb/s links of 1 us): the ideal
+// FCT in flows.csv is the store-and-forward sum over the routed path, by hand
+// 12 x 121.6 ns (10 frames on one link, the first/last frame on the two others)
+// + 2 switches x 4 cycles x 1 ns + 3 x 1000 ns = 4467.2 ns; the run takes that, up to the
+// two decisions' wait for a clock edge.
+TEST(TopologyIdealFct, LoneFlowAcrossTwoSwitchesTakesItsIdealTime) {
+  json s = graph_scenario(two_switches(), 3, 30);
+  s["traffic"].push_back({{"type", "incast"}, {"name", "one"}, {"senders", "h0"}, {"receiver", "h2"},
+                          {"dscp", 24}, {"burst_bytes", 15000}, {"start_us", 1}});
+  ASSERT_EQ(s["mmu"].value("pipeline_latency_cycles", 4), 4);
+  RunResult r = run_mmusim(s);
+  ASSERT_EQ(r.status, 0) << r.output;
+  const auto rows = read_flows(r.dir + "/out/flows.csv");
+  ASSERT_EQ(rows.size(), 1u);
+  const double ideal = std::stod(rows[0].at("ideal_fct_ns")), fct = std::stod(rows[0].at("fct_ns"));
+  std::printf("lone flow over 2 switches: FCT %.3f ns, ideal %.3f ns (hand 4467.200)\n", fct, ideal);
+  EXPECT_DOUBLE_EQ(ideal, 4467.2);
+  EXPECT_GE(fct, ideal);
+  EXPECT_LE(fct, ideal + 2.0);
+  std::filesystem::remove_all(r.dir);
+}
