@@ -6,6 +6,17 @@
 
 namespace mmusim {
 
+namespace {
+
+uint64_t splitmix(uint64_t x) {
+  x += 0x9E3779B97F4A7C15ull;
+  x = (x ^ (x >> 30)) * 0xBF58476D1CE4E5B9ull;
+  x = (x ^ (x >> 27)) * 0x94D049BB133111EBull;
+  return x ^ (x >> 31);
+}
+
+}  // namespace
+
 uint32_t bfc_flow_hash(const FiveTuple& t) {
   const uint8_t b[13] = {uint8_t(t.src_ip >> 24), uint8_t(t.src_ip >> 16), uint8_t(t.src_ip >> 8), uint8_t(t.src_ip),
                          uint8_t(t.dst_ip >> 24), uint8_t(t.dst_ip >> 16), uint8_t(t.dst_ip >> 8), uint8_t(t.dst_ip),
@@ -17,7 +28,8 @@ uint32_t bfc_flow_hash(const FiveTuple& t) {
 BfcFlowTable::BfcFlowTable(uint32_t ports, uint32_t queues, uint32_t factor, BfcCfg::Assignment mode,
                            uint64_t sticky_ps, uint64_t seed)
     : m_queues(queues), m_slots(factor * queues), m_mode(mode), m_sticky_ps(sticky_ps),
-      m_entries(size_t(ports) * factor * queues), m_empty(ports), m_next(ports, 0), m_rng(seed) {
+      m_entries(size_t(ports) * factor * queues), m_empty(ports), m_next(ports, 0), m_hash_seed(splitmix(seed)),
+      m_rng(seed) {
   if (queues == 0 || queues > kBfcMaxQueues) throw std::invalid_argument("BfcFlowTable: queues out of range");
   for (auto& m : m_empty)
     for (uint32_t q = 0; q < queues; ++q) m.set(q, true);
@@ -25,7 +37,7 @@ BfcFlowTable::BfcFlowTable(uint32_t ports, uint32_t queues, uint32_t factor, Bfc
 
 uint16_t BfcFlowTable::choose(uint32_t port, uint32_t hash) {
   if (m_mode == BfcCfg::Assignment::kSingle) return 0;
-  if (m_mode == BfcCfg::Assignment::kHash) return uint16_t(hash % m_queues);
+  if (m_mode == BfcCfg::Assignment::kHash) return uint16_t(splitmix(m_hash_seed ^ hash) % m_queues);
   for (uint32_t k = 0; k < m_queues; ++k) {
     const uint32_t q = (m_next[port] + k) % m_queues;
     if (m_empty[port].test(q)) {

@@ -5,7 +5,9 @@
 // it has packets queued, or for the sticky time after its last enqueue/dequeue; otherwise
 // the next packet takes an empty queue (rotating start, as Tofino2's per-pipeline start),
 // or a random one (seeded) when none is empty. The Fig. 8 variants replace the choice by a
-// static hash of the flow or by queue 0.
+// static hash of the flow, seeded per switch from the scenario seed as a switch seeds its
+// hash unit (so runs with other seeds collide other flows: Fig. 8's "stochastic"), or by
+// queue 0.
 #include <cstdint>
 #include <random>
 #include <vector>
@@ -57,6 +59,7 @@ class BfcFlowTable {
   std::vector<Entry> m_entries;   // [port * slots + hash % slots]
   std::vector<QueueMask> m_empty;  // per port
   std::vector<uint32_t> m_next;    // per port: where the search for an empty queue starts
+  uint64_t m_hash_seed;            // the hash variant's per-switch seed
   std::mt19937_64 m_rng;
   Stats m_stats;
 };

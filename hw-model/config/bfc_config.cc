@@ -31,12 +31,14 @@ void load_bfc(Scenario& sc, JsonReader r) {
   else if (a == "hash") b.assignment = BfcCfg::Assignment::kHash;
   else if (a == "single") b.assignment = BfcCfg::Assignment::kSingle;
   else r.fail("assignment", "must be dynamic, hash or single, got '" + a + "'");
-  // Default HRTT: out and back over the slowest, longest port, one MTU frame each way.
+  // Default HRTT: out and back over the slowest, longest port of any switch, one MTU frame
+  // each way.
   uint64_t max_delay = 0, min_rate = UINT64_MAX;
-  for (const auto& p : sc.topo.ports) {
-    max_delay = std::max(max_delay, p.delay_ps);
-    min_rate = std::min(min_rate, p.rate_bps);
-  }
+  for (const auto& sw : sc.net.switches)
+    for (const auto& p : sw.ports) {
+      max_delay = std::max(max_delay, p.delay_ps);
+      min_rate = std::min(min_rate, p.rate_bps);
+    }
   const uint64_t mtu_ps =
       (uint64_t(sc.topo.mtu_bytes + sc.topo.wire_overhead_bytes) * 8 * 1'000'000'000'000ull + min_rate - 1) / min_rate;
   b.hrtt_ps = r.time_ps("hrtt_ns", 1e3, false, 2 * (max_delay + mtu_ps));
@@ -60,6 +62,14 @@ void load_bfc(Scenario& sc, JsonReader r) {
     }
   }
   r.done();
+}
+
+BfcCfg bfc_switch_view(const BfcCfg& b, uint32_t ports) {
+  BfcCfg v = b;
+  v.suppress.clear();
+  for (const auto& [in, out] : b.suppress)
+    if (in < ports && out < ports) v.suppress.emplace_back(in, out);
+  return v;
 }
 
 }  // namespace mmusim

@@ -25,5 +25,8 @@ class JsonReader;
 struct Scenario;
 // Reads the "bfc" object into sc.bfc (topology already loaded: ports and delays).
 void load_bfc(Scenario& sc, JsonReader r);
+// The BFC configuration one switch of `ports` ports runs with in a multi-switch topology:
+// the same, with the suppressed pairs whose ports it has (names are per switch, Ethernet0...).
+BfcCfg bfc_switch_view(const BfcCfg& b, uint32_t ports);
 
 }  // namespace mmusim

@@ -506,6 +506,7 @@ void build_switch_views(Scenario& sc, const nlohmann::json& shared_buffer) {
     v->admission = sc.admission;
     v->dwrr_quantum_bytes = sc.dwrr_quantum_bytes;
     v->output = sc.output;
+    v->bfc = bfc_switch_view(sc.bfc, uint32_t(sw.ports.size()));
     const bool own = !sw.buffer.is_null();
     const std::string f = own ? "topology.switches[" + std::to_string(s) + "].buffer" : "buffer";
     try {

@@ -51,6 +51,8 @@ class EgressPort : public sc_core::sc_module, public PauseIf {
   uint64_t tx_data_frames() const { return m_tx_data; }
   uint64_t tx_pfc_frames() const { return m_tx_pfc; }
   uint64_t tx_bfc_frames() const { return m_tx_bfc; }
+  // Queues the peer's last BFC frame paused.
+  const QueueMask& bfc_paused() const { return m_bfc_paused; }
 
  private:
   tlm::tlm_sync_enum nb_transport_fw(int id, Packet& p, tlm::tlm_phase& phase, sc_core::sc_time& t);

@@ -238,7 +238,35 @@ nlohmann::json Network::run() {
   return s;
 }
 
-nlohmann::json Network::switch_summary(uint32_t s) const {
+// Appendix B across switches: a queue paused by a downstream switch is released once that
+// switch's pause of it drains (its counter for (its ingress port, the queue) falls to 0; at
+// 0 the resume is already on its way). Draining sets only grow, so iterate to the fixpoint;
+// what is left waits on a cycle or on a peer that never resumes.
+std::vector<std::vector<uint8_t>> Network::bfc_can_drain() const {
+  const NetworkCfg& net = m_sc.net;
+  std::vector<std::vector<uint8_t>> d(m_switches.size());
+  for (bool changed = true; changed;) {
+    changed = false;
+    for (uint32_t s = 0; s < m_switches.size(); ++s) {
+      if (!m_switches[s]->bfc) continue;
+      auto next = m_switches[s]->bfc_can_drain([&](uint32_t port, uint32_t q) {
+        const NetworkCfg::Port& pc = net.switches[s].ports[port];
+        if (pc.peer_host || !m_switches[s]->egress[port]->bfc_paused().test(q) || !m_switches[pc.peer]->bfc)
+          return false;
+        const BfcPauseCounters& c = m_switches[pc.peer]->bfc->counters();
+        return c.value(pc.peer_port, q) == 0 ||
+               (!d[pc.peer].empty() && d[pc.peer][size_t(pc.peer_port) * c.queues() + q] != 0);
+      });
+      if (next != d[s]) {
+        d[s] = std::move(next);
+        changed = true;
+      }
+    }
+  }
+  return d;
+}
+
+nlohmann::json Network::switch_summary(uint32_t s, const std::vector<uint8_t>& bfc_can_drain) const {
   const Switch& sw = *m_switches[s];
   const Scenario& view = m_sc.switch_view(s);
   const Mmu& m = sw.mmu;
@@ -277,7 +305,7 @@ nlohmann::json Network::switch_summary(uint32_t s) const {
       {"thresholds_bytes", {{"ingress_lossless", tw_json(o.th_lossless)}, {"egress_lossy", tw_json(o.th_lossy)}}},
       {"pools_bytes", pools},
   };
-  if (sw.bfc) j["bfc"] = sw.bfc_summary(m_sc.duration_ps);
+  if (sw.bfc) j["bfc"] = sw.bfc_summary(m_sc.duration_ps, bfc_can_drain);
   if (m_sc.output.ingress_peaks) {
     nlohmann::json peaks = nlohmann::json::object();
     for (uint32_t p = 0; p < view.ports(); ++p) peaks[view.topo.ports[p].name] = m.ingress_peak_bytes(p);
@@ -304,7 +332,8 @@ nlohmann::json Network::summary(double wall_s) const {
   // Network totals: counts add up; occupancy statistics are the element-wise maximum over
   // switches (the most loaded one), as a sum of p99s or maxima would mean nothing.
   nlohmann::json switches = nlohmann::json::array();
-  for (uint32_t s = 0; s < m_switches.size(); ++s) switches.push_back(switch_summary(s));
+  const auto drain = bfc_can_drain();
+  for (uint32_t s = 0; s < m_switches.size(); ++s) switches.push_back(switch_summary(s, drain[s]));
   nlohmann::json sw = switches[0];
   for (size_t s = 1; s < switches.size(); ++s) {
     merge(sw["packets"], switches[s]["packets"], false);

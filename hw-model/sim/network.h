@@ -48,7 +48,9 @@ class Network {
  private:
   nlohmann::json summary(double wall_s) const;
   uint64_t ideal_fct(const Flow& f) const;
-  nlohmann::json switch_summary(uint32_t s) const;
+  nlohmann::json switch_summary(uint32_t s, const std::vector<uint8_t>& bfc_can_drain) const;
+  // Per switch, Switch::bfc_can_drain resolved across switch links (empty without BFC).
+  std::vector<std::vector<uint8_t>> bfc_can_drain() const;
   void write_flows(const std::string& path) const;
 
   const Scenario& m_sc;

@@ -33,14 +33,15 @@ Switch::Switch(sc_core::sc_module_name name, const Scenario& sc, uint32_t switch
   }
 }
 
-BfcDeadlockReport Switch::bfc_deadlock_check() const {
+std::vector<uint8_t> Switch::bfc_can_drain(const std::function<bool(uint32_t, uint32_t)>& released) const {
   const BfcPauseCounters& c = bfc->counters();
   std::vector<uint8_t> can_drain(size_t(c.ports()) * c.queues(), 0);
-  for (const auto& e : egress)
-    e->for_each_queued([&](const Packet& p, int, bool paused) {
-      if (p.bfc_counted && !paused) can_drain[size_t(p.in_port) * c.queues() + p.upstream_q] = 1;
+  for (uint32_t port = 0; port < egress.size(); ++port)
+    egress[port]->for_each_queued([&](const Packet& p, int q, bool paused) {
+      if (p.bfc_counted && (!paused || (q >= 0 && released(port, uint32_t(q)))))
+        can_drain[size_t(p.in_port) * c.queues() + p.upstream_q] = 1;
     });
-  return mmusim::bfc_deadlock_check(c, can_drain);
+  return can_drain;
 }
 
 uint64_t Switch::held_packets() const {
@@ -53,8 +54,8 @@ uint64_t Switch::held_packets() const {
 
 namespace mmusim {
 
-nlohmann::json Switch::bfc_summary(uint64_t now) const {
-  const BfcDeadlockReport d = bfc_deadlock_check();
+nlohmann::json Switch::bfc_summary(uint64_t now, const std::vector<uint8_t>& can_drain) const {
+  const BfcDeadlockReport d = bfc_deadlock_check(bfc->counters(), can_drain);
   nlohmann::json stuck = nlohmann::json::array();
   for (const auto& [port, q] : d.stuck) stuck.push_back({{"ingress", port}, {"upstream_queue", q}});
   nlohmann::json j = bfc->stats();

@@ -2,6 +2,7 @@
 // One switch: ingress pipeline -> MMU (admission core) -> egress ports, with the PFC
 // generator fed by the MMU and writing into the egress ports' control queues; with
 // bfc.enabled, a BFC unit between ingress and egress (queue assignment, backpressure).
+#include <functional>
 #include <memory>
 #include <vector>
 
@@ -31,10 +32,13 @@ class Switch : public sc_core::sc_module {
   CsrTarget csr;
   std::unique_ptr<BfcUnit> bfc;  // bfc.enabled only
 
-  // BFC end-of-run check: which non-zero pause counters can still drain.
-  BfcDeadlockReport bfc_deadlock_check() const;
-  // summary.json's "bfc" object: unit statistics, pauses, the deadlock check.
-  nlohmann::json bfc_summary(uint64_t now) const;
+  // BFC end-of-run check. can_drain[port * queues + q]: a packet counted against (ingress
+  // port, upstreamQ q) can still leave: its egress queue is not paused, or `released(egress
+  // port, queue)` says the peer that paused it will resume it (a downstream switch whose own
+  // pause drains; the network decides, as this switch cannot see its peer).
+  std::vector<uint8_t> bfc_can_drain(const std::function<bool(uint32_t, uint32_t)>& released) const;
+  // summary.json's "bfc" object: unit statistics, pauses, the deadlock check over can_drain.
+  nlohmann::json bfc_summary(uint64_t now, const std::vector<uint8_t>& can_drain) const;
 
   // Data packets on their way into or held in this switch: on the host->switch wire,
   // in the ingress pipeline, in egress queues.

@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <set>
 #include <stdexcept>
+#include <vector>
 
 #include "bfc/bfc_frame.h"
 #include "bfc/deadlock.h"
@@ -91,13 +92,25 @@ TEST(BfcFlowTable, StickyForTwoHrttAfterTheLastPacket) {
   EXPECT_EQ(t.stats().assignments, 2u);
 }
 
+// `hash`: a static queue per flow, from a hash seeded by the table's seed: the same seed
+// places every flow the same way, another seed places them differently; 3 200 flows reach
+// every one of 32 queues. `single`: queue 0.
 TEST(BfcFlowTable, HashAndSingleVariantsOfFig8) {
-  BfcFlowTable h(1, 32, 100, A::kHash, 0, 1), s(1, 32, 100, A::kSingle, 0, 1);
+  BfcFlowTable h(1, 32, 100, A::kHash, 0, 1), same(1, 32, 100, A::kHash, 0, 1), other(1, 32, 100, A::kHash, 0, 2);
+  BfcFlowTable s(1, 32, 100, A::kSingle, 0, 1);
   uint32_t slot = 0;
-  for (uint32_t hash : {0u, 31u, 33u, 1000u, 123457u}) {
-    EXPECT_EQ(h.enqueue(0, hash, 0, &slot), hash % 32);
+  std::vector<int> used(32, 0);
+  int moved = 0;
+  for (uint32_t hash = 0; hash < 3200; ++hash) {
+    const uint16_t q = h.enqueue(0, hash, 0, &slot);
+    ASSERT_LT(q, 32);
+    ++used[q];
+    EXPECT_EQ(same.enqueue(0, hash, 0, &slot), q);
+    moved += other.enqueue(0, hash, 0, &slot) != q;
     EXPECT_EQ(s.enqueue(0, hash, 0, &slot), 0);
   }
+  for (int q = 0; q < 32; ++q) EXPECT_GT(used[q], 50) << "queue " << q;  // 100 expected
+  EXPECT_GT(moved, 2800);  // 31/32 of 3 200 = 3 100 expected
 }
 
 TEST(BfcFlowTable, DequeueOfEmptySlotThrows) {
