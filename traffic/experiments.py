@@ -950,10 +950,11 @@ Paper (Tofino2 testbed, Fig. 7): the queue is held near Th (overshoot from the H
 effect and Tofino2's post-egress hardware queues) and goes to 0 for an HRTT after a resume; at Th = 2 us
 close to 100 % utilisation with a mean queue of 15 KB. Ours at {BFC_FIG7A_TH:g} us: utilisation {a['utilisation']:.4f},
 mean queue {a['mean_queue_bytes'] / 1000:.1f} KB (Th = {a['th_bytes'] / 1000:.0f} KB).
-Our two open-loop flows run in lockstep: both queues rise to Th plus the HRTT overshoot, are paused,
-drain, and run dry together for an HRTT after the resume, which is the simultaneous-empty case the paper
-names as the source of under-utilisation; the time-averaged queue is therefore about half of Th, and the
-lost fraction shrinks as Th grows (HRTT/cycle).
+Our two open-loop flows run in lockstep: both queues rise to Th plus the overshoot of one loop delay,
+are paused, drain, and run dry together until the resume takes effect (the loop delay: two 100 ns link
+crossings plus a BFC frame and a data frame, about 0.3 us; `bfc.hrtt_ns` only sets Th), which is the
+simultaneous-empty case the paper names as the source of under-utilisation. So the time-averaged queue is
+about half of Th, and the lost fraction (loop delay / pause cycle) shrinks as Th lengthens the cycle.
 """
     return rows, text
 
