@@ -45,6 +45,8 @@ void BfcUnit::change_queue(uint32_t port, uint32_t q, int64_t delta) {
   uint32_t& len = m_qlen[size_t(port) * m_nq + q];
   if (delta < 0 && uint64_t(-delta) > len) SC_REPORT_ERROR(name(), "BFC queue length underflow");
   if (delta > 0 && uint64_t(len) + uint64_t(delta) > UINT32_MAX) SC_REPORT_ERROR(name(), "BFC queue length overflow");
+  const uint64_t now = now_ps();
+  sample_until(now);
   const bool was_active = is_active(port, q), was_busy = len > 0;
   len = uint32_t(int64_t(len) + delta);
   m_port_cells[port] = uint64_t(int64_t(m_port_cells[port]) + delta);
@@ -60,7 +62,6 @@ void BfcUnit::change_queue(uint32_t port, uint32_t q, int64_t delta) {
     else --m_active[port];
   }
   m_max_queue_cells[port] = std::max(m_max_queue_cells[port], len);
-  const uint64_t now = now_ps();
   m_bytes_tw[port].set(now, m_port_cells[port] * m_sc.mmu.cell_bytes);
   m_busy_tw[port].set(now, m_busy[port]);
   m_empty_tw[port].set(now, m_port_cells[port] == 0 ? 1 : 0);
@@ -144,7 +145,29 @@ uint64_t BfcUnit::longest_pause_ps(uint64_t now) const {
   return best;
 }
 
+void BfcUnit::enable_queue_series(std::ostream* out) {
+  m_series = out;
+  *m_series << "time_ns,port,queue,bytes\n";
+}
+
+void BfcUnit::sample_until(uint64_t t) {
+  if (!m_series) return;
+  // Lengths are constant since the last change, so rows up to `t` are exact (the state just
+  // before each sample instant, as timeseries.csv).
+  for (; m_next_sample <= t && m_next_sample <= m_sc.duration_ps; m_next_sample += m_sc.output.sample_interval_ps) {
+    const uint64_t s = m_next_sample;
+    for (uint32_t p = 0; p < m_sc.ports(); ++p) {
+      if (!m_port_cells[p]) continue;
+      for (uint32_t q = 0; q < m_nq; ++q)
+        if (const uint32_t len = m_qlen[size_t(p) * m_nq + q])
+          *m_series << s / 1000 << '.' << char('0' + s / 100 % 10) << char('0' + s / 10 % 10) << char('0' + s % 10)
+                    << ',' << m_sc.topo.ports[p].name << ',' << q << ',' << uint64_t(len) * m_sc.mmu.cell_bytes << '\n';
+    }
+  }
+}
+
 void BfcUnit::finish(uint64_t now) {
+  sample_until(now);
   for (uint32_t p = 0; p < m_sc.ports(); ++p) {
     m_bytes_tw[p].finish(now);
     m_busy_tw[p].finish(now);

@@ -5,6 +5,7 @@
 // control queue of the ingress port's own transmitter. Event-driven: it acts on enqueue,
 // departure and, while some upstream queue is paused, on the periodic refresh.
 #include <cstdint>
+#include <ostream>
 #include <vector>
 
 #include <nlohmann/json.hpp>
@@ -37,6 +38,8 @@ class BfcUnit : public sc_core::sc_module, public BfcIf {
   const BfcPauseCounters& counters() const { return m_counters; }
   // Longest time an upstream queue stayed paused (open pauses up to `now`).
   uint64_t longest_pause_ps(uint64_t now) const;
+  // bfc_queues.csv (output.bfc_queues): every sample interval, one row per non-empty queue.
+  void enable_queue_series(std::ostream* out);
   // Closes the time-weighted statistics; then stats() is final.
   void finish(uint64_t now);
   nlohmann::json stats() const;
@@ -46,6 +49,7 @@ class BfcUnit : public sc_core::sc_module, public BfcIf {
     return tlm::TLM_COMPLETED;
   }
   void send(uint32_t port, BfcFrame::Op op, uint16_t queue);
+  void sample_until(uint64_t t);
   void on_refresh();
   // Queue length of (port, q) changes by +/- cells; keeps bitmap, N_active and statistics.
   void change_queue(uint32_t port, uint32_t q, int64_t delta_cells);
@@ -75,6 +79,8 @@ class BfcUnit : public sc_core::sc_module, public BfcIf {
   std::vector<uint32_t> m_max_queue_cells;                      // per port
   uint64_t m_pause_frames = 0, m_resume_frames = 0, m_refresh_frames = 0;
   uint64_t m_counted = 0, m_suppressed = 0;
+  std::ostream* m_series = nullptr;
+  uint64_t m_next_sample = 0;
 };
 
 }  // namespace mmusim

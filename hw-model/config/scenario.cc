@@ -648,6 +648,11 @@ Scenario load_scenario(const nlohmann::json& j, const std::string& origin) {
         if (!o.raw("ingress_peaks").is_boolean()) o.fail("ingress_peaks", "must be true or false");
         sc.output.ingress_peaks = o.raw("ingress_peaks").get<bool>();
       }
+      if (o.has("bfc_queues")) {
+        if (!o.raw("bfc_queues").is_boolean()) o.fail("bfc_queues", "must be true or false");
+        sc.output.bfc_queues = o.raw("bfc_queues").get<bool>();
+        if (sc.output.bfc_queues && !sc.bfc.enabled) o.fail("bfc_queues", "needs bfc.enabled");
+      }
       if (o.has("threshold_queues")) {
         JsonReader t = o.child("threshold_queues");
         for (const char* cls : {"lossless", "lossy"}) {

@@ -130,6 +130,7 @@ struct OutputCfg {
   // first lossy queue.
   int th_lossless_port = -1, th_lossless_prio = 0, th_lossy_port = -1, th_lossy_prio = 0;
   bool ingress_peaks = false;  // per-switch ingress_peak_bytes per port in summary.json
+  bool bfc_queues = false;     // bfc_queues.csv: sampled length of every non-empty BFC queue
 };
 
 // Host NIC transport (hw-model/host/smart_pause.*, docs/configuration.md "host"): per-packet

@@ -160,6 +160,13 @@ Network::Network(const Scenario& sc, const RunOptions& opt) : m_sc(sc), m_opt(op
     m_timeseries.push_back(std::make_unique<std::ofstream>(path));
     if (!*m_timeseries.back()) throw ConfigError(path + ": cannot write");
     sw->mmu.enable_timeseries(m_timeseries.back().get());
+    if (sw->bfc && m_sc.output.bfc_queues) {
+      const std::string q =
+          opt.out_dir + (net.graph ? "/bfc_queues_" + std::string(sw->basename()) : "/bfc_queues") + ".csv";
+      m_timeseries.push_back(std::make_unique<std::ofstream>(q));
+      if (!*m_timeseries.back()) throw ConfigError(q + ": cannot write");
+      sw->bfc->enable_queue_series(m_timeseries.back().get());
+    }
   }
   if (opt.pcap) {
     try {

@@ -63,7 +63,7 @@ class Network {
   std::vector<std::unique_ptr<Link>> m_links;
   std::unique_ptr<TrafficManager> m_traffic;
   std::unique_ptr<PcapWriter> m_pcap;
-  std::vector<std::unique_ptr<std::ofstream>> m_timeseries;  // one per switch
+  std::vector<std::unique_ptr<std::ofstream>> m_timeseries;  // timeseries and bfc_queues files
   sc_core::sc_trace_file* m_vcd = nullptr;
 };
 

@@ -60,5 +60,23 @@ TEST(BfcBadInput, GoodKeysAreAccepted) {
   std::filesystem::remove_all(r.dir);
 }
 
+// output.bfc_queues is a boolean and only means something with BFC on.
+TEST(BfcBadInput, QueueSeriesNeedsBfc) {
+  json s = with_bfc({{"enabled", true}});
+  s["output"]["bfc_queues"] = "yes";
+  RunResult r = run_mmusim(s);
+  EXPECT_EQ(r.status, 1) << r.output;
+  EXPECT_NE(r.output.find("output.bfc_queues"), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("true or false"), std::string::npos) << r.output;
+  std::filesystem::remove_all(r.dir);
+  s = with_bfc({{"enabled", false}});
+  s["output"]["bfc_queues"] = true;
+  r = run_mmusim(s);
+  EXPECT_EQ(r.status, 1) << r.output;
+  EXPECT_NE(r.output.find("output.bfc_queues"), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("needs bfc.enabled"), std::string::npos) << r.output;
+  std::filesystem::remove_all(r.dir);
+}
+
 }  // namespace
 }  // namespace mmusim::test

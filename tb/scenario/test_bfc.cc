@@ -4,8 +4,11 @@
 // assignment variants on one switch, determinism.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <filesystem>
+#include <map>
 #include <string>
 
 #include "scenario_harness.h"
@@ -282,6 +285,68 @@ TEST(BfcSticky, FlowKeepsItsQueueAcrossResumeGaps) {
       EXPECT_EQ(b["sticky_keeps"].get<uint64_t>(), 0u);
     }
   }
+}
+
+}  // namespace
+}  // namespace mmusim::test
+
+namespace mmusim::test {
+namespace {
+
+// output.bfc_queues on the Fig. 7 set-up (Th = 2 us): bfc_queues.csv sampled every 100 ns.
+// Summed over the port and averaged over the measurement window it is summary.json's
+// mean_bytes (to the sampling error); no sample exceeds max_queue_bytes; each of the two
+// flows keeps one queue; both queues run dry after a resume; rows come in time order; a
+// rerun writes the same bytes; without the key no file is written.
+TEST(BfcQueueSeries, SamplesAgreeWithSummary) {
+  json sc = json::parse(slurp(std::string(MMUSIM_SOURCE_DIR) + "/scenarios/bfc-two-flows.json"));
+  sc["output"]["sample_interval_ns"] = 100;
+  sc["output"]["bfc_queues"] = true;
+  RunResult r = run_mmusim(sc);
+  ASSERT_EQ(r.status, 0) << r.output;
+  const std::string csv = slurp(r.dir + "/out/bfc_queues.csv");
+  ASSERT_EQ(csv.substr(0, csv.find('\n')), "time_ns,port,queue,bytes");
+  std::map<uint32_t, std::map<long, double>> q;  // queue -> sample (100 ns) -> bytes
+  double last_t = -1, max_b = 0;
+  size_t pos = csv.find('\n') + 1;
+  while (pos < csv.size()) {
+    const size_t end = csv.find('\n', pos);
+    const std::string line = csv.substr(pos, end - pos);
+    pos = end + 1;
+    char port[32];
+    double t, bytes;
+    unsigned queue;
+    ASSERT_EQ(std::sscanf(line.c_str(), "%lf,%31[^,],%u,%lf", &t, port, &queue, &bytes), 4) << line;
+    EXPECT_EQ(std::string(port), "Ethernet8") << line;
+    EXPECT_GE(t, last_t);
+    EXPECT_GT(bytes, 0) << "empty queues have no row";
+    last_t = t;
+    q[queue][std::lround(t / 100)] = bytes;
+    max_b = std::max(max_b, bytes);
+  }
+  ASSERT_EQ(q.size(), 2u) << "each flow keeps its queue";
+  const json& port = r.summary["bfc"]["ports"][2];
+  double sum = 0;
+  int n = 0;
+  for (long k = 200; k < 2000; ++k, ++n)  // 20-200 us
+    for (auto& [queue, s] : q) sum += s.count(k) ? s[k] : 0;
+  const double mean = sum / n, want = port["mean_bytes"].get<double>();
+  int dry = 0;
+  for (long k = 200; k < 2000; ++k) dry += !q.begin()->second.count(k) && !std::next(q.begin())->second.count(k);
+  std::printf("bfc_queues.csv: port mean %.0f B from samples, summary mean_bytes %.0f B; max sample %.0f B, "
+              "max_queue_bytes %.0f B; both queues empty in %d of %d samples\n",
+              mean, want, max_b, port["max_queue_bytes"].get<double>(), dry, n);
+  EXPECT_NEAR(mean, want, 0.02 * want);
+  EXPECT_LE(max_b, port["max_queue_bytes"].get<double>());
+  EXPECT_GT(dry, 0);
+  RunResult again = run_mmusim(sc);
+  ASSERT_EQ(again.status, 0) << again.output;
+  EXPECT_EQ(slurp(again.dir + "/out/bfc_queues.csv"), csv);
+  sc["output"].erase("bfc_queues");
+  RunResult off = run_mmusim(sc);
+  ASSERT_EQ(off.status, 0) << off.output;
+  EXPECT_FALSE(std::filesystem::exists(off.dir + "/out/bfc_queues.csv"));
+  for (const auto* d : {&r, &again, &off}) std::filesystem::remove_all(d->dir);
 }
 
 }  // namespace

@@ -1,7 +1,9 @@
 """Paper experiments in quick mode: each writes its CSV, PNG and results section, and its
 numbers have the paper's shape."""
 import csv
+import json
 import os
+import subprocess
 import tempfile
 import unittest
 
@@ -87,6 +89,87 @@ class QuickExperiments(unittest.TestCase):
         for fr in (0.1, 0.2, 0.3, 0.4, 0.5, 0.7, 0.9):
             self.assertLess(float(by["dsh", fr]["pause_duration_us"]), float(by["sih", fr]["pause_duration_us"]))
 
+    def test_bb_fig6_closed_forms_are_the_papers(self):
+        # Fig. 6 text: savings 1 - beta (Prop. 5) 0.280 / 0.106 at alpha 1.1, N 2 / 32; 0.580, 0.539,
+        # 0.515 at alpha 1.5, N 10 / 20 / 50; Example 2: Prop. 4 beta 0.6 (N 2) and 0.95 (N 10) at 1.4.
+        for n, a, saving in ((2, 1.1, 0.280), (32, 1.1, 0.106), (10, 1.5, 0.580), (20, 1.5, 0.539), (50, 1.5, 0.515)):
+            self.assertAlmostEqual(1 - experiments.bb_beta5(n, a), saving, delta=0.0015, msg=(n, a))
+        self.assertAlmostEqual(experiments.bb_beta4(2, 1.4), 0.6)
+        self.assertAlmostEqual(experiments.bb_beta4(10, 1.4), 0.955, delta=0.001)
+        self.assertAlmostEqual(experiments.bb_period_us(2), 100.0)
+
+    def test_bb_fig6_measured_beta_matches_props_4_and_5(self):
+        rs = self.run_exp("bb-fig6")
+        self.assertEqual(len(rs), 15)
+        for r in rs:
+            n, a = int(r["N"]), float(r["alpha"])
+            b4, m4 = float(r["beta4_prop4"]), float(r["beta4_measured"])
+            m5 = f"{float(r['beta5_measured']):.4f}" if r["beta5_measured"] else "-"
+            p5 = f"{float(r['p_at_beta5']):.4f}" if r["p_at_beta5"] else "-"
+            print(f"\nFig. 6 N={n} alpha={a:g}: peak/B {m4:.4f}, Prop. 4 beta {b4:.4f}; Prop. 5 beta "
+                  f"{float(r['beta5_prop5']):.4f}, measured {m5}; p at beta5 B {p5}, bound {float(r['p_bound']):.4f}", end="")
+            self.assertLess(abs(m4 / b4 - 1), 0.03, (n, a))          # Prop. 4 peak within 3 %
+            self.assertEqual(int(r["peak_pause_frames"]), 0)
+            self.assertLess(abs(float(r["done_us"]) / float(r["t3_paper_us"]) - 1), 0.03)  # t3 = T / alpha
+            if r["beta5_measured"]:
+                self.assertLess(abs(float(r["p_at_beta5"]) - float(r["p_bound"])), 0.03, (n, a))
+                self.assertLess(abs(float(r["beta5_measured"]) - float(r["beta5_prop5"])), 0.03, (n, a))
+        # Only N = 2 at alpha = 1.5 needs no buffer (beta5 = 0): no Prop. 5 runs there.
+        self.assertEqual([(r["N"], r["alpha"]) for r in rs if not r["beta5_measured"]], [("2", "1.5")])
+
+    def test_bb_fig7_examples_1_and_2_occupancy(self):
+        r40, r56 = self.run_exp("bb-fig7")
+        for r, peak in ((r40, 125000), (r56, 75000)):
+            print(f"\nFig. 7 {r['link_gbps']} Gb/s: peak {float(r['peak_bytes']):.0f} B (paper {peak}) at "
+                  f"{float(r['peak_time_us']):.1f} us (paper 50), done {float(r['done_us']):.2f} us "
+                  f"(paper {float(r['paper_done_us']):.2f}), RMS from fluid {float(r['rms_dev_from_fluid_bytes']):.0f} B", end="")
+            self.assertLess(abs(float(r["peak_bytes"]) / peak - 1), 0.03)
+            self.assertLess(abs(float(r["peak_time_us"]) - 50), 1.5)
+            self.assertLess(abs(float(r["done_us"]) / float(r["paper_done_us"]) - 1), 0.03)
+            self.assertLess(float(r["rms_dev_from_fluid_bytes"]), 0.03 * peak)
+            self.assertEqual(int(r["pause_frames"]), 0)
+        series = rows(os.path.join(self.out, "bb-fig7-series.csv"))
+        self.assertGreater(len(series), 200)
+
+    def test_bfc_fig7_queue_near_th_full_utilisation(self):
+        rs = {float(r["th_us"]): r for r in self.run_exp("bfc-fig7")}
+        self.assertEqual(sorted(rs), [0.5, 1, 2, 4])
+        for th, r in sorted(rs.items()):
+            u, q, thb = float(r["utilisation"]), float(r["mean_queue_bytes"]), float(r["th_bytes"])
+            print(f"\nBFC Fig. 7 Th={th:g} us ({thb:.0f} B): utilisation {u:.4f}, mean queue {q:.0f} B, max "
+                  f"{float(r['max_queue_bytes']):.0f} B{'; paper at 2 us: ~100 %, mean 15 KB' if th == 2 else ''}", end="")
+            self.assertEqual(int(r["drops"]), 0)
+            self.assertEqual(int(r["deadlock"]), 0)
+            self.assertGreater(int(r["pause_frames"]), 5)
+            self.assertGreaterEqual(q, 0.4 * thb)   # held near Th: neither empty nor far above it
+            self.assertLessEqual(q, 1.2 * thb)
+            if th >= 2:
+                self.assertGreaterEqual(u, 0.95)
+        self.assertGreater(float(rs[2]["utilisation"]), float(rs[0.5]["utilisation"]))
+        # bfc_queues.csv (output.bfc_queues) against the summary: summed over the port and
+        # averaged over the window it is the port's mean_bytes; no sample above the longest queue.
+        a = rs[2]
+        self.assertEqual(int(a["series_queues"]), 2)   # each flow kept one queue (sticky assignment)
+        self.assertLess(abs(float(a["series_mean_port_bytes"]) / float(a["mean_port_bytes"]) - 1), 0.03)
+        self.assertLessEqual(float(a["series_max_queue_bytes"]), float(a["max_queue_bytes"]))
+        self.assertGreater(float(a["series_max_queue_bytes"]), float(a["th_bytes"]))
+        series = rows(os.path.join(self.out, "bfc-fig7-series.csv"))
+        self.assertEqual(len(series), 401)   # 20-60 us every 100 ns
+        for col in [c for c in series[0] if c.startswith("queue")]:
+            qs = [int(r[col]) for r in series]
+            self.assertIn(0, qs, f"{col}: the queue runs dry for an HRTT after a resume (paper Fig. 7a)")
+
+    def test_bfc_queues_output_needs_bfc(self):
+        with open(os.path.join(experiments.ROOT, "scenarios", "bfc-two-flows.json")) as f:
+            sc = json.load(f)
+        sc["output"]["bfc_queues"] = True
+        sc["bfc"]["enabled"] = False
+        path = os.path.join(self.out, "no-bfc.json")
+        with open(path, "w") as f:
+            json.dump(sc, f)
+        r = subprocess.run([MMUSIM, "check", path], capture_output=True, text=True)
+        self.assertEqual(r.returncode, 1)
+        self.assertIn("output.bfc_queues", r.stdout + r.stderr)
 
 if __name__ == "__main__":
     unittest.main()
