@@ -347,7 +347,12 @@ nlohmann::json Network::summary(double wall_s) const {
     merge(sw["drops"], switches[s]["drops"], false);
     merge(sw["pfc"], switches[s]["pfc"], false);
     for (const char* k : {"occupancy_bytes", "thresholds_bytes", "pools_bytes"}) merge(sw[k], switches[s][k], true);
-    if (switches[s].contains("bfc")) merge(sw["bfc"], switches[s]["bfc"], false);
+    if (switches[s].contains("bfc")) {
+      const double longest = std::max(sw["bfc"]["longest_pause_ns"].get<double>(),
+                                      switches[s]["bfc"]["longest_pause_ns"].get<double>());
+      merge(sw["bfc"], switches[s]["bfc"], false);
+      sw["bfc"]["longest_pause_ns"] = longest;  // a maximum, not a count
+    }
   }
   std::vector<uint64_t> all, incast, background;
   std::vector<std::vector<uint64_t>> per_gen(m_sc.traffic.size());
