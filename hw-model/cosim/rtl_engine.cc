@@ -26,8 +26,8 @@ MMUSIM_RTL_GRANT_EVAL(Vmmu_scosim);
 
 struct RtlEngine::Impl {
   struct Op {
-    enum class Kind { kAdmit, kDepart, kUnitWrite } kind;
-    admission::Request r;  // kUnitWrite: in_port = address, cells = data
+    enum class Kind { kAdmit, kDepart, kCsrWrite, kUnitWrite } kind;
+    admission::Request r;  // kCsrWrite, kUnitWrite: in_port = address, cells = data
   };
   // Both units are SystemC modules, so both are built now, during elaboration: the live
   // one and an idle twin that replays the run with a waveform if the live one disagrees.
@@ -47,6 +47,7 @@ struct RtlEngine::Impl {
     for (const Op& o : log) {
       if (o.kind == Op::Kind::kAdmit) traced.admit(o.r);
       else if (o.kind == Op::Kind::kDepart) traced.depart({o.r.in_port, o.r.out_port, o.r.prio, o.r.cells, o.r.cycle});
+      else if (o.kind == Op::Kind::kCsrWrite) traced.csr_write(o.r.in_port, o.r.cells);
       else traced.unit().write(o.r.in_port, o.r.cells);
     }
     return waveform;
@@ -77,7 +78,7 @@ RtlEngine::RtlEngine(const admission::CoreConfig& cfg, std::string waveform_path
     throw std::invalid_argument("admission.ewma.frac_bits must be " + std::to_string(kParams.ewma_frac) +
                                 " for the RTL unit");
   // The unit is programmed at its first operation; refuse a configuration it cannot hold now.
-  admission::encode(cfg, {kParams.nports, kParams.nprio, kParams.npools, kParams.nprof, kParams.cw});
+  admission::encode(cfg, params());
   m = std::make_unique<Impl>(cfg, std::move(waveform_path), name);
 }
 
@@ -99,6 +100,18 @@ admission::PfcUpdate RtlEngine::depart(const admission::Departure& d) {
 
 uint64_t RtlEngine::cycles() const { return m->ls ? m->ls->unit().cycle() : 0; }
 
+admission::RtlParams RtlEngine::params() {
+  return {kParams.nports, kParams.nprio, kParams.npools, kParams.nprof, kParams.cw};
+}
+
+void RtlEngine::csr_write(uint32_t addr, uint32_t data) {
+  m->log.push_back({Impl::Op::Kind::kCsrWrite, {addr, 0, 0, data, 0}});
+  m->lockstep().csr_write(addr, data);
+  if (m->ls->mismatch().any) m->fail();
+}
+
+uint32_t RtlEngine::csr_read(uint32_t addr) { return m->lockstep().unit().read(addr); }
+
 bool RtlEngine::inject_unit_csr_write(uint32_t addr, uint32_t data) {
   m->log.push_back({Impl::Op::Kind::kUnitWrite, {addr, 0, 0, data, 0}});
   return m->lockstep().unit().write(addr, data);
@@ -118,6 +131,9 @@ admission::Result RtlEngine::admit(const admission::Request&) { return {}; }
 admission::PfcUpdate RtlEngine::depart(const admission::Departure&) { return {}; }
 uint64_t RtlEngine::cycles() const { return 0; }
 bool RtlEngine::inject_unit_csr_write(uint32_t, uint32_t) { return false; }
+admission::RtlParams RtlEngine::params() { return {}; }
+void RtlEngine::csr_write(uint32_t, uint32_t) {}
+uint32_t RtlEngine::csr_read(uint32_t) { return 0; }
 
 #endif
 

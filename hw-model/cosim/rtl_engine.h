@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <string>
 
+#include "admission/regfile.h"
 #include "admission/types.h"
 
 namespace mmusim {
@@ -28,6 +29,13 @@ class RtlEngine {
   admission::Result admit(const admission::Request& r);
   admission::PfcUpdate depart(const admission::Departure& d);
   uint64_t cycles() const;
+  // A run-time CSR write (software through the model's CSR target): to the unit and the
+  // checking core alike; throws std::runtime_error with the report if they disagree.
+  void csr_write(uint32_t addr, uint32_t data);
+  // A CSR read from the unit itself.
+  uint32_t csr_read(uint32_t addr);
+  // The compiled-in unit's register map parameters.
+  static admission::RtlParams params();
   // Fault injection for tests: a CSR write that reaches the RTL unit and not the golden
   // core, so the next operation it affects must be reported as a mismatch.
   bool inject_unit_csr_write(uint32_t addr, uint32_t data);

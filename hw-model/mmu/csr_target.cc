@@ -33,6 +33,17 @@ CsrTarget::CsrTarget(sc_core::sc_module_name name, admission::AdmissionCore& cor
   }
 }
 
+void CsrTarget::mirror_writes(const admission::RtlParams& params, std::function<void(uint32_t, uint32_t)> mirror) {
+  m_params = params;
+  m_params_error.clear();
+  try {
+    admission::check_params(m_params);
+  } catch (const std::exception& e) {
+    m_params_error = std::string("the register map cannot describe this unit: ") + e.what();
+  }
+  m_mirror = std::move(mirror);
+}
+
 tlm::tlm_response_status CsrTarget::access(bool is_write, uint64_t byte_addr, uint32_t& data) {
   ++m_accesses;
   auto error = [&](tlm::tlm_response_status st, const std::string& why) {
@@ -48,7 +59,6 @@ tlm::tlm_response_status CsrTarget::access(bool is_write, uint64_t byte_addr, ui
   try {
     if (is_write) admission::write(m_core, addr, data, m_params);
     else data = admission::read(m_core, addr, m_params, m_stats ? m_stats() : admission::CsrStats{});
-    return tlm::TLM_OK_RESPONSE;
   } catch (const admission::CsrAddressError& e) {
     return error(tlm::TLM_ADDRESS_ERROR_RESPONSE, e.what());
   } catch (const admission::CsrAccessError& e) {
@@ -56,6 +66,9 @@ tlm::tlm_response_status CsrTarget::access(bool is_write, uint64_t byte_addr, ui
   } catch (const std::exception& e) {
     return error(tlm::TLM_GENERIC_ERROR_RESPONSE, e.what());
   }
+  // Outside the try: a co-simulated unit that disagrees stops the run; it is no access error.
+  if (is_write && m_mirror) m_mirror(addr, data);
+  return tlm::TLM_OK_RESPONSE;
 }
 
 void CsrTarget::b_transport(tlm::tlm_generic_payload& tx, sc_core::sc_time& /*delay*/) {

@@ -43,6 +43,9 @@ class CsrTarget : public sc_core::sc_module {
 
   // Source of STAT_DECISIONS / STAT_DROPS (kept by the core's owner); both read 0 without.
   void set_stats(std::function<admission::CsrStats()> f) { m_stats = std::move(f); }
+  // Co-simulation: present the RTL unit's map (`params`) and hand every write the core
+  // accepted to `mirror` too, which applies it to the unit (and throws if they disagree).
+  void mirror_writes(const admission::RtlParams& params, std::function<void(uint32_t, uint32_t)> mirror);
 
   const admission::RtlParams& params() const { return m_params; }
   const std::string& last_error() const { return m_last_error; }
@@ -59,6 +62,7 @@ class CsrTarget : public sc_core::sc_module {
   admission::RtlParams m_params;
   std::string m_params_error;  // non-empty: the map cannot describe this core
   std::function<admission::CsrStats()> m_stats;
+  std::function<void(uint32_t, uint32_t)> m_mirror;
   std::string m_last_error;
   uint64_t m_accesses = 0, m_errors = 0;
 };

@@ -54,6 +54,14 @@ void Mmu::enable_rtl(const std::string& waveform) {
 
 uint64_t Mmu::rtl_cycles() const { return m_rtl ? m_rtl->cycles() : 0; }
 
+void Mmu::rtl_csr_write(uint32_t addr, uint32_t data) {
+  try {
+    m_rtl->csr_write(addr, data);
+  } catch (const std::exception& e) {
+    SC_REPORT_ERROR("mmusim/mmu", (std::string("CSR write: ") + e.what()).c_str());
+  }
+}
+
 void Mmu::trace(sc_core::sc_trace_file* tf) {
   const std::string n = name();
   sc_core::sc_trace(tf, m_v_ll, n + ".lossless_bytes");

@@ -36,6 +36,8 @@ class Mmu : public sc_core::sc_module, public AdmissionIf {
   void enable_rtl(const std::string& waveform);
   uint64_t rtl_cycles() const;
   RtlEngine* rtl() { return m_rtl.get(); }  // null unless admission.impl is rtl
+  // A software CSR write reaching the co-simulated unit; a disagreement is a model error.
+  void rtl_csr_write(uint32_t addr, uint32_t data);
   // Observer of every operation handed to the admission core, in order (true: admission).
   using OpHook = std::function<void(bool admit, const admission::Request& op)>;
   void set_op_hook(OpHook h) { m_op_hook = std::move(h); }

@@ -140,11 +140,11 @@ Network::Network(const Scenario& sc, const RunOptions& opt) : m_sc(sc), m_opt(op
   if (sc.admission.rtl)
     for (auto& sw : m_switches) {
       if (!net.graph) {
-        sw->mmu.enable_rtl(dir + "/rtl_mismatch.fst");
+        sw->enable_rtl(dir + "/rtl_mismatch.fst");
         continue;
       }
       try {
-        sw->mmu.enable_rtl(dir + "/rtl_mismatch_" + sw->basename() + ".fst");
+        sw->enable_rtl(dir + "/rtl_mismatch_" + sw->basename() + ".fst");
       } catch (const ConfigError& e) {
         throw ConfigError("switch '" + std::string(sw->basename()) + "': " + e.what());
       }

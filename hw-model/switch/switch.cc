@@ -44,6 +44,11 @@ std::vector<uint8_t> Switch::bfc_can_drain(const std::function<bool(uint32_t, ui
   return can_drain;
 }
 
+void Switch::enable_rtl(const std::string& waveform) {
+  mmu.enable_rtl(waveform);
+  csr.mirror_writes(RtlEngine::params(), [this](uint32_t addr, uint32_t data) { mmu.rtl_csr_write(addr, data); });
+}
+
 uint64_t Switch::held_packets() const {
   uint64_t n = ingress.pending_data();
   for (const auto& e : egress) n += e->queued_data();

@@ -4,6 +4,7 @@
 // bfc.enabled, a BFC unit between ingress and egress (queue assignment, backpressure).
 #include <functional>
 #include <memory>
+#include <string>
 #include <vector>
 
 #include <nlohmann/json.hpp>
@@ -39,6 +40,10 @@ class Switch : public sc_core::sc_module {
   std::vector<uint8_t> bfc_can_drain(const std::function<bool(uint32_t, uint32_t)>& released) const;
   // summary.json's "bfc" object: unit statistics, pauses, the deadlock check over can_drain.
   nlohmann::json bfc_summary(uint64_t now, const std::vector<uint8_t>& can_drain) const;
+
+  // admission.impl rtl: the co-simulated unit decides (Mmu::enable_rtl), and the CSR target
+  // presents its register map and passes software writes on to it.
+  void enable_rtl(const std::string& waveform);
 
   // Data packets on their way into or held in this switch: on the host->switch wire,
   // in the ingress pipeline, in egress queues.

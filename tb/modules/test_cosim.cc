@@ -1,7 +1,8 @@
 // Co-simulation inside the SystemC model (admission.impl rtl): the SystemC-mode Verilated
 // unit decides, the golden core checks. A unit that has drifted from the core (a CSR write
 // only the unit received) must stop the run at the first affected operation, with the
-// report and a replayed FST waveform.
+// report and a replayed FST waveform; software CSR writes through the switch's TLM target
+// reach the unit and the cores alike.
 #include <gtest/gtest.h>
 
 #include <filesystem>
@@ -14,6 +15,7 @@
 #include "common/sim_time.h"
 #include "config/scenario.h"
 #include "cosim/rtl_engine.h"
+#include "csr_master.h"
 #include "sc_fork.h"
 #include "sim/network.h"
 
@@ -70,6 +72,41 @@ TEST(Cosim, DriftedUnitStopsTheRunWithReportAndWaveform) {
   ASSERT_TRUE(std::filesystem::exists(dir + "/rtl_mismatch.fst"));
   EXPECT_GT(std::filesystem::file_size(dir + "/rtl_mismatch.fst"), 1000u);
   std::filesystem::remove_all(dir);
+}
+
+// Software reprograms profile 1's threshold (dynamic, shift 1) through the switch's CSR
+// socket in mid-run: the model's core, the checking core and the unit all take it, the
+// unit reads it back, and the run goes on in lockstep.
+TEST(Cosim, SoftwareCsrWritesReachTheUnit) {
+  if (!RtlEngine::available()) GTEST_SKIP() << "built without Verilator";
+  const test::ChildResult r = run_in_child(
+      [] {
+        json j = default_scenario_json();
+        j["admission"]["impl"] = "rtl";
+        const Scenario sc = load_scenario(j, "default");
+        Network net(sc, RunOptions{});
+        test::CsrMaster m("m");
+        m.socket.bind(net.sw().csr.socket);
+        m.start_ps = 5 * kUs;
+        const uint32_t mode1 = R::IPROF_MODE_ADDR + 1 * R::IPROF_STRIDE, value = 2 | 1u << 8 | 1u << 16;
+        json out;
+        m.body = [&] {
+          out["status"] = m.write(mode1, value) == tlm::TLM_OK_RESPONSE;
+          out["unit"] = net.sw().mmu.rtl()->csr_read(mode1);
+          out["shift"] = int(net.sw().mmu.core().config().ingress_profiles[1].th.shift);
+        };
+        sc_core::sc_start(ps(20 * kUs));
+        out["want"] = value;
+        out["admitted"] = net.sw().mmu.admitted();
+        return out.dump();
+      },
+      300);
+  ASSERT_TRUE(r.ok) << r.text;
+  const json j = json::parse(r.text);
+  EXPECT_EQ(j.at("status"), true);
+  EXPECT_EQ(j.at("unit"), j.at("want"));
+  EXPECT_EQ(j.at("shift"), 1);
+  EXPECT_GT(j.at("admitted").get<uint64_t>(), 1000u);
 }
 
 }  // namespace
