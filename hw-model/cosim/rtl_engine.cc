@@ -20,6 +20,18 @@ namespace {
 // The unit compiled into mmusim (CMakeLists.txt, verilate ... SYSTEMC PREFIX Vmmu_scosim).
 const rtl::UnitParams kParams{MMUSIM_RTL_NPORTS, 8, 32, 4, 8, 16};
 using Pins = rtl::ScPins<Vmmu_scosim>;
+
+// A switch with fewer ports than the unit uses its first ports; the others get lossy
+// queues on profile 0 and never see an operation, so they change no decision.
+admission::CoreConfig pad_ports(admission::CoreConfig c) {
+  if (c.ports >= kParams.nports) return c;
+  const size_t nq = size_t(kParams.nports) * c.prios;
+  c.pg_profile.resize(nq, 0);
+  c.queue_profile.resize(nq, 0);
+  c.lossless.resize(nq, 0);
+  c.ports = kParams.nports;
+  return c;
+}
 }  // namespace
 
 MMUSIM_RTL_GRANT_EVAL(Vmmu_scosim);
@@ -78,8 +90,9 @@ RtlEngine::RtlEngine(const admission::CoreConfig& cfg, std::string waveform_path
     throw std::invalid_argument("admission.ewma.frac_bits must be " + std::to_string(kParams.ewma_frac) +
                                 " for the RTL unit");
   // The unit is programmed at its first operation; refuse a configuration it cannot hold now.
-  admission::encode(cfg, params());
-  m = std::make_unique<Impl>(cfg, std::move(waveform_path), name);
+  const admission::CoreConfig unit_cfg = pad_ports(cfg);
+  admission::encode(unit_cfg, params());
+  m = std::make_unique<Impl>(unit_cfg, std::move(waveform_path), name);
 }
 
 RtlEngine::~RtlEngine() = default;

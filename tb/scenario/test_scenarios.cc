@@ -286,6 +286,26 @@ TEST(CoSimulation, DefaultScenarioOnTheRtlGivesTheSameSummary) {
   }
 }
 
+// Multi-switch networks of 3-port switches (the 32-port unit uses their first ports): the
+// incast cascade (dt) and the DSH collateral-damage unit (dsh) give the C++ run's summary
+// on the RTL.
+TEST(CoSimulation, MultiSwitchNetworksOnTheRtlGiveTheSameSummary) {
+  if (!mmusim::RtlEngine::available()) GTEST_SKIP() << "built without Verilator";
+  for (const char* file : {"incast_cascade.json", "dsh_collateral.json"}) {
+    const json s = mmusim::parse_json_file(std::string(MMUSIM_SOURCE_DIR) + "/scenarios/" + file);
+    RunResult c = run_mmusim(s), r = run_mmusim(s, "--impl rtl");
+    ASSERT_EQ(c.status, 0) << c.output;
+    ASSERT_EQ(r.status, 0) << r.output;
+    EXPECT_NE(r.output.find("0 mismatches"), std::string::npos) << r.output;
+    EXPECT_GT(c.summary["switches"].size(), 1u) << file;
+    c.summary.erase("wall_time_s");
+    r.summary.erase("wall_time_s");
+    EXPECT_EQ(c.summary.dump(), r.summary.dump()) << file;
+    std::filesystem::remove_all(c.dir);
+    std::filesystem::remove_all(r.dir);
+  }
+}
+
 TEST(CoSimulation, PolicyTheRtlDoesNotImplementIsBadInput) {
   if (!mmusim::RtlEngine::available()) GTEST_SKIP() << "built without Verilator";
   RunResult r = run_mmusim(load_default(), "--policy abm --impl rtl");
