@@ -1,8 +1,9 @@
 // Admission unit of the shared-buffer MMU: SONiC counters, dt/reverie/dsh thresholds, PFC state.
 //
-// One operation per cycle: a release (departure) when rel_valid, else an admission request.
-// A request's verdict appears on rsp_* one cycle after it is accepted (latency 1); a
-// release's XON events on rel_rsp_* likewise. Configuration through the CSR port
+// A release (departure) and an admission request per cycle (DUAL_ISSUE; else one of them,
+// the release first), the request deciding on the state the release leaves. A request's
+// verdict appears on rsp_* one cycle after it is accepted (latency 1); a release's XON
+// events on rel_rsp_* likewise. Configuration through the CSR port
 // (rtl/regmap.json); counters, filter state and pause states are the golden core's
 // (hw-model/admission), bit for bit.
 `default_nettype none
@@ -26,6 +27,10 @@ module mmu_admission
   // policy left out is refused by the CSR and its logic and state are constant, so
   // synthesis removes them (scripts/ppa measures each policy's cost this way).
   parameter logic [2:0] POLICIES = 3'b111,
+  // 1: a release and a request are taken in the same cycle (two datapaths, the request's
+  // view forwarded from the release's next state); 0: one datapath shared by both, a
+  // request waits while a release is offered (smaller, shorter path).
+  parameter int DUAL_ISSUE = 1,
   localparam int NQ = NPORTS * NPRIO,
   localparam int PW = NPORTS > 1 ? $clog2(NPORTS) : 1,
   localparam int QW = NQ > 1 ? $clog2(NQ) : 1,
@@ -82,8 +87,8 @@ module mmu_admission
   `MMU_PARAM_CHECK(EWMA_FRAC < 0 || EWMA_FRAC > 16, "EWMA_FRAC must be 0..16")
   `MMU_PARAM_CHECK(CELLW < 1 || CELLW > 16, "CELLW must be 1..16")
   `MMU_PARAM_CHECK(POLICIES == 3'b000, "POLICIES must name at least one policy")
+  `MMU_PARAM_CHECK(DUAL_ISSUE < 0 || DUAL_ISSUE > 1, "DUAL_ISSUE must be 0 or 1")
 
-  localparam logic [63:0] CMAX = (64'(1) << CW) - 1;
   localparam int PFW = NPROF > 1 ? $clog2(NPROF) : 1;   // profile index bits
   localparam int PLW = NPOOLS > 1 ? $clog2(NPOOLS) : 1; // pool index bits
 
@@ -163,343 +168,139 @@ module mmu_admission
   end
 
   // ---------------------------------------------------------------------------------
-  // Operation select: releases first; a request waits while a release is offered.
+  // Operations: slot a is the release, slot b the request; the request sees the state the
+  // release leaves, the order in which the golden core is told.
   // ---------------------------------------------------------------------------------
   assign rel_ready_o = 1'b1;
-  assign req_ready_o = !rel_valid_i;
-  wire op_rel = rel_valid_i;
-  wire op_req = req_valid_i && !rel_valid_i;
-  wire [PW-1:0]    op_in   = op_rel ? rel_in_port_i : req_in_port_i;
-  wire [PW-1:0]    op_out  = op_rel ? rel_out_port_i : req_out_port_i;
-  wire [2:0]       op_prio = op_rel ? rel_prio_i : req_prio_i;
-  wire [CELLW-1:0] op_cells = op_rel ? rel_cells_i : req_cells_i;
+  assign req_ready_o = DUAL_ISSUE != 0 || !rel_valid_i;
+  wire a_valid = rel_valid_i;
+  wire b_valid = req_valid_i && req_ready_o;
 
   // Queue indices (port * NPRIO + prio).
-  wire [QW-1:0] ii = QW'(op_in) * QW'(NPRIO) + QW'(op_prio);
-  wire [QW-1:0] ei = QW'(op_out) * QW'(NPRIO) + QW'(op_prio);
+  wire [QW-1:0] a_ii = QW'(rel_in_port_i) * QW'(NPRIO) + QW'(rel_prio_i);
+  wire [QW-1:0] a_ei = QW'(rel_out_port_i) * QW'(NPRIO) + QW'(rel_prio_i);
+  wire [QW-1:0] b_ii = QW'(req_in_port_i) * QW'(NPRIO) + QW'(req_prio_i);
+  wire [QW-1:0] b_ei = QW'(req_out_port_i) * QW'(NPRIO) + QW'(req_prio_i);
 
-  // The operation's profiles and their pools.
-  wire [PFW-1:0] ipf = q_pg_prof[(ii)*5 +: PFW];
-  wire [PFW-1:0] epf = q_queue_prof[ei*5 +: PFW];
-  wire [PLW-1:0] ipool = ip_pool[ipf*4 +: PLW];
-  wire [PLW-1:0] epool = ep_pool[epf*4 +: PLW];
-  wire [PLW-1:0] rpool = rev_pool;
-  wire ll = q_lossless[ii];
-
-  // ---------------------------------------------------------------------------------
-  // Decision and next state (combinational).
-  // ---------------------------------------------------------------------------------
-  logic [1:0]    n_verdict, n_pfc, n_port_pfc;
-  logic [2:0]    n_reason;
-  logic          n_underflow;
-  logic [CW-1:0] n_ing_i, n_hdrm_i, n_egr_e;
-  logic          n_paused_i;
-  logic [NPOOLS*CW-1:0] n_pool_used;  // pool k at [k*CW +: CW]
-  logic [CW-1:0] n_hdrm_used, n_total;
-  logic [QW:0]   n_ncong;
-  logic [CW-1:0] n_port_shared, n_port_ins;
-  // Next policy state, unread when its policy is left out (POLICIES).
+  // Each slot's decision and the next values of the entries it names (mmu_adm_op).
+  logic [1:0]           a_pfc, a_port_pfc, b_verdict, b_pfc, b_port_pfc;
+  logic [2:0]           b_reason;
+  logic                 a_underflow;
+  logic [CW-1:0]        a_ing, a_hdrm, a_egr, b_ing, b_hdrm, b_egr;
+  logic                 a_paused, b_paused;
+  logic [NPOOLS*CW-1:0] a_pool_used, b_pool_used;
+  logic [CW-1:0]        a_hdrm_used, a_total, b_hdrm_used, b_total;
+  // Policy state, unread when its policy is left out (POLICIES).
   /* verilator lint_off UNUSEDSIGNAL */
-  logic [AW-1:0] n_avg_in_i, n_avg_eg_e;
-  logic          n_port_paused;
+  logic [AW-1:0]        a_avg_in, a_avg_eg, b_avg_in, b_avg_eg;
+  logic [QW:0]          a_ncong, b_ncong;
+  logic                 a_port_paused, b_port_paused;
+  logic [CW-1:0]        a_port_shared, a_port_ins, b_port_shared, b_port_ins;
   /* verilator lint_on UNUSEDSIGNAL */
 
-  // Shorthands, 64 bits wide like the golden core's integers.
-  mmu_adm_pkg::xw_t n, q_ing, q_hdrm, q_egr, ires, eres, ith, eth, grow, egrow, g, t, xq, xp;
-  mmu_adm_pkg::xw_t s, s_before, from_h, from_q, shrink, eshrink, avg, cnt_before, cnt_after, qq, res_q;
-  logic over_in, over_eg, to_h, fits, is_pool_full;
+  // Configuration ports common to every datapath instance.
+  `define MMU_OP_CFG \
+    .clk_i, .rst_ni, .pol_rev_i(pol_rev), .pol_dsh_i(pol_dsh), \
+    .cfg_ewma_rule_i(cfg_ewma_rule), .cfg_ewma_clamp_i(cfg_ewma_clamp), .cfg_ewma_k_i(cfg_ewma_k), \
+    .cfg_buffer_i(cfg_buffer), .cfg_hdrm_pool_i(cfg_hdrm_pool), .cfg_congested_i(cfg_congested), \
+    .cfg_dsh_port_xon_off_i(cfg_dsh_port_xon_off), .cfg_pool_size_i(cfg_pool_size), \
+    .ip_pool_i(ip_pool), .ep_pool_i(ep_pool), .q_pg_prof_i(q_pg_prof), .q_queue_prof_i(q_queue_prof), \
+    .ip_dynamic_i(ip_dynamic), .ip_shift_i(ip_shift), .ip_reserved_i(ip_reserved), .ip_static_i(ip_static), \
+    .ip_xoff_i(ip_xoff), .ip_xon_i(ip_xon), .ip_xon_offset_i(ip_xon_offset), \
+    .ep_dynamic_i(ep_dynamic), .ep_shift_i(ep_shift), .ep_reserved_i(ep_reserved), .ep_static_i(ep_static), \
+    .q_lossless_i(q_lossless), .rev_pool_i(rev_pool), .dsh_nq_i(dsh_nq), .dsh_ins_i(dsh_ins)
 
-  always_comb begin
-    // Defaults: nothing changes.
-    n_verdict = mmu_adm_pkg::VERDICT_DROP;
-    n_pfc = mmu_adm_pkg::PFC_NONE;
-    n_port_pfc = mmu_adm_pkg::PFC_NONE;
-    n_reason = mmu_adm_pkg::REASON_NONE;
-    n_underflow = 1'b0;
-    n_ing_i = ing_q[ii*CW +: CW];
-    n_hdrm_i = hdrm_q[ii*CW +: CW];
-    n_egr_e = egr_q[ei*CW +: CW];
-    n_paused_i = paused_q[ii];
-    n_avg_in_i = avg_in_q[ii*AW +: AW];
-    n_avg_eg_e = avg_eg_q[ei*AW +: AW];
-    n_pool_used = pool_used;
-    n_hdrm_used = hdrm_used;
-    n_total = total_used;
-    n_ncong = ncong[op_prio*(QW+1) +: (QW+1)];
-    n_port_paused = port_paused[op_in];
-    n_port_shared = port_shared[op_in*CW +: CW];
-    n_port_ins = port_ins[op_in*CW +: CW];
-
-    n = 64'(op_cells);
-    q_ing = 64'(ing_q[ii*CW +: CW]);
-    q_hdrm = 64'(hdrm_q[ii*CW +: CW]);
-    q_egr = 64'(egr_q[ei*CW +: CW]);
-    ires = 64'(ip_reserved[ipf*CW +: CW]);
-    eres = 64'(ep_reserved[epf*CW +: CW]);
-    ith = mmu_adm_pkg::dt_threshold(ip_dynamic[ipf], $signed(ip_shift[ipf*5 +: 5]), 64'(ip_static[ipf*CW +: CW]), 64'(cfg_pool_size[ipool*CW +: CW]),
-                       64'(pool_used[ipool*CW +: CW]), CMAX);
-    eth = mmu_adm_pkg::dt_threshold(ep_dynamic[epf], $signed(ep_shift[epf*5 +: 5]), 64'(ep_static[epf*CW +: CW]), 64'(cfg_pool_size[epool*CW +: CW]),
-                       64'(pool_used[epool*CW +: CW]), CMAX);
-    grow = mmu_adm_pkg::shared_part(q_ing + n, ires) - mmu_adm_pkg::shared_part(q_ing, ires);
-    egrow = mmu_adm_pkg::shared_part(q_egr + n, eres) - mmu_adm_pkg::shared_part(q_egr, eres);
-    over_in = mmu_adm_pkg::over(q_ing, n, ires, ith, 64'(cfg_pool_size[ipool*CW +: CW]), 64'(pool_used[ipool*CW +: CW]));
-    over_eg = mmu_adm_pkg::over(q_egr, n, eres, eth, 64'(cfg_pool_size[epool*CW +: CW]), 64'(pool_used[epool*CW +: CW]));
-    to_h = 1'b0;
-    fits = 1'b0;
-    is_pool_full = 1'b0;
-    g = '0;
-    t = '0;
-    xq = '0;
-    xp = '0;
-    s = '0;
-    s_before = '0;
-    from_h = '0;
-    from_q = '0;
-    shrink = '0;
-    eshrink = '0;
-    avg = '0;
-    cnt_before = '0;
-    cnt_after = '0;
-    qq = '0;
-    res_q = '0;
-
-    if (op_req && pol_rev) begin
-      // ---------------- reverie admission (hw-model/admission/policies/reverie.cc)
-      qq = ll ? q_ing : 64'(egr_q[ei*CW +: CW]);
-      res_q = ll ? ires : eres;
-      avg = ll ? 64'(avg_in_q[ii*AW +: AW]) : 64'(avg_eg_q[ei*AW +: AW]);
-      if (cfg_ewma_rule) begin
-        avg = mmu_adm_pkg::ewma_update(avg, mmu_adm_pkg::shared_part(qq, res_q), cfg_ewma_k, cfg_ewma_clamp, EWMA_FRAC);
-        if (ll) n_avg_in_i = AW'(avg);
-        else n_avg_eg_e = AW'(avg);
-      end
-      grow = mmu_adm_pkg::shared_part(qq + n, res_q) - mmu_adm_pkg::shared_part(qq, res_q);
-      g = ll ? (ip_dynamic[ipf]
-                  ? mmu_adm_pkg::dt_threshold(1'b1, $signed(ip_shift[ipf*5 +: 5]), '0, 64'(cfg_pool_size[rpool*CW +: CW]), 64'(pool_used[rpool*CW +: CW]), CMAX)
-                    / (ncong[op_prio*(QW+1) +: (QW+1)] == 0 ? 64'(1) : 64'(ncong[op_prio*(QW+1) +: (QW+1)]))
-                  : 64'(ip_static[ipf*CW +: CW]))
-             : (ep_dynamic[epf]
-                  ? mmu_adm_pkg::dt_threshold(1'b1, $signed(ep_shift[epf*5 +: 5]), '0, 64'(cfg_pool_size[rpool*CW +: CW]), 64'(pool_used[rpool*CW +: CW]), CMAX)
-                    / (ncong[op_prio*(QW+1) +: (QW+1)] == 0 ? 64'(1) : 64'(ncong[op_prio*(QW+1) +: (QW+1)]))
-                  : 64'(ep_static[epf*CW +: CW]));
-      fits = (qq + n <= res_q) ||
-             (avg <= (g << EWMA_FRAC) && 64'(pool_used[rpool*CW +: CW]) + grow <= 64'(cfg_pool_size[rpool*CW +: CW]));
-      if (ll) begin
-        if (paused_q[ii]) begin
-          to_h = 1'b1;
-        end else if (!fits) begin
-          n_paused_i = 1'b1;
-          n_pfc = mmu_adm_pkg::PFC_XOFF;
-          to_h = 1'b1;
-        end
-      end
-      if (ll && to_h && (q_hdrm + n > 64'(ip_xoff[ipf*CW +: CW]) || 64'(hdrm_used) + n > 64'(cfg_hdrm_pool))) begin
-        n_reason = mmu_adm_pkg::REASON_HEADROOM;
-      end else if (!ll && !fits) begin
-        n_reason = mmu_adm_pkg::REASON_EGRESS;
-      end else if (64'(total_used) + n > 64'(cfg_buffer)) begin
-        n_reason = mmu_adm_pkg::REASON_BUFFER;
-      end else begin
-        cnt_before = qq + (ll ? q_hdrm : '0);
-        if (to_h) begin
-          n_hdrm_i = CW'(q_hdrm + n);
-          n_hdrm_used = CW'(64'(hdrm_used) + n);
-        end else begin
-          if (ll) n_ing_i = CW'(q_ing + n);
-          else n_egr_e = CW'(64'(egr_q[ei*CW +: CW]) + n);
-          n_pool_used[rpool*CW +: CW] = CW'(64'(pool_used[rpool*CW +: CW]) + grow);
-        end
-        n_total = CW'(64'(total_used) + n);
-        cnt_after = cnt_before + n;
-        n_ncong = (QW+1)'(64'(ncong[op_prio*(QW+1) +: (QW+1)]) + (cnt_after >= 64'(cfg_congested) ? 1 : 0)
-                          - (cnt_before >= 64'(cfg_congested) ? 1 : 0));
-        n_verdict = to_h ? mmu_adm_pkg::VERDICT_HEADROOM : mmu_adm_pkg::VERDICT_SHARED;
-      end
-
-    end else if (op_rel && pol_rev) begin
-      // ---------------- reverie release
-      qq = ll ? q_ing : 64'(egr_q[ei*CW +: CW]);
-      res_q = ll ? ires : eres;
-      cnt_before = qq + (ll ? q_hdrm : '0);
-      s_before = mmu_adm_pkg::shared_part(qq, res_q);
-      from_h = ll ? (n < q_hdrm ? n : q_hdrm) : '0;
-      from_q = n - from_h;
-      if (from_q > qq) begin
-        n_underflow = 1'b1;
-      end else begin
-        shrink = s_before - mmu_adm_pkg::shared_part(qq - from_q, res_q);
-        n_hdrm_i = CW'(q_hdrm - from_h);
-        n_hdrm_used = CW'(64'(hdrm_used) - from_h);
-        if (ll) n_ing_i = CW'(qq - from_q);
-        else n_egr_e = CW'(qq - from_q);
-        n_pool_used[rpool*CW +: CW] = CW'(64'(pool_used[rpool*CW +: CW]) - shrink);
-        n_total = CW'(64'(total_used) - n);
-        cnt_after = (qq - from_q) + (ll ? q_hdrm - from_h : '0);
-        n_ncong = (QW+1)'(64'(ncong[op_prio*(QW+1) +: (QW+1)]) + (cnt_after >= 64'(cfg_congested) ? 1 : 0)
-                          - (cnt_before >= 64'(cfg_congested) ? 1 : 0));
-        avg = mmu_adm_pkg::ewma_update(ll ? 64'(avg_in_q[ii*AW +: AW]) : 64'(avg_eg_q[ei*AW +: AW]), mmu_adm_pkg::shared_part(qq - from_q, res_q),
-                          cfg_ewma_k, cfg_ewma_clamp, EWMA_FRAC);
-        if (ll) n_avg_in_i = AW'(avg);
-        else n_avg_eg_e = AW'(avg);
-        if (ll && paused_q[ii] && q_hdrm - from_h == 0) begin
-          s = mmu_adm_pkg::shared_part(qq - from_q, res_q);
-          g = ip_dynamic[ipf]
-                ? mmu_adm_pkg::dt_threshold(1'b1, $signed(ip_shift[ipf*5 +: 5]), '0, 64'(cfg_pool_size[rpool*CW +: CW]), 64'(n_pool_used[rpool*CW +: CW]), CMAX)
-                  / (n_ncong == 0 ? 64'(1) : 64'(n_ncong))
-                : 64'(ip_static[ipf*CW +: CW]);
-          if (qq - from_q == 0 || s < 64'(ip_xon[ipf*CW +: CW]) ||
-              ((avg + (64'(1) << EWMA_FRAC) - 1) >> EWMA_FRAC) + 64'(ip_xon_offset[ipf*CW +: CW]) <= g) begin
-            n_paused_i = 1'b0;
-            n_pfc = mmu_adm_pkg::PFC_XON;
-          end
-        end
-      end
-
-    end else if (op_req && pol_dsh && ll) begin
-      // ---------------- dsh lossless admission (policies/dsh.cc)
-      is_pool_full = 64'(pool_used[ipool*CW +: CW]) + grow > 64'(cfg_pool_size[ipool*CW +: CW]);
-      to_h = port_paused[op_in] || is_pool_full;
-      if (to_h && (64'(port_ins[op_in*CW +: CW]) + n > 64'(dsh_ins[op_in*CW +: CW]) || 64'(hdrm_used) + n > 64'(cfg_hdrm_pool))) begin
-        n_reason = mmu_adm_pkg::REASON_HEADROOM;
-      end else if (over_eg) begin
-        n_reason = mmu_adm_pkg::REASON_EGRESS;
-      end else if (64'(total_used) + n > 64'(cfg_buffer)) begin
-        n_reason = mmu_adm_pkg::REASON_BUFFER;
-      end else begin
-        if (to_h) begin
-          n_hdrm_i = CW'(q_hdrm + n);
-          n_hdrm_used = CW'(64'(hdrm_used) + n);
-          n_port_ins = CW'(64'(port_ins[op_in*CW +: CW]) + n);
-        end else begin
-          n_ing_i = CW'(q_ing + n);
-          n_pool_used[ipool*CW +: CW] = CW'(64'(pool_used[ipool*CW +: CW]) + grow);
-          n_port_shared = CW'(64'(port_shared[op_in*CW +: CW]) + grow);
-        end
-        n_egr_e = CW'(q_egr + n);
-        n_pool_used[epool*CW +: CW] = CW'(64'(n_pool_used[epool*CW +: CW]) + egrow);
-        n_total = CW'(64'(total_used) + n);
-        n_verdict = to_h ? mmu_adm_pkg::VERDICT_HEADROOM : mmu_adm_pkg::VERDICT_SHARED;
-        // Transitions on the occupancy this packet produced.
-        t = mmu_adm_pkg::dt_threshold(ip_dynamic[ipf], $signed(ip_shift[ipf*5 +: 5]), 64'(ip_static[ipf*CW +: CW]), 64'(cfg_pool_size[ipool*CW +: CW]),
-                         64'(n_pool_used[ipool*CW +: CW]), CMAX);
-        xq = t > 64'(ip_xoff[ipf*CW +: CW]) ? t - 64'(ip_xoff[ipf*CW +: CW]) : '0;
-        xp = 64'(dsh_nq[op_in*4 +: 4]) * t;
-        if (xp > CMAX) xp = CMAX;
-        if (!paused_q[ii] && mmu_adm_pkg::shared_part(64'(n_ing_i), ires) > xq) begin
-          n_paused_i = 1'b1;
-          n_pfc = mmu_adm_pkg::PFC_XOFF;
-        end
-        if (!port_paused[op_in] && (to_h || 64'(n_port_shared) > xp)) begin
-          n_port_paused = 1'b1;
-          n_port_pfc = mmu_adm_pkg::PFC_XOFF;
-        end
-      end
-
-    end else if (op_rel && pol_dsh && ll) begin
-      // ---------------- dsh lossless release
-      s_before = mmu_adm_pkg::shared_part(q_ing, ires);
-      from_h = n < q_hdrm ? n : q_hdrm;
-      from_q = n - from_h;
-      if (from_q > q_ing || n > q_egr || from_h > 64'(port_ins[op_in*CW +: CW])) begin
-        n_underflow = 1'b1;
-      end else begin
-        shrink = s_before - mmu_adm_pkg::shared_part(q_ing - from_q, ires);
-        eshrink = mmu_adm_pkg::shared_part(q_egr, eres) - mmu_adm_pkg::shared_part(q_egr - n, eres);
-        n_hdrm_i = CW'(q_hdrm - from_h);
-        n_hdrm_used = CW'(64'(hdrm_used) - from_h);
-        n_ing_i = CW'(q_ing - from_q);
-        n_pool_used[ipool*CW +: CW] = CW'(64'(pool_used[ipool*CW +: CW]) - shrink);
-        n_egr_e = CW'(q_egr - n);
-        n_pool_used[epool*CW +: CW] = CW'(64'(n_pool_used[epool*CW +: CW]) - eshrink);
-        n_total = CW'(64'(total_used) - n);
-        n_port_ins = CW'(64'(port_ins[op_in*CW +: CW]) - from_h);
-        n_port_shared = CW'(64'(port_shared[op_in*CW +: CW]) - shrink);
-        s = mmu_adm_pkg::shared_part(q_ing - from_q, ires);
-        t = mmu_adm_pkg::dt_threshold(ip_dynamic[ipf], $signed(ip_shift[ipf*5 +: 5]), 64'(ip_static[ipf*CW +: CW]), 64'(cfg_pool_size[ipool*CW +: CW]),
-                         64'(n_pool_used[ipool*CW +: CW]), CMAX);
-        xq = t > 64'(ip_xoff[ipf*CW +: CW]) ? t - 64'(ip_xoff[ipf*CW +: CW]) : '0;
-        xp = 64'(dsh_nq[op_in*4 +: 4]) * t;
-        if (xp > CMAX) xp = CMAX;
-        if (paused_q[ii] && (q_ing - from_q == 0 || s + 64'(ip_xon_offset[ipf*CW +: CW]) < xq)) begin
-          n_paused_i = 1'b0;
-          n_pfc = mmu_adm_pkg::PFC_XON;
-        end
-        if (port_paused[op_in] && n_port_ins == 0 &&
-            (n_port_shared == 0 || 64'(n_port_shared) + 64'(cfg_dsh_port_xon_off) < xp)) begin
-          n_port_paused = 1'b0;
-          n_port_pfc = mmu_adm_pkg::PFC_XON;
-        end
-      end
-
-    end else if (op_req) begin
-      // ---------------- SONiC admission: dt, and dsh's lossy traffic (policies/sonic.cc)
-      if (ll) begin
-        if (paused_q[ii]) begin
-          to_h = 1'b1;
-        end else if (over_in) begin
-          n_paused_i = 1'b1;
-          n_pfc = mmu_adm_pkg::PFC_XOFF;
-          to_h = 1'b1;
-        end
-      end
-      if (ll && to_h && (q_hdrm + n > 64'(ip_xoff[ipf*CW +: CW]) || 64'(hdrm_used) + n > 64'(cfg_hdrm_pool))) begin
-        n_reason = mmu_adm_pkg::REASON_HEADROOM;
-      end else if (!ll && over_in) begin
-        n_reason = mmu_adm_pkg::REASON_INGRESS;
-      end else if (over_eg) begin
-        n_reason = mmu_adm_pkg::REASON_EGRESS;
-      end else if (64'(total_used) + n > 64'(cfg_buffer)) begin
-        n_reason = mmu_adm_pkg::REASON_BUFFER;
-      end else begin
-        if (to_h) begin
-          n_hdrm_i = CW'(q_hdrm + n);
-          n_hdrm_used = CW'(64'(hdrm_used) + n);
-        end else begin
-          n_ing_i = CW'(q_ing + n);
-          n_pool_used[ipool*CW +: CW] = CW'(64'(pool_used[ipool*CW +: CW]) + grow);
-        end
-        n_egr_e = CW'(q_egr + n);
-        n_pool_used[epool*CW +: CW] = CW'(64'(n_pool_used[epool*CW +: CW]) + egrow);
-        n_total = CW'(64'(total_used) + n);
-        n_verdict = to_h ? mmu_adm_pkg::VERDICT_HEADROOM : mmu_adm_pkg::VERDICT_SHARED;
-      end
-
-    end else if (op_rel) begin
-      // ---------------- SONiC release: headroom first, then the ingress share
-      from_h = n < q_hdrm ? n : q_hdrm;
-      from_q = n - from_h;
-      if (from_q > q_ing || n > q_egr) begin
-        n_underflow = 1'b1;
-      end else begin
-        shrink = mmu_adm_pkg::shared_part(q_ing, ires) - mmu_adm_pkg::shared_part(q_ing - from_q, ires);
-        eshrink = mmu_adm_pkg::shared_part(q_egr, eres) - mmu_adm_pkg::shared_part(q_egr - n, eres);
-        n_hdrm_i = CW'(q_hdrm - from_h);
-        n_hdrm_used = CW'(64'(hdrm_used) - from_h);
-        n_ing_i = CW'(q_ing - from_q);
-        n_pool_used[ipool*CW +: CW] = CW'(64'(pool_used[ipool*CW +: CW]) - shrink);
-        n_egr_e = CW'(q_egr - n);
-        n_pool_used[epool*CW +: CW] = CW'(64'(n_pool_used[epool*CW +: CW]) - eshrink);
-        n_total = CW'(64'(total_used) - n);
-        if (paused_q[ii] && q_hdrm - from_h == 0) begin
-          s = mmu_adm_pkg::shared_part(q_ing - from_q, ires);
-          t = mmu_adm_pkg::dt_threshold(ip_dynamic[ipf], $signed(ip_shift[ipf*5 +: 5]), 64'(ip_static[ipf*CW +: CW]), 64'(cfg_pool_size[ipool*CW +: CW]),
-                           64'(n_pool_used[ipool*CW +: CW]), CMAX);
-          if (q_ing - from_q == 0 || s < 64'(ip_xon[ipf*CW +: CW]) || s + 64'(ip_xon_offset[ipf*CW +: CW]) <= t) begin
-            n_paused_i = 1'b0;
-            n_pfc = mmu_adm_pkg::PFC_XON;
-          end
-        end
-      end
-    end
+  if (DUAL_ISSUE != 0) begin : g_dual
+    // Release datapath on the registers. A release has no verdict, a request no underflow.
+    /* verilator lint_off PINCONNECTEMPTY */
+    mmu_adm_op #(
+      .NPORTS(NPORTS), .NPRIO(NPRIO), .CW(CW), .NPOOLS(NPOOLS), .NPROF(NPROF), .EWMA_FRAC(EWMA_FRAC), .CELLW(CELLW)
+    ) u_rel (
+      `MMU_OP_CFG,
+      .is_req_i(1'b0), .is_rel_i(a_valid), .ii_i(a_ii), .ei_i(a_ei), .in_port_i(rel_in_port_i), .cells_i(rel_cells_i),
+      .v_ing_i(ing_q[a_ii*CW +: CW]), .v_hdrm_i(hdrm_q[a_ii*CW +: CW]), .v_paused_i(paused_q[a_ii]),
+      .v_avg_in_i(avg_in_q[a_ii*AW +: AW]), .v_egr_i(egr_q[a_ei*CW +: CW]), .v_avg_eg_i(avg_eg_q[a_ei*AW +: AW]),
+      .v_pool_used_i(pool_used), .v_hdrm_used_i(hdrm_used), .v_total_i(total_used),
+      .v_ncong_i(ncong[rel_prio_i*(QW+1) +: (QW+1)]), .v_port_paused_i(port_paused[rel_in_port_i]),
+      .v_port_shared_i(port_shared[rel_in_port_i*CW +: CW]), .v_port_ins_i(port_ins[rel_in_port_i*CW +: CW]),
+      .verdict_o(), .pfc_o(a_pfc), .port_pfc_o(a_port_pfc), .reason_o(), .underflow_o(a_underflow),
+      .n_ing_o(a_ing), .n_hdrm_o(a_hdrm), .n_paused_o(a_paused), .n_avg_in_o(a_avg_in), .n_egr_o(a_egr),
+      .n_avg_eg_o(a_avg_eg), .n_pool_used_o(a_pool_used), .n_hdrm_used_o(a_hdrm_used), .n_total_o(a_total),
+      .n_ncong_o(a_ncong), .n_port_paused_o(a_port_paused), .n_port_shared_o(a_port_shared), .n_port_ins_o(a_port_ins)
+    );
+    // Request datapath on the registers as the release leaves them: an entry the release
+    // names is forwarded from its next value (its view when no release is offered).
+    wire same_iq = a_ii == b_ii;
+    wire same_eq = a_ei == b_ei;
+    wire same_prio = rel_prio_i == req_prio_i;
+    wire same_port = rel_in_port_i == req_in_port_i;
+    mmu_adm_op #(
+      .NPORTS(NPORTS), .NPRIO(NPRIO), .CW(CW), .NPOOLS(NPOOLS), .NPROF(NPROF), .EWMA_FRAC(EWMA_FRAC), .CELLW(CELLW)
+    ) u_req (
+      `MMU_OP_CFG,
+      .is_req_i(b_valid), .is_rel_i(1'b0), .ii_i(b_ii), .ei_i(b_ei), .in_port_i(req_in_port_i), .cells_i(req_cells_i),
+      .v_ing_i(same_iq ? a_ing : ing_q[b_ii*CW +: CW]), .v_hdrm_i(same_iq ? a_hdrm : hdrm_q[b_ii*CW +: CW]),
+      .v_paused_i(same_iq ? a_paused : paused_q[b_ii]), .v_avg_in_i(same_iq ? a_avg_in : avg_in_q[b_ii*AW +: AW]),
+      .v_egr_i(same_eq ? a_egr : egr_q[b_ei*CW +: CW]), .v_avg_eg_i(same_eq ? a_avg_eg : avg_eg_q[b_ei*AW +: AW]),
+      .v_pool_used_i(a_pool_used), .v_hdrm_used_i(a_hdrm_used), .v_total_i(a_total),
+      .v_ncong_i(same_prio ? a_ncong : ncong[req_prio_i*(QW+1) +: (QW+1)]),
+      .v_port_paused_i(same_port ? a_port_paused : port_paused[req_in_port_i]),
+      .v_port_shared_i(same_port ? a_port_shared : port_shared[req_in_port_i*CW +: CW]),
+      .v_port_ins_i(same_port ? a_port_ins : port_ins[req_in_port_i*CW +: CW]),
+      .verdict_o(b_verdict), .pfc_o(b_pfc), .port_pfc_o(b_port_pfc), .reason_o(b_reason), .underflow_o(),
+      .n_ing_o(b_ing), .n_hdrm_o(b_hdrm), .n_paused_o(b_paused), .n_avg_in_o(b_avg_in), .n_egr_o(b_egr),
+      .n_avg_eg_o(b_avg_eg), .n_pool_used_o(b_pool_used), .n_hdrm_used_o(b_hdrm_used), .n_total_o(b_total),
+      .n_ncong_o(b_ncong), .n_port_paused_o(b_port_paused), .n_port_shared_o(b_port_shared), .n_port_ins_o(b_port_ins)
+    );
+    /* verilator lint_on PINCONNECTEMPTY */
+  end else begin : g_single
+    // One datapath, releases first: the selected operation's results serve both slots
+    // (only one of them fires).
+    wire [QW-1:0]   o_ii = a_valid ? a_ii : b_ii;
+    wire [QW-1:0]   o_ei = a_valid ? a_ei : b_ei;
+    wire [PW-1:0]   o_in = a_valid ? rel_in_port_i : req_in_port_i;
+    wire [2:0]      o_prio = a_valid ? rel_prio_i : req_prio_i;
+    logic [1:0]     o_verdict, o_pfc, o_port_pfc;
+    logic [2:0]     o_reason;
+    logic           o_underflow, o_paused, o_port_paused;
+    logic [CW-1:0]  o_ing, o_hdrm, o_egr, o_hdrm_used, o_total, o_port_shared, o_port_ins;
+    logic [AW-1:0]  o_avg_in, o_avg_eg;
+    logic [NPOOLS*CW-1:0] o_pool_used;
+    logic [QW:0]    o_ncong;
+    mmu_adm_op #(
+      .NPORTS(NPORTS), .NPRIO(NPRIO), .CW(CW), .NPOOLS(NPOOLS), .NPROF(NPROF), .EWMA_FRAC(EWMA_FRAC), .CELLW(CELLW)
+    ) u_op (
+      `MMU_OP_CFG,
+      .is_req_i(b_valid), .is_rel_i(a_valid), .ii_i(o_ii), .ei_i(o_ei), .in_port_i(o_in),
+      .cells_i(a_valid ? rel_cells_i : req_cells_i),
+      .v_ing_i(ing_q[o_ii*CW +: CW]), .v_hdrm_i(hdrm_q[o_ii*CW +: CW]), .v_paused_i(paused_q[o_ii]),
+      .v_avg_in_i(avg_in_q[o_ii*AW +: AW]), .v_egr_i(egr_q[o_ei*CW +: CW]), .v_avg_eg_i(avg_eg_q[o_ei*AW +: AW]),
+      .v_pool_used_i(pool_used), .v_hdrm_used_i(hdrm_used), .v_total_i(total_used),
+      .v_ncong_i(ncong[o_prio*(QW+1) +: (QW+1)]), .v_port_paused_i(port_paused[o_in]),
+      .v_port_shared_i(port_shared[o_in*CW +: CW]), .v_port_ins_i(port_ins[o_in*CW +: CW]),
+      .verdict_o(o_verdict), .pfc_o(o_pfc), .port_pfc_o(o_port_pfc), .reason_o(o_reason), .underflow_o(o_underflow),
+      .n_ing_o(o_ing), .n_hdrm_o(o_hdrm), .n_paused_o(o_paused), .n_avg_in_o(o_avg_in), .n_egr_o(o_egr),
+      .n_avg_eg_o(o_avg_eg), .n_pool_used_o(o_pool_used), .n_hdrm_used_o(o_hdrm_used), .n_total_o(o_total),
+      .n_ncong_o(o_ncong), .n_port_paused_o(o_port_paused), .n_port_shared_o(o_port_shared), .n_port_ins_o(o_port_ins)
+    );
+    assign {a_pfc, a_port_pfc, a_underflow} = {o_pfc, o_port_pfc, o_underflow};
+    assign {b_verdict, b_pfc, b_port_pfc, b_reason} = {o_verdict, o_pfc, o_port_pfc, o_reason};
+    assign {a_ing, a_hdrm, a_paused, a_avg_in, a_egr, a_avg_eg} = {o_ing, o_hdrm, o_paused, o_avg_in, o_egr, o_avg_eg};
+    assign {b_ing, b_hdrm, b_paused, b_avg_in, b_egr, b_avg_eg} = {o_ing, o_hdrm, o_paused, o_avg_in, o_egr, o_avg_eg};
+    assign {a_pool_used, a_hdrm_used, a_total, a_ncong} = {o_pool_used, o_hdrm_used, o_total, o_ncong};
+    assign {b_pool_used, b_hdrm_used, b_total, b_ncong} = {o_pool_used, o_hdrm_used, o_total, o_ncong};
+    assign {a_port_paused, a_port_shared, a_port_ins} = {o_port_paused, o_port_shared, o_port_ins};
+    assign {b_port_paused, b_port_shared, b_port_ins} = {o_port_paused, o_port_shared, o_port_ins};
   end
+  `undef MMU_OP_CFG
 
   // ---------------------------------------------------------------------------------
-  // State update.
+  // State update: an entry both slots name takes the request's value, which already
+  // includes the release's effect.
   // ---------------------------------------------------------------------------------
-  wire op_fire = (op_req || op_rel) && !n_underflow;
+  wire a_fire = a_valid && !a_underflow;  // a release beyond a counter changes nothing
+  wire b_fire = b_valid;
 
-  // Per-queue entries: written when the operation names them (ii on the ingress side,
-  // ei on the egress side; the arrays are separate, so ii == ei is no conflict).
   for (genvar i = 0; i < NQ; i++) begin : g_queue
     always_ff @(posedge clk_i or negedge rst_ni) begin
       if (!rst_ni) begin
@@ -507,13 +308,18 @@ module mmu_admission
         hdrm_q[i*CW +: CW] <= '0;
         paused_q[i] <= 1'b0;
         egr_q[i*CW +: CW] <= '0;
-      end else if (op_fire) begin
-        if (ii == QW'(i)) begin
-          ing_q[i*CW +: CW] <= n_ing_i;
-          hdrm_q[i*CW +: CW] <= n_hdrm_i;
-          paused_q[i] <= n_paused_i;
+      end else begin
+        if (b_fire && b_ii == QW'(i)) begin
+          ing_q[i*CW +: CW] <= b_ing;
+          hdrm_q[i*CW +: CW] <= b_hdrm;
+          paused_q[i] <= b_paused;
+        end else if (a_fire && a_ii == QW'(i)) begin
+          ing_q[i*CW +: CW] <= a_ing;
+          hdrm_q[i*CW +: CW] <= a_hdrm;
+          paused_q[i] <= a_paused;
         end
-        if (ei == QW'(i)) egr_q[i*CW +: CW] <= n_egr_e;
+        if (b_fire && b_ei == QW'(i)) egr_q[i*CW +: CW] <= b_egr;
+        else if (a_fire && a_ei == QW'(i)) egr_q[i*CW +: CW] <= a_egr;
       end
     end
   end
@@ -526,9 +332,11 @@ module mmu_admission
         if (!rst_ni) begin
           avg_in_q[i*AW +: AW] <= '0;
           avg_eg_q[i*AW +: AW] <= '0;
-        end else if (op_fire) begin
-          if (ii == QW'(i)) avg_in_q[i*AW +: AW] <= n_avg_in_i;
-          if (ei == QW'(i)) avg_eg_q[i*AW +: AW] <= n_avg_eg_e;
+        end else begin
+          if (b_fire && b_ii == QW'(i)) avg_in_q[i*AW +: AW] <= b_avg_in;
+          else if (a_fire && a_ii == QW'(i)) avg_in_q[i*AW +: AW] <= a_avg_in;
+          if (b_fire && b_ei == QW'(i)) avg_eg_q[i*AW +: AW] <= b_avg_eg;
+          else if (a_fire && a_ei == QW'(i)) avg_eg_q[i*AW +: AW] <= a_avg_eg;
         end
       end
     end else begin : g_off
@@ -541,7 +349,8 @@ module mmu_admission
     if (POLICIES[1]) begin : g_on
       always_ff @(posedge clk_i or negedge rst_ni) begin
         if (!rst_ni) ncong[p*(QW+1) +: (QW+1)] <= '0;
-        else if (op_fire && op_prio == 3'(p)) ncong[p*(QW+1) +: (QW+1)] <= n_ncong;
+        else if (b_fire && req_prio_i == 3'(p)) ncong[p*(QW+1) +: (QW+1)] <= b_ncong;
+        else if (a_fire && rel_prio_i == 3'(p)) ncong[p*(QW+1) +: (QW+1)] <= a_ncong;
       end
     end else begin : g_off
       assign ncong[p*(QW+1) +: (QW+1)] = '0;
@@ -555,10 +364,14 @@ module mmu_admission
           port_paused[p] <= 1'b0;
           port_shared[p*CW +: CW] <= '0;
           port_ins[p*CW +: CW] <= '0;
-        end else if (op_fire && op_in == PW'(p)) begin
-          port_paused[p] <= n_port_paused;
-          port_shared[p*CW +: CW] <= n_port_shared;
-          port_ins[p*CW +: CW] <= n_port_ins;
+        end else if (b_fire && req_in_port_i == PW'(p)) begin
+          port_paused[p] <= b_port_paused;
+          port_shared[p*CW +: CW] <= b_port_shared;
+          port_ins[p*CW +: CW] <= b_port_ins;
+        end else if (a_fire && rel_in_port_i == PW'(p)) begin
+          port_paused[p] <= a_port_paused;
+          port_shared[p*CW +: CW] <= a_port_shared;
+          port_ins[p*CW +: CW] <= a_port_ins;
         end
       end
     end else begin : g_off
@@ -573,10 +386,14 @@ module mmu_admission
       pool_used <= '0;
       hdrm_used <= '0;
       total_used <= '0;
-    end else if (op_fire) begin
-      pool_used <= n_pool_used;
-      hdrm_used <= n_hdrm_used;
-      total_used <= n_total;
+    end else if (b_fire) begin
+      pool_used <= b_pool_used;
+      hdrm_used <= b_hdrm_used;
+      total_used <= b_total;
+    end else if (a_fire) begin
+      pool_used <= a_pool_used;
+      hdrm_used <= a_hdrm_used;
+      total_used <= a_total;
     end
   end
 
@@ -593,15 +410,15 @@ module mmu_admission
       rel_rsp_port_pfc_o <= mmu_adm_pkg::PFC_NONE;
       stat_underflow_o <= 1'b0;
     end else begin
-      rsp_valid_o <= op_req;
-      rsp_verdict_o <= n_verdict;
-      rsp_pfc_o <= n_pfc;
-      rsp_port_pfc_o <= n_port_pfc;
-      rsp_reason_o <= n_reason;
-      rel_rsp_valid_o <= op_rel;
-      rel_rsp_pfc_o <= op_rel ? n_pfc : mmu_adm_pkg::PFC_NONE;
-      rel_rsp_port_pfc_o <= op_rel ? n_port_pfc : mmu_adm_pkg::PFC_NONE;
-      if (op_rel && n_underflow) stat_underflow_o <= 1'b1;
+      rsp_valid_o <= b_valid;
+      rsp_verdict_o <= b_verdict;
+      rsp_pfc_o <= b_pfc;
+      rsp_port_pfc_o <= b_port_pfc;
+      rsp_reason_o <= b_reason;
+      rel_rsp_valid_o <= a_valid;
+      rel_rsp_pfc_o <= a_valid ? a_pfc : mmu_adm_pkg::PFC_NONE;
+      rel_rsp_port_pfc_o <= a_valid ? a_port_pfc : mmu_adm_pkg::PFC_NONE;
+      if (a_valid && a_underflow) stat_underflow_o <= 1'b1;
     end
   end
 
@@ -627,27 +444,17 @@ module mmu_admission
     .ep_static_o(ep_static),
     .q_pg_prof_o(q_pg_prof), .q_queue_prof_o(q_queue_prof), .q_lossless_o(q_lossless),
     .stat_total_i(total_used), .stat_hdrm_pool_i(hdrm_used), .stat_pool_used_i(pool_used),
-    .stat_decision_i(op_req), .stat_drop_i(op_req && n_verdict == mmu_adm_pkg::VERDICT_DROP)
+    .stat_decision_i(b_valid), .stat_drop_i(b_valid && b_verdict == mmu_adm_pkg::VERDICT_DROP)
   );
 
 `ifndef SYNTHESIS
 `ifdef MMU_ASSERT
-  // Invariants (verilator --assert).
+  // Invariants of the whole unit (verilator --assert); each datapath checks its own
+  // operation (mmu_adm_op).
   always_ff @(posedge clk_i) begin
     if (rst_ni) begin
-      assert (!(op_rel && n_underflow)) else $error("release of more cells than a counter holds");
+      assert (!(a_valid && a_underflow)) else $error("release of more cells than a counter holds");
       assert (total_used <= cfg_buffer || cfg_buffer == '0) else $error("buffer occupancy above the buffer size");
-      assert (!(n_pfc == mmu_adm_pkg::PFC_XOFF && !op_req)) else $error("XOFF outside an admission");
-      // Pause only above threshold: every policy's threshold sits above the queue's reserved
-      // cells, so an XOFF needs a lossless, unpaused queue pushed past its reserve.
-      assert (!(n_pfc == mmu_adm_pkg::PFC_XOFF) || (ll && !paused_q[ii] && q_ing + n > ires))
-        else $error("XOFF for a queue that is paused, lossy or within its reserved cells");
-      assert (!(n_pfc == mmu_adm_pkg::PFC_XON) || (op_rel && paused_q[ii]))
-        else $error("XON for a queue that is not paused");
-      assert (!(n_port_pfc == mmu_adm_pkg::PFC_XOFF) || (pol_dsh && op_req && !port_paused[op_in]))
-        else $error("port XOFF outside dsh or for a paused port");
-      assert (!(n_port_pfc == mmu_adm_pkg::PFC_XON) || (pol_dsh && op_rel && port_paused[op_in]))
-        else $error("port XON for a port that is not paused");
     end
   end
 `endif

@@ -6,6 +6,7 @@
 #include <random>
 #include <sstream>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "admission/admission_core.h"
@@ -45,10 +46,7 @@ class Lockstep {
     const admission::Result want = m_core.admit(r);
     const admission::Result got = m_unit.admit(r);
     ++m_ops;
-    if (want.verdict != got.verdict || want.pfc != got.pfc || want.port_pfc != got.port_pfc ||
-        (want.verdict == admission::Verdict::kDrop && want.reason != got.reason)) {
-      fail("admit", describe(r), describe(want), describe(got));
-    }
+    if (!same(want, got)) fail("admit", describe(r), describe(want), describe(got));
     compare_state(r.in_port, r.out_port, r.prio, "admit " + describe(r));
     return got;  // the RTL decides; the core checks
   }
@@ -63,18 +61,22 @@ class Lockstep {
     return got;
   }
 
-  // Both offered in one cycle: the unit releases first; the core is told in that order.
-  void depart_and_admit(const admission::Departure& d, const admission::Request& r) {
+  // Both offered in one cycle: the release comes first (in the same cycle on a dual-issue
+  // unit, a cycle ahead on a single-issue one); the core is told in that order.
+  std::pair<admission::PfcUpdate, admission::Result> depart_and_admit(const admission::Departure& d,
+                                                                       const admission::Request& r) {
     const admission::PfcUpdate wu = m_core.depart(d);
     const admission::Result wr = m_core.admit(r);
     const auto [gu, gr] = m_unit.depart_and_admit(d, r);
     m_ops += 2;
-    if (!m_unit.request_waited()) fail("depart+admit", describe(r), "request held for a cycle", "taken at once");
+    if (m_unit.request_waited() == m_p.dual_issue)
+      fail("depart+admit", describe(r), m_p.dual_issue ? "taken with the release" : "held for a cycle",
+           m_unit.request_waited() ? "held for a cycle" : "taken with the release");
     if (wu.pfc != gu.pfc || wu.port_pfc != gu.port_pfc) fail("depart+admit", describe(d), describe(wu), describe(gu));
-    if (wr.verdict != gr.verdict || wr.pfc != gr.pfc || wr.port_pfc != gr.port_pfc)
-      fail("depart+admit", describe(r), describe(wr), describe(gr));
+    if (!same(wr, gr)) fail("depart+admit", describe(r), describe(wr), describe(gr));
     compare_state(r.in_port, r.out_port, r.prio, "depart+admit");
     compare_state(d.in_port, d.out_port, d.prio, "depart+admit");
+    return {gu, gr};
   }
 
   // A run-time CSR write, applied to both (the core through the same register semantics).
@@ -101,6 +103,10 @@ class Lockstep {
   }
 
  private:
+  static bool same(const admission::Result& a, const admission::Result& b) {
+    return a.verdict == b.verdict && a.pfc == b.pfc && a.port_pfc == b.port_pfc &&
+           (a.verdict != admission::Verdict::kDrop || a.reason == b.reason);
+  }
   static std::string describe(const admission::Request& r) {
     std::ostringstream s;
     s << "in=" << r.in_port << " out=" << r.out_port << " prio=" << int(r.prio) << " cells=" << r.cells;

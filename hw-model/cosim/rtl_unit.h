@@ -16,6 +16,7 @@ namespace mmusim::rtl {
 
 struct UnitParams {
   uint32_t nports, nprio, cw, npools, nprof, ewma_frac;
+  bool dual_issue = true;  // the unit's DUAL_ISSUE parameter
 };
 
 // Bits [lsb, lsb + w) of a Verilated signal of any width (w <= 64).
@@ -46,6 +47,10 @@ class Unit {
   }
   ~Unit() {
     if (m_trace) m_trace->close();
+    // Verilator 5.006 frees a model's scopes through the thread's current context, not
+    // the model's; with several units that may be another unit's context, already freed
+    // (a deadlock on its mutex), so point it at this model's own first.
+    Verilated::threadContextp(m_m->contextp());
     m_m->final();
   }
 
@@ -103,8 +108,9 @@ class Unit {
     return release_response();
   }
 
-  // A release and a request offered in the same cycle: the release goes first, the
-  // request waits one cycle (ready low), then is taken.
+  // A release and a request offered in the same cycle. A dual-issue unit takes both at
+  // once; a single-issue one takes the release and holds the request (ready low) for one
+  // more cycle. Either way the request decides on the state the release leaves.
   std::pair<admission::PfcUpdate, admission::Result> depart_and_admit(const admission::Departure& d,
                                                                        const admission::Request& r) {
     drive_release(d);
@@ -114,8 +120,10 @@ class Unit {
     tick();
     const admission::PfcUpdate u = release_response();
     m_m->rel_valid_i = 0;
-    eval();
-    tick();
+    if (m_stalled) {
+      eval();
+      tick();
+    }
     m_m->req_valid_i = 0;
     eval();
     return {u, response()};

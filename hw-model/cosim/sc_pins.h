@@ -57,6 +57,7 @@ class ScPins : public sc_core::sc_module {
 
   void eval() { (m_model.get()->*EvalStep<ScModel>::fn)(); }
   void final() { m_model->final(); }
+  VerilatedContext* contextp() const { return m_model->contextp(); }
   void trace(VerilatedFstC* tfp, int levels) {
     Verilated::threadContextp()->traceEverOn(true);
     m_model->trace(tfp, levels);

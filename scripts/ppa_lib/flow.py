@@ -14,7 +14,7 @@ import subprocess
 import time
 
 REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-RTL = [os.path.join(REPO, 'rtl', f) for f in ('mmu_adm_pkg.sv', 'mmu_adm_csr.sv', 'mmu_admission.sv')]
+RTL = [os.path.join(REPO, 'rtl', f) for f in ('mmu_adm_pkg.sv', 'mmu_adm_csr.sv', 'mmu_adm_op.sv', 'mmu_admission.sv')]
 TOP = 'mmu_admission'
 POLICY_BITS = {'dt': 1, 'reverie': 2, 'dsh': 4}
 
@@ -283,7 +283,8 @@ def _core_and_csr(mods):
 _FUNC_CATEGORY = {'shared_part': 'counters', 'scale': 'thresholds', 'dt_threshold': 'thresholds',
                   'over': 'thresholds', 'ewma_step': 'ewma', 'ewma_update': 'ewma'}
 
-# Registers of the core by category (names as in rtl/mmu_admission.sv).
+# Registers of the core by category (names as in rtl/mmu_admission.sv; the datapath,
+# rtl/mmu_adm_op.sv, is flattened into it).
 _REG_CATEGORY = {'ing_q': 'counters', 'hdrm_q': 'counters', 'egr_q': 'counters',
                  'pool_used': 'counters', 'hdrm_used': 'counters', 'total_used': 'counters',
                  'port_shared': 'counters', 'port_ins': 'counters',
@@ -298,7 +299,7 @@ _LINE_RULES = [
     ('pfc', re.compile(r'paused|pfc|xon|xoff|to_h')),
     ('counters', re.compile(r'ing_q|hdrm_q|egr_q|pool_used|hdrm_used|total_used|grow|shrink|from_[hq]|'
                             r'n_ing|n_egr|n_hdrm|n_total|q_ing|q_egr|q_hdrm|\bqq\b|res_q|ires|eres|cnt_|'
-                            r'port_shared|port_ins|underflow')),
+                            r'port_shared|port_ins|underflow|v_ing|v_egr|v_hdrm|v_total|\b[ab]_(ing|egr|hdrm|total)')),
 ]
 
 
@@ -329,18 +330,22 @@ class _SrcClassifier:
         if src in self.cache:
             return self.cache[src]
         cat = None
-        for part in (src or '').split('|'):
+        # Flattening prefixes the instance's line (mmu_admission.sv) to the datapath's
+        # (mmu_adm_op.sv) and to the package function's: the innermost source decides.
+        for part in reversed((src or '').split('|')):
             m = re.match(r'(.*?):(\d+)\.\d+-(\d+)', part)
             if not m:
                 continue
             fname, line, last = os.path.basename(m.group(1)), int(m.group(2)), int(m.group(3))
-            if fname == 'techmap.v' and _TECHMAP_DIV[0] <= line <= _TECHMAP_DIV[1]:
-                cat = 'thresholds'  # $div, $mod templates: reverie's divide by n_p
-                break
+            if fname == 'techmap.v':
+                if _TECHMAP_DIV[0] <= line <= _TECHMAP_DIV[1]:
+                    cat = 'thresholds'  # $div, $mod templates: reverie's divide by n_p
+                    break
+                continue
             if fname == 'mmu_adm_pkg.sv' and line in self.funcs:
                 cat = _FUNC_CATEGORY.get(self.funcs[line], 'control')
                 break
-            if fname == 'mmu_admission.sv' and 0 < line <= len(self.lines[fname]):
+            if fname in ('mmu_admission.sv', 'mmu_adm_op.sv') and 0 < line <= len(self.lines[fname]):
                 text = self.lines[fname][line - 1].split('//')[0]
                 for c, rx in _LINE_RULES:
                     if rx.search(text):

@@ -24,7 +24,7 @@ datdir=$(yosys-config --datdir 2>/dev/null || echo "$(dirname "$(command -v yosy
 [ -f "$datdir/simcells.v" ] || { echo "netlist_equiv: simcells.v not in $datdir" >&2; exit 2; }
 
 mkdir -p "$work"
-rtl=("$repo/rtl/mmu_adm_pkg.sv" "$repo/rtl/mmu_adm_csr.sv" "$repo/rtl/mmu_admission.sv")
+rtl=("$repo/rtl/mmu_adm_pkg.sv" "$repo/rtl/mmu_adm_csr.sv" "$repo/rtl/mmu_adm_op.sv" "$repo/rtl/mmu_admission.sv")
 chparam=""
 for k in NPORTS NPRIO CW NPOOLS NPROF EWMA_FRAC CELLW POLICIES; do chparam+=" -set $k ${P[$k]}"; done
 cat > "$work/equiv.ys" <<EOF

@@ -9,18 +9,18 @@ work=${2:?usage: assert_mutation.sh <source dir> <work dir>}
 command -v iverilog >/dev/null 2>&1 && command -v vvp >/dev/null 2>&1 || { echo "SKIP: no iverilog"; exit 77; }
 mkdir -p "$work" || exit 1
 
-guard='        if (paused_q[ii] && q_hdrm - from_h == 0) begin'
-[ "$(grep -cxF "$guard" "$src/rtl/mmu_admission.sv")" = 1 ] || { echo "FAIL: mutation site not found once"; exit 1; }
-sed 's/^        if (paused_q\[ii\] && q_hdrm - from_h == 0) begin$/        if (q_hdrm - from_h == 0) begin/' \
-  "$src/rtl/mmu_admission.sv" >"$work/mutant.sv"
+guard='        if (v_paused_i && q_hdrm - from_h == 0) begin'
+[ "$(grep -cxF "$guard" "$src/rtl/mmu_adm_op.sv")" = 1 ] || { echo "FAIL: mutation site not found once"; exit 1; }
+sed 's/^        if (v_paused_i && q_hdrm - from_h == 0) begin$/        if (q_hdrm - from_h == 0) begin/' \
+  "$src/rtl/mmu_adm_op.sv" >"$work/mutant.sv"
 
-run() {  # $1: admission unit source, $2: log
+run() {  # $1: datapath source (mmu_adm_op), $2: log
   iverilog -g2012 -DMMU_ASSERT -o "$work/t.vvp" -s tb_mmu_admission "$src/rtl/mmu_adm_pkg.sv" \
-    "$src/rtl/mmu_regs_pkg.sv" "$src/rtl/mmu_adm_csr.sv" "$1" "$src/tb/rtl/tb_mmu_admission.sv" \
+    "$src/rtl/mmu_regs_pkg.sv" "$src/rtl/mmu_adm_csr.sv" "$1" "$src/rtl/mmu_admission.sv" "$src/tb/rtl/tb_mmu_admission.sv" \
     >"$work/iverilog.log" 2>&1 || { cat "$work/iverilog.log"; echo "FAIL: iverilog"; exit 1; }
   vvp -n "$work/t.vvp" >"$2" 2>&1
 }
-run "$src/rtl/mmu_admission.sv" "$work/clean.log"
+run "$src/rtl/mmu_adm_op.sv" "$work/clean.log"
 if grep -q "^ERROR:" "$work/clean.log"; then cat "$work/clean.log"; echo "FAIL: assertion on the real RTL"; exit 1; fi
 run "$work/mutant.sv" "$work/mutant.log"
 if grep -q "XON for a queue that is not paused" "$work/mutant.log"; then

@@ -1,8 +1,9 @@
 #!/bin/sh
 # Directed test of the RTL admission unit in a second simulator (Icarus Verilog 11).
 # ctest rtl_icarus_directed: icarus_test.sh <source dir> <work dir>
-# Compiles rtl/ and tb/rtl/tb_mmu_admission.sv with iverilog -g2012, runs vvp, and passes
-# only if the simulation exits 0 and prints PASS. Exits 77 (ctest SKIP) without iverilog.
+# Compiles rtl/ and tb/rtl/tb_mmu_admission.sv with iverilog -g2012, once per issue width
+# (DUAL_ISSUE 1 and 0), runs vvp, and passes only if every simulation exits 0 and prints
+# PASS. Exits 77 (ctest SKIP) without iverilog.
 set -u
 src=${1:?usage: icarus_test.sh <source dir> <work dir>}
 work=${2:?usage: icarus_test.sh <source dir> <work dir>}
@@ -11,31 +12,33 @@ if ! command -v iverilog >/dev/null 2>&1 || ! command -v vvp >/dev/null 2>&1; th
   echo "SKIP: iverilog/vvp not found (scripts/deps.sh installs Icarus Verilog)"
   exit 77
 fi
-
 mkdir -p "$work" || exit 1
-out="$work/tb_mmu_admission.vvp"
-log="$work/tb_mmu_admission.log"
 
-# Icarus 11 warns ("sorry: constant selects in always_* processes ...") on the RTL's
-# indexed part-selects in always_comb; the warnings are about sensitivity lists only.
-if ! iverilog -g2012 -o "$out" -s tb_mmu_admission \
-    "$src/rtl/mmu_adm_pkg.sv" "$src/rtl/mmu_regs_pkg.sv" "$src/rtl/mmu_adm_csr.sv" \
-    "$src/rtl/mmu_admission.sv" "$src/tb/rtl/tb_mmu_admission.sv" >"$work/iverilog.log" 2>&1; then
-  cat "$work/iverilog.log"
-  echo "FAIL: iverilog could not compile the design"
-  exit 1
-fi
-grep -v "sorry: constant selects in always_\* processes" "$work/iverilog.log"
+for dual in 1 0; do
+  out="$work/tb_mmu_admission_dual$dual.vvp"
+  log="$work/tb_mmu_admission_dual$dual.log"
+  # Icarus 11 warns ("sorry: constant selects in always_* processes ...") on the RTL's
+  # indexed part-selects in always_comb; the warnings are about sensitivity lists only.
+  if ! iverilog -g2012 -o "$out" -s tb_mmu_admission -P tb_mmu_admission.DUAL_ISSUE=$dual \
+      "$src/rtl/mmu_adm_pkg.sv" "$src/rtl/mmu_regs_pkg.sv" "$src/rtl/mmu_adm_csr.sv" "$src/rtl/mmu_adm_op.sv" \
+      "$src/rtl/mmu_admission.sv" "$src/tb/rtl/tb_mmu_admission.sv" >"$work/iverilog.log" 2>&1; then
+    cat "$work/iverilog.log"
+    echo "FAIL: iverilog could not compile the design (DUAL_ISSUE=$dual)"
+    exit 1
+  fi
+  grep -v "sorry: constant selects in always_\* processes" "$work/iverilog.log"
 
-vvp -n "$out" >"$log" 2>&1
-rc=$?
-cat "$log"
-if [ "$rc" -ne 0 ]; then
-  echo "FAIL: vvp exited with status $rc"
-  exit 1
-fi
-if ! grep -qx "PASS" "$log"; then
-  echo "FAIL: no PASS in the simulation output"
-  exit 1
-fi
+  echo "-- DUAL_ISSUE=$dual"
+  vvp -n "$out" >"$log" 2>&1
+  rc=$?
+  cat "$log"
+  if [ "$rc" -ne 0 ]; then
+    echo "FAIL: vvp exited with status $rc (DUAL_ISSUE=$dual)"
+    exit 1
+  fi
+  if ! grep -qx "PASS" "$log"; then
+    echo "FAIL: no PASS in the simulation output (DUAL_ISSUE=$dual)"
+    exit 1
+  fi
+done
 exit 0

@@ -7,8 +7,9 @@
 
 namespace mmusim::rtl::testcfg {
 
-// The three parameter sets the CMake build verilates (tb/CMakeLists.txt).
-const UnitParams kSmall{4, 4, 16, 3, 4, 8};
+// The three parameter sets the CMake build verilates (tb/CMakeLists.txt); the small unit
+// is single-issue (DUAL_ISSUE 0).
+const UnitParams kSmall{4, 4, 16, 3, 4, 8, false};
 const UnitParams kMid{8, 8, 32, 4, 8, 16};
 const UnitParams kBig{32, 8, 32, 4, 8, 16};
 

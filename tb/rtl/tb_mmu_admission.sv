@@ -10,11 +10,15 @@
 // 50 headroom cells go first (no XON), then XON at the 5th ingress release (q + 10 <= 600 - q
 // <=> q <= 295), i.e. the 55th release.
 // Also checked: ID register, one-cycle response latency (one response per accepted
-// request), req_ready_o low while rel_valid_i is high, and the statistics registers.
+// request), the statistics registers, and with DUAL_ISSUE one request per cycle sustained
+// while a release is taken in every cycle too (else req_ready_o low while rel_valid_i is
+// high, the request taken the cycle after).
 // Prints "PASS" and calls $finish, or prints "FAIL: ..." and calls $fatal.
 `default_nettype none
 
-module tb_mmu_admission;
+module tb_mmu_admission #(
+  parameter int DUAL_ISSUE = 1  // the unit's DUAL_ISSUE: a release and a request per cycle
+);
 
   localparam int NPORTS = 4;
   localparam int NPRIO = 8;
@@ -68,7 +72,7 @@ module tb_mmu_admission;
 
   mmu_admission #(
     .NPORTS(NPORTS), .NPRIO(NPRIO), .CW(CW), .NPOOLS(NPOOLS), .NPROF(NPROF),
-    .EWMA_FRAC(EWMA_FRAC), .CELLW(CELLW)
+    .EWMA_FRAC(EWMA_FRAC), .CELLW(CELLW), .DUAL_ISSUE(DUAL_ISSUE)
   ) dut (
     .clk_i(clk), .rst_ni(rst_n),
     .cfg_valid_i(cfg_valid), .cfg_ready_o(cfg_ready), .cfg_write_i(cfg_write),
@@ -180,7 +184,7 @@ module tb_mmu_admission;
     rel_cells = CELLW'(cells);
     #1;
     `CHECK(rel_ready, ("rel_ready_o low"))
-    `CHECK(!req_ready, ("req_ready_o high while rel_valid_i is high"))
+    `CHECK(req_ready == (DUAL_ISSUE != 0), ("req_ready_o %0d while rel_valid_i is high, DUAL_ISSUE %0d", req_ready, DUAL_ISSUE))
     @(posedge clk);
     #1;
     `CHECK(rel_rsp_valid, ("no rel_rsp_valid_o one cycle after a release"))
@@ -298,30 +302,56 @@ module tb_mmu_admission;
     expect_reg(mmu_regs_pkg::STAT_TOTAL_ADDR[11:0], 295);
     expect_reg(mmu_regs_pkg::STAT_POOL_USED_ADDR[11:0], 295);
 
-    // A release and a request offered together: the release goes first, the request
-    // waits (req_ready_o low) and is taken the next cycle, answered one cycle after.
-    @(negedge clk);
-    rel_valid = 1'b1;
-    rel_in = 0; rel_out = 1; rel_prio = 3'(LL); rel_cells = 1;
-    req_valid = 1'b1;
-    req_in = 0; req_out = 1; req_prio = 3'(LL); req_cells = 1;
-    #1;
-    `CHECK(!req_ready, ("req_ready_o high while rel_valid_i is high"))
-    @(posedge clk);
-    #1;
-    `CHECK(rel_rsp_valid && rel_rsp_pfc == P_NONE, ("release with a waiting request: no release response"))
-    `CHECK(!rsp_valid, ("a request was taken while a release was offered"))
-    @(negedge clk);
-    rel_valid = 1'b0;
-    #1;
-    `CHECK(req_ready, ("req_ready_o low after the release"))
-    @(posedge clk);
-    #1;
-    `CHECK(rsp_valid && rsp_verdict == V_SHARED && rsp_pfc == P_NONE,
-           ("held request: valid %0d verdict %0d pfc %0d, expected a shared admit", rsp_valid, rsp_verdict, rsp_pfc))
-    `CHECK(!rel_rsp_valid, ("rel_rsp_valid_o held"))
-    @(negedge clk);
-    req_valid = 1'b0;
+    if (DUAL_ISSUE != 0) begin
+      // One request per cycle sustained: for 20 cycles a release and a request on the
+      // same queue every cycle, both taken at once and answered the next cycle; the
+      // request sees the release's cell gone (295 - 1 + 1 stays within the threshold).
+      @(negedge clk);
+      rel_valid = 1'b1;
+      rel_in = 0; rel_out = 1; rel_prio = 3'(LL); rel_cells = 1;
+      req_valid = 1'b1;
+      req_in = 0; req_out = 1; req_prio = 3'(LL); req_cells = 1;
+      for (i = 0; i < 20; i++) begin
+        #1;
+        `CHECK(req_ready && rel_ready, ("cycle %0d of the stream: ready low with both offered", i))
+        @(posedge clk);
+        #1;
+        `CHECK(rsp_valid && rsp_verdict == V_SHARED && rsp_pfc == P_NONE,
+               ("stream cycle %0d: valid %0d verdict %0d pfc %0d, expected a shared admit", i, rsp_valid, rsp_verdict, rsp_pfc))
+        `CHECK(rel_rsp_valid && rel_rsp_pfc == P_NONE, ("stream cycle %0d: no release response", i))
+        `CHECK(stat_total == CW'(295), ("stream cycle %0d: total %0d, expected 295", i, stat_total))
+        @(negedge clk);
+      end
+      rel_valid = 1'b0;
+      req_valid = 1'b0;
+      expect_reg(mmu_regs_pkg::STAT_DECISIONS_ADDR[11:0], 371);
+    end else begin
+      // A release and a request offered together: the release goes first, the request
+      // waits (req_ready_o low) and is taken the next cycle, answered one cycle after.
+      @(negedge clk);
+      rel_valid = 1'b1;
+      rel_in = 0; rel_out = 1; rel_prio = 3'(LL); rel_cells = 1;
+      req_valid = 1'b1;
+      req_in = 0; req_out = 1; req_prio = 3'(LL); req_cells = 1;
+      #1;
+      `CHECK(!req_ready, ("req_ready_o high while rel_valid_i is high"))
+      @(posedge clk);
+      #1;
+      `CHECK(rel_rsp_valid && rel_rsp_pfc == P_NONE, ("release with a waiting request: no release response"))
+      `CHECK(!rsp_valid, ("a request was taken while a release was offered"))
+      @(negedge clk);
+      rel_valid = 1'b0;
+      #1;
+      `CHECK(req_ready, ("req_ready_o low after the release"))
+      @(posedge clk);
+      #1;
+      `CHECK(rsp_valid && rsp_verdict == V_SHARED && rsp_pfc == P_NONE,
+             ("held request: valid %0d verdict %0d pfc %0d, expected a shared admit", rsp_valid, rsp_verdict, rsp_pfc))
+      `CHECK(!rel_rsp_valid, ("rel_rsp_valid_o held"))
+      @(negedge clk);
+      req_valid = 1'b0;
+      expect_reg(mmu_regs_pkg::STAT_DECISIONS_ADDR[11:0], 352);
+    end
     expect_reg(mmu_regs_pkg::STAT_TOTAL_ADDR[11:0], 295);
 
     // Drain; every counter returns to zero, no underflow.

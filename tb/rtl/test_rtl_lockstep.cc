@@ -5,6 +5,7 @@
 // waveform next to the test binary.
 #include <gtest/gtest.h>
 
+#include <deque>
 #include <random>
 #include <string>
 
@@ -24,6 +25,12 @@ using admission::Verdict;
 using namespace mmusim::rtl::testcfg;
 
 namespace {
+
+struct Packet {
+  uint32_t in, out;
+  uint8_t prio;
+  uint32_t cells;
+};
 
 template <class M>
 void expect_clean(const Lockstep<M>& ls) {
@@ -151,16 +158,79 @@ TEST(DirectedLimits, CountersReachTheirWidthAndThresholdsSaturate) {
   expect_clean(ls);
 }
 
+// -------- issue rate --------------------------------------------------------------------
+
+// One request per cycle sustained on the dual-issue unit: 4 000 cycles, each with a
+// request, on three ingress ports and two priorities towards one egress port, and the
+// release of the oldest buffered packet in the same cycle. Blocks of 500 cycles alternate
+// filling (3-cell requests, a release every other cycle) and draining (1-cell requests,
+// a release every cycle), so the queues pass their thresholds (XOFF, headroom, drops) and
+// come back (XON) while the unit takes a request every cycle.
+class Sustained : public ::testing::TestWithParam<std::string> {};
+
+TEST_P(Sustained, OneRequestPerCycleWhileReleasesCompete) {
+  namespace R = admission::regs;
+  Lockstep<Vmmu_mid> ls(directed_config(kMid, GetParam()), kMid);
+  ASSERT_TRUE(kMid.dual_issue);
+  std::mt19937_64 rng(7);
+  std::deque<Packet> live;
+  const uint32_t decisions_before = ls.unit().read(R::STAT_DECISIONS_ADDR);
+  const uint64_t cycle_before = ls.unit().cycle();
+  constexpr uint64_t kCycles = 4000;
+  uint32_t xoff = 0, xon = 0, drops = 0, releases = 0;
+  for (uint64_t c = 0; c < kCycles; ++c) {
+    const bool drain = (c / 500) % 2 == 1;
+    const Packet k{uint32_t(rng() % 3), 1, uint8_t(rng() % 4 ? kLl : kLy), drain ? 1u : 3u};
+    const admission::Request r{k.in, k.out, k.prio, k.cells, 0};
+    admission::Result res;
+    if (live.empty() || (!drain && c % 2)) {
+      res = ls.admit(r);
+    } else {
+      const Packet d = live.front();
+      live.pop_front();
+      const auto [rel, req] = ls.depart_and_admit({d.in, d.out, d.prio, d.cells, 0}, r);
+      xon += rel.pfc == PfcEvent::kXon;
+      ++releases;
+      res = req;
+    }
+    xoff += res.pfc == PfcEvent::kXoff;
+    if (res.verdict == Verdict::kDrop) ++drops;
+    else live.push_back(k);
+  }
+  const uint64_t cycles = ls.unit().cycle() - cycle_before;
+  const uint32_t decisions = ls.unit().read(R::STAT_DECISIONS_ADDR) - decisions_before;
+  expect_clean(ls);
+  EXPECT_EQ(cycles, kCycles) << "requests: " << kCycles;
+  EXPECT_EQ(decisions, kCycles);
+  EXPECT_GT(xoff, 0u);
+  EXPECT_GT(xon, 0u);
+  EXPECT_GT(drops, 0u);
+  std::printf("%s: %llu requests and %u releases in %llu cycles; %u XOFF, %u XON, %u drops\n",
+              GetParam().c_str(), (unsigned long long)kCycles, releases, (unsigned long long)cycles, xoff, xon, drops);
+}
+
+INSTANTIATE_TEST_SUITE_P(Policies, Sustained, ::testing::Values("dt", "reverie", "dsh"),
+                         [](const auto& info) { return info.param; });
+
+// The single-issue unit (DUAL_ISSUE 0) holds a request offered with a release for one
+// cycle: a pair takes two cycles, and the request still decides after the release.
+TEST(SingleIssue, ARequestOfferedWithAReleaseWaitsOneCycle) {
+  ASSERT_FALSE(kSmall.dual_issue);
+  for (const char* pol : {"dt", "reverie", "dsh"}) {
+    Lockstep<Vmmu_small> ls(directed_config(kSmall, pol), kSmall);
+    for (int i = 0; i < 400; ++i) ls.admit({0, 1, uint8_t(kLl), 2, 0});
+    const uint64_t before = ls.unit().cycle();
+    for (int i = 0; i < 100; ++i) ls.depart_and_admit({0, 1, uint8_t(kLl), 2, 0}, {0, 1, uint8_t(kLl), 2, 0});
+    EXPECT_TRUE(ls.unit().request_waited());
+    EXPECT_EQ(ls.unit().cycle() - before, 200u) << pol;
+    expect_clean(ls);
+  }
+}
+
 // -------- constrained random ------------------------------------------------------------
 
-struct Packet {
-  uint32_t in, out;
-  uint8_t prio;
-  uint32_t cells;
-};
-
 // Random traffic on one configuration: hot ports make queues congest, departures keep
-// the buffer moving, and now and then a run-time CSR write, a quiesce-only write that
+// the buffer moving (alone or in the same cycle as a request), and now and then a run-time CSR write, a quiesce-only write that
 // must be refused, or a reset. Returns the number of admission requests.
 template <class M>
 uint64_t random_run(Lockstep<M>& ls, std::mt19937_64& rng, uint64_t requests) {
@@ -190,18 +260,35 @@ uint64_t random_run(Lockstep<M>& ls, std::mt19937_64& rng, uint64_t requests) {
       live.clear();
       continue;
     }
-    const bool admit = live.empty() || roll < 560;
-    if (admit) {
-      Packet k{uint32_t(pick(0, p.nports - 1)), rng() % 3 ? hot_out : uint32_t(pick(0, p.nports - 1)),
-               uint8_t(pick(0, p.nprio - 1)), uint32_t(pick(1, 8))};
-      const auto r = ls.admit({k.in, k.out, k.prio, k.cells, 0});
-      if (r.verdict != Verdict::kDrop) live.push_back(k);
-      ++done;
-    } else {
+    auto fresh = [&]() {
+      return Packet{uint32_t(pick(0, p.nports - 1)), rng() % 3 ? hot_out : uint32_t(pick(0, p.nports - 1)),
+                    uint8_t(pick(0, p.nprio - 1)), uint32_t(pick(1, 8))};
+    };
+    auto take = [&]() {
       const size_t i = size_t(pick(0, live.size() - 1));
       const Packet k = live[i];
       live[i] = live.back();
       live.pop_back();
+      return k;
+    };
+    if (live.empty() || roll < 400) {
+      const Packet k = fresh();
+      if (ls.admit({k.in, k.out, k.prio, k.cells, 0}).verdict != Verdict::kDrop) live.push_back(k);
+      ++done;
+    } else if (roll < 700) {
+      // A release and a request in the same cycle; the request often names the
+      // release's queues, port or priority, so the forwarding between them is exercised.
+      const Packet d = take();
+      Packet k = fresh();
+      if (rng() % 2) k.in = d.in;
+      if (rng() % 2) k.out = d.out;
+      if (rng() % 2) k.prio = d.prio;
+      if (ls.depart_and_admit({d.in, d.out, d.prio, d.cells, 0}, {k.in, k.out, k.prio, k.cells, 0}).second.verdict !=
+          Verdict::kDrop)
+        live.push_back(k);
+      ++done;
+    } else {
+      const Packet k = take();
       ls.depart({k.in, k.out, k.prio, k.cells, 0});
     }
   }
