@@ -17,6 +17,7 @@ module netlist_equiv_tb;
   parameter int EWMA_FRAC = 8;
   parameter int CELLW = 4;
   parameter int POLICIES = 7;
+  parameter int DUAL_ISSUE = 1;  // 1: a request is taken in the same cycle as a release
   parameter int CYCLES = 6000;   // per policy
   parameter int SEED = 1;
   localparam int PW = NPORTS > 1 ? $clog2(NPORTS) : 1;
@@ -41,7 +42,7 @@ module netlist_equiv_tb;
 
   mmu_admission #(
     .NPORTS(NPORTS), .NPRIO(NPRIO), .CW(CW), .NPOOLS(NPOOLS), .NPROF(NPROF),
-    .EWMA_FRAC(EWMA_FRAC), .CELLW(CELLW), .POLICIES(3'(POLICIES))
+    .EWMA_FRAC(EWMA_FRAC), .CELLW(CELLW), .POLICIES(3'(POLICIES)), .DUAL_ISSUE(DUAL_ISSUE)
   ) u_rtl (
     .clk_i(clk), .rst_ni(rst_n),
     .cfg_valid_i(cfg_valid), .cfg_ready_o(o_rtl[0]), .cfg_write_i(cfg_write), .cfg_addr_i(cfg_addr),
@@ -225,7 +226,7 @@ module netlist_equiv_tb;
         req_out = urand(3) == 0 ? PW'(urand(NPORTS)) : '0;     // incast towards port 0
         req_prio = 3'(urand(NPRIO));
         req_cells = CELLW'(1 + urand((1 << CELLW) - 1));
-        last_req = !rel_valid;
+        last_req = DUAL_ISSUE != 0 || !rel_valid;
         last_in = req_in; last_out = req_out; last_prio = req_prio; last_cells = req_cells;
       end
       step();
