@@ -2,7 +2,8 @@
 """Checks of scripts/ppa (ctest runs these; see tb/CMakeLists.txt).
 
   check_ppa.py flow --lib asap7|sky130|none [--pdk DIR] --out DIR
-      runs the flow on 8 ports x 2 priorities (dt) and checks the report is complete and sane
+      runs the flow on 8 ports x 2 priorities (dt, dual issue: the RTL default) and checks the
+      report is complete and sane
   check_ppa.py missing-tool
       without yosys (or OpenSTA) on PATH: one clear message naming the Debian package, exit 2
 """
@@ -46,6 +47,10 @@ def flow(lib, pdk, out):
     nq = PORTS * PRIOS
     min_ff = nq * (3 * CW + 1)  # ingress, headroom, egress counters and a pause bit per queue
     check(rep['config']['ports'] == PORTS and rep['config']['policies'] == ['dt'], 'report names its configuration')
+    check(rep['config'].get('dual_issue') == 1 and 'DUAL_ISSUE=1' in md,
+          'report names the issue width (DUAL_ISSUE=1, the RTL default)')
+    with open(os.path.join(out, 'synth.ys')) as f:
+        check('-set DUAL_ISSUE 1 ' in f.read(), 'yosys chparam sets DUAL_ISSUE 1')
     check(rep['flip_flops'] >= min_ff, f"flip-flops {rep['flip_flops']} >= {min_ff} (queue state)")
     check(rep['cells'] > rep['flip_flops'], f"cells {rep['cells']} > flip-flops")
     cats = rep['breakdown']['categories']
@@ -96,6 +101,10 @@ def missing_tool():
         r = subprocess.run([PPA, '--ports', '100'], capture_output=True, text=True)
         check(r.returncode == 2 and '--ports' in r.stderr and 'Traceback' not in r.stderr,
               'bad parameter: one-line error: ' + r.stderr.strip())
+        for args, flag in ((['--dual-issue', '2'], '--dual-issue'), (['sweep', '--dual-issue', '0,2'], '--dual-issue')):
+            r = subprocess.run([PPA] + args, capture_output=True, text=True)
+            check(r.returncode == 2 and flag in r.stderr and 'Traceback' not in r.stderr,
+                  f"bad {' '.join(args)}: one-line error: " + r.stderr.strip().splitlines()[-1])
         r = subprocess.run([PPA, '--lib', os.path.join(d, 'nope.lib')], capture_output=True, text=True)
         check(r.returncode == 2 and 'Traceback' not in r.stderr, 'missing liberty: one-line error: ' + r.stderr.strip())
 
