@@ -1,8 +1,9 @@
 #!/usr/bin/python3
 """Checks of scripts/ppa (ctest runs these; see tb/CMakeLists.txt).
 
-  check_ppa.py flow --lib asap7|sky130|none [--pdk DIR] --out DIR
-      runs the flow on 8 ports x 2 priorities (dt) and checks the report is complete and sane
+  check_ppa.py flow --lib asap7|sky130|none [--pdk DIR] [--dual-issue 0|1] --out DIR
+      runs the flow on 8 ports x 2 priorities (dt; without --dual-issue, the RTL default, dual
+      issue) and checks the report is complete and sane
   check_ppa.py missing-tool
       without yosys (or OpenSTA) on PATH: one clear message naming the Debian package, exit 2
 """
@@ -26,11 +27,14 @@ def check(cond, what):
         failures.append(what)
 
 
-def flow(lib, pdk, out):
+def flow(lib, pdk, out, dual):
     cmd = [PPA, '--ports', str(PORTS), '--prios', str(PRIOS), '--cw', str(CW), '--policies', 'dt',
            '--lib', lib, '--out', out]
     if pdk:
         cmd += ['--pdk', pdk]
+    if dual is not None:
+        cmd += ['--dual-issue', dual]
+    di = 1 if dual is None else int(dual)
     if os.path.isdir(out):
         shutil.rmtree(out)
     r = subprocess.run(cmd, capture_output=True, text=True)
@@ -46,6 +50,10 @@ def flow(lib, pdk, out):
     nq = PORTS * PRIOS
     min_ff = nq * (3 * CW + 1)  # ingress, headroom, egress counters and a pause bit per queue
     check(rep['config']['ports'] == PORTS and rep['config']['policies'] == ['dt'], 'report names its configuration')
+    check(rep['config'].get('dual_issue') == di and f'DUAL_ISSUE={di}' in md,
+          f'report names the issue width (DUAL_ISSUE={di})')
+    with open(os.path.join(out, 'synth.ys')) as f:
+        check(f'-set DUAL_ISSUE {di} ' in f.read(), f'yosys chparam sets DUAL_ISSUE {di}')
     check(rep['flip_flops'] >= min_ff, f"flip-flops {rep['flip_flops']} >= {min_ff} (queue state)")
     check(rep['cells'] > rep['flip_flops'], f"cells {rep['cells']} > flip-flops")
     cats = rep['breakdown']['categories']
@@ -96,6 +104,10 @@ def missing_tool():
         r = subprocess.run([PPA, '--ports', '100'], capture_output=True, text=True)
         check(r.returncode == 2 and '--ports' in r.stderr and 'Traceback' not in r.stderr,
               'bad parameter: one-line error: ' + r.stderr.strip())
+        for args, flag in ((['--dual-issue', '2'], '--dual-issue'), (['sweep', '--dual-issue', '0,2'], '--dual-issue')):
+            r = subprocess.run([PPA] + args, capture_output=True, text=True)
+            check(r.returncode == 2 and flag in r.stderr and 'Traceback' not in r.stderr,
+                  f"bad {' '.join(args)}: one-line error: " + r.stderr.strip().splitlines()[-1])
         r = subprocess.run([PPA, '--lib', os.path.join(d, 'nope.lib')], capture_output=True, text=True)
         check(r.returncode == 2 and 'Traceback' not in r.stderr, 'missing liberty: one-line error: ' + r.stderr.strip())
 
@@ -106,7 +118,7 @@ def main(argv):
         return 2
     if argv[0] == 'flow':
         args = dict(zip(argv[1::2], argv[2::2]))
-        flow(args.get('--lib', 'none'), args.get('--pdk'), args.get('--out', 'ppa-test-out'))
+        flow(args.get('--lib', 'none'), args.get('--pdk'), args.get('--out', 'ppa-test-out'), args.get('--dual-issue'))
     elif argv[0] == 'missing-tool':
         missing_tool()
     else:
