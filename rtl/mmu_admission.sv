@@ -254,19 +254,12 @@ module mmu_admission
     );
     /* verilator lint_on PINCONNECTEMPTY */
   end else begin : g_single
-    // One datapath, releases first: the selected operation's results serve both slots
-    // (only one of them fires).
+    // One datapath, releases first; it drives slot a, and slot b reads the same results
+    // (only one of the slots fires).
     wire [QW-1:0]   o_ii = a_valid ? a_ii : b_ii;
     wire [QW-1:0]   o_ei = a_valid ? a_ei : b_ei;
     wire [PW-1:0]   o_in = a_valid ? rel_in_port_i : req_in_port_i;
     wire [2:0]      o_prio = a_valid ? rel_prio_i : req_prio_i;
-    logic [1:0]     o_verdict, o_pfc, o_port_pfc;
-    logic [2:0]     o_reason;
-    logic           o_underflow, o_paused, o_port_paused;
-    logic [CW-1:0]  o_ing, o_hdrm, o_egr, o_hdrm_used, o_total, o_port_shared, o_port_ins;
-    logic [AW-1:0]  o_avg_in, o_avg_eg;
-    logic [NPOOLS*CW-1:0] o_pool_used;
-    logic [QW:0]    o_ncong;
     mmu_adm_op #(
       .NPORTS(NPORTS), .NPRIO(NPRIO), .CW(CW), .NPOOLS(NPOOLS), .NPROF(NPROF), .EWMA_FRAC(EWMA_FRAC), .CELLW(CELLW)
     ) u_op (
@@ -278,19 +271,15 @@ module mmu_admission
       .v_pool_used_i(pool_used), .v_hdrm_used_i(hdrm_used), .v_total_i(total_used),
       .v_ncong_i(ncong[o_prio*(QW+1) +: (QW+1)]), .v_port_paused_i(port_paused[o_in]),
       .v_port_shared_i(port_shared[o_in*CW +: CW]), .v_port_ins_i(port_ins[o_in*CW +: CW]),
-      .verdict_o(o_verdict), .pfc_o(o_pfc), .port_pfc_o(o_port_pfc), .reason_o(o_reason), .underflow_o(o_underflow),
-      .n_ing_o(o_ing), .n_hdrm_o(o_hdrm), .n_paused_o(o_paused), .n_avg_in_o(o_avg_in), .n_egr_o(o_egr),
-      .n_avg_eg_o(o_avg_eg), .n_pool_used_o(o_pool_used), .n_hdrm_used_o(o_hdrm_used), .n_total_o(o_total),
-      .n_ncong_o(o_ncong), .n_port_paused_o(o_port_paused), .n_port_shared_o(o_port_shared), .n_port_ins_o(o_port_ins)
+      .verdict_o(b_verdict), .pfc_o(a_pfc), .port_pfc_o(a_port_pfc), .reason_o(b_reason), .underflow_o(a_underflow),
+      .n_ing_o(a_ing), .n_hdrm_o(a_hdrm), .n_paused_o(a_paused), .n_avg_in_o(a_avg_in), .n_egr_o(a_egr),
+      .n_avg_eg_o(a_avg_eg), .n_pool_used_o(a_pool_used), .n_hdrm_used_o(a_hdrm_used), .n_total_o(a_total),
+      .n_ncong_o(a_ncong), .n_port_paused_o(a_port_paused), .n_port_shared_o(a_port_shared), .n_port_ins_o(a_port_ins)
     );
-    assign {a_pfc, a_port_pfc, a_underflow} = {o_pfc, o_port_pfc, o_underflow};
-    assign {b_verdict, b_pfc, b_port_pfc, b_reason} = {o_verdict, o_pfc, o_port_pfc, o_reason};
-    assign {a_ing, a_hdrm, a_paused, a_avg_in, a_egr, a_avg_eg} = {o_ing, o_hdrm, o_paused, o_avg_in, o_egr, o_avg_eg};
-    assign {b_ing, b_hdrm, b_paused, b_avg_in, b_egr, b_avg_eg} = {o_ing, o_hdrm, o_paused, o_avg_in, o_egr, o_avg_eg};
-    assign {a_pool_used, a_hdrm_used, a_total, a_ncong} = {o_pool_used, o_hdrm_used, o_total, o_ncong};
-    assign {b_pool_used, b_hdrm_used, b_total, b_ncong} = {o_pool_used, o_hdrm_used, o_total, o_ncong};
-    assign {a_port_paused, a_port_shared, a_port_ins} = {o_port_paused, o_port_shared, o_port_ins};
-    assign {b_port_paused, b_port_shared, b_port_ins} = {o_port_paused, o_port_shared, o_port_ins};
+    assign {b_pfc, b_port_pfc} = {a_pfc, a_port_pfc};
+    assign {b_ing, b_hdrm, b_paused, b_avg_in, b_egr, b_avg_eg} = {a_ing, a_hdrm, a_paused, a_avg_in, a_egr, a_avg_eg};
+    assign {b_pool_used, b_hdrm_used, b_total, b_ncong} = {a_pool_used, a_hdrm_used, a_total, a_ncong};
+    assign {b_port_paused, b_port_shared, b_port_ins} = {a_port_paused, a_port_shared, a_port_ins};
   end
   `undef MMU_OP_CFG
 

@@ -2,20 +2,10 @@
 
 #include <stdexcept>
 
+#include "config/splitmix.h"
 #include "pfc/pfc_frame.h"
 
 namespace mmusim {
-
-namespace {
-
-uint64_t splitmix(uint64_t x) {
-  x += 0x9E3779B97F4A7C15ull;
-  x = (x ^ (x >> 30)) * 0xBF58476D1CE4E5B9ull;
-  x = (x ^ (x >> 27)) * 0x94D049BB133111EBull;
-  return x ^ (x >> 31);
-}
-
-}  // namespace
 
 uint32_t bfc_flow_hash(const FiveTuple& t) {
   const uint8_t b[13] = {uint8_t(t.src_ip >> 24), uint8_t(t.src_ip >> 16), uint8_t(t.src_ip >> 8), uint8_t(t.src_ip),

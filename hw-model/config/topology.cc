@@ -7,6 +7,7 @@
 
 #include "config/json_reader.h"
 #include "config/scenario.h"
+#include "config/splitmix.h"
 
 namespace mmusim {
 namespace {
@@ -30,13 +31,6 @@ struct End {
     return std::tie(host, node, port) < std::tie(o.host, o.node, o.port);
   }
 };
-
-uint64_t splitmix(uint64_t x) {
-  x += 0x9E3779B97F4A7C15ull;
-  x = (x ^ (x >> 30)) * 0xBF58476D1CE4E5B9ull;
-  x = (x ^ (x >> 27)) * 0x94D049BB133111EBull;
-  return x ^ (x >> 31);
-}
 
 nlohmann::json link(const std::string& a, const std::string& b, double rate_gbps, double delay_ns) {
   return {{"a", a}, {"b", b}, {"rate_gbps", rate_gbps}, {"delay_ns", delay_ns}};

@@ -3,6 +3,7 @@
 #include <cmath>
 #include <queue>
 
+#include "config/splitmix.h"
 #include "host/trace_reader.h"
 
 namespace mmusim {
@@ -35,13 +36,6 @@ uint64_t sample_size(const SizeDist& d, Rng& rng) {
 }
 
 namespace {
-
-uint64_t splitmix(uint64_t x) {
-  x += 0x9E3779B97F4A7C15ull;
-  x = (x ^ (x >> 30)) * 0xBF58476D1CE4E5B9ull;
-  x = (x ^ (x >> 27)) * 0x94D049BB133111EBull;
-  return x ^ (x >> 31);
-}
 
 Flow base_flow(const GeneratorCfg& g, uint32_t index, uint32_t src, uint32_t dst, uint32_t mtu) {
   Flow f;

@@ -180,12 +180,9 @@ TEST(BfcTopology, EverySwitchRunsBfcAndSuppressionIsPerSwitch) {
   }
 }
 
-// The default HRTT (2 x (longest link delay + one MTU frame at the slowest rate)) covers
-// every switch's ports, not only the largest switch's: sw0 (h0, h1, sw1) at 100 Gb/s, sw1
-// (sw0, h2) with a 10 Gb/s link to h2; links 100 ns. HRTT = 2 x (100 + 1520 x 8 / 10) =
-// 2 632 ns, so Th(N = 1) at a 100 Gb/s port is 2 632 ns x 100 Gb/s = 32 900 B (the largest
-// switch alone would give 2 x (100 + 121.6) ns: 5 540 B).
-TEST(BfcTopology, DefaultHrttCoversEverySwitch) {
+// Two switches under BFC: sw0 (h0, h1, sw1) at 100 Gb/s, sw1 (sw0, h2) with a 10 Gb/s link
+// to h2; links 100 ns.
+json two_switch_slow_receiver() {
   json sc = base_scenario(3, 60);
   sc["topology"] = {{"switches", {{{"name", "sw0"}, {"ports", 3}}, {{"name", "sw1"}, {"ports", 2}}}},
                     {"hosts", {{{"name", "h0"}}, {{"name", "h1"}}, {{"name", "h2"}}}},
@@ -196,6 +193,16 @@ TEST(BfcTopology, DefaultHrttCoversEverySwitch) {
                       {{"a", "sw1:1"}, {"b", "h2"}, {"rate_gbps", 10}, {"delay_ns", 100}}}}};
   sc["buffer"] = sonic_buffer(3, 16 * 1024 * 1024, 12 * 1024 * 1024, nullptr, 12 * 1024 * 1024, 0, 0, nullptr);
   sc["bfc"] = {{"enabled", true}};
+  return sc;
+}
+
+// The default HRTT (2 x (longest link delay + one MTU frame at the slowest rate)) covers
+// every switch's ports, not only the largest switch's: sw0 (h0, h1, sw1) at 100 Gb/s, sw1
+// (sw0, h2) with a 10 Gb/s link to h2; links 100 ns. HRTT = 2 x (100 + 1520 x 8 / 10) =
+// 2 632 ns, so Th(N = 1) at a 100 Gb/s port is 2 632 ns x 100 Gb/s = 32 900 B (the largest
+// switch alone would give 2 x (100 + 121.6) ns: 5 540 B).
+TEST(BfcTopology, DefaultHrttCoversEverySwitch) {
+  json sc = two_switch_slow_receiver();
   sc["traffic"].push_back({{"type", "incast"}, {"name", "slow"}, {"senders", "h0"}, {"receiver", "h2"},
                            {"burst_bytes", 30000}, {"start_us", 1}, {"dscp", 8}});
   const json s = run_checked(sc);
@@ -215,16 +222,7 @@ TEST(BfcTopology, DefaultHrttCoversEverySwitch) {
 // because sw1's own pause drains. Both are "draining", none deadlocked, the run succeeds
 // (the check once looked at one switch only and failed this run with exit 3).
 TEST(BfcTopology, NoFalseDeadlockWhenRunEndsUnderBackpressure) {
-  json sc = base_scenario(3, 60);
-  sc["topology"] = {{"switches", {{{"name", "sw0"}, {"ports", 3}}, {{"name", "sw1"}, {"ports", 2}}}},
-                    {"hosts", {{{"name", "h0"}}, {{"name", "h1"}}, {{"name", "h2"}}}},
-                    {"links",
-                     {{{"a", "sw0:0"}, {"b", "h0"}, {"rate_gbps", 100}, {"delay_ns", 100}},
-                      {{"a", "sw0:1"}, {"b", "h1"}, {"rate_gbps", 100}, {"delay_ns", 100}},
-                      {{"a", "sw0:2"}, {"b", "sw1:0"}, {"rate_gbps", 100}, {"delay_ns", 100}},
-                      {{"a", "sw1:1"}, {"b", "h2"}, {"rate_gbps", 10}, {"delay_ns", 100}}}}};
-  sc["buffer"] = sonic_buffer(3, 16 * 1024 * 1024, 12 * 1024 * 1024, nullptr, 12 * 1024 * 1024, 0, 0, nullptr);
-  sc["bfc"] = {{"enabled", true}};
+  json sc = two_switch_slow_receiver();
   sc["traffic"].push_back(constant("h0", "h2", 8));
   const json s = simulate(sc);  // exit 0: no deadlock reported
   ASSERT_FALSE(s.is_null());
