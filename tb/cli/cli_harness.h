@@ -18,17 +18,23 @@ namespace cli_harness {
 struct Result {
   bool signaled = false;  // killed by a signal (crash, abort, or the hang guard)
   int code = -1;          // exit status when not signaled
-  std::string out;        // stdout and stderr, interleaved
+  std::string out;        // stdout and stderr, interleaved (split: stdout only)
+  std::string err;        // split: stderr alone
 };
 
-// Runs mmusim with `args` (no shell, so keys with '|' and ',' need no quoting).
-inline Result run_mmusim(const std::vector<std::string>& args) {
+// Runs mmusim with `args` (no shell, so keys with '|' and ',' need no quoting). `split`
+// keeps stderr apart (through a temporary file), for checks that errors go to stderr.
+inline Result run_mmusim(const std::vector<std::string>& args, bool split = false) {
   int fds[2];
   if (pipe(fds) != 0) return {};
+  char tmpl[] = "/tmp/mmusim_stderr_XXXXXX";
+  const int efd = split ? mkstemp(tmpl) : -1;
+  if (split && efd < 0) return {};
+  if (split) unlink(tmpl);
   const pid_t pid = fork();
   if (pid == 0) {
     dup2(fds[1], STDOUT_FILENO);
-    dup2(fds[1], STDERR_FILENO);
+    dup2(split ? efd : fds[1], STDERR_FILENO);
     close(fds[0]);
     close(fds[1]);
     alarm(60);  // survives exec: a hung binary dies by SIGALRM and the test fails
@@ -49,6 +55,11 @@ inline Result run_mmusim(const std::vector<std::string>& args) {
   waitpid(pid, &status, 0);
   r.signaled = WIFSIGNALED(status);
   r.code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  if (split) {
+    lseek(efd, 0, SEEK_SET);
+    for (ssize_t n; (n = read(efd, buf, sizeof buf)) > 0;) r.err.append(buf, size_t(n));
+    close(efd);
+  }
   return r;
 }
 
