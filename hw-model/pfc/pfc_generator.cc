@@ -74,11 +74,17 @@ void PfcGenerator::update(uint32_t port) {
     else m_paused_closed += clip(m_since[i], now);
   }
   m_paused[port] = want;
-  send(port, changed, want);
-  if (want && m_refresh_at[port] == 0) {
+  if (want & changed) {
+    // An XOFF frame carries the whole paused set, so it refreshes every paused class and
+    // the refresh period restarts from it: the next refresh is one period after the
+    // latest XOFF, never at the phase of an earlier pause episode.
+    send(port, uint8_t(changed | want), want);
     m_refresh_at[port] = now + m_refresh_every[port];
     m_timers.push(m_refresh_at[port], port);
     m_wake.notify(ps(m_refresh_every[port]));
+  } else {
+    send(port, changed, want);
+    if (!want) m_refresh_at[port] = 0;  // nothing left to refresh; its timer entry is stale
   }
 }
 

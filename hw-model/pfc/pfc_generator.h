@@ -2,8 +2,9 @@
 // PFC generator: turns the admission core's XOFF/XON per ingress (port, priority), and
 // per port for DSH, into 802.1Qbb frames queued at the port's transmitter. A priority is
 // paused upstream while its queue OR its port is paused; each change of that set sends
-// one frame (pause quanta for newly paused classes, zero for resumed ones), and paused
-// classes are refreshed before their pause expires.
+// one frame (pause quanta for every paused class when a class is newly paused, zero for
+// resumed ones), and paused classes are refreshed every refresh period counted from the
+// port's latest XOFF frame, before their pause expires.
 #include <vector>
 
 #include <systemc>
