@@ -1,7 +1,7 @@
 """Paper figures reproduced with mmusim: one command each, CSV + PNG, and a section of a
 results page that puts our numbers beside the paper's.
 
-  python3 -m traffic.experiments NAME --out DIR [--doc docs/results.md] [--full] [--jobs N]
+  python3 -m traffic.experiments NAME [--out DIR (default experiments-out)] [--doc docs/results.md] [--full] [--jobs N]
 
 NAME: reverie-fig2, reverie-fig7, reverie-fig8, reverie-fig10, dsh-fig11b, bb-fig6, bb-fig7,
 bfc-fig7, or all.
@@ -964,14 +964,17 @@ EXPERIMENTS = {"reverie-fig2": reverie_fig2, "reverie-fig7": reverie_fig7, "reve
 
 
 def main(argv=None):
-    ap = argparse.ArgumentParser(prog="python3 -m traffic.experiments", description=__doc__.splitlines()[0])
-    ap.add_argument("name", choices=list(EXPERIMENTS) + ["all"])
-    ap.add_argument("--out", required=True)
-    ap.add_argument("--doc", help="results page to update (section per experiment)")
-    ap.add_argument("--full", action="store_true", help="paper-sized grid (slow)")
-    ap.add_argument("--jobs", type=int, default=None)
+    ap = argparse.ArgumentParser(prog="python3 -m traffic.experiments", description=__doc__.split("\n\n")[0])
+    ap.add_argument("name", choices=list(EXPERIMENTS) + ["all"], help="experiment (paper figure), or all")
+    ap.add_argument("--out", default="experiments-out",
+                    help="CSV + PNG output directory (default: %(default)s; docs/results only to refresh the "
+                         "committed results on purpose)")
+    ap.add_argument("--doc", help="results page whose section per experiment is rewritten (default: none; "
+                                  "docs/results.md to refresh the docs)")
+    ap.add_argument("--full", action="store_true", help="paper-sized grid (slow; default: the quick grid)")
+    ap.add_argument("--jobs", type=int, default=None, help="worker processes (default: all cores)")
     ap.add_argument("--work", help="keep per-run outputs and traces here (default: a temporary directory)")
-    ap.add_argument("--mmusim", help="mmusim binary (default $MMUSIM, else build/mmusim)")
+    ap.add_argument("--mmusim", help="mmusim binary (default: $MMUSIM, else build/mmusim)")
     a = ap.parse_args(argv)
     os.makedirs(a.out, exist_ok=True)
     global _WORK
