@@ -381,6 +381,7 @@ nlohmann::json Network::summary(double wall_s) const {
       {"schema", "mmusim.summary/1"},
       {"scenario", m_sc.name},
       {"policy", m_sc.admission.policy},
+      {"impl", m_sc.admission.rtl ? "rtl" : "cpp"},
       {"seed", m_sc.seed},
       {"sim_time_ns", double(m_sc.duration_ps) / 1000.0},
       {"measure_ns", {double(m_sc.measure_start_ps) / 1000.0, double(m_sc.measure_end_ps) / 1000.0}},
