@@ -1,12 +1,14 @@
-"""scripts/ppa's library resolution: a liberty given by path gets the constraints, tie
-cells and ABC script of the library it is, or ones derived from its own cells."""
+"""scripts/ppa's library resolution (a liberty given by path gets the constraints, tie
+cells and ABC script of the library it is, or ones derived from its own cells) and the
+sweep's run-time estimate."""
 import os
 import sys
 import tempfile
 import unittest
 
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', '..', 'scripts'))
-from ppa_lib import flow  # noqa: E402
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', '..', 'scripts', 'ppa_lib'))
+import flow  # noqa: E402
+import sweep  # noqa: E402
 
 # A small liberty in pF: two buffers (the smaller is the driving cell), a dont_use
 # smaller one, an inverter, and a two-output tie cell as sky130's conb_1.
@@ -94,6 +96,27 @@ class KnownLibraryByPath(unittest.TestCase):
         self.assertEqual(cell, 'BUFx2_ASAP7_75t_R')
         self.assertAlmostEqual(load, 8 * 0.534279, places=4)
         self.assertEqual(flow.derive_hilo(cells), flow.LIBS['asap7']['hilo'])
+
+
+class RunTimeEstimate(unittest.TestCase):
+    ROWS = [dict(ports=4, prios=4, policy='dt', dual_issue=1, library='asap7', runtime_s=10.0),
+            dict(ports=8, prios=8, policy='dt', dual_issue=1, library='asap7', runtime_s=80.0),
+            dict(ports=64, prios=8, policy='dt', dual_issue=0, library='asap7', runtime_s=1.0),
+            dict(ports=64, prios=8, policy='dsh', dual_issue=1, library='asap7', runtime_s=1.0)]
+
+    def test_power_law_through_the_same_policy_and_issue_width(self):
+        # 16 -> 10 s, 64 -> 80 s: time ~ size^1.5, so 256 -> 640 s.
+        cfg = flow.make_config(32, 8, policies='dt', dual_issue=1)
+        self.assertAlmostEqual(sweep.estimate_runtime_s(self.ROWS, cfg, 'asap7'), 640.0)
+
+    def test_one_earlier_point_scales_by_size_to_the_1_5(self):
+        cfg = flow.make_config(32, 8, policies='dsh', dual_issue=1)  # 256 = 512 / 2
+        self.assertAlmostEqual(sweep.estimate_runtime_s(self.ROWS, cfg, 'asap7'), 2 ** -1.5)
+
+    def test_no_estimate_without_a_point_of_that_kind(self):
+        cfg = flow.make_config(8, 8, policies='reverie', dual_issue=1)
+        self.assertIsNone(sweep.estimate_runtime_s(self.ROWS, cfg, 'asap7'))
+        self.assertIsNone(sweep.estimate_runtime_s(self.ROWS, flow.make_config(8, 8, policies='dt'), 'sky130'))
 
 
 if __name__ == '__main__':
