@@ -31,7 +31,7 @@ const std::vector<std::string> kShort = {"--set", "duration_us=300", "--set", "m
 // The whole default scenario (128 PFC frames) with one timeseries row per ms.
 const std::vector<std::string> kFewRows = {"--set", "output.sample_interval_ns=1000000"};
 
-class Outputs : public ::testing::Test {
+class RunOutputs : public ::testing::Test {
  protected:
   void SetUp() override {
     char tmpl[] = "/tmp/mmusim_outputs_XXXXXX";
@@ -60,7 +60,7 @@ class Outputs : public ::testing::Test {
   std::string m_dir, m_out;
 };
 
-TEST_F(Outputs, CompleteRunLeavesExactlyItsFiles) {
+TEST_F(RunOutputs, CompleteRunLeavesExactlyItsFiles) {
   const Result r = run(cat({"--pcap", "--vcd"}, kShort));
   ASSERT_EQ(r.code, 0) << r.out;
   EXPECT_EQ(files(), (std::set<std::string>{"summary.json", "timeseries.csv", "flows.csv", "pfc.pcap",
@@ -80,7 +80,7 @@ struct FullDiskCase {
   std::vector<std::string> args;
 };
 
-TEST_F(Outputs, FailedWriteNamesFileAndLeavesNothing) {
+TEST_F(RunOutputs, FailedWriteNamesFileAndLeavesNothing) {
   const std::vector<FullDiskCase> cases = {
       {"timeseries.csv", "File too large", 4096, kShort},
       {"pfc.pcap", "File too large", 8192, cat({"--pcap"}, kFewRows)},
@@ -97,7 +97,7 @@ TEST_F(Outputs, FailedWriteNamesFileAndLeavesNothing) {
   }
 }
 
-TEST_F(Outputs, KilledRunLeavesNoHalfSet) {
+TEST_F(RunOutputs, KilledRunLeavesNoHalfSet) {
   ASSERT_EQ(run(kShort).code, 0);
   ASSERT_TRUE(fs::exists(m_out + "/summary.json"));
   // ~50 s of wall time: killed long before it ends.
@@ -131,12 +131,12 @@ TEST_F(Outputs, KilledRunLeavesNoHalfSet) {
   EXPECT_EQ(files(), (std::set<std::string>{"summary.json", "timeseries.csv", "flows.csv"}));
 }
 
-TEST_F(Outputs, EmptyOutIsAnError) {
+TEST_F(RunOutputs, EmptyOutIsAnError) {
   const Result r = run_mmusim({"run", "--quiet", "--out", ""});
   expect_error(r, 1, {"--out", "must name a directory"});
 }
 
-TEST_F(Outputs, OutNamingAFileIsAnError) {
+TEST_F(RunOutputs, OutNamingAFileIsAnError) {
   std::ofstream(m_dir + "/file") << "keep me\n";
   const Result r = run_mmusim({"run", "--quiet", "--out", m_dir + "/file"});
   expect_error(r, 1, {"--out '" + m_dir + "/file'"});
@@ -146,12 +146,12 @@ TEST_F(Outputs, OutNamingAFileIsAnError) {
   EXPECT_EQ(line, "keep me");
 }
 
-TEST_F(Outputs, OutNotWritableIsAnError) {
+TEST_F(RunOutputs, OutNotWritableIsAnError) {
   // An existing directory no one can create files in, root included.
   expect_error(run_mmusim({"run", "--quiet", "--out", "/proc/self"}), 1, {"--out '/proc/self'", "cannot create files"});
 }
 
-TEST_F(Outputs, VcdThatCannotBeCreatedIsAnErrorNotASignal) {
+TEST_F(RunOutputs, VcdThatCannotBeCreatedIsAnErrorNotASignal) {
   // counters.vcd is a directory with a file in it: neither removable nor replaceable.
   fs::create_directories(m_out + "/counters.vcd");
   std::ofstream(m_out + "/counters.vcd/x") << "x";
