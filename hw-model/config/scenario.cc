@@ -505,14 +505,16 @@ GeneratorCfg load_generator(const Scenario& sc, JsonReader r, size_t i) {
   g.stop_ps = r.time_ps("stop_us", kPsPerUs, false, 0);
   if (g.stop_ps && g.stop_ps <= g.start_ps) r.fail("stop_us", "must be after start_us");
   g.packet_bytes = uint32_t(r.integer("packet_bytes", 64, sc.topo.mtu_bytes, sc.topo.mtu_bytes));
-  // An on period must carry a frame: shorter ones start flows faster than any link sends.
-  for (uint32_t s : g.srcs)
-    if (check_on_period) {
-      const uint64_t rate = g.rate_bps ? g.rate_bps : sc.host_rate_bps(s);
-      if ((unsigned __int128)rate * g.on_ps < (unsigned __int128)kMinFrameBytes * 8 * 1'000'000'000'000ull)
-        r.fail("on_us", "shorter than one 64 B frame at h" + std::to_string(s) + "'s rate of " +
-                            nlohmann::json(double(rate) / 1e9).dump() + " Gb/s");
-    }
+  // An on period, or the period between bursts, must carry a frame: shorter ones start
+  // flows faster than any link sends.
+  const char* period_key = check_on_period ? "on_us" : g.kind == GeneratorCfg::Kind::kIncast && g.count > 1 ? "period_us" : nullptr;
+  const uint64_t period_ps = check_on_period ? g.on_ps : g.period_ps;
+  for (uint32_t s : g.srcs) {
+    const uint64_t rate = g.rate_bps ? g.rate_bps : sc.host_rate_bps(s);
+    if (period_key && (unsigned __int128)rate * period_ps < (unsigned __int128)kMinFrameBytes * 8 * 1'000'000'000'000ull)
+      r.fail(period_key, "shorter than one 64 B frame at h" + std::to_string(s) + "'s rate of " +
+                             nlohmann::json(double(rate) / 1e9).dump() + " Gb/s");
+  }
   r.done();
   return g;
 }

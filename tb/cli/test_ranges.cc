@@ -82,7 +82,7 @@ TEST_F(Ranges, RatesBelowOneMegabitAreNamedNotModelErrors) {
   refused({"topology.generator.oversubscription=1000", "topology.generator.host_rate_gbps=0.001"},
           {"topology.generator.oversubscription", "below 1 Mb/s"}, "leaf_spine.json");
   // 1 Mb/s itself: the pause time of 65535 quanta (33.6 s) is a plain number of ps.
-  accepted({"topology.port_overrides.Ethernet4.rate_gbps=0.001"});
+  accepted({"topology.port_overrides.Ethernet68.rate_gbps=0.001"});  // h17, idle
 }
 
 TEST_F(Ranges, MmuClockBothWays) {
@@ -101,11 +101,14 @@ TEST_F(Ranges, IntervalsShorterThanTheirUnit) {
   accepted({"host.acks.enabled=true", "host.acks.rto_us=1"});
 }
 
-TEST_F(Ranges, OnOffPeriodShorterThanAFrame) {
+TEST_F(Ranges, GeneratorPeriodsShorterThanAFrame) {
   const std::string g = "traffic.1.";
   // traffic[1] is the background: line rate 100 Gb/s, so one 64 B frame takes 5.12 ns.
   refused({g + "type=onoff", g + "on_us=0.005", g + "off_us=1"}, {"traffic[1].on_us", "64 B frame"});
   accepted({g + "type=onoff", g + "on_us=0.00512", g + "off_us=1"});
+  // The incast's bursts, likewise (traffic[0]: 4 bursts from 100 Gb/s senders).
+  refused({"traffic.0.period_us=0.005"}, {"traffic[0].period_us", "64 B frame"});
+  accepted({"traffic.0.period_us=0.00512"});
 }
 
 }  // namespace
