@@ -411,7 +411,8 @@ void load_admission(Scenario& sc, JsonReader r) {
 
 GeneratorCfg load_generator(const Scenario& sc, JsonReader r, size_t i) {
   GeneratorCfg g;
-  bool check_on_period = false;
+  // The key of a period that must carry one frame (each one starts a flow per source).
+  const char* frame_period = nullptr;
   const std::string type = r.string("type");
   g.name = r.string("name", type + std::to_string(i));
   if (type == "trace") return load_trace_generator(sc, r, std::move(g));
@@ -425,6 +426,7 @@ GeneratorCfg load_generator(const Scenario& sc, JsonReader r, size_t i) {
     g.period_ps = r.time_ps("period_us", kPsPerUs, true, 0);
     g.count = uint32_t(r.integer("count", 1, 1'000'000, 1));
     if (g.count > 1 && g.period_ps == 0) r.fail("period_us", "required and > 0 when count > 1");
+    if (g.count > 1) frame_period = "period_us";
   } else if (type == "constant" || type == "onoff") {
     g.kind = type == "constant" ? GeneratorCfg::Kind::kConstant : GeneratorCfg::Kind::kOnOff;
     g.srcs = hosts("src");
@@ -434,7 +436,7 @@ GeneratorCfg load_generator(const Scenario& sc, JsonReader r, size_t i) {
     if (g.kind == GeneratorCfg::Kind::kOnOff) {
       g.on_ps = r.time_ps("on_us", kPsPerUs, false);
       g.off_ps = r.time_ps("off_us", kPsPerUs, false);
-      check_on_period = true;
+      frame_period = "on_us";
     }
   } else if (type == "poisson") {
     g.kind = GeneratorCfg::Kind::kPoisson;
@@ -505,15 +507,13 @@ GeneratorCfg load_generator(const Scenario& sc, JsonReader r, size_t i) {
   g.stop_ps = r.time_ps("stop_us", kPsPerUs, false, 0);
   if (g.stop_ps && g.stop_ps <= g.start_ps) r.fail("stop_us", "must be after start_us");
   g.packet_bytes = uint32_t(r.integer("packet_bytes", 64, sc.topo.mtu_bytes, sc.topo.mtu_bytes));
-  // An on period, or the period between bursts, must carry a frame: shorter ones start
-  // flows faster than any link sends.
-  const char* period_key = check_on_period ? "on_us" : g.kind == GeneratorCfg::Kind::kIncast && g.count > 1 ? "period_us" : nullptr;
-  const uint64_t period_ps = check_on_period ? g.on_ps : g.period_ps;
-  for (uint32_t s : g.srcs) {
-    const uint64_t rate = g.rate_bps ? g.rate_bps : sc.host_rate_bps(s);
-    if (period_key && (unsigned __int128)rate * period_ps < (unsigned __int128)kMinFrameBytes * 8 * 1'000'000'000'000ull)
-      r.fail(period_key, "shorter than one 64 B frame at h" + std::to_string(s) + "'s rate of " +
-                             nlohmann::json(double(rate) / 1e9).dump() + " Gb/s");
+  // A shorter period would start flows faster than any link sends them.
+  const uint64_t period_ps = g.kind == GeneratorCfg::Kind::kOnOff ? g.on_ps : g.period_ps;
+  for (uint32_t s = 0; frame_period && s < g.srcs.size(); ++s) {
+    const uint64_t rate = g.rate_bps ? g.rate_bps : sc.host_rate_bps(g.srcs[s]);
+    if ((unsigned __int128)rate * period_ps < (unsigned __int128)kMinFrameBytes * 8 * 1'000'000'000'000ull)
+      r.fail(frame_period, "shorter than one 64 B frame at " + sc.net.hosts[g.srcs[s]].name + "'s rate of " +
+                               nlohmann::json(double(rate) / 1e9).dump() + " Gb/s");
   }
   r.done();
   return g;
