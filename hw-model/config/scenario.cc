@@ -479,6 +479,16 @@ GeneratorCfg load_generator(const Scenario& sc, JsonReader r, size_t i) {
       s.fail("dist", "must be fixed, uniform, exponential or cdf");
     }
     s.done();
+    // Mean arrival gap per source = mean size x 8 / (line rate x load): at least one 64 B
+    // frame time (no more flow starts than a link sends frames) and at most 2^62 ps.
+    const double mean = g.size.mean_bytes();
+    if (mean < double(kMinFrameBytes) * g.load)
+      r.fail("size", "a mean flow size of " + nlohmann::json(mean).dump() + " B at load " +
+                         nlohmann::json(g.load).dump() +
+                         " starts flows faster than one per 64 B frame time: the mean must be >= 64 B x load");
+    for (uint32_t src : g.srcs)
+      if (mean * 8e12 / (double(sc.host_rate_bps(src)) * g.load) > 4611686018427387904.0)
+        r.fail("load", "the mean gap between flows of " + sc.net.hosts[src].name + " exceeds 2^62 ps");
   } else {
     r.fail("type", "unknown generator type '" + type + "' (constant, onoff, poisson, incast, trace)");
   }
@@ -560,6 +570,24 @@ void build_switch_views(Scenario& sc, const nlohmann::json& shared_buffer) {
 }
 
 }  // namespace
+
+double SizeDist::mean_bytes() const {
+  switch (kind) {
+    case Kind::kFixed: return double(bytes);
+    case Kind::kUniform: return (double(min) + double(max)) / 2;
+    case Kind::kExponential: return mean;
+    case Kind::kCdf: {
+      double m = 0, prev_p = 0, prev_b = double(cdf.front().first);
+      for (const auto& [b, p] : cdf) {
+        m += (p - prev_p) * (prev_b + double(b)) / 2;
+        prev_p = p;
+        prev_b = double(b);
+      }
+      return m;
+    }
+  }
+  return 1;
+}
 
 uint64_t headroom_eta_bytes(uint64_t rate_bps, uint64_t delay_ps, uint32_t mtu_bytes) {
   // C*D in bytes, rounded up: headroom must never be short.

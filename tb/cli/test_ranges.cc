@@ -101,7 +101,7 @@ TEST_F(Ranges, IntervalsShorterThanTheirUnit) {
   accepted({"host.acks.enabled=true", "host.acks.rto_us=1"});
 }
 
-TEST_F(Ranges, GeneratorPeriodsShorterThanAFrame) {
+TEST_F(Ranges, GeneratorsStartingFlowsFasterThanFrames) {
   const std::string g = "traffic.1.";
   // traffic[1] is the background: line rate 100 Gb/s, so one 64 B frame takes 5.12 ns.
   refused({g + "type=onoff", g + "on_us=0.005", g + "off_us=1"}, {"traffic[1].on_us", "64 B frame"});
@@ -109,6 +109,12 @@ TEST_F(Ranges, GeneratorPeriodsShorterThanAFrame) {
   // The incast's bursts, likewise (traffic[0]: 4 bursts from 100 Gb/s senders).
   refused({"traffic.0.period_us=0.005"}, {"traffic[0].period_us", "64 B frame"});
   accepted({"traffic.0.period_us=0.00512"});
+  // Poisson arrivals (leaf_spine traffic[0], load 0.3): a flow starts at least one 64 B
+  // frame time apart on average, mean size >= 64 B x 0.3 = 19.2 B; and the mean gap
+  // stays within 2^62 ps.
+  refused({"traffic.0.size.mean_bytes=19"}, {"traffic[0].size", ">= 64 B x load"}, "leaf_spine.json");
+  accepted({"traffic.0.size.mean_bytes=20"}, "leaf_spine.json");
+  refused({"traffic.0.load=1e-300"}, {"traffic[0].load", "2^62 ps"}, "leaf_spine.json");
 }
 
 }  // namespace
