@@ -151,6 +151,12 @@ TEST_F(RunOutputs, OutNotWritableIsAnError) {
   expect_error(run_mmusim({"run", "--quiet", "--out", "/proc/self"}), 1, {"--out '/proc/self'", "cannot create files"});
 }
 
+TEST_F(RunOutputs, CompareChecksItsOutTooBeforeRunning) {
+  // It used to die by an uncaught std::filesystem exception.
+  expect_error(run_mmusim({"compare", "--out", ""}), 1, {"--out", "must name a directory"});
+  expect_error(run_mmusim({"compare", "--out", "/proc/self/no/such"}), 1, {"--out '/proc/self/no/such'"});
+}
+
 TEST_F(RunOutputs, VcdThatCannotBeCreatedIsAnErrorNotASignal) {
   // counters.vcd is a directory with a file in it: neither removable nor replaceable.
   fs::create_directories(m_out + "/counters.vcd");
