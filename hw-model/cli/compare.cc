@@ -135,7 +135,8 @@ int run_compare(const std::string& self, const CompareArgs& a, std::ostream& out
         series = "timeseries_" + which + ".csv";
       }
       // Plotted under a temporary name, renamed once complete.
-      const std::string png = a.out + "/occupancy.png", tmp = a.out + "/.partial-" + std::to_string(getpid()) + ".occupancy.png";
+      const std::string png = a.out + "/occupancy.png";
+      const std::string tmp = a.out + "/.partial-" + std::to_string(getpid()) + ".occupancy.png";
       std::vector<std::string> argv = {py, script, "-o", tmp};
       for (const auto& p : a.policies) argv.push_back(p + "=" + a.out + "/" + p + "/" + series);
       if (run(argv) != 0 || std::rename(tmp.c_str(), png.c_str()) != 0) {
