@@ -15,6 +15,7 @@
 #include "cli/compare.h"
 #include "cli/report.h"
 #include "config/scenario.h"
+#include "output/checked_file.h"
 #include "sim/network.h"
 
 namespace {
@@ -108,6 +109,10 @@ int sc_main(int argc, char* argv[]) {
     return mmusim::run_compare(self, cmp, std::cout);
   }
 
+  if (run->parsed() && a.out.empty()) {
+    std::cerr << "mmusim: error: --out: must name a directory, got ''\n";
+    return kBadInput;
+  }
   std::string origin;
   mmusim::Scenario sc;
   try {
@@ -132,6 +137,10 @@ int sc_main(int argc, char* argv[]) {
       std::cerr << "rtl co-simulation: " << net.sw().mmu.rtl_cycles()
                 << " RTL cycles in lockstep with the C++ core, 0 mismatches\n";
   } catch (const mmusim::ConfigError& e) {
+    std::cerr << "mmusim: error: " << e.what() << "\n";
+    return kBadInput;
+  } catch (const mmusim::OutputError& e) {
+    // Nothing is renamed into place: no summary.json (docs/outputs.md).
     std::cerr << "mmusim: error: " << e.what() << "\n";
     return kBadInput;
   } catch (const sc_core::sc_report& e) {

@@ -50,6 +50,8 @@ struct SizeDist {
   uint64_t min = 0, max = 0;    // uniform
   double mean = 0;              // exponential
   std::vector<std::pair<uint64_t, double>> cdf;  // (size, cumulative probability)
+  // The mean flow size a Poisson generator's arrival rate is set from (configuration.md).
+  double mean_bytes() const;
 };
 
 struct GeneratorCfg {

@@ -5,6 +5,7 @@
 
 #include <fcntl.h>
 #include <signal.h>
+#include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -21,8 +22,10 @@ struct Result {
   std::string out;        // stdout and stderr, interleaved
 };
 
-// Runs mmusim with `args` (no shell, so keys with '|' and ',' need no quoting).
-inline Result run_mmusim(const std::vector<std::string>& args) {
+// Runs mmusim with `args` (no shell, so keys with '|' and ',' need no quoting). With
+// `fsize_limit` >= 0, files it writes cannot grow past that many bytes (RLIMIT_FSIZE, with
+// SIGXFSZ ignored): the write fails with EFBIG, as on a full disk, without root.
+inline Result run_mmusim(const std::vector<std::string>& args, long fsize_limit = -1) {
   int fds[2];
   if (pipe(fds) != 0) return {};
   const pid_t pid = fork();
@@ -32,6 +35,11 @@ inline Result run_mmusim(const std::vector<std::string>& args) {
     close(fds[0]);
     close(fds[1]);
     alarm(60);  // survives exec: a hung binary dies by SIGALRM and the test fails
+    if (fsize_limit >= 0) {
+      signal(SIGXFSZ, SIG_IGN);  // an ignored signal stays ignored across exec
+      const rlimit lim{rlim_t(fsize_limit), rlim_t(fsize_limit)};
+      setrlimit(RLIMIT_FSIZE, &lim);
+    }
     std::vector<char*> argv{const_cast<char*>(MMUSIM_BIN)};
     for (const auto& a : args) argv.push_back(const_cast<char*>(a.c_str()));
     argv.push_back(nullptr);
