@@ -277,8 +277,12 @@ TEST(CoSimulation, DefaultScenarioOnTheRtlGivesTheSameSummary) {
     ASSERT_EQ(c.status, 0) << c.output;
     ASSERT_EQ(r.status, 0) << r.output;
     EXPECT_NE(r.output.find("0 mismatches"), std::string::npos) << r.output;
-    c.summary.erase("wall_time_s");
-    r.summary.erase("wall_time_s");
+    EXPECT_EQ(c.summary["impl"], "cpp");
+    EXPECT_EQ(r.summary["impl"], "rtl");
+    for (const char* k : {"wall_time_s", "impl"}) {
+      c.summary.erase(k);
+      r.summary.erase(k);
+    }
     EXPECT_EQ(c.summary.dump(), r.summary.dump()) << policy;
     EXPECT_EQ(slurp(c.dir + "/out/timeseries.csv"), slurp(r.dir + "/out/timeseries.csv")) << policy;
     std::filesystem::remove_all(c.dir);
@@ -298,8 +302,10 @@ TEST(CoSimulation, MultiSwitchNetworksOnTheRtlGiveTheSameSummary) {
     ASSERT_EQ(r.status, 0) << r.output;
     EXPECT_NE(r.output.find("0 mismatches"), std::string::npos) << r.output;
     EXPECT_GT(c.summary["switches"].size(), 1u) << file;
-    c.summary.erase("wall_time_s");
-    r.summary.erase("wall_time_s");
+    for (const char* k : {"wall_time_s", "impl"}) {
+      c.summary.erase(k);
+      r.summary.erase(k);
+    }
     EXPECT_EQ(c.summary.dump(), r.summary.dump()) << file;
     std::filesystem::remove_all(c.dir);
     std::filesystem::remove_all(r.dir);
