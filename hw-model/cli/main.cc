@@ -53,13 +53,25 @@ nlohmann::json load_json(const Args& a, std::string& origin) {
 int sc_main(int argc, char* argv[]) {
   CLI::App app{"mmusim: cycle-approximate SystemC model of a shared-buffer switch MMU with PFC"};
   app.require_subcommand(1);
+  app.set_version_flag("--version", std::string("mmusim ") + MMUSIM_VERSION);
+  // CLI11 reports an unknown command as a missing one: name it instead.
+  if (argc > 1 && argv[1][0] != '-' && std::string(argv[1]) != "run" && std::string(argv[1]) != "check" &&
+      std::string(argv[1]) != "compare") {
+    std::cerr << "mmusim: error: unknown command '" << argv[1] << "' (commands: run, check, compare; --help)\n";
+    return kUsage;
+  }
+  std::vector<std::string> policy_names;
+  for (const auto& info : mmusim::admission::policies()) policy_names.push_back(info.name);
+  std::string policy_list;
+  for (const auto& n : policy_names) policy_list += (policy_list.empty() ? "" : ", ") + n;
   Args a;
   CLI::App* run = app.add_subcommand("run", "simulate a scenario (the embedded default if none is given)");
   run->add_option("scenario", a.scenario, "scenario JSON file")->check(CLI::ExistingFile);
   run->add_option("--out", a.out, "output directory")->capture_default_str();
   run->add_option("--set", a.sets, "override a scenario key: key.path=value (repeatable)");
   run->add_option("--seed", a.seed, "random seed (overrides the scenario's)")->check(CLI::NonNegativeNumber);
-  run->add_option("--policy", a.policy, "admission policy (overrides admission.policy)");
+  run->add_option("--policy", a.policy, "admission policy (overrides admission.policy): " + policy_list)
+      ->check(CLI::IsMember(policy_names));
   run->add_option("--impl", a.impl, "admission implementation: cpp, or rtl (Verilated unit, checked in lockstep)")
       ->check(CLI::IsMember({"cpp", "rtl"}));
   run->add_flag("--pcap", a.pcap, "write the PFC frames sent as DIR/pfc.pcap");
@@ -73,7 +85,7 @@ int sc_main(int argc, char* argv[]) {
   compare->add_option("--out", cmp.out, "output directory")->capture_default_str();
   compare->add_option("--set", cmp.sets, "override a scenario key: key.path=value (repeatable)");
   compare->add_option("--seed", cmp.seed, "random seed")->check(CLI::NonNegativeNumber);
-  compare->add_flag("!--no-plot", cmp.plot, "skip the occupancy plot");
+  compare->add_flag_callback("--no-plot", [&cmp] { cmp.plot = false; }, "skip the occupancy plot");
   CLI::App* check = app.add_subcommand("check", "validate a scenario and exit");
   check->add_option("scenario", a.scenario, "scenario JSON file")->required()->check(CLI::ExistingFile);
   check->add_option("--set", a.sets, "override a scenario key: key.path=value (repeatable)");

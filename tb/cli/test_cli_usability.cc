@@ -59,4 +59,33 @@ TEST(Summary, NamesTheImplementation) {
   std::filesystem::remove_all(dir);
 }
 
+TEST(Cli, VersionPrintsTheProjectVersion) {
+  const auto r = cli_harness::run_mmusim({"--version"});
+  EXPECT_EQ(r.code, 0) << r.out;
+  EXPECT_EQ(r.out, std::string("mmusim ") + MMUSIM_VERSION + "\n");
+}
+
+TEST(Cli, UnknownCommandIsNamed) {
+  const auto r = cli_harness::run_mmusim({"bogus"});
+  cli_harness::expect_error(r, 2, {"unknown command 'bogus'", "run, check, compare"});
+  EXPECT_EQ(r.out.find("A subcommand is required"), std::string::npos) << r.out;
+}
+
+// Every registered policy is listed in --policy's help and accepted; others are refused.
+TEST(Cli, PolicyHelpListsTheChoices) {
+  const auto h = cli_harness::run_mmusim({"run", "--help"});
+  ASSERT_EQ(h.code, 0) << h.out;
+  for (const char* p : {"dt", "static", "sih", "abm", "reverie", "dsh"})
+    EXPECT_NE(h.out.find(std::string(p) + (std::string(p) == "dsh" ? "" : ",")), std::string::npos) << p << h.out;
+  cli_harness::expect_error(cli_harness::run_mmusim({"run", "--policy", "fifo", "--out", "/tmp/x"}), 2,
+                            {"--policy", "fifo"});
+}
+
+TEST(Cli, CompareHelpShowsNoPlotWithoutADefault) {
+  const auto h = cli_harness::run_mmusim({"compare", "--help"});
+  ASSERT_EQ(h.code, 0) << h.out;
+  EXPECT_NE(h.out.find("--no-plot"), std::string::npos) << h.out;
+  EXPECT_EQ(h.out.find("{false}"), std::string::npos) << h.out;
+}
+
 }  // namespace
