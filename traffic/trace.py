@@ -8,6 +8,7 @@ Command line:
 import argparse
 import collections
 import ipaddress
+import struct
 import sys
 
 VERSION_LINE = "# mmusim-trace 1"
@@ -58,13 +59,85 @@ def host_of_ip(ip):
     return int(ipaddress.IPv4Address(ip)) - int(ipaddress.IPv4Address("10.0.0.0")) - 1
 
 
+# Classic pcap magic numbers (as stored) -> (byte order, timestamp fraction unit).
+PCAP_MAGIC = {b"\xd4\xc3\xb2\xa1": ("<", 1e-6), b"\xa1\xb2\xc3\xd4": (">", 1e-6),
+              b"\x4d\x3c\xb2\xa1": ("<", 1e-9), b"\xa1\xb2\x3c\x4d": (">", 1e-9)}
+PCAPNG_MAGIC = b"\x0a\x0d\x0d\x0a"
+LINKTYPE_ETHERNET = 1
+MAX_RECORD_BYTES = 262144  # libpcap's largest snapshot length
+
+
+def read_capture(path, f):
+    """(packet number, timestamp s, frame bytes, frame length on the wire) of a pcap or pcapng.
+
+    ValueError naming the file (and the packet) on anything but a complete Ethernet capture:
+    a text file, an empty or truncated file, another link type.
+    """
+    head = f.read(24)
+    if not head:
+        raise ValueError(f"{path}: empty file, not a capture")
+    if head[:4] == PCAPNG_MAGIC:
+        f.seek(0)
+        yield from _read_pcapng(path, f)
+        return
+    if head[:4] not in PCAP_MAGIC:
+        raise ValueError(f"{path}: not a pcap or pcapng capture (starts with 0x{head[:4].hex()})")
+    if len(head) < 24:
+        raise ValueError(f"{path}: truncated pcap file header ({len(head)} of 24 bytes)")
+    order, unit = PCAP_MAGIC[head[:4]]
+    link = struct.unpack(order + "I", head[20:24])[0] & 0x0FFFFFFF
+    if link != LINKTYPE_ETHERNET:
+        raise ValueError(f"{path}: link type {link}; only Ethernet ({LINKTYPE_ETHERNET}) captures are supported")
+    n = 0
+    while True:
+        rec = f.read(16)
+        if not rec:
+            return
+        n += 1
+        if len(rec) < 16:
+            raise ValueError(f"{path}: packet {n}: truncated record header ({len(rec)} of 16 bytes)")
+        sec, frac, caplen, wirelen = struct.unpack(order + "IIII", rec)
+        if caplen > MAX_RECORD_BYTES:
+            raise ValueError(f"{path}: packet {n}: record of {caplen} bytes (more than {MAX_RECORD_BYTES}): corrupt")
+        data = f.read(caplen)
+        if len(data) < caplen:
+            raise ValueError(f"{path}: packet {n}: truncated ({len(data)} of {caplen} bytes)")
+        yield n, sec + frac * unit, data, max(wirelen, caplen)
+
+
+def _read_pcapng(path, f):
+    import dpkt
+
+    bad = (dpkt.UnpackError, ValueError, struct.error)
+    try:
+        reader = dpkt.pcapng.Reader(f)
+    except bad as e:
+        raise ValueError(f"{path}: bad pcapng header: {str(e) or type(e).__name__}") from None
+    if reader.datalink() != LINKTYPE_ETHERNET:
+        raise ValueError(f"{path}: link type {reader.datalink()}; only Ethernet ({LINKTYPE_ETHERNET}) captures "
+                         "are supported")
+    packets = iter(reader)
+    n = 0
+    while True:
+        try:
+            ts, buf = next(packets)
+        except StopIteration:
+            return
+        except bad as e:
+            raise ValueError(f"{path}: packet {n + 1}: truncated or corrupt pcapng block "
+                             f"({str(e) or type(e).__name__})") from None
+        n += 1
+        yield n, float(ts), buf, len(buf)
+
+
 def import_pcap(path, idle_us=None, host_map=None):
-    """Flows from a pcap (Ethernet, optional 802.1Q; IPv4 with TCP/UDP/other).
+    """Flows from a pcap or pcapng (Ethernet, optional 802.1Q; IPv4 with TCP/UDP/other).
 
     Packets are grouped by 5-tuple; a gap longer than idle_us starts a new flow. A flow's
     start is its first packet's timestamp relative to the capture's first packet, its
-    size the sum of frame lengths, DSCP from the IP header, PCP from the VLAN tag.
-    Hosts: host_map {ip string: index}, else in order of first appearance.
+    size the sum of frame lengths on the wire, DSCP from the IP header, PCP from the VLAN
+    tag. Hosts: host_map {ip string: index}, else in order of first appearance.
+    ValueError naming the file and packet on a capture that is not one, or is cut short.
     """
     import dpkt
 
@@ -81,14 +154,11 @@ def import_pcap(path, idle_us=None, host_map=None):
         return hosts[ip]
 
     with open(path, "rb") as f:
-        try:
-            reader = dpkt.pcap.Reader(f)
-        except ValueError:
-            f.seek(0)
-            reader = dpkt.pcapng.Reader(f)
-        for ts, buf in reader:
-            ts = float(ts)
-            eth = dpkt.ethernet.Ethernet(buf)
+        for n, ts, buf, wirelen in read_capture(path, f):
+            try:
+                eth = dpkt.ethernet.Ethernet(buf)
+            except dpkt.UnpackError as e:
+                raise ValueError(f"{path}: packet {n}: not an Ethernet frame ({str(e) or type(e).__name__})") from None
             pcp = -1
             if getattr(eth, "vlan_tags", None):
                 pcp = eth.vlan_tags[0].pri
@@ -108,7 +178,7 @@ def import_pcap(path, idle_us=None, host_map=None):
             if fl is None:
                 fl = flows[key] = [ts, ts, 0, ip.tos >> 2, pcp, host(src), host(dst)]
             fl[1] = ts
-            fl[2] += len(buf)
+            fl[2] += wirelen
     done.extend(flows.items())
     out = [FlowRecord(round((fl[0] - t0) * 1e9, 3), fl[5], fl[6], fl[2], fl[3], fl[4],
                       key[2], key[3], key[4]) for key, fl in done]

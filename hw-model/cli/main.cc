@@ -69,7 +69,8 @@ int sc_main(int argc, char* argv[]) {
   run->add_option("scenario", a.scenario, "scenario JSON file")->check(CLI::ExistingFile);
   run->add_option("--out", a.out, "output directory")->capture_default_str();
   run->add_option("--set", a.sets, "override a scenario key: key.path=value (repeatable)");
-  run->add_option("--seed", a.seed, "random seed (overrides the scenario's)")->check(CLI::NonNegativeNumber);
+  const CLI::Range seed_range(0LL, (long long)mmusim::kMaxSeed);
+  run->add_option("--seed", a.seed, "random seed (overrides the scenario's)")->check(seed_range);
   run->add_option("--policy", a.policy, "admission policy (overrides admission.policy): " + policy_list)
       ->check(CLI::IsMember(policy_names));
   run->add_option("--impl", a.impl, "admission implementation: cpp, or rtl (Verilated unit, checked in lockstep)")
@@ -84,7 +85,7 @@ int sc_main(int argc, char* argv[]) {
   compare->add_option("--policies", cmp_policies, "comma-separated policies")->capture_default_str();
   compare->add_option("--out", cmp.out, "output directory")->capture_default_str();
   compare->add_option("--set", cmp.sets, "override a scenario key: key.path=value (repeatable)");
-  compare->add_option("--seed", cmp.seed, "random seed")->check(CLI::NonNegativeNumber);
+  compare->add_option("--seed", cmp.seed, "random seed")->check(seed_range);
   compare->add_flag_callback("--no-plot", [&cmp] { cmp.plot = false; }, "skip the occupancy plot");
   CLI::App* check = app.add_subcommand("check", "validate a scenario and exit");
   check->add_option("scenario", a.scenario, "scenario JSON file")->required()->check(CLI::ExistingFile);
@@ -132,6 +133,9 @@ int sc_main(int argc, char* argv[]) {
   } catch (const mmusim::ConfigError& e) {
     std::cerr << "mmusim: error: " << e.what() << "\n";
     return kBadInput;
+  } catch (const std::exception& e) {  // a loader bug, still reported on stderr
+    std::cerr << "mmusim: error: " << (origin.empty() ? a.scenario : origin) << ": " << e.what() << "\n";
+    return kModelError;
   }
   if (check->parsed()) {
     if (sc.net.graph)

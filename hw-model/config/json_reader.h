@@ -58,13 +58,30 @@ class JsonReader {
   double number(const std::string& key, double dflt) { return has(key) ? number(key) : dflt; }
 
   // Integer within [lo, hi]; fractions and out-of-range values are errors, never clamped.
+  // JSON integers compare exactly (a double would round 2^61 - 1 up to 2^61).
   int64_t integer(const std::string& key, int64_t lo, int64_t hi) {
-    const double d = number(key);
-    if (!std::isfinite(d) || d != std::floor(d)) fail(key, "must be an integer");
-    if (d < double(lo) || d > double(hi))
-      fail(key, "must be in [" + std::to_string(lo) + ", " + std::to_string(hi) + "], got " +
-                    nlohmann::json(d).dump());
-    return int64_t(d);
+    const auto& v = raw(key);
+    __int128 x = 0;
+    std::string shown;
+    if (v.is_number_unsigned()) {
+      x = v.get<uint64_t>();
+      shown = std::to_string(v.get<uint64_t>());
+    } else if (v.is_number_integer()) {
+      x = v.get<int64_t>();
+      shown = std::to_string(v.get<int64_t>());
+    } else if (v.is_string() && is_plain_integer(v.get_ref<const std::string&>())) {
+      shown = v.get<std::string>();
+      for (char c : shown) x = c == '-' ? x : x * 10 + (c - '0');
+      if (shown[0] == '-') x = -x;
+    } else {
+      const double d = number(key);
+      if (!std::isfinite(d) || d != std::floor(d)) fail(key, "must be an integer");
+      x = std::fabs(d) < 0x1p100 ? __int128(d) : (d < 0 ? -(__int128(1) << 100) : __int128(1) << 100);
+      shown = nlohmann::json(d).dump();
+    }
+    if (x < lo || x > hi)
+      fail(key, "must be in [" + std::to_string(lo) + ", " + std::to_string(hi) + "], got " + shown);
+    return int64_t(x);
   }
   int64_t integer(const std::string& key, int64_t lo, int64_t hi, int64_t dflt) {
     return has(key) ? integer(key, lo, hi) : dflt;
@@ -106,6 +123,11 @@ class JsonReader {
     return g;
   }
   uint64_t rate_bps(const std::string& key) { return uint64_t(std::llround(gbps(key) * 1e9)); }
+  // "-12" or "12", at most 30 digits (exact in an __int128).
+  static bool is_plain_integer(const std::string& s) {
+    const size_t digits = s.size() - (!s.empty() && s[0] == '-');
+    return digits >= 1 && digits <= 30 && s.find_first_not_of("0123456789", s.size() - digits) == std::string::npos;
+  }
   std::string string(const std::string& key) {
     const auto& v = raw(key);
     if (!v.is_string()) fail(key, "must be a string");

@@ -1,11 +1,11 @@
 #include "config/scenario.h"
 
 #include <algorithm>
-#include <fstream>
 #include <map>
-#include <sstream>
 
 #include "admission/policy.h"
+#include "config/input_file.h"
+#include "config/json_parse.h"
 #include "config/json_reader.h"
 #include "config/trace_config.h"
 
@@ -31,13 +31,18 @@ void check_pfc_refresh(const Scenario& sc) {
                       std::to_string(frame) + " bit times); raise pfc.refresh_fraction or pfc.pause_quanta");
 }
 
+// Every field, empty ones included ("3," is "3" and ""), so a stray separator is an error.
 std::vector<std::string> split(const std::string& s, char sep) {
-  std::vector<std::string> out;
-  std::stringstream ss(s);
-  std::string item;
-  while (std::getline(ss, item, sep)) out.push_back(item);
+  std::vector<std::string> out(1);
+  for (char c : s) {
+    if (c == sep) out.emplace_back();
+    else out.back() += c;
+  }
   return out;
 }
+
+// Command-line text echoed in messages is cut short.
+std::string clip(const std::string& s) { return s.size() <= 80 ? s : s.substr(0, 80) + "..."; }
 
 bool parse_uint(const std::string& s, uint64_t& out) {
   if (s.empty() || s.size() > 18 || !std::all_of(s.begin(), s.end(), ::isdigit)) return false;
@@ -47,6 +52,7 @@ bool parse_uint(const std::string& s, uint64_t& out) {
 
 // "3", "3-4" or "0,3-4" -> bitmask of priorities 0..7.
 uint8_t parse_prio_set(const std::string& s, const std::string& field) {
+  if (s.empty()) throw ConfigError(field + ": empty priority list; expected e.g. 3, 3-4 or 0,3-4");
   uint8_t mask = 0;
   for (const auto& part : split(s, ',')) {
     auto range = split(part, '-');
@@ -671,7 +677,7 @@ Scenario load_scenario(const nlohmann::json& j, const std::string& origin) {
   try {
     JsonReader r(j, "");
     sc.name = r.string("name", origin);
-    sc.seed = uint64_t(r.integer("seed", 0, std::numeric_limits<int64_t>::max() / 4, 1));
+    sc.seed = uint64_t(r.integer("seed", 0, int64_t(kMaxSeed), 1));
     sc.duration_ps = r.time_ps("duration_us", kPsPerUs, false);
     load_topology(sc, r.child("topology"));
     load_mmu(sc, r.child("mmu"));
@@ -762,46 +768,48 @@ Scenario load_scenario(const nlohmann::json& j, const std::string& origin) {
 }
 
 nlohmann::json parse_json_file(const std::string& path) {
-  std::ifstream in(path);
-  if (!in) throw ConfigError(path + ": cannot open");
-  try {
-    return nlohmann::json::parse(in);
-  } catch (const nlohmann::json::parse_error& e) {
-    throw ConfigError(path + ": malformed JSON: " + e.what());
-  }
+  return parse_json_text(read_regular_file(path, kMaxScenarioBytes, "scenario file"), path);
 }
 
 Scenario load_scenario_file(const std::string& path) { return load_scenario(parse_json_file(path), path); }
 
 void apply_override(nlohmann::json& j, const std::string& assignment) {
+  const std::string arg = "--set '" + clip(assignment) + "'";
   const auto eq = assignment.find('=');
-  if (eq == std::string::npos || eq == 0)
-    throw ConfigError("--set '" + assignment + "': expected key.path=value");
+  if (eq == std::string::npos || eq == 0) throw ConfigError(arg + ": expected key.path=value");
   const std::string path = assignment.substr(0, eq);
   const std::string text = assignment.substr(eq + 1);
+  const auto parts = split(path, '.');
+  // The path's objects count towards the nesting limit with the value's own.
+  if (parts.size() >= size_t(kMaxJsonDepth))
+    throw ConfigError(arg + ": key path deeper than " + std::to_string(kMaxJsonDepth - 1) + " levels");
+  const int value_depth = kMaxJsonDepth - int(parts.size());
+  if (const std::string p = json_limit_problem(text, clip(path), value_depth, false); !p.empty())
+    throw ConfigError(arg + ": " + p);
   nlohmann::json value;
   try {
     value = nlohmann::json::parse(text);
   } catch (const nlohmann::json::parse_error&) {
-    value = text;
+    value = text;  // not JSON: a string
+  } catch (const nlohmann::json::exception& e) {
+    throw ConfigError(arg + ": " + e.what());
   }
   nlohmann::json* node = &j;
-  const auto parts = split(path, '.');
   for (size_t i = 0; i < parts.size(); ++i) {
     const std::string& k = parts[i];
-    if (k.empty()) throw ConfigError("--set '" + assignment + "': empty path component");
+    if (k.empty()) throw ConfigError(arg + ": empty path component");
     if (node->is_array()) {
       uint64_t idx = 0;
       if (!parse_uint(k, idx) || idx >= node->size())
-        throw ConfigError("--set '" + assignment + "': '" + k + "' is not an index of that array");
+        throw ConfigError(arg + ": '" + clip(k) + "' is not an index of that array");
       node = &(*node)[size_t(idx)];
     } else if (node->is_object() || node->is_null()) {
       node = &(*node)[k];
     } else {
-      throw ConfigError("--set '" + assignment + "': '" + k + "' is under a non-object value");
+      throw ConfigError(arg + ": '" + clip(k) + "' is under a non-object value");
     }
   }
-  *node = value;
+  *node = std::move(value);
 }
 
 }  // namespace mmusim

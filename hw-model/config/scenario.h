@@ -148,6 +148,9 @@ struct HostCfg {
   uint64_t pause_ps = 0;
 };
 
+// Seeds are 0 ... 2^61 - 1 (docs/configuration.md), in the file and on the command line.
+constexpr uint64_t kMaxSeed = (uint64_t(1) << 61) - 1;
+
 struct Scenario {
   std::string name = "unnamed";
   uint64_t seed = 1;

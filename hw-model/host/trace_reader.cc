@@ -22,26 +22,29 @@ std::vector<std::string> split_commas(const std::string& s) {
 
 }  // namespace
 
-TraceReader::TraceReader(const std::string& path, uint32_t hosts) : m_path(path), m_hosts(hosts) {
-  m_in.open(path);
-  if (!m_in) throw ConfigError(path + ": cannot open trace file");
+TraceReader::TraceReader(const std::string& path, uint32_t hosts)
+    : m_in(path, kMaxLineBytes, "trace file"), m_path(path), m_hosts(hosts) {
   std::string l;
-  ++m_line;
-  if (!std::getline(m_in, l) || l != kVersionLine)
-    fail(std::string("expected the version line '") + kVersionLine + "'");
-  ++m_line;
-  if (!std::getline(m_in, l) || l != kHeader) fail(std::string("expected the header '") + kHeader + "'");
+  if (!read_line(l) || l != kVersionLine) fail(std::string("expected the version line '") + kVersionLine + "'", 1);
+  if (!read_line(l) || l != kHeader) fail(std::string("expected the header '") + kHeader + "'", 2);
 }
 
-void TraceReader::fail(const std::string& what) const {
-  throw ConfigError(m_path + ":" + std::to_string(m_line) + ": " + what);
+void TraceReader::fail(const std::string& what, uint64_t line) const {
+  throw ConfigError(m_path + ":" + std::to_string(line ? line : m_in.line()) + ": " + what);
+}
+
+bool TraceReader::read_line(std::string& l) {
+  if (!m_in.next(l)) return false;
+  if (!l.empty() && l.back() == '\r') l.pop_back();
+  if (const size_t nul = l.find('\0'); nul != std::string::npos)
+    throw ConfigError(m_path + ":" + std::to_string(m_in.line()) + ":" + std::to_string(nul + 1) +
+                      ": NUL byte in the line");
+  return true;
 }
 
 bool TraceReader::next(TraceRecord& rec) {
   std::string l;
-  while (std::getline(m_in, l)) {
-    ++m_line;
-    if (!l.empty() && l.back() == '\r') l.pop_back();
+  while (read_line(l)) {
     if (l.empty() || l[0] == '#') continue;
     const std::vector<std::string> f = split_commas(l);
     if (f.size() != kNumColumns)
@@ -80,7 +83,6 @@ bool TraceReader::next(TraceRecord& rec) {
     rec.proto = uint8_t(integer(8, 0, 255));
     return true;
   }
-  if (m_in.bad()) fail("read error");
   return false;
 }
 

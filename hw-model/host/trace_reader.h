@@ -4,10 +4,10 @@
 // non-decreasing start order. Read line by line, so a trace of any length costs O(1)
 // memory. Every bad line is a ConfigError naming file:line and the column.
 #include <cstdint>
-#include <fstream>
 #include <memory>
 #include <string>
 
+#include "config/input_file.h"
 #include "config/scenario.h"
 #include "host/generators.h"
 
@@ -27,6 +27,8 @@ class TraceReader {
  public:
   static constexpr const char* kVersionLine = "# mmusim-trace 1";
   static constexpr const char* kHeader = "start_ns,src,dst,bytes,dscp,pcp,src_port,dst_port,proto";
+  // Longest line accepted, comments included: a flow line is under 100 bytes.
+  static constexpr size_t kMaxLineBytes = 4096;
 
   // Opens `path` and checks the version and header lines; `hosts` bounds src and dst.
   TraceReader(const std::string& path, uint32_t hosts);
@@ -34,11 +36,13 @@ class TraceReader {
   bool next(TraceRecord& rec);
 
  private:
-  [[noreturn]] void fail(const std::string& what) const;
-  std::ifstream m_in;
+  // Names the line last read, or `line`.
+  [[noreturn]] void fail(const std::string& what, uint64_t line = 0) const;
+  // The next line, '\r' stripped; NUL bytes are errors naming the column.
+  bool read_line(std::string& l);
+  LineReader m_in;
   std::string m_path;
   uint32_t m_hosts;
-  uint64_t m_line = 0;
   uint64_t m_last_start = 0;
 };
 

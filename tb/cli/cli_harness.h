@@ -19,25 +19,37 @@ namespace cli_harness {
 struct Result {
   bool signaled = false;  // killed by a signal (crash, abort, or the hang guard)
   int code = -1;          // exit status when not signaled
-  std::string out;        // stdout and stderr, interleaved
+  std::string out;        // stdout and stderr, interleaved (split: stdout only)
+  std::string err;        // split: stderr alone
 };
 
-// Runs mmusim with `args` (no shell, so keys with '|' and ',' need no quoting). With
-// `fsize_limit` >= 0, files it writes cannot grow past that many bytes (RLIMIT_FSIZE, with
-// SIGXFSZ ignored): the write fails with EFBIG, as on a full disk, without root.
-inline Result run_mmusim(const std::vector<std::string>& args, long fsize_limit = -1) {
+struct Options {
+  // Keep stderr apart (through a temporary file), for checks that errors go to stderr.
+  bool split = false;
+  // >= 0: files mmusim writes cannot grow past this many bytes (RLIMIT_FSIZE, with
+  // SIGXFSZ ignored): the write fails with EFBIG, as on a full disk, without root.
+  long fsize_limit = -1;
+};
+
+// Runs mmusim with `args` (no shell, so keys with '|' and ',' need no quoting).
+inline Result run_mmusim(const std::vector<std::string>& args, Options o = {}) {
+  const bool split = o.split;
   int fds[2];
   if (pipe(fds) != 0) return {};
+  char tmpl[] = "/tmp/mmusim_stderr_XXXXXX";
+  const int efd = split ? mkstemp(tmpl) : -1;
+  if (split && efd < 0) return {};
+  if (split) unlink(tmpl);
   const pid_t pid = fork();
   if (pid == 0) {
     dup2(fds[1], STDOUT_FILENO);
-    dup2(fds[1], STDERR_FILENO);
+    dup2(split ? efd : fds[1], STDERR_FILENO);
     close(fds[0]);
     close(fds[1]);
     alarm(60);  // survives exec: a hung binary dies by SIGALRM and the test fails
-    if (fsize_limit >= 0) {
+    if (o.fsize_limit >= 0) {
       signal(SIGXFSZ, SIG_IGN);  // an ignored signal stays ignored across exec
-      const rlimit lim{rlim_t(fsize_limit), rlim_t(fsize_limit)};
+      const rlimit lim{rlim_t(o.fsize_limit), rlim_t(o.fsize_limit)};
       setrlimit(RLIMIT_FSIZE, &lim);
     }
     std::vector<char*> argv{const_cast<char*>(MMUSIM_BIN)};
@@ -57,6 +69,11 @@ inline Result run_mmusim(const std::vector<std::string>& args, long fsize_limit 
   waitpid(pid, &status, 0);
   r.signaled = WIFSIGNALED(status);
   r.code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  if (split) {
+    lseek(efd, 0, SEEK_SET);
+    for (ssize_t n; (n = read(efd, buf, sizeof buf)) > 0;) r.err.append(buf, size_t(n));
+    close(efd);
+  }
   return r;
 }
 

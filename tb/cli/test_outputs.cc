@@ -44,7 +44,7 @@ class RunOutputs : public ::testing::Test {
   Result run(std::vector<std::string> extra, long fsize_limit = -1) {
     std::vector<std::string> args = {"run", "--quiet", "--out", m_out};
     args.insert(args.end(), extra.begin(), extra.end());
-    return run_mmusim(args, fsize_limit);
+    return run_mmusim(args, {false, fsize_limit});
   }
   std::set<std::string> files() const {
     std::set<std::string> s;

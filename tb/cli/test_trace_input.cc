@@ -3,6 +3,8 @@
 // with a message naming the file, the line and the column, never a crash.
 #include <gtest/gtest.h>
 
+#include <sys/stat.h>
+
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -128,6 +130,31 @@ TEST_F(TraceInput, UnknownGeneratorKey) {
   j["traffic"][0]["bogus"] = 1;
   std::ofstream(sc) << j.dump();
   expect_error(run_mmusim({"check", sc}), 1, {"traffic[0].bogus", "unknown key"});
+}
+
+TEST_F(TraceInput, NulByteInAFieldNamesLineAndColumn) {
+  // strtoll stopped at the NUL: "15\0 00" was read as 15 bytes.
+  expect_error(check(std::string(kHead) + "0,1,0,15" + std::string(1, '\0') + " 00,3,-1,1,2,17\n"), 1,
+               {"trace.csv:3:9: NUL byte"});
+}
+
+TEST_F(TraceInput, LineLongerThanTheLimit) {
+  // A comment line counts too: a file without newlines must not be read as one endless line.
+  expect_error(check(std::string(kHead) + "0,1,0,100,3,-1,1,2,17\n#" + std::string(4096, 'x') + "\n"), 1,
+               {"trace.csv:4: line longer than 4096 bytes"});
+  const Result ok = check(std::string(kHead) + "#" + std::string(4095, 'x') + "\n0,1,0,100,3,-1,1,2,17\n");
+  EXPECT_EQ(ok.code, 0) << ok.out;
+}
+
+TEST_F(TraceInput, TraceMustBeARegularFile) {
+  const std::string fifo = m_dir + "/fifo.csv";
+  ASSERT_EQ(mkfifo(fifo.c_str(), 0600), 0);
+  // Neither blocks: a FIFO without a writer, a device without an end.
+  expect_error(run_mmusim({"check", scenario("", fifo)}), 1,
+               {"traffic[0].file", "fifo.csv: trace file must be a regular file, this is a FIFO"});
+  expect_error(run_mmusim({"check", scenario("", "/dev/zero")}), 1,
+               {"/dev/zero: trace file must be a regular file, this is a character device"});
+  expect_error(run_mmusim({"check", scenario("", m_dir)}), 1, {"trace file must be a regular file, this is a directory"});
 }
 
 }  // namespace

@@ -148,14 +148,65 @@ class PcapImport(unittest.TestCase):
             self.assertEqual(r.returncode, 0, r.stderr)
             self.assertEqual(len(trace.read_trace(out)), 4)
 
-    def test_not_a_pcap(self):
-        with tempfile.NamedTemporaryFile(suffix=".pcap") as f:
-            f.write(b"hello, not a capture at all")
-            f.flush()
-            r = subprocess.run([sys.executable, "-m", "traffic.trace", "import", f.name, "-o", f.name + ".csv"],
+    def import_error(self, data, needle):
+        """`traffic.trace import` of `data`: exit 1, one line on stderr naming the file, no traceback."""
+        with tempfile.TemporaryDirectory() as d:
+            p = os.path.join(d, "cap.pcap")
+            with open(p, "wb") as f:
+                f.write(data)
+            out = os.path.join(d, "t.csv")
+            r = subprocess.run([sys.executable, "-m", "traffic.trace", "import", p, "-o", out],
                                capture_output=True, text=True, cwd=sweep.ROOT)
-            self.assertEqual(r.returncode, 1)
-            self.assertIn("traffic.trace: error:", r.stderr)
+            self.assertEqual(r.returncode, 1, r.stderr)
+            self.assertEqual(r.stderr.count("\n"), 1, r.stderr)
+            self.assertIn(f"traffic.trace: error: {p}: {needle}", r.stderr)
+            self.assertFalse(os.path.exists(out))
+
+    def test_not_a_pcap(self):
+        self.import_error(b"hello, not a capture at all\n", "not a pcap or pcapng capture")
+        self.import_error(b"", "empty file, not a capture")
+
+    def test_truncated_pcap_names_the_packet(self):
+        a = frame("10.0.0.2", "10.0.0.1", 5000, 4791, 17, b"x" * 958)
+        data = pcap_bytes([(1.0, a), (1.1, a)])
+        self.assertEqual(len(data), 24 + 2 * (16 + 1000))
+        self.import_error(data[:-100], "packet 2: truncated (900 of 1000 bytes)")
+        self.import_error(data[:24 + 16 + 1000 + 6], "packet 2: truncated record header (6 of 16 bytes)")
+        self.import_error(data[:20], "truncated pcap file header (20 of 24 bytes)")
+        self.import_error(pcap_bytes([(1.0, a), (1.1, a[:5])]), "packet 2: not an Ethernet frame")
+
+    def test_other_link_type(self):
+        data = bytearray(pcap_bytes([(1.0, b"\x45" + b"\0" * 40)]))
+        data[20:24] = (101).to_bytes(4, "little")  # LINKTYPE_RAW
+        self.import_error(bytes(data), "link type 101; only Ethernet (1)")
+
+    def test_pcapng_imports_and_truncated_names_the_packet(self):
+        import io
+        a = frame("10.0.0.2", "10.0.0.1", 5000, 4791, 17, b"x" * 958)
+        buf = io.BytesIO()
+        w = dpkt.pcapng.Writer(buf)
+        w.writepkt(a, ts=1.0)
+        w.writepkt(a, ts=1.5)
+        with tempfile.TemporaryDirectory() as d:
+            p = os.path.join(d, "cap.pcapng")
+            with open(p, "wb") as f:
+                f.write(buf.getvalue())
+            flows, _ = trace.import_pcap(p)
+            self.assertEqual(flows, [FlowRecord(0.0, 0, 1, 2000, 0, -1, 5000, 4791, 17)])
+        self.import_error(buf.getvalue()[:-50], "packet 2: truncated or corrupt pcapng block")
+
+    def test_wire_length_of_a_snapped_capture(self):
+        # A capture cut at 64 bytes per frame still counts the frames' full length.
+        a = frame("10.0.0.2", "10.0.0.1", 5000, 4791, 17, b"x" * 958)
+        data = bytearray(pcap_bytes([(1.0, a[:64]), (1.1, a[:64])]))
+        for off in (24 + 12, 24 + 16 + 64 + 12):  # orig_len of each record
+            data[off:off + 4] = (1000).to_bytes(4, "little")
+        with tempfile.TemporaryDirectory() as d:
+            p = os.path.join(d, "cap.pcap")
+            with open(p, "wb") as f:
+                f.write(bytes(data))
+            flows, _ = trace.import_pcap(p)
+            self.assertEqual([f.bytes for f in flows], [2000])
 
 
 if __name__ == "__main__":
