@@ -440,7 +440,8 @@ json fig13(const std::string& policy, bool fanin) {
         {"egress_lossy_pool", {{"size", std::to_string(pool)}, {"type", "egress"}}}}},
       {"BUFFER_PROFILE",
        {{"ingress_lossless_profile",
-         {{"pool", "ingress_pool"}, {"size", std::to_string(kPriv)}, {"dynamic_th", -4}, {"xon", "0"}, {"xon_offset", "0"}}},
+         {{"pool", "ingress_pool"}, {"size", std::to_string(kPriv)}, {"dynamic_th", -4}, {"xon", "0"}, {"xon_offset", "0"},
+          {"xoff", std::to_string(eta)}}},  // the paper's eta (Eq. 1)
         {"ingress_lossy_profile", {{"pool", "ingress_pool"}, {"size", "0"}, {"static_th", std::to_string(kBuf)}}},
         {"egress_lossless_profile", {{"pool", "egress_lossless_pool"}, {"static_th", std::to_string(kBuf)}}},
         {"egress_lossy_profile", {{"pool", "egress_lossy_pool"}, {"size", "0"}, {"dynamic_th", 0}}}}},
