@@ -23,6 +23,8 @@ uint64_t fresh_seed() {
 TEST(HeadroomFormula, EtaMatchesDshEq1) {
   // 2*(100e9/8 * 2e-6 + 1500) + 3840 = 2*(25000 + 1500) + 3840 = 56840 B.
   EXPECT_EQ(mmusim::headroom_eta_bytes(100'000'000'000ull, 2'000'000ull, 1500), 56840u);
+  // 40 Gb/s, 1 us, MTU 9000: 2*(5000 + 9000) + 3840 = 31840 B.
+  EXPECT_EQ(mmusim::headroom_eta_bytes(40'000'000'000ull, 1'000'000ull, 9000), 31840u);
 }
 
 TEST(HeadroomFormula, WorstCellOccupancyByHand) {
