@@ -5,7 +5,7 @@ Draws scenarios over every topology generator (and the single switch), the six p
 of 64..512 B, MTUs up to 9000, 25..400 Gb/s, 1..4 pipelines, lossless incasts of any frame
 size over lossy background; headroom is derived (no xoff), a shared pool sized by the safe
 rule, or, in a share of runs, deliberately short (the old DSH Eq. 1 + one cell, a quarter of
-the pool). Each run is checked:
+the pool); PFC pause times are sometimes short. Each run is checked:
   - it exits 0;
   - conservation: injected = delivered + dropped + buffered at end, and the drop split adds up;
   - no silent lossless drop: lossless drops only in a run whose summary has warnings;
@@ -119,7 +119,10 @@ def scenario(seed, index, force_mode=None):
             "egress_lossy_profile": {"pool": "egress_lossy_pool", "size": "0", "dynamic_th": rng.randint(-2, 1)}},
         "PORT_QOS_MAP": {names: {"pfc_enable": ",".join(str(p) for p in lossless)}},
     }
-    duration = rng.choice([60, 100, 200])
+    # Mostly the longest pause; sometimes one short enough that refresh timing matters.
+    pfc = {"pause_quanta": 65535 if rng.random() < 0.9 else rng.choice([100, 500, 2000, 10000]),
+           "refresh_fraction": rng.choice([0.5, 0.5, 0.9])}
+    duration = rng.choice([100, 200, 300])
     traffic = []
     for i in range(rng.randint(1, 2)):
         rx = rng.randrange(hosts)
@@ -139,7 +142,7 @@ def scenario(seed, index, force_mode=None):
           "topology": topo,
           "mmu": {"buffer_bytes": buffer, "cell_bytes": cell, "clock_mhz": mhz, "pipeline_latency_cycles": lat,
                   "pipelines": pipelines},
-          "buffer": buf, "admission": {"policy": policy},
+          "buffer": buf, "admission": {"policy": policy}, "pfc": pfc,
           "output": {"sample_interval_ns": 10000}, "traffic": traffic}
     meta = {"index": index, "topology": kind, "policy": policy, "cell": cell, "mtu": mtu, "rate": rate,
             "pipelines": pipelines, "headroom": mode}
