@@ -89,13 +89,14 @@ std::vector<std::string> headroom_warnings(const Scenario& v) {
   // Per-PG xoff: one message per (configured, safe) pair, naming its first PG.
   struct Short { uint32_t port, prio, more; };
   std::vector<std::pair<std::pair<uint64_t, uint64_t>, Short>> shorts;
-  uint64_t safe_pgs = 0, safe_ports = 0;
+  uint64_t safe_pgs = 0, safe_ports = 0, xoff_total = 0;
   for (uint32_t p = 0; p < np; ++p) {
     bool any = false;
     for (uint32_t q = 0; q < Scenario::kPrios; ++q) {
       if (!v.lossless(p, q)) continue;
       any = true;
       safe_pgs += safe[p];
+      xoff_total += xoff(p, q);
       if (xoff(p, q) >= safe[p]) continue;
       const auto key = std::make_pair(xoff(p, q), safe[p]);
       auto it = std::find_if(shorts.begin(), shorts.end(), [&](const auto& s) { return s.first == key; });
@@ -115,17 +116,17 @@ std::vector<std::string> headroom_warnings(const Scenario& v) {
   bool shared_pool = false;
   for (const auto& p : v.buffer.pools) shared_pool |= p.ingress && p.has_xoff;
   const bool dsh = v.admission.policy == "dsh";
-  if (v.admission.policy != "sih" && (safe_pgs || safe_ports)) {
-    const uint64_t need = dsh ? safe_ports : safe_pgs;
-    if (shared_pool && c.headroom_pool_cells < need)
-      w.push_back(sw + "headroom pool: ingress pools' xoff " + std::to_string(c.headroom_pool_cells) +
-                  " cells is below the " + std::to_string(need) + " cells (" + std::to_string(need * cb) +
-                  " B) that every " + (dsh ? "lossless port's insurance" : "lossless PG's") +
-                  " safe headroom needs at once: lossless packets may be dropped");
-    if (!shared_pool && c.headroom_pool_cells == c.buffer_cells)
-      w.push_back(sw + "headroom pool: the lossless PGs' xoff total is capped at the buffer (" +
-                  std::to_string(c.buffer_cells) + " cells): lossless packets may be dropped");
-  }
+  const uint64_t need = dsh ? safe_ports : safe_pgs;
+  if (v.admission.policy != "sih" && shared_pool && c.headroom_pool_cells < need)
+    w.push_back(sw + "headroom pool: ingress pools' xoff " + std::to_string(c.headroom_pool_cells) +
+                " cells is below the " + std::to_string(need) + " cells (" + std::to_string(need * cb) +
+                " B) that every " + (dsh ? "lossless port's insurance" : "lossless PG's") +
+                " safe headroom needs at once: lossless packets may be dropped");
+  // Without a shared pool every PG owns its xoff (sih always): they must fit the buffer.
+  if ((!shared_pool || v.admission.policy == "sih") && xoff_total > c.buffer_cells)
+    w.push_back(sw + "headroom: the lossless PGs' xoff total " + std::to_string(xoff_total) +
+                " cells exceeds the buffer (" + std::to_string(c.buffer_cells) +
+                " cells): lossless packets may be dropped");
 
   // Decision pipelines: minimum frames at line rate on all ports of a pipeline must not
   // outrun one decision per cycle, or the backlog (and so XOFF's delay) has no bound.

@@ -184,4 +184,17 @@ TEST(HeadroomWarnings, PgXoffBelowSafeNamesPortAndPg) {
   EXPECT_TRUE(mmusim::load_scenario(incast(256, 1500, 1500, std::to_string(698 * 256)), "test").warnings.empty());
 }
 
+TEST(HeadroomWarnings, PgXoffTotalAboveTheBuffer) {
+  // No pool xoff: 17 PGs x 698 cells = 11866 cells of headroom in a 2 MiB (8192-cell) buffer.
+  json s = incast(256, 1500, 1500, nullptr);
+  s["mmu"]["buffer_bytes"] = 2 << 20;
+  s["buffer"] = sonic_buffer(17, 2 << 20, 1 << 20, nullptr, 1 << 20, 0, 0, nullptr);
+  const mmusim::Scenario sc = mmusim::load_scenario(s, "test");
+  ASSERT_EQ(sc.warnings.size(), 1u);
+  EXPECT_NE(sc.warnings[0].find("switch 'sw0' headroom: the lossless PGs' xoff total 11866 cells exceeds the buffer "
+                                "(8192 cells)"),
+            std::string::npos)
+      << sc.warnings[0];
+}
+
 }  // namespace
