@@ -89,14 +89,17 @@ std::vector<std::string> headroom_warnings(const Scenario& v) {
   // Per-PG xoff: one message per (configured, safe) pair, naming its first PG.
   struct Short { uint32_t port, prio, more; };
   std::vector<std::pair<std::pair<uint64_t, uint64_t>, Short>> shorts;
+  const bool dsh = v.admission.policy == "dsh";
   uint64_t safe_pgs = 0, safe_ports = 0, xoff_total = 0;
   for (uint32_t p = 0; p < np; ++p) {
     bool any = false;
+    uint64_t insurance = 0;  // dsh: the port's largest xoff
     for (uint32_t q = 0; q < Scenario::kPrios; ++q) {
       if (!v.lossless(p, q)) continue;
       any = true;
       safe_pgs += safe[p];
-      xoff_total += xoff(p, q);
+      insurance = std::max(insurance, xoff(p, q));
+      if (!dsh) xoff_total += xoff(p, q);
       if (xoff(p, q) >= safe[p]) continue;
       const auto key = std::make_pair(xoff(p, q), safe[p]);
       auto it = std::find_if(shorts.begin(), shorts.end(), [&](const auto& s) { return s.first == key; });
@@ -104,6 +107,7 @@ std::vector<std::string> headroom_warnings(const Scenario& v) {
       else ++it->second.more;
     }
     safe_ports += any ? safe[p] : 0;
+    if (dsh) xoff_total += insurance;
   }
   const uint64_t cb = v.mmu.cell_bytes;
   for (const auto& [key, s] : shorts)
@@ -115,16 +119,17 @@ std::vector<std::string> headroom_warnings(const Scenario& v) {
   // headroom (dsh: one insurance headroom per port, all its priorities pause together).
   bool shared_pool = false;
   for (const auto& p : v.buffer.pools) shared_pool |= p.ingress && p.has_xoff;
-  const bool dsh = v.admission.policy == "dsh";
   const uint64_t need = dsh ? safe_ports : safe_pgs;
   if (v.admission.policy != "sih" && shared_pool && c.headroom_pool_cells < need)
     w.push_back(sw + "headroom pool: ingress pools' xoff " + std::to_string(c.headroom_pool_cells) +
                 " cells is below the " + std::to_string(need) + " cells (" + std::to_string(need * cb) +
                 " B) that every " + (dsh ? "lossless port's insurance" : "lossless PG's") +
                 " safe headroom needs at once: lossless packets may be dropped");
-  // Without a shared pool every PG owns its xoff (sih always): they must fit the buffer.
+  // Without a shared pool every PG (dsh: every port's insurance) owns its xoff, and sih
+  // always: together they must fit the buffer.
   if ((!shared_pool || v.admission.policy == "sih") && xoff_total > c.buffer_cells)
-    w.push_back(sw + "headroom: the lossless PGs' xoff total " + std::to_string(xoff_total) +
+    w.push_back(sw + "headroom: the lossless " + (dsh ? "ports' insurance" : "PGs' xoff") + " total " +
+                std::to_string(xoff_total) +
                 " cells exceeds the buffer (" + std::to_string(c.buffer_cells) +
                 " cells): lossless packets may be dropped");
 
