@@ -137,6 +137,7 @@ int sc_main(int argc, char* argv[]) {
     std::cerr << "mmusim: error: " << (origin.empty() ? a.scenario : origin) << ": " << e.what() << "\n";
     return kModelError;
   }
+  for (const auto& w : sc.warnings) std::cerr << "mmusim: warning: " << w << "\n";
   if (check->parsed()) {
     if (sc.net.graph)
       std::cout << origin << ": ok (" << sc.net.switches.size() << " switches, " << sc.hosts() << " hosts, "

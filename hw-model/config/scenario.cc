@@ -6,6 +6,7 @@
 #include "admission/policy.h"
 #include "config/input_file.h"
 #include "config/json_parse.h"
+#include "config/headroom.h"
 #include "config/json_reader.h"
 #include "config/trace_config.h"
 
@@ -568,6 +569,7 @@ void build_switch_views(Scenario& sc, const nlohmann::json& shared_buffer) {
       if (!keep(o.th_lossless_port, o.th_lossless_prio, true)) o.th_lossless_port = -1;
       if (!keep(o.th_lossy_port, o.th_lossy_prio, false)) o.th_lossy_port = -1;
       v->core_config().validate();
+      for (auto& w : headroom_warnings(*v)) sc.warnings.push_back(std::move(w));
     } catch (const std::exception& e) {
       throw ConfigError("switch '" + sw.name + "': " + e.what());
     }
@@ -595,13 +597,6 @@ double SizeDist::mean_bytes() const {
   return 1;
 }
 
-uint64_t headroom_eta_bytes(uint64_t rate_bps, uint64_t delay_ps, uint32_t mtu_bytes) {
-  // C*D in bytes, rounded up: headroom must never be short.
-  const unsigned __int128 bits = (unsigned __int128)rate_bps * delay_ps;
-  const uint64_t cd = uint64_t((bits + 8'000'000'000'000ull - 1) / 8'000'000'000'000ull);
-  return 2 * (cd + mtu_bytes) + 3840;
-}
-
 admission::CoreConfig Scenario::core_config() const {
   admission::CoreConfig c;
   const BufferCfg& b = buffer;
@@ -612,6 +607,7 @@ admission::CoreConfig Scenario::core_config() const {
   // Capacities and thresholds round down (only whole cells fit); reserved, headroom and
   // xon sizes round up (never short of what the operator asked for).
   c.buffer_cells = mmu.buffer_bytes / cb;
+  const std::vector<uint64_t> safe = safe_headroom_cells(*this);
   for (const auto& p : b.pools) c.pool_cells.push_back(p.size_bytes / cb);
   auto th = [&](const BufferCfg::Profile& p) {
     admission::Threshold t;
@@ -643,9 +639,7 @@ admission::CoreConfig Scenario::core_config() const {
       c.queue_profile[i] = uint16_t(b.queue_profile[i]);
       uint64_t xoff = 0;
       if (c.lossless[i]) {
-        xoff = pr.has_xoff ? pr.xoff_bytes
-                           : headroom_eta_bytes(topo.ports[port].rate_bps, topo.ports[port].delay_ps,
-                                                topo.mtu_bytes);
+        xoff = pr.has_xoff ? pr.xoff_bytes : safe[port] * cb;
         sih_total += cells(xoff);
       }
       auto key = std::make_pair(pi, xoff);
@@ -759,6 +753,7 @@ Scenario load_scenario(const nlohmann::json& j, const std::string& origin) {
     r.done();
     sc.core_config().validate();
     if (sc.net.graph) build_switch_views(sc, j.at("buffer"));
+    else sc.warnings = headroom_warnings(sc);
   } catch (const std::invalid_argument& e) {
     throw ConfigError(origin + ": " + e.what());
   } catch (const ConfigError& e) {

@@ -344,6 +344,8 @@ nlohmann::json Network::switch_summary(uint32_t s, const std::vector<uint8_t>& b
        {{"pause_frames", sw.pfc.pause_frames()},
         {"resume_frames", sw.pfc.resume_frames()},
         {"xoff_events", sw.pfc.xoff_events()},
+        {"xon_events", sw.pfc.xon_events()},
+        {"xoff_states_at_end", sw.pfc.xoff_states()},
         {"paused_time_ns", double(sw.pfc.paused_ps(m_sc.duration_ps)) / 1000.0},
         {"paused_queues_at_end", sw.pfc.paused_queues()}}},
       {"occupancy_bytes",
@@ -450,6 +452,7 @@ nlohmann::json Network::summary(double wall_s) const {
       {"switches", switches},
   };
   j["pfc"]["frames_received_by_hosts"] = host_pfc_rx;
+  j["warnings"] = m_sc.warnings;
   if (m_sc.host.acks) {
     Host::AckCounters c;
     for (const auto& h : m_hosts) {

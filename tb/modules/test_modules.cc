@@ -1319,7 +1319,7 @@ TEST(Mmu, AdmitAndDepartKeepClassOccupancyConsistent) {
     // so XOFF once the shared occupancy s >= 57,344 - s, i.e. s >= 28,672 = 7 x 4096 cells.
     std::vector<Packet> big(7, MmuBench::pkt(1, 0, 3, 4096));
     Packet lossy = MmuBench::pkt(2, 0, 1, 4);
-    Packet small = MmuBench::pkt(1, 0, 3, 100);  // headroom: 100 <= 223 cells (eta = 56,840 B)
+    Packet small = MmuBench::pkt(1, 0, 3, 100);  // headroom: 100 <= 699 cells (safe headroom)
     json j;
     b.src.at(200 * kUs, [&] {
       for (auto& p : big) j["admit_big"].push_back(b.src.mmu->admit(p));
