@@ -21,6 +21,7 @@
 #include <map>
 #include <random>
 #include <sstream>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -56,9 +57,11 @@ struct Outcome {
 }
 
 uint64_t parse_u64(const std::string& what, const std::string& v) {
-  if (v.empty() || v.find_first_not_of("0123456789") != std::string::npos || v.size() > 19)
-    usage_error(what + " wants a non-negative integer below 10^19, got '" + v + "'");
-  return std::stoull(v);
+  try {
+    if (!v.empty() && v.size() <= 20 && v.find_first_not_of("0123456789") == std::string::npos) return std::stoull(v);
+  } catch (const std::out_of_range&) {
+  }
+  usage_error(what + " wants an integer 0..2^64-1, got '" + v + "'");
 }
 
 template <class M>
