@@ -128,6 +128,44 @@ TEST_P(Directed, RegisterWritesWhileTrafficFlows) {
 INSTANTIATE_TEST_SUITE_P(Policies, Directed, ::testing::Values("dt", "reverie", "dsh"),
                          [](const auto& info) { return info.param; });
 
+// Issue 12 through the unit, the whole state compared after every operation and write:
+// CTRL.ewma_k written under traffic reaches the filter (k 0: q_hat = the length the arrival
+// sees, 150 cells); CONGESTED_CELLS written on the empty buffer reaches n_p (60: lossy
+// queues of 50 cells are not congested, n_p = 0, Gamma = 600 - 100 = 500, where the stale
+// level of 1 counted both: 250); a policy change restarts the filters (q_hat 0 again).
+TEST(DirectedWrites, EwmaKCongestedCellsAndPolicyChangeReachUnitAndCore) {
+  namespace R = admission::regs;
+  admission::CoreConfig c = directed_config(kMid, "reverie");
+  c.ewma.k = 10;
+  c.ewma.clamp = false;
+  Lockstep<Vmmu_mid> ls(c, kMid);
+  const uint32_t q = 0 * kMid.nprio + kLl;
+  for (int i = 0; i < 10; ++i) ls.admit({0, 1, uint8_t(kLl), 1, 0});
+  const uint32_t ctrl = ls.unit().read(R::CTRL_ADDR);
+  EXPECT_TRUE(ls.csr_write(R::CTRL_ADDR, ctrl & ~R::CTRL_EWMA_K_MASK));  // k 0, same policy
+  for (int i = 10; i <= 150; ++i) ls.admit({0, 1, uint8_t(kLl), 1, 0});
+  EXPECT_EQ(ls.unit().avg_in(q), uint64_t(150) << 16);
+  EXPECT_EQ(ls.core().compared_ingress_cells(0, kLl), 150u);
+  EXPECT_TRUE(ls.csr_write(R::CTRL_ADDR, (ctrl & ~R::CTRL_EWMA_K_MASK) | (4u << R::CTRL_EWMA_K_LSB)));
+  while (ls.core().total_used()) ls.depart({0, 1, uint8_t(kLl), 1, 0});
+  EXPECT_GT(ls.unit().avg_in(q), 0u);  // no clamp: the filter still remembers the queue
+
+  EXPECT_FALSE(ls.csr_write(R::CONGESTED_CELLS_ADDR, 0));  // every queue congested: refused
+  EXPECT_TRUE(ls.csr_write(R::CONGESTED_CELLS_ADDR, 60));
+  for (uint32_t out = 0; out < 2; ++out)
+    for (int i = 0; i < 50; ++i) ls.admit({0, out, uint8_t(kLy), 1, 0});
+  EXPECT_EQ(ls.unit().ncong(kLy), 0u);
+  EXPECT_EQ(ls.core().egress_threshold(0, kLy), 500u);
+  for (uint32_t out = 0; out < 2; ++out)
+    for (int i = 0; i < 50; ++i) ls.depart({0, out, uint8_t(kLy), 1, 0});
+
+  const uint32_t now = ls.unit().read(R::CTRL_ADDR) & ~R::CTRL_POLICY_MASK;
+  EXPECT_TRUE(ls.csr_write(R::CTRL_ADDR, now | R::CTRL_POLICY_DT));
+  EXPECT_TRUE(ls.csr_write(R::CTRL_ADDR, now | R::CTRL_POLICY_REVERIE));
+  EXPECT_EQ(ls.unit().avg_in(q), 0u);
+  expect_clean(ls);
+}
+
 TEST(DirectedLimits, CountersReachTheirWidthAndThresholdsSaturate) {
   // 16-bit unit: a 65535-cell buffer fills exactly, the next cell is a buffer drop, and
   // alpha = 2^15 saturates the threshold at 65535 instead of wrapping.
