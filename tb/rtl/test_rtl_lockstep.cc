@@ -133,6 +133,7 @@ INSTANTIATE_TEST_SUITE_P(Policies, Directed, ::testing::Values("dt", "reverie", 
 // sees, 150 cells); CONGESTED_CELLS written on the empty buffer reaches n_p (60: lossy
 // queues of 50 cells are not congested, n_p = 0, Gamma = 600 - 100 = 500, where the stale
 // level of 1 counted both: 250); a policy change restarts the filters (q_hat 0 again).
+// Values the core refuses (CONGESTED_CELLS 0, a missing profile) the unit refuses too.
 TEST(DirectedWrites, EwmaKCongestedCellsAndPolicyChangeReachUnitAndCore) {
   namespace R = admission::regs;
   admission::CoreConfig c = directed_config(kMid, "reverie");
@@ -146,11 +147,21 @@ TEST(DirectedWrites, EwmaKCongestedCellsAndPolicyChangeReachUnitAndCore) {
   for (int i = 10; i <= 150; ++i) ls.admit({0, 1, uint8_t(kLl), 1, 0});
   EXPECT_EQ(ls.unit().avg_in(q), uint64_t(150) << 16);
   EXPECT_EQ(ls.core().compared_ingress_cells(0, kLl), 150u);
+  // Pools and buffer shrunk below the occupancy (151 cells) under traffic: legal, the next
+  // request pauses the queue and is a buffer drop (and no assertion fires: the occupancy
+  // may sit above BUFFER_CELLS).
+  for (uint32_t k = 0; k < 3; ++k) EXPECT_TRUE(ls.csr_write(R::POOL_SIZE_ADDR + k, 100));
+  EXPECT_TRUE(ls.csr_write(R::BUFFER_CELLS_ADDR, 100));
+  EXPECT_EQ(ls.admit({0, 1, uint8_t(kLl), 1, 0}).reason, admission::DropReason::kBuffer);
+  EXPECT_TRUE(ls.csr_write(R::BUFFER_CELLS_ADDR, 1000));
+  for (uint32_t k = 0; k < 3; ++k) EXPECT_TRUE(ls.csr_write(R::POOL_SIZE_ADDR + k, c.pool_cells[k]));
+  ASSERT_FALSE(ls.mismatch().any) << ls.mismatch().report;
   EXPECT_TRUE(ls.csr_write(R::CTRL_ADDR, (ctrl & ~R::CTRL_EWMA_K_MASK) | (4u << R::CTRL_EWMA_K_LSB)));
   while (ls.core().total_used()) ls.depart({0, 1, uint8_t(kLl), 1, 0});
   EXPECT_GT(ls.unit().avg_in(q), 0u);  // no clamp: the filter still remembers the queue
 
   EXPECT_FALSE(ls.csr_write(R::CONGESTED_CELLS_ADDR, 0));  // every queue congested: refused
+  EXPECT_FALSE(ls.csr_write(R::QMAP_ADDR, 31u << R::QMAP_QUEUE_PROFILE_LSB));  // no profile 31
   EXPECT_TRUE(ls.csr_write(R::CONGESTED_CELLS_ADDR, 60));
   for (uint32_t out = 0; out < 2; ++out)
     for (int i = 0; i < 50; ++i) ls.admit({0, out, uint8_t(kLy), 1, 0});
