@@ -2,9 +2,11 @@
 // Lockstep scoreboard: every operation goes to the golden core and to the RTL unit; the
 // decisions, PFC events and the whole architectural state (admission/arch_state.h:
 // counters, pause bits, q_hat, n_p, dsh port counters) must agree after every operation
-// and every CSR write.
+// and every CSR write. A co-simulation may compare the whole state only every n-th
+// operation (set_full_state_every) and the counters the operation names in between.
 #include <cstdio>
 #include <memory>
+#include <optional>
 #include <sstream>
 #include <string>
 #include <utility>
@@ -39,6 +41,11 @@ class Lockstep {
   const Mismatch& mismatch() const { return m_mm; }
   uint64_t ops() const { return m_ops; }
 
+  // Whole-state comparison after every n-th operation (1, the default: every one), and
+  // after every CSR write and reset; in between, the counters and pause bits the
+  // operation names, the pools and the totals.
+  void set_full_state_every(uint32_t n) { m_full_every = n ? n : 1; }
+
   admission::RtlParams rtl_params() const { return {m_p.nports, m_p.nprio, m_p.npools, m_p.nprof, m_p.cw}; }
 
   void program() { m_unit.program(admission::encode(m_cfg, rtl_params())); }
@@ -48,7 +55,7 @@ class Lockstep {
     const admission::Result got = m_unit.admit(r);
     ++m_ops;
     if (!same(want, got)) fail("admit", describe(r), describe(want), describe(got));
-    compare_state([&] { return "admit " + describe(r); });
+    compare_state([&] { return "admit " + describe(r); }, Named{r.in_port, r.out_port, r.prio});
     return got;  // the RTL decides; the core checks
   }
 
@@ -58,7 +65,7 @@ class Lockstep {
     ++m_ops;
     if (want.pfc != got.pfc || want.port_pfc != got.port_pfc)
       fail("depart", describe(d), describe(want), describe(got));
-    compare_state([&] { return "depart " + describe(d); });
+    compare_state([&] { return "depart " + describe(d); }, Named{d.in_port, d.out_port, d.prio});
     return got;
   }
 
@@ -75,7 +82,8 @@ class Lockstep {
            m_unit.request_waited() ? "held for a cycle" : "taken with the release");
     if (wu.pfc != gu.pfc || wu.port_pfc != gu.port_pfc) fail("depart+admit", describe(d), describe(wu), describe(gu));
     if (!same(wr, gr)) fail("depart+admit", describe(r), describe(wr), describe(gr));
-    compare_state([&] { return "depart+admit " + describe(d) + " / " + describe(r); });
+    compare_state([&] { return "depart+admit " + describe(d) + " / " + describe(r); }, Named{r.in_port, r.out_port, r.prio},
+                  Named{d.in_port, d.out_port, d.prio});
     return {gu, gr};
   }
 
@@ -137,14 +145,42 @@ class Lockstep {
     m_mm.report = s.str();
   }
 
-  // `op` names the operation for the report, built only on a mismatch.
+  struct Named {
+    uint32_t in = 0, out = 0;
+    uint8_t prio = 0;
+  };
+  // `op` names the operation for the report, built only on a mismatch; `a`, `b` the queues
+  // it names (none: a CSR write or reset, always compared in full).
   template <class Describe>
-  void compare_state(Describe op) {
+  void compare_state(Describe op, std::optional<Named> a = std::nullopt, std::optional<Named> b = std::nullopt) {
     if (m_mm.any) return;
+    if (a && ++m_since_full < m_full_every) {
+      compare_named(op, *a);
+      if (b) compare_named(op, *b);
+      return;
+    }
+    m_since_full = 0;
     const bool reverie = m_cfg.policy == "reverie", dsh = m_cfg.policy == "dsh";
     const std::string d = admission::first_difference(
         m_core.state(), m_unit.state(reverie, dsh, uint32_t(m_cfg.pool_cells.size())));
     if (!d.empty()) fail("state after", op(), d, "");
+  }
+
+  template <class Describe>
+  void compare_named(Describe op, const Named& n) {
+    const uint32_t ii = n.in * m_p.nprio + n.prio, ei = n.out * m_p.nprio + n.prio;
+    auto check = [&](const char* name, uint64_t want, uint64_t got) {
+      if (want != got && !m_mm.any)
+        fail("state after", op(), std::string(name) + ": expected " + std::to_string(want) + ", got " + std::to_string(got), "");
+    };
+    check("ingress", m_core.ingress_cells(n.in, n.prio), m_unit.ing(ii));
+    check("headroom", m_core.headroom_cells(n.in, n.prio), m_unit.hdrm(ii));
+    check("egress", m_core.egress_cells(n.out, n.prio), m_unit.egr(ei));
+    check("paused", m_core.paused(n.in, n.prio), m_unit.paused(ii));
+    check("port paused", m_core.port_paused(n.in), m_unit.port_paused(n.in));
+    check("total", m_core.total_used(), m_unit.total());
+    check("headroom pool", m_core.headroom_pool_used(), m_unit.hdrm_pool());
+    for (uint32_t k = 0; k < m_cfg.pool_cells.size(); ++k) check("pool", m_core.pool_used(uint16_t(k)), m_unit.pool_used(k));
   }
 
   admission::CoreConfig m_cfg;
@@ -153,6 +189,7 @@ class Lockstep {
   Unit<Model> m_unit;
   Mismatch m_mm;
   uint64_t m_ops = 0;
+  uint32_t m_full_every = 1, m_since_full = 0;
 };
 
 }  // namespace mmusim::rtl
