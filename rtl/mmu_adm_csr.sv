@@ -33,6 +33,7 @@ module mmu_adm_csr
   output logic [31:0]         cfg_rdata_o,
   output logic                cfg_error_o,
   output logic [1:0]          cfg_policy_o,
+  output wire                 cfg_policy_set_o,  // this cycle's write changes the policy
   output logic                cfg_ewma_rule_o,
   output logic                cfg_ewma_clamp_o,
   output logic [4:0]          cfg_ewma_k_o,
@@ -102,7 +103,8 @@ module mmu_adm_csr
     else if (in_eprof && a[1:0] == 2'd1) quiesce = 1'b1;
   end
   // Field values outside their ranges are refused, as the golden core refuses them:
-  // policy 3, ewma_k 31, dynamic_th -16, a pool the unit does not have.
+  // policy 3, ewma_k 31, dynamic_th -16, a pool or profile the unit does not have, a
+  // congestion level of 0 cells (every queue congested, none counted).
   logic bad_value;
   always_comb begin
     bad_value = 1'b0;
@@ -113,9 +115,14 @@ module mmu_adm_csr
                   (cfg_wdata_i[1:0] == mmu_adm_pkg::POLICY_DSH && !POLICIES[2]);
     else if ((in_iprof && a[2:0] == 3'd0) || (in_eprof && a[1:0] == 2'd0))
       bad_value = cfg_wdata_i[20:16] == 5'b10000 || 32'(cfg_wdata_i[3:0]) >= 32'(NPOOLS);
+    else if (a == 12'h006)
+      bad_value = cfg_wdata_i[CW-1:0] == '0;
+    else if (in_qmap)
+      bad_value = 32'(cfg_wdata_i[4:0]) >= 32'(NPROF) || 32'(cfg_wdata_i[12:8]) >= 32'(NPROF);
   end
   wire refused = (quiesce && busy) || bad_value;
   wire do_write = cfg_valid_i && cfg_write_i && rw_reg && !refused;
+  assign cfg_policy_set_o = do_write && a == 12'h002 && cfg_wdata_i[1:0] != cfg_policy_o;
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin

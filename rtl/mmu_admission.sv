@@ -96,6 +96,7 @@ module mmu_admission
   // Configuration registers.
   // ---------------------------------------------------------------------------------
   logic [1:0]           cfg_policy;
+  logic                 cfg_policy_set;  // a CSR write changes the policy this cycle
   // Policy decode; with one policy synthesised its decode is a constant.
   wire pol_rev = POLICIES[1] && (POLICIES == 3'b010 || cfg_policy == mmu_adm_pkg::POLICY_REVERIE);
   wire pol_dsh = POLICIES[2] && (POLICIES == 3'b100 || cfg_policy == mmu_adm_pkg::POLICY_DSH);
@@ -315,10 +316,15 @@ module mmu_admission
 
   // Policy state exists only with its policy (POLICIES): reverie's filters and n_p
   // counters, dsh's port pause state and port counters. Left out, it is constant zero.
+  // A policy change (on an empty buffer: the CSR's rule) restarts the filters, as the
+  // golden core builds a new policy; n_p and the dsh port counters are zero already then.
   for (genvar i = 0; i < NQ; i++) begin : g_ewma
     if (POLICIES[1]) begin : g_on
       always_ff @(posedge clk_i or negedge rst_ni) begin
         if (!rst_ni) begin
+          avg_in_q[i*AW +: AW] <= '0;
+          avg_eg_q[i*AW +: AW] <= '0;
+        end else if (cfg_policy_set) begin
           avg_in_q[i*AW +: AW] <= '0;
           avg_eg_q[i*AW +: AW] <= '0;
         end else begin
@@ -423,7 +429,7 @@ module mmu_admission
     .clk_i, .rst_ni,
     .cfg_valid_i, .cfg_ready_o, .cfg_write_i, .cfg_addr_i, .cfg_wdata_i,
     .cfg_rvalid_o, .cfg_rdata_o, .cfg_error_o,
-    .cfg_policy_o(cfg_policy), .cfg_ewma_rule_o(cfg_ewma_rule), .cfg_ewma_clamp_o(cfg_ewma_clamp),
+    .cfg_policy_o(cfg_policy), .cfg_policy_set_o(cfg_policy_set), .cfg_ewma_rule_o(cfg_ewma_rule), .cfg_ewma_clamp_o(cfg_ewma_clamp),
     .cfg_ewma_k_o(cfg_ewma_k), .cfg_buffer_o(cfg_buffer), .cfg_hdrm_pool_o(cfg_hdrm_pool),
     .cfg_congested_o(cfg_congested), .cfg_dsh_port_xon_off_o(cfg_dsh_port_xon_off),
     .cfg_pool_size_o(cfg_pool_size),
@@ -439,11 +445,17 @@ module mmu_admission
 `ifndef SYNTHESIS
 `ifdef MMU_ASSERT
   // Invariants of the whole unit (verilator --assert); each datapath checks its own
-  // operation (mmu_adm_op).
+  // operation (mmu_adm_op). (Verilator 5.006 mis-generates an assertion on the request
+  // datapath's outputs in SystemC mode, hence the registered response here.)
+  logic [CW-1:0] buffer_prev;  // the buffer size the last cycle's operations saw
+  always_ff @(posedge clk_i) buffer_prev <= cfg_buffer;
   always_ff @(posedge clk_i) begin
     if (rst_ni) begin
       assert (!(a_valid && a_underflow)) else $error("release of more cells than a counter holds");
-      assert (total_used <= cfg_buffer || cfg_buffer == '0) else $error("buffer occupancy above the buffer size");
+      // An admission never takes the buffer past the size it was decided on (the occupancy
+      // may sit above BUFFER_CELLS after software shrinks it under load).
+      assert (!(rsp_valid_o && rsp_verdict_o != mmu_adm_pkg::VERDICT_DROP) || total_used <= buffer_prev)
+        else $error("admission beyond the buffer size");
     end
   end
 `endif

@@ -1,5 +1,5 @@
 // generated from rtl/regmap.json by scripts/gen_regs.py; do not edit
-// mmu_admission: CSR map of the admission unit. 32-bit registers at word addresses. Defined once here; scripts/gen_regs.py generates rtl/mmu_regs_pkg.sv, hw-model/admission/regs.h and docs/registers.md from it.
+// mmu_admission: CSR map of the admission unit. 32-bit registers at word addresses. Defined once here; scripts/gen_regs.py generates rtl/mmu_regs_pkg.sv, hw-model/admission/regs.h and docs/registers.md from it. A field not marked quiesce may be written under traffic: the unit and its golden core (hw-model/admission, every block reading its configuration live) use the new value from the next operation on. A write that changes a quiesce field while the buffer holds cells is refused (cfg_error_o), as is a value out of range (policy 3, ewma_k 31, shift -16, a pool or profile the unit lacks, CONGESTED_CELLS 0). A policy change restarts the reverie filters (q_hat 0).
 // Word addresses; arrays: entry k of REG at REG_ADDR + k * REG_STRIDE.
 // bit [31:0] is int unsigned (Icarus 11 does not parse int unsigned localparams).
 package mmu_regs_pkg;
@@ -50,6 +50,7 @@ package mmu_regs_pkg;
   // CTRL (rw, 0x002): Policy and filter control.
   localparam bit [31:0] CTRL_ADDR                      = 'h002;
   localparam bit [31:0] CTRL_RESET                     = 32'h00000000;
+  localparam bit [31:0] CTRL_QUIESCE_MASK              = 32'h00000003;  // changes only with an empty buffer
   localparam bit [31:0] CTRL_POLICY_LSB                = 0;  // 0 dt, 1 reverie, 2 dsh
   localparam bit [31:0] CTRL_POLICY_W                  = 2;
   localparam bit [31:0] CTRL_POLICY_MASK               = 32'h00000003;
@@ -85,6 +86,7 @@ package mmu_regs_pkg;
   // CONGESTED_CELLS (rw, 0x006): A queue with at least this many cells is congested (n_p, reverie).
   localparam bit [31:0] CONGESTED_CELLS_ADDR           = 'h006;
   localparam bit [31:0] CONGESTED_CELLS_RESET          = 32'h00000050;
+  localparam bit [31:0] CONGESTED_CELLS_QUIESCE_MASK   = 32'hffffffff;  // changes only with an empty buffer
   localparam bit [31:0] CONGESTED_CELLS_CELLS_LSB      = 0;
   localparam bit [31:0] CONGESTED_CELLS_CELLS_W        = 32;
   localparam bit [31:0] CONGESTED_CELLS_CELLS_MASK     = 32'hffffffff;
@@ -110,6 +112,7 @@ package mmu_regs_pkg;
   localparam bit [31:0] IPROF_MODE_STRIDE              = 8;
   localparam bit [31:0] IPROF_MODE_COUNT_MAX           = 16;  // entries before the next register
   localparam bit [31:0] IPROF_MODE_RESET               = 32'h00000000;
+  localparam bit [31:0] IPROF_MODE_QUIESCE_MASK        = 32'h0000000f;  // changes only with an empty buffer
   localparam bit [31:0] IPROF_MODE_POOL_LSB            = 0;
   localparam bit [31:0] IPROF_MODE_POOL_W              = 4;
   localparam bit [31:0] IPROF_MODE_POOL_MASK           = 32'h0000000f;
@@ -125,6 +128,7 @@ package mmu_regs_pkg;
   localparam bit [31:0] IPROF_RESERVED_STRIDE          = 8;
   localparam bit [31:0] IPROF_RESERVED_COUNT_MAX       = 16;  // entries before the next register
   localparam bit [31:0] IPROF_RESERVED_RESET           = 32'h00000000;
+  localparam bit [31:0] IPROF_RESERVED_QUIESCE_MASK    = 32'hffffffff;  // changes only with an empty buffer
   localparam bit [31:0] IPROF_RESERVED_CELLS_LSB       = 0;
   localparam bit [31:0] IPROF_RESERVED_CELLS_W         = 32;
   localparam bit [31:0] IPROF_RESERVED_CELLS_MASK      = 32'hffffffff;
@@ -170,6 +174,7 @@ package mmu_regs_pkg;
   localparam bit [31:0] EPROF_MODE_STRIDE              = 4;
   localparam bit [31:0] EPROF_MODE_COUNT_MAX           = 16;  // entries before the next register
   localparam bit [31:0] EPROF_MODE_RESET               = 32'h00000000;
+  localparam bit [31:0] EPROF_MODE_QUIESCE_MASK        = 32'h0000000f;  // changes only with an empty buffer
   localparam bit [31:0] EPROF_MODE_POOL_LSB            = 0;
   localparam bit [31:0] EPROF_MODE_POOL_W              = 4;
   localparam bit [31:0] EPROF_MODE_POOL_MASK           = 32'h0000000f;
@@ -185,6 +190,7 @@ package mmu_regs_pkg;
   localparam bit [31:0] EPROF_RESERVED_STRIDE          = 4;
   localparam bit [31:0] EPROF_RESERVED_COUNT_MAX       = 16;  // entries before the next register
   localparam bit [31:0] EPROF_RESERVED_RESET           = 32'h00000000;
+  localparam bit [31:0] EPROF_RESERVED_QUIESCE_MASK    = 32'hffffffff;  // changes only with an empty buffer
   localparam bit [31:0] EPROF_RESERVED_CELLS_LSB       = 0;
   localparam bit [31:0] EPROF_RESERVED_CELLS_W         = 32;
   localparam bit [31:0] EPROF_RESERVED_CELLS_MASK      = 32'hffffffff;
@@ -203,6 +209,7 @@ package mmu_regs_pkg;
   localparam bit [31:0] QMAP_STRIDE                    = 1;
   localparam bit [31:0] QMAP_COUNT_MAX                 = 3584;  // entries before the next register
   localparam bit [31:0] QMAP_RESET                     = 32'h00000000;
+  localparam bit [31:0] QMAP_QUIESCE_MASK              = 32'h00011f1f;  // changes only with an empty buffer
   localparam bit [31:0] QMAP_PG_PROFILE_LSB            = 0;
   localparam bit [31:0] QMAP_PG_PROFILE_W              = 5;
   localparam bit [31:0] QMAP_PG_PROFILE_MASK           = 32'h0000001f;

@@ -1,7 +1,7 @@
 """Paper figures reproduced with mmusim: one command each, CSV + PNG, and a section of a
 results page that puts our numbers beside the paper's.
 
-  python3 -m traffic.experiments NAME --out DIR [--doc docs/results.md] [--full] [--jobs N]
+  python3 -m traffic.experiments NAME [--out DIR (default experiments-out)] [--doc docs/results.md] [--full] [--jobs N]
 
 NAME: reverie-fig2, reverie-fig7, reverie-fig8, reverie-fig10, dsh-fig11b, bb-fig6, bb-fig7,
 bfc-fig7, or all.
@@ -26,7 +26,7 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
 
-from traffic import sweep, trace, workloads  # noqa: E402
+from traffic import headroom, sweep, trace, workloads  # noqa: E402
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 POLICIES = ("dt", "abm", "reverie")
@@ -113,7 +113,7 @@ SERVERS, UPLINKS, SERVER_GBPS, UPLINK_GBPS = 16, 4, 25, 100
 
 def eta_bytes(rate_gbps, delay_ns=2000, mtu=1500):
     """DSH Eq. 1 / [49]: eta = 2(C*D + MTU) + 3840 bytes."""
-    return 2 * (-(-int(rate_gbps * delay_ns) // 8) + mtu) + 3840
+    return headroom.eta_bytes(int(rate_gbps * 1e9), int(delay_ns * 1000), mtu)
 
 
 def leaf_buffer():
@@ -452,10 +452,8 @@ MB_PORTS, MB_NQ, MB_BUFFER, MB_PRIVATE, MB_T0 = 32, 7, 16 << 20, 3072, 200.0
 
 
 def dsh_eta_bytes(rate_bps=100e9, delay_ps=2e6, mtu=1500, cell=256):
-    """DSH Eq. 1, eta = 2(C*D + MTU) + 3840, in whole cells (as the loader and test_dsh.cc)."""
-    cd = -(-int(rate_bps * delay_ps) // 8_000_000_000_000)
-    eta = 2 * (cd + mtu) + 3840
-    return -(-eta // cell) * cell
+    """DSH Eq. 1, eta = 2(C*D + MTU) + 3840, in whole cells (as test_dsh.cc)."""
+    return -(-headroom.eta_bytes(int(rate_bps), int(delay_ps), mtu) // cell) * cell
 
 
 def send_us(nbytes):
@@ -483,7 +481,7 @@ def dsh_microbench(dsh, total):
                         "egress_lossy_pool": {"size": str(pool), "type": "egress"}},
         "BUFFER_PROFILE": {
             "ingress_lossless_profile": {"pool": "ingress_pool", "size": str(MB_PRIVATE), "dynamic_th": -4,
-                                         "xon": "0", "xon_offset": "0"},
+                                         "xon": "0", "xon_offset": "0", "xoff": str(eta)},  # the paper's eta
             "ingress_lossy_profile": {"pool": "ingress_pool", "size": "0", "static_th": str(MB_BUFFER)},
             "egress_lossless_profile": {"pool": "egress_lossless_pool", "static_th": str(MB_BUFFER)},
             "egress_lossy_profile": {"pool": "egress_lossy_pool", "size": "0", "dynamic_th": 0}},
@@ -964,14 +962,17 @@ EXPERIMENTS = {"reverie-fig2": reverie_fig2, "reverie-fig7": reverie_fig7, "reve
 
 
 def main(argv=None):
-    ap = argparse.ArgumentParser(prog="python3 -m traffic.experiments", description=__doc__.splitlines()[0])
-    ap.add_argument("name", choices=list(EXPERIMENTS) + ["all"])
-    ap.add_argument("--out", required=True)
-    ap.add_argument("--doc", help="results page to update (section per experiment)")
-    ap.add_argument("--full", action="store_true", help="paper-sized grid (slow)")
-    ap.add_argument("--jobs", type=int, default=None)
+    ap = argparse.ArgumentParser(prog="python3 -m traffic.experiments", description=__doc__.split("\n\n")[0])
+    ap.add_argument("name", choices=list(EXPERIMENTS) + ["all"], help="experiment (paper figure), or all")
+    ap.add_argument("--out", default="experiments-out",
+                    help="CSV + PNG output directory (default: %(default)s; docs/results only to refresh the "
+                         "committed results on purpose)")
+    ap.add_argument("--doc", help="results page whose section per experiment is rewritten (default: none; "
+                                  "docs/results.md to refresh the docs)")
+    ap.add_argument("--full", action="store_true", help="paper-sized grid (slow; default: the quick grid)")
+    ap.add_argument("--jobs", type=int, default=None, help="worker processes (default: all cores)")
     ap.add_argument("--work", help="keep per-run outputs and traces here (default: a temporary directory)")
-    ap.add_argument("--mmusim", help="mmusim binary (default $MMUSIM, else build/mmusim)")
+    ap.add_argument("--mmusim", help="mmusim binary (default: $MMUSIM, else build/mmusim)")
     a = ap.parse_args(argv)
     os.makedirs(a.out, exist_ok=True)
     global _WORK

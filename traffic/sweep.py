@@ -1,7 +1,8 @@
 """Parameter sweeps over mmusim runs, locally (process pool) or on a Dask cluster.
 
 A sweep spec is JSON:
-  {"scenario": "scenarios/default.json",        # path (relative to the spec) or inline object
+  {"scenario": "scenarios/default.json",        # path or inline object (a relative path is
+                                                #  looked up beside the spec, then in the CWD)
    "set": {"duration_us": 500},                 # fixed overrides (optional)
    "grid": {"admission.policy": ["dt", "reverie"],
             "traffic.0.burst_bytes": [65536, 131072]},
@@ -97,6 +98,18 @@ def load_spec(path):
     return spec
 
 
+def scenario_path(sc, spec_dir):
+    """A relative scenario path names a file beside the spec, else one in the CWD."""
+    p = pathlib.Path(sc)
+    if p.is_absolute():
+        return str(p)
+    for base in (pathlib.Path(spec_dir), pathlib.Path.cwd()):
+        if (base / p).is_file():
+            return str((base / p).resolve())
+    raise ValueError(f"scenario: '{sc}' is neither beside the spec ({spec_dir}) nor in the "
+                     f"current directory ({pathlib.Path.cwd()})")
+
+
 def points(spec, out_dir, mmusim=None):
     """The run list: scenario file (written to out_dir if inline), overrides, seed, out."""
     out_dir = pathlib.Path(out_dir).resolve()
@@ -108,8 +121,7 @@ def points(spec, out_dir, mmusim=None):
         sc_path = str(path)
         default_seed = sc.get("seed", 1)
     else:
-        p = pathlib.Path(sc)
-        sc_path = str(p if p.is_absolute() else pathlib.Path(spec.get("_dir", ".")) / p)
+        sc_path = scenario_path(sc, spec.get("_dir", "."))
         with open(sc_path) as f:
             default_seed = json.load(f).get("seed", 1)
     keys = sorted(spec.get("grid", {}))
@@ -127,8 +139,12 @@ def points(spec, out_dir, mmusim=None):
 
 
 def progress(done, total):
-    print(f"\rsweep: {done}/{total} points", end="\n" if done == total else "",
-          file=sys.stderr, flush=True)
+    # One rewritten line on a terminal; whole lines (every 10 %) into a log.
+    if sys.stderr.isatty():
+        print(f"\rsweep: {done}/{total} points", end="\n" if done == total else "",
+              file=sys.stderr, flush=True)
+    elif done == total or done * 10 // total != (done - 1) * 10 // total:
+        print(f"sweep: {done}/{total} points", file=sys.stderr, flush=True)
 
 
 def run_local(pts, jobs=None, quiet=False):
@@ -172,12 +188,13 @@ def write_table(rows, path):
 
 
 def main(argv=None):
-    ap = argparse.ArgumentParser(prog="python3 -m traffic.sweep", description=__doc__.splitlines()[0])
-    ap.add_argument("spec")
-    ap.add_argument("--out", required=True)
+    ap = argparse.ArgumentParser(prog="python3 -m traffic.sweep", description=__doc__.split("\n\n")[0])
+    ap.add_argument("spec", help="sweep spec JSON (format: see the module docstring or README); a relative "
+                    "scenario path in it is looked up beside the spec, then in the current directory")
+    ap.add_argument("--out", required=True, help="output directory: results.csv and points/<i>/")
     ap.add_argument("--jobs", type=int, default=None, help="local worker processes (default: all cores)")
-    ap.add_argument("--dask", metavar="HOST:PORT", help="Dask scheduler address (instead of local)")
-    ap.add_argument("--mmusim", help="mmusim binary (default $MMUSIM, else build/mmusim)")
+    ap.add_argument("--dask", metavar="HOST:PORT", help="Dask scheduler address (default: none, run locally)")
+    ap.add_argument("--mmusim", help="mmusim binary (default: $MMUSIM, else build/mmusim)")
     a = ap.parse_args(argv)
     try:
         pts = points(load_spec(a.spec), a.out, a.mmusim)

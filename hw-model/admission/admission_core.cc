@@ -94,6 +94,8 @@ void AdmissionCore::reconfigure(const CoreConfig& cfg) {
   cfg.validate();
   if (cfg.ports != m_cfg.ports || cfg.prios != m_cfg.prios || cfg.pool_cells.size() != m_cfg.pool_cells.size())
     throw std::invalid_argument("reconfigure cannot change ports, priorities or the number of pools");
+  if (cfg.counter_bits != m_cfg.counter_bits || cfg.ewma.frac_bits != m_cfg.ewma.frac_bits)
+    throw std::invalid_argument("reconfigure cannot change counter_bits or ewma fraction bits");
   const bool new_policy = cfg.policy != m_cfg.policy;
   m_cfg = cfg;  // policies read the configuration by reference
   if (new_policy) {
@@ -102,6 +104,36 @@ void AdmissionCore::reconfigure(const CoreConfig& cfg) {
   } else {
     m_policy->config_changed();
   }
+}
+
+ArchState AdmissionCore::state() const {
+  ArchState s;
+  s.ing = m_c.ing;
+  s.hdrm = m_c.hdrm;
+  s.egr = m_c.egr;
+  s.paused = m_c.paused;
+  s.port_paused = m_c.port_paused;
+  s.pool_used = m_c.pool_used;
+  s.hdrm_pool_used = m_c.hdrm_pool_used;
+  s.total = m_c.total;
+  m_policy->save(s);
+  return s;
+}
+
+void AdmissionCore::load_state(const ArchState& s) {
+  const size_t n = size_t(m_cfg.ports) * m_cfg.prios;
+  if (s.ing.size() != n || s.hdrm.size() != n || s.egr.size() != n || s.paused.size() != n ||
+      s.port_paused.size() != m_cfg.ports || s.pool_used.size() != m_cfg.pool_cells.size())
+    throw std::invalid_argument("state does not have this core's shape");
+  m_policy->load(s);
+  m_c.ing = s.ing;
+  m_c.hdrm = s.hdrm;
+  m_c.egr = s.egr;
+  m_c.paused = s.paused;
+  m_c.port_paused = s.port_paused;
+  m_c.pool_used = s.pool_used;
+  m_c.hdrm_pool_used = s.hdrm_pool_used;
+  m_c.total = s.total;
 }
 
 void AdmissionCore::check(uint32_t in, uint32_t out, uint8_t prio, const char* what) const {

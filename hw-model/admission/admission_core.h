@@ -4,6 +4,7 @@
 // admission unit is checked against it decision for decision.
 #include <memory>
 
+#include "admission/arch_state.h"
 #include "admission/counters.h"
 #include "admission/policy.h"
 #include "admission/types.h"
@@ -13,6 +14,9 @@ namespace mmusim::admission {
 class AdmissionCore {
  public:
   explicit AdmissionCore(CoreConfig cfg);
+  // The policy and its blocks refer to m_cfg: a core stays where it was built.
+  AdmissionCore(const AdmissionCore&) = delete;
+  AdmissionCore& operator=(const AdmissionCore&) = delete;
 
   Result admit(const Request& r);
   // Headroom drains first, then the ingress share (reverie §2.2.1). Returns XON events when
@@ -20,8 +24,17 @@ class AdmissionCore {
   PfcUpdate depart(const Departure& d);
   void reset();
   // Run-time reprogramming (CSR writes): counters and policy state are kept unless the
-  // policy itself changes. Throws std::invalid_argument, leaving the old configuration.
+  // policy itself changes; every block reads the new values from the next operation on.
+  // Throws std::invalid_argument, leaving the old configuration, for an invalid one or one
+  // that changes what the RTL fixes at elaboration (ports, priorities, pools, counter
+  // width, EWMA fraction bits).
   void reconfigure(const CoreConfig& cfg);
+
+  // Architectural state (counters, pause bits, q_hat, n_p, dsh port counters).
+  ArchState state() const;
+  // Loads a state of this core's shape and policy (vector sizes checked: throws
+  // std::invalid_argument). Nothing is checked against the configuration.
+  void load_state(const ArchState& s);
 
   const CoreConfig& config() const { return m_cfg; }
   uint64_t ingress_cells(uint32_t port, uint32_t prio) const { return m_c.ing[m_c.idx(port, prio)]; }

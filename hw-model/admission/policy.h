@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "admission/arch_state.h"
 #include "admission/counters.h"
 #include "admission/types.h"
 
@@ -20,7 +21,12 @@ class Policy {
   virtual PfcUpdate depart(Counters& c, const Departure& d) = 0;
   virtual void reset() {}
   // The configuration was rewritten in place (CSR writes): refresh values derived from it.
+  // Everything else reads the configuration live.
   virtual void config_changed() {}
+  // The policy's part of the architectural state (q_hat, n_p, dsh port counters): written
+  // into / loaded from `s`; the core fills and loads the counter bank.
+  virtual void save(ArchState&) const {}
+  virtual void load(const ArchState&) {}
   // Current thresholds in cells (statistics and the RTL checker).
   virtual uint64_t ingress_threshold(const Counters& c, uint32_t port, uint32_t prio) const = 0;
   virtual uint64_t egress_threshold(const Counters& c, uint32_t port, uint32_t q) const = 0;

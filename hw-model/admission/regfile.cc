@@ -493,14 +493,14 @@ uint32_t read(const AdmissionCore& core, uint32_t addr, const RtlParams& p, cons
 uint32_t quiesce_mask(uint32_t addr) {
   CsrLocation l;
   if (!find(addr, [](const r::RegInfo& g) { return g.count_max; }, l)) return 0;
-  switch (l.reg->addr) {
-    case r::CTRL_ADDR: return r::CTRL_POLICY_MASK;
-    case r::CONGESTED_CELLS_ADDR: return r::CONGESTED_CELLS_CELLS_MASK;
-    case r::IPROF_MODE_ADDR: return r::IPROF_MODE_POOL_MASK;
-    case r::IPROF_RESERVED_ADDR: return r::IPROF_RESERVED_CELLS_MASK;
-    case r::EPROF_MODE_ADDR: return r::EPROF_MODE_POOL_MASK;
-    case r::EPROF_RESERVED_ADDR: return r::EPROF_RESERVED_CELLS_MASK;
-    case r::QMAP_ADDR: return r::QMAP_PG_PROFILE_MASK | r::QMAP_QUEUE_PROFILE_MASK | r::QMAP_LOSSLESS_MASK;
+  switch (l.reg->addr) {  // the fields marked "quiesce" in rtl/regmap.json
+    case r::CTRL_ADDR: return r::CTRL_QUIESCE_MASK;
+    case r::CONGESTED_CELLS_ADDR: return r::CONGESTED_CELLS_QUIESCE_MASK;
+    case r::IPROF_MODE_ADDR: return r::IPROF_MODE_QUIESCE_MASK;
+    case r::IPROF_RESERVED_ADDR: return r::IPROF_RESERVED_QUIESCE_MASK;
+    case r::EPROF_MODE_ADDR: return r::EPROF_MODE_QUIESCE_MASK;
+    case r::EPROF_RESERVED_ADDR: return r::EPROF_RESERVED_QUIESCE_MASK;
+    case r::QMAP_ADDR: return r::QMAP_QUIESCE_MASK;
     default: return 0;
   }
 }

@@ -1,6 +1,6 @@
 #pragma once
 // generated from rtl/regmap.json by scripts/gen_regs.py; do not edit
-// mmu_admission: CSR map of the admission unit. 32-bit registers at word addresses. Defined once here; scripts/gen_regs.py generates rtl/mmu_regs_pkg.sv, hw-model/admission/regs.h and docs/registers.md from it.
+// mmu_admission: CSR map of the admission unit. 32-bit registers at word addresses. Defined once here; scripts/gen_regs.py generates rtl/mmu_regs_pkg.sv, hw-model/admission/regs.h and docs/registers.md from it. A field not marked quiesce may be written under traffic: the unit and its golden core (hw-model/admission, every block reading its configuration live) use the new value from the next operation on. A write that changes a quiesce field while the buffer holds cells is refused (cfg_error_o), as is a value out of range (policy 3, ewma_k 31, shift -16, a pool or profile the unit lacks, CONGESTED_CELLS 0). A policy change restarts the reverie filters (q_hat 0).
 // Word addresses; arrays: entry k of REG at REG_ADDR + k * REG_STRIDE.
 #include <cstdint>
 
@@ -49,6 +49,7 @@ inline constexpr uint32_t PARAMS_CW_MASK                 = 0x3f000000;
 // CTRL (rw, 0x002): Policy and filter control.
 inline constexpr uint32_t CTRL_ADDR                      = 0x002;
 inline constexpr uint32_t CTRL_RESET                     = 0x00000000;
+inline constexpr uint32_t CTRL_QUIESCE_MASK              = 0x00000003;  // changes only with an empty buffer
 inline constexpr uint32_t CTRL_POLICY_LSB                = 0;  // 0 dt, 1 reverie, 2 dsh
 inline constexpr uint32_t CTRL_POLICY_W                  = 2;
 inline constexpr uint32_t CTRL_POLICY_MASK               = 0x00000003;
@@ -84,6 +85,7 @@ inline constexpr uint32_t HDRM_POOL_CELLS_CELLS_MASK     = 0xffffffff;
 // CONGESTED_CELLS (rw, 0x006): A queue with at least this many cells is congested (n_p, reverie).
 inline constexpr uint32_t CONGESTED_CELLS_ADDR           = 0x006;
 inline constexpr uint32_t CONGESTED_CELLS_RESET          = 0x00000050;
+inline constexpr uint32_t CONGESTED_CELLS_QUIESCE_MASK   = 0xffffffff;  // changes only with an empty buffer
 inline constexpr uint32_t CONGESTED_CELLS_CELLS_LSB      = 0;
 inline constexpr uint32_t CONGESTED_CELLS_CELLS_W        = 32;
 inline constexpr uint32_t CONGESTED_CELLS_CELLS_MASK     = 0xffffffff;
@@ -109,6 +111,7 @@ inline constexpr uint32_t IPROF_MODE_ADDR                = 0x040;
 inline constexpr uint32_t IPROF_MODE_STRIDE              = 8;
 inline constexpr uint32_t IPROF_MODE_COUNT_MAX           = 16;  // entries before the next register
 inline constexpr uint32_t IPROF_MODE_RESET               = 0x00000000;
+inline constexpr uint32_t IPROF_MODE_QUIESCE_MASK        = 0x0000000f;  // changes only with an empty buffer
 inline constexpr uint32_t IPROF_MODE_POOL_LSB            = 0;
 inline constexpr uint32_t IPROF_MODE_POOL_W              = 4;
 inline constexpr uint32_t IPROF_MODE_POOL_MASK           = 0x0000000f;
@@ -124,6 +127,7 @@ inline constexpr uint32_t IPROF_RESERVED_ADDR            = 0x041;
 inline constexpr uint32_t IPROF_RESERVED_STRIDE          = 8;
 inline constexpr uint32_t IPROF_RESERVED_COUNT_MAX       = 16;  // entries before the next register
 inline constexpr uint32_t IPROF_RESERVED_RESET           = 0x00000000;
+inline constexpr uint32_t IPROF_RESERVED_QUIESCE_MASK    = 0xffffffff;  // changes only with an empty buffer
 inline constexpr uint32_t IPROF_RESERVED_CELLS_LSB       = 0;
 inline constexpr uint32_t IPROF_RESERVED_CELLS_W         = 32;
 inline constexpr uint32_t IPROF_RESERVED_CELLS_MASK      = 0xffffffff;
@@ -169,6 +173,7 @@ inline constexpr uint32_t EPROF_MODE_ADDR                = 0x0c0;
 inline constexpr uint32_t EPROF_MODE_STRIDE              = 4;
 inline constexpr uint32_t EPROF_MODE_COUNT_MAX           = 16;  // entries before the next register
 inline constexpr uint32_t EPROF_MODE_RESET               = 0x00000000;
+inline constexpr uint32_t EPROF_MODE_QUIESCE_MASK        = 0x0000000f;  // changes only with an empty buffer
 inline constexpr uint32_t EPROF_MODE_POOL_LSB            = 0;
 inline constexpr uint32_t EPROF_MODE_POOL_W              = 4;
 inline constexpr uint32_t EPROF_MODE_POOL_MASK           = 0x0000000f;
@@ -184,6 +189,7 @@ inline constexpr uint32_t EPROF_RESERVED_ADDR            = 0x0c1;
 inline constexpr uint32_t EPROF_RESERVED_STRIDE          = 4;
 inline constexpr uint32_t EPROF_RESERVED_COUNT_MAX       = 16;  // entries before the next register
 inline constexpr uint32_t EPROF_RESERVED_RESET           = 0x00000000;
+inline constexpr uint32_t EPROF_RESERVED_QUIESCE_MASK    = 0xffffffff;  // changes only with an empty buffer
 inline constexpr uint32_t EPROF_RESERVED_CELLS_LSB       = 0;
 inline constexpr uint32_t EPROF_RESERVED_CELLS_W         = 32;
 inline constexpr uint32_t EPROF_RESERVED_CELLS_MASK      = 0xffffffff;
@@ -202,6 +208,7 @@ inline constexpr uint32_t QMAP_ADDR                      = 0x200;
 inline constexpr uint32_t QMAP_STRIDE                    = 1;
 inline constexpr uint32_t QMAP_COUNT_MAX                 = 3584;  // entries before the next register
 inline constexpr uint32_t QMAP_RESET                     = 0x00000000;
+inline constexpr uint32_t QMAP_QUIESCE_MASK              = 0x00011f1f;  // changes only with an empty buffer
 inline constexpr uint32_t QMAP_PG_PROFILE_LSB            = 0;
 inline constexpr uint32_t QMAP_PG_PROFILE_W              = 5;
 inline constexpr uint32_t QMAP_PG_PROFILE_MASK           = 0x0000001f;

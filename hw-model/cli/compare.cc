@@ -7,8 +7,12 @@
 #include <filesystem>
 #include <fstream>
 #include <iostream>
+#include <sstream>
 
 #include <nlohmann/json.hpp>
+
+#include "output/checked_file.h"
+#include "output/output_dir.h"
 
 namespace mmusim {
 namespace {
@@ -38,7 +42,12 @@ struct Column {
 }  // namespace
 
 int run_compare(const std::string& self, const CompareArgs& a, std::ostream& out) {
-  std::filesystem::create_directories(a.out);
+  try {
+    OutputDir::prepare(a.out, "--out");
+  } catch (const OutputError& e) {
+    std::cerr << "mmusim: error: " << e.what() << "\n";
+    return 1;
+  }
   std::vector<nlohmann::json> sums;
   for (const auto& p : a.policies) {
     std::vector<std::string> argv = {self, "run"};
@@ -88,7 +97,7 @@ int run_compare(const std::string& self, const CompareArgs& a, std::ostream& out
     out << "\n";
   }
 
-  std::ofstream csv(a.out + "/compare.csv");
+  std::ostringstream csv;
   csv << "policy";
   for (const auto& c : cols) csv << ',' << c.csv;
   csv << "\n";
@@ -100,8 +109,10 @@ int run_compare(const std::string& self, const CompareArgs& a, std::ostream& out
     }
     csv << "\n";
   }
-  if (!csv) {
-    std::cerr << "mmusim compare: cannot write " << a.out << "/compare.csv\n";
+  try {
+    write_file_atomic(a.out + "/compare.csv", csv.str());
+  } catch (const OutputError& e) {
+    std::cerr << "mmusim compare: " << e.what() << "\n";
     return 1;
   }
   out << "wrote " << a.out << "/compare.csv\n";
@@ -123,10 +134,17 @@ int run_compare(const std::string& self, const CompareArgs& a, std::ostream& out
         which = sws[best]["name"].get<std::string>();
         series = "timeseries_" + which + ".csv";
       }
-      std::vector<std::string> argv = {py, script, "-o", a.out + "/occupancy.png"};
+      // Plotted under a temporary name, renamed once complete.
+      const std::string png = a.out + "/occupancy.png";
+      const std::string tmp = a.out + "/.partial-" + std::to_string(getpid()) + ".occupancy.png";
+      std::vector<std::string> argv = {py, script, "-o", tmp};
       for (const auto& p : a.policies) argv.push_back(p + "=" + a.out + "/" + p + "/" + series);
-      if (run(argv) != 0) std::cerr << "mmusim compare: plotting failed (python3-matplotlib installed?)\n";
-      else out << "wrote " << a.out << "/occupancy.png" << (which.empty() ? "" : " (switch " + which + ")") << "\n";
+      if (run(argv) != 0 || std::rename(tmp.c_str(), png.c_str()) != 0) {
+        std::remove(tmp.c_str());
+        std::cerr << "mmusim compare: plotting failed (python3-matplotlib installed?)\n";
+      } else {
+        out << "wrote " << png << (which.empty() ? "" : " (switch " + which + ")") << "\n";
+      }
     }
   }
   return 0;

@@ -15,6 +15,7 @@
 #include "cli/compare.h"
 #include "cli/report.h"
 #include "config/scenario.h"
+#include "output/checked_file.h"
 #include "sim/network.h"
 
 namespace {
@@ -52,6 +53,17 @@ nlohmann::json load_json(const Args& a, std::string& origin) {
 int sc_main(int argc, char* argv[]) {
   CLI::App app{"mmusim: cycle-approximate SystemC model of a shared-buffer switch MMU with PFC"};
   app.require_subcommand(1);
+  app.set_version_flag("--version", std::string("mmusim ") + MMUSIM_VERSION);
+  // CLI11 reports an unknown command as a missing one: name it instead.
+  if (argc > 1 && argv[1][0] != '-' && std::string(argv[1]) != "run" && std::string(argv[1]) != "check" &&
+      std::string(argv[1]) != "compare") {
+    std::cerr << "mmusim: error: unknown command '" << argv[1] << "' (commands: run, check, compare; --help)\n";
+    return kUsage;
+  }
+  std::vector<std::string> policy_names;
+  for (const auto& info : mmusim::admission::policies()) policy_names.push_back(info.name);
+  std::string policy_list;
+  for (const auto& n : policy_names) policy_list += (policy_list.empty() ? "" : ", ") + n;
   Args a;
   CLI::App* run = app.add_subcommand("run", "simulate a scenario (the embedded default if none is given)");
   run->add_option("scenario", a.scenario, "scenario JSON file")->check(CLI::ExistingFile);
@@ -59,7 +71,8 @@ int sc_main(int argc, char* argv[]) {
   run->add_option("--set", a.sets, "override a scenario key: key.path=value (repeatable)");
   const CLI::Range seed_range(0LL, (long long)mmusim::kMaxSeed);
   run->add_option("--seed", a.seed, "random seed (overrides the scenario's)")->check(seed_range);
-  run->add_option("--policy", a.policy, "admission policy (overrides admission.policy)");
+  run->add_option("--policy", a.policy, "admission policy (overrides admission.policy): " + policy_list)
+      ->check(CLI::IsMember(policy_names));
   run->add_option("--impl", a.impl, "admission implementation: cpp, or rtl (Verilated unit, checked in lockstep)")
       ->check(CLI::IsMember({"cpp", "rtl"}));
   run->add_flag("--pcap", a.pcap, "write the PFC frames sent as DIR/pfc.pcap");
@@ -73,7 +86,7 @@ int sc_main(int argc, char* argv[]) {
   compare->add_option("--out", cmp.out, "output directory")->capture_default_str();
   compare->add_option("--set", cmp.sets, "override a scenario key: key.path=value (repeatable)");
   compare->add_option("--seed", cmp.seed, "random seed")->check(seed_range);
-  compare->add_flag("!--no-plot", cmp.plot, "skip the occupancy plot");
+  compare->add_flag_callback("--no-plot", [&cmp] { cmp.plot = false; }, "skip the occupancy plot");
   CLI::App* check = app.add_subcommand("check", "validate a scenario and exit");
   check->add_option("scenario", a.scenario, "scenario JSON file")->required()->check(CLI::ExistingFile);
   check->add_option("--set", a.sets, "override a scenario key: key.path=value (repeatable)");
@@ -109,6 +122,10 @@ int sc_main(int argc, char* argv[]) {
     return mmusim::run_compare(self, cmp, std::cout);
   }
 
+  if (run->parsed() && a.out.empty()) {
+    std::cerr << "mmusim: error: --out: must name a directory, got ''\n";
+    return kBadInput;
+  }
   std::string origin;
   mmusim::Scenario sc;
   try {
@@ -120,6 +137,7 @@ int sc_main(int argc, char* argv[]) {
     std::cerr << "mmusim: error: " << (origin.empty() ? a.scenario : origin) << ": " << e.what() << "\n";
     return kModelError;
   }
+  for (const auto& w : sc.warnings) std::cerr << "mmusim: warning: " << w << "\n";
   if (check->parsed()) {
     if (sc.net.graph)
       std::cout << origin << ": ok (" << sc.net.switches.size() << " switches, " << sc.hosts() << " hosts, "
@@ -136,6 +154,10 @@ int sc_main(int argc, char* argv[]) {
       std::cerr << "rtl co-simulation: " << net.sw().mmu.rtl_cycles()
                 << " RTL cycles in lockstep with the C++ core, 0 mismatches\n";
   } catch (const mmusim::ConfigError& e) {
+    std::cerr << "mmusim: error: " << e.what() << "\n";
+    return kBadInput;
+  } catch (const mmusim::OutputError& e) {
+    // Nothing is renamed into place: no summary.json (docs/outputs.md).
     std::cerr << "mmusim: error: " << e.what() << "\n";
     return kBadInput;
   } catch (const sc_core::sc_report& e) {

@@ -47,15 +47,21 @@ void print_report(std::ostream& os, const nlohmann::json& s) {
        << fmt("%9.1f", o["max"].get<double>() / 1024) << "\n";
   }
   os << "flows (FCT us)   flows  done     mean      p50      p99      max\n";
+  uint64_t unfinished = 0;
   for (auto it = s["generators"].begin(); it != s["generators"].end(); ++it) {
     const auto& g = it.value();
     const auto& f = g["fct_ns"];
     std::string name = it.key().substr(0, 14);
     os << "  " << name << std::string(14 - name.size(), ' ') << fmt("%6.0f", g["flows"].get<double>())
-       << fmt("%6.0f", g["completed"].get<double>()) << fmt("%9.2f", f["mean"].get<double>() / 1000)
-       << fmt("%9.2f", f["p50"].get<double>() / 1000) << fmt("%9.2f", f["p99"].get<double>() / 1000)
-       << fmt("%9.2f", f["max"].get<double>() / 1000) << "\n";
+       << fmt("%6.0f", g["completed"].get<double>());
+    // No completed flow: no FCT to show (the summary's zeros are not times).
+    if (g["completed"].get<uint64_t>() == 0) os << "        –        –        –        –";
+    else
+      for (const char* k : {"mean", "p50", "p99", "max"}) os << fmt("%9.2f", f[k].get<double>() / 1000);
+    os << "\n";
+    unfinished += g["flows"].get<uint64_t>() - g["completed"].get<uint64_t>();
   }
+  if (unfinished) os << "  " << unfinished << " flows unfinished at the end of the run (FCT over completed flows only)\n";
 }
 
 }  // namespace mmusim

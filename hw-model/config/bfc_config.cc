@@ -47,6 +47,13 @@ void load_bfc(Scenario& sc, JsonReader r) {
     if (!(b.sticky_factor >= 0 && b.sticky_factor <= 1e6)) r.fail("sticky_factor", "must be in [0, 1e6]");
   }
   b.refresh_ps = r.time_ps("refresh_ns", 1e3, false, b.refresh_ps);
+  // Refreshes closer than one BFC frame on the slowest link would queue frames without bound.
+  const uint64_t frame_ps =
+      (uint64_t(64 + sc.topo.wire_overhead_bytes) * 8 * 1'000'000'000'000ull + min_rate - 1) / min_rate;
+  if (b.refresh_ps < frame_ps)
+    r.fail("refresh_ns", "must be at least " + nlohmann::json(double(frame_ps) / 1e3).dump() +
+                             " ns, one 64 B BFC frame on the slowest link (" +
+                             nlohmann::json(double(min_rate) / 1e9).dump() + " Gb/s)");
   b.table_factor = uint32_t(r.integer("table_factor", 1, 10000, 100));
   if (uint64_t(b.table_factor) * b.queues_per_port * sc.ports() > (uint64_t(1) << 26))
     r.fail("table_factor", "flow table of more than 2^26 entries");

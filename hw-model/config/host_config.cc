@@ -27,6 +27,8 @@ void load_host(Scenario& sc, const nlohmann::json& j) {
     h.ack_bytes = uint32_t(a.integer("bytes", 64, sc.topo.mtu_bytes, h.ack_bytes));
     h.ack_dscp = uint8_t(a.integer("dscp", 0, 63, h.ack_dscp));
     h.rto_ps = a.time_ps("rto_us", 1e6, false, h.rto_ps);
+    // Each expiry rewinds a flow: at most one per flow per simulated us.
+    if (h.rto_ps < 1'000'000) a.fail("rto_us", "must be at least 1 us");
     a.done();
   }
   if (r.has("smart_pause")) {

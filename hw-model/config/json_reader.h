@@ -113,6 +113,16 @@ class JsonReader {
       fail(key, "must be in (" + nlohmann::json(lo).dump() + ", " + nlohmann::json(hi).dump() + "]");
     return d;
   }
+  // A link or pacing rate in Gb/s, 1 Mb/s to 100 Tb/s: from 1 Mb/s up, every serialisation
+  // and pause time of the model stays far below 2^62 ps (docs/configuration.md).
+  static constexpr double kMinGbps = 1e-3, kMaxGbps = 1e5;
+  double gbps(const std::string& key) {
+    const double g = number(key);
+    if (!(g >= kMinGbps && g <= kMaxGbps))
+      fail(key, "must be in [0.001, 100000] Gb/s (at least 1 Mb/s), got " + nlohmann::json(g).dump());
+    return g;
+  }
+  uint64_t rate_bps(const std::string& key) { return uint64_t(std::llround(gbps(key) * 1e9)); }
   // "-12" or "12", at most 30 digits (exact in an __int128).
   static bool is_plain_integer(const std::string& s) {
     const size_t digits = s.size() - (!s.empty() && s[0] == '-');

@@ -6,6 +6,7 @@
 #include "admission/policy.h"
 #include "config/input_file.h"
 #include "config/json_parse.h"
+#include "config/headroom.h"
 #include "config/json_reader.h"
 #include "config/trace_config.h"
 
@@ -14,6 +15,22 @@ namespace {
 
 constexpr double kPsPerUs = 1e6;
 constexpr double kPsPerNs = 1e3;
+constexpr uint64_t kMinSamplePs = 10'000;
+constexpr uint64_t kMaxSamples = 10'000'000;
+constexpr uint64_t kMinFrameBytes = 64;  // a PFC or BFC frame, the smallest data frame
+
+std::string ns_text(uint64_t ps) { return nlohmann::json(double(ps) / 1e3).dump(); }
+
+// Refreshes closer than one PFC frame on the wire would queue frames without bound. Both
+// times scale with the port rate, so the check is in bit times.
+void check_pfc_refresh(const Scenario& sc) {
+  const double every = double(sc.pfc.pause_quanta) * 512 * sc.pfc.refresh_fraction;
+  const uint64_t frame = (kMinFrameBytes + sc.topo.wire_overhead_bytes) * 8;
+  if (every < double(frame))
+    throw ConfigError("pfc.refresh_fraction: a refresh every pause_quanta x 512 x refresh_fraction = " +
+                      nlohmann::json(every).dump() + " bit times is shorter than one PFC frame on the wire (" +
+                      std::to_string(frame) + " bit times); raise pfc.refresh_fraction or pfc.pause_quanta");
+}
 
 // Every field, empty ones included ("3," is "3" and ""), so a stray separator is an error.
 std::vector<std::string> split(const std::string& s, char sep) {
@@ -131,7 +148,7 @@ void load_topology(Scenario& sc, JsonReader r) {
   }
   sc.topo.switch_name = r.string("switch", "sw0");
   const uint32_t n = uint32_t(r.integer("ports", 1, 1024));
-  const uint64_t rate = uint64_t(std::llround(r.fraction("rate_gbps", 0, 1e5) * 1e9));
+  const uint64_t rate = r.rate_bps("rate_gbps");
   const uint64_t delay = r.time_ps("link_delay_ns", kPsPerNs, true);
   const uint32_t stride = uint32_t(r.integer("port_name_stride", 1, 64, 4));
   sc.topo.mtu_bytes = uint32_t(r.integer("mtu_bytes", 64, 65535, 1500));
@@ -143,7 +160,7 @@ void load_topology(Scenario& sc, JsonReader r) {
     for (auto it = o.object().begin(); it != o.object().end(); ++it) {
       const uint32_t p = port_index(sc, it.key(), o.field(it.key()));
       JsonReader po = o.child(it.key());
-      if (po.has("rate_gbps")) sc.topo.ports[p].rate_bps = uint64_t(std::llround(po.fraction("rate_gbps", 0, 1e5) * 1e9));
+      if (po.has("rate_gbps")) sc.topo.ports[p].rate_bps = po.rate_bps("rate_gbps");
       if (po.has("link_delay_ns")) sc.topo.ports[p].delay_ps = po.time_ps("link_delay_ns", kPsPerNs, true);
       po.done();
     }
@@ -156,9 +173,11 @@ void load_topology(Scenario& sc, JsonReader r) {
 void load_mmu(Scenario& sc, JsonReader r) {
   sc.mmu.buffer_bytes = r.positive("buffer_bytes");
   sc.mmu.cell_bytes = uint32_t(r.integer("cell_bytes", 1, 65536, 256));
-  const double mhz = r.fraction("clock_mhz", 0, 1e5);
+  // 1 MHz to 10 GHz: a cycle of 100 ps to 1 us (docs/configuration.md has the reasons).
+  const double mhz = r.number("clock_mhz");
+  if (!(mhz >= 1 && mhz <= 1e4))
+    r.fail("clock_mhz", "must be in [1, 10000] MHz (1 MHz to 10 GHz), got " + nlohmann::json(mhz).dump());
   sc.mmu.clock_period_ps = uint64_t(std::llround(1e6 / mhz));
-  if (sc.mmu.clock_period_ps == 0) r.fail("clock_mhz", "too fast for picosecond resolution");
   sc.mmu.pipeline_latency_cycles = uint32_t(r.integer("pipeline_latency_cycles", 0, 1 << 20, 4));
   sc.mmu.pipelines = uint32_t(r.integer("pipelines", 1, sc.ports(), 1));
   sc.mmu.counter_bits = uint32_t(r.integer("counter_bits", 8, 64, 32));
@@ -384,6 +403,9 @@ void load_admission(Scenario& sc, JsonReader r) {
   if (r.has("abm")) {
     JsonReader b = r.child("abm");
     a.abm_interval_ps = b.time_ps("interval_ns", kPsPerNs, false, a.abm_interval_ps);
+    // The interval is counted in whole MMU cycles: a shorter one would be a silent clamp.
+    if (a.abm_interval_ps < sc.mmu.clock_period_ps)
+      b.fail("interval_ns", "shorter than one MMU clock cycle (" + ns_text(sc.mmu.clock_period_ps) + " ns)");
     b.done();
   }
   if (r.has("dsh")) {
@@ -396,6 +418,8 @@ void load_admission(Scenario& sc, JsonReader r) {
 
 GeneratorCfg load_generator(const Scenario& sc, JsonReader r, size_t i) {
   GeneratorCfg g;
+  // The key of a period that must carry one frame (each one starts a flow per source).
+  const char* frame_period = nullptr;
   const std::string type = r.string("type");
   g.name = r.string("name", type + std::to_string(i));
   if (type == "trace") return load_trace_generator(sc, r, std::move(g));
@@ -409,6 +433,7 @@ GeneratorCfg load_generator(const Scenario& sc, JsonReader r, size_t i) {
     g.period_ps = r.time_ps("period_us", kPsPerUs, true, 0);
     g.count = uint32_t(r.integer("count", 1, 1'000'000, 1));
     if (g.count > 1 && g.period_ps == 0) r.fail("period_us", "required and > 0 when count > 1");
+    if (g.count > 1) frame_period = "period_us";
   } else if (type == "constant" || type == "onoff") {
     g.kind = type == "constant" ? GeneratorCfg::Kind::kConstant : GeneratorCfg::Kind::kOnOff;
     g.srcs = hosts("src");
@@ -418,6 +443,7 @@ GeneratorCfg load_generator(const Scenario& sc, JsonReader r, size_t i) {
     if (g.kind == GeneratorCfg::Kind::kOnOff) {
       g.on_ps = r.time_ps("on_us", kPsPerUs, false);
       g.off_ps = r.time_ps("off_us", kPsPerUs, false);
+      frame_period = "on_us";
     }
   } else if (type == "poisson") {
     g.kind = GeneratorCfg::Kind::kPoisson;
@@ -460,6 +486,16 @@ GeneratorCfg load_generator(const Scenario& sc, JsonReader r, size_t i) {
       s.fail("dist", "must be fixed, uniform, exponential or cdf");
     }
     s.done();
+    // Mean arrival gap per source = mean size x 8 / (line rate x load): at least one 64 B
+    // frame time (no more flow starts than a link sends frames) and at most 2^62 ps.
+    const double mean = g.size.mean_bytes();
+    if (mean < double(kMinFrameBytes) * g.load)
+      r.fail("size", "a mean flow size of " + nlohmann::json(mean).dump() + " B at load " +
+                         nlohmann::json(g.load).dump() +
+                         " starts flows faster than one per 64 B frame time: the mean must be >= 64 B x load");
+    for (uint32_t src : g.srcs)
+      if (mean * 8e12 / (double(sc.host_rate_bps(src)) * g.load) > 4611686018427387904.0)
+        r.fail("load", "the mean gap between flows of " + sc.net.hosts[src].name + " exceeds 2^62 ps");
   } else {
     r.fail("type", "unknown generator type '" + type + "' (constant, onoff, poisson, incast, trace)");
   }
@@ -480,7 +516,7 @@ GeneratorCfg load_generator(const Scenario& sc, JsonReader r, size_t i) {
   if (has_dscp == has_pcp) r.fail("", "exactly one of dscp and pcp is required");
   if (has_dscp) g.dscp = uint8_t(r.integer("dscp", 0, 63));
   if (has_pcp) g.pcp = int(r.integer("pcp", 0, 7));
-  if (r.has("rate_gbps")) g.rate_bps = uint64_t(std::llround(r.fraction("rate_gbps", 0, 1e5) * 1e9));
+  if (r.has("rate_gbps")) g.rate_bps = r.rate_bps("rate_gbps");
   for (uint32_t s : g.srcs)
     if (g.rate_bps > sc.host_rate_bps(s))
       r.fail("rate_gbps", "faster than the line rate of h" + std::to_string(s));
@@ -488,6 +524,14 @@ GeneratorCfg load_generator(const Scenario& sc, JsonReader r, size_t i) {
   g.stop_ps = r.time_ps("stop_us", kPsPerUs, false, 0);
   if (g.stop_ps && g.stop_ps <= g.start_ps) r.fail("stop_us", "must be after start_us");
   g.packet_bytes = uint32_t(r.integer("packet_bytes", 64, sc.topo.mtu_bytes, sc.topo.mtu_bytes));
+  // A shorter period would start flows faster than any link sends them.
+  const uint64_t period_ps = g.kind == GeneratorCfg::Kind::kOnOff ? g.on_ps : g.period_ps;
+  for (uint32_t s = 0; frame_period && s < g.srcs.size(); ++s) {
+    const uint64_t rate = g.rate_bps ? g.rate_bps : sc.host_rate_bps(g.srcs[s]);
+    if ((unsigned __int128)rate * period_ps < (unsigned __int128)kMinFrameBytes * 8 * 1'000'000'000'000ull)
+      r.fail(frame_period, "shorter than one 64 B frame at " + sc.net.hosts[g.srcs[s]].name + "'s rate of " +
+                               nlohmann::json(double(rate) / 1e9).dump() + " Gb/s");
+  }
   r.done();
   return g;
 }
@@ -525,6 +569,7 @@ void build_switch_views(Scenario& sc, const nlohmann::json& shared_buffer) {
       if (!keep(o.th_lossless_port, o.th_lossless_prio, true)) o.th_lossless_port = -1;
       if (!keep(o.th_lossy_port, o.th_lossy_prio, false)) o.th_lossy_port = -1;
       v->core_config().validate();
+      for (auto& w : headroom_warnings(*v)) sc.warnings.push_back(std::move(w));
     } catch (const std::exception& e) {
       throw ConfigError("switch '" + sw.name + "': " + e.what());
     }
@@ -534,11 +579,22 @@ void build_switch_views(Scenario& sc, const nlohmann::json& shared_buffer) {
 
 }  // namespace
 
-uint64_t headroom_eta_bytes(uint64_t rate_bps, uint64_t delay_ps, uint32_t mtu_bytes) {
-  // C*D in bytes, rounded up: headroom must never be short.
-  const unsigned __int128 bits = (unsigned __int128)rate_bps * delay_ps;
-  const uint64_t cd = uint64_t((bits + 8'000'000'000'000ull - 1) / 8'000'000'000'000ull);
-  return 2 * (cd + mtu_bytes) + 3840;
+double SizeDist::mean_bytes() const {
+  switch (kind) {
+    case Kind::kFixed: return double(bytes);
+    case Kind::kUniform: return (double(min) + double(max)) / 2;
+    case Kind::kExponential: return mean;
+    case Kind::kCdf: {
+      double m = 0, prev_p = 0, prev_b = double(cdf.front().first);
+      for (const auto& [b, p] : cdf) {
+        m += (p - prev_p) * (prev_b + double(b)) / 2;
+        prev_p = p;
+        prev_b = double(b);
+      }
+      return m;
+    }
+  }
+  return 1;
 }
 
 admission::CoreConfig Scenario::core_config() const {
@@ -551,6 +607,7 @@ admission::CoreConfig Scenario::core_config() const {
   // Capacities and thresholds round down (only whole cells fit); reserved, headroom and
   // xon sizes round up (never short of what the operator asked for).
   c.buffer_cells = mmu.buffer_bytes / cb;
+  const std::vector<uint64_t> safe = safe_headroom_cells(*this);
   for (const auto& p : b.pools) c.pool_cells.push_back(p.size_bytes / cb);
   auto th = [&](const BufferCfg::Profile& p) {
     admission::Threshold t;
@@ -582,9 +639,7 @@ admission::CoreConfig Scenario::core_config() const {
       c.queue_profile[i] = uint16_t(b.queue_profile[i]);
       uint64_t xoff = 0;
       if (c.lossless[i]) {
-        xoff = pr.has_xoff ? pr.xoff_bytes
-                           : headroom_eta_bytes(topo.ports[port].rate_bps, topo.ports[port].delay_ps,
-                                                topo.mtu_bytes);
+        xoff = pr.has_xoff ? pr.xoff_bytes : safe[port] * cb;
         sih_total += cells(xoff);
       }
       auto key = std::make_pair(pi, xoff);
@@ -638,6 +693,7 @@ Scenario load_scenario(const nlohmann::json& j, const std::string& origin) {
       if (p.has("refresh_fraction")) sc.pfc.refresh_fraction = p.fraction("refresh_fraction", 0, 0.99);
       p.done();
     }
+    check_pfc_refresh(sc);
     if (r.has("admission")) load_admission(sc, r.child("admission"));
     if (r.has("egress")) {
       JsonReader e = r.child("egress");
@@ -649,6 +705,8 @@ Scenario load_scenario(const nlohmann::json& j, const std::string& origin) {
     if (r.has("output")) {
       JsonReader o = r.child("output");
       sc.output.sample_interval_ps = o.time_ps("sample_interval_ns", kPsPerNs, false, sc.output.sample_interval_ps);
+      if (sc.output.sample_interval_ps < kMinSamplePs)
+        o.fail("sample_interval_ns", "must be at least 10 ns (at most 100 rows per simulated us)");
       sc.output.occupancy_bucket_bytes = uint32_t(o.integer("occupancy_bucket_bytes", 1, 1 << 24, 1024));
       if (o.has("ingress_peaks")) {
         if (!o.raw("ingress_peaks").is_boolean()) o.fail("ingress_peaks", "must be true or false");
@@ -677,6 +735,11 @@ Scenario load_scenario(const nlohmann::json& j, const std::string& origin) {
       }
       o.done();
     }
+    // Bounded output: with the 10 ns floor above, at most 10^7 rows per file.
+    if (sc.duration_ps / sc.output.sample_interval_ps >= kMaxSamples)
+      throw ConfigError("output.sample_interval_ns: " + ns_text(sc.output.sample_interval_ps) + " ns gives " +
+                        std::to_string(sc.duration_ps / sc.output.sample_interval_ps + 1) +
+                        " timeseries rows over duration_us; at most 10^7 per file");
     const auto& t = r.raw("traffic");
     if (!t.is_array()) r.fail("traffic", "must be an array of generators");
     for (size_t i = 0; i < t.size(); ++i) {
@@ -690,6 +753,7 @@ Scenario load_scenario(const nlohmann::json& j, const std::string& origin) {
     r.done();
     sc.core_config().validate();
     if (sc.net.graph) build_switch_views(sc, j.at("buffer"));
+    else sc.warnings = headroom_warnings(sc);
   } catch (const std::invalid_argument& e) {
     throw ConfigError(origin + ": " + e.what());
   } catch (const ConfigError& e) {

@@ -12,6 +12,7 @@
 
 #include "admission/admission_core.h"
 #include "config/bfc_config.h"
+#include "config/headroom.h"
 #include "config/topology.h"
 
 namespace mmusim {
@@ -50,6 +51,8 @@ struct SizeDist {
   uint64_t min = 0, max = 0;    // uniform
   double mean = 0;              // exponential
   std::vector<std::pair<uint64_t, double>> cdf;  // (size, cumulative probability)
+  // The mean flow size a Poisson generator's arrival rate is set from (configuration.md).
+  double mean_bytes() const;
 };
 
 struct GeneratorCfg {
@@ -176,6 +179,8 @@ struct Scenario {
   // The scenario as seen by switch `s`: its ports and SONiC tables (itself when single-switch).
   const Scenario& switch_view(uint32_t s) const { return net.graph ? *views[s] : *this; }
   std::vector<std::shared_ptr<const Scenario>> views;
+  // Unsafe but valid settings found by the loader (config/headroom.h), every switch's.
+  std::vector<std::string> warnings;
   bool lossless(uint32_t port, uint32_t prio) const {
     return (buffer.pfc_enable[port] >> prio) & 1u;
   }
@@ -183,9 +188,6 @@ struct Scenario {
   admission::CoreConfig core_config() const;
   uint64_t cells(uint64_t bytes) const { return (bytes + mmu.cell_bytes - 1) / mmu.cell_bytes; }
 };
-
-// DSH Eq. 1: worst-case bytes in flight after XOFF, eta = 2(C*D + MTU) + 3840.
-uint64_t headroom_eta_bytes(uint64_t rate_bps, uint64_t delay_ps, uint32_t mtu_bytes);
 
 // The "host" object (config/host_config.cc).
 void load_host(Scenario& sc, const nlohmann::json& j);

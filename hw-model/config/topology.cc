@@ -20,9 +20,7 @@ bool valid_name(const std::string& s) {
          std::all_of(s.begin(), s.end(), [](char c) { return std::isalnum(uint8_t(c)) || c == '_'; });
 }
 
-uint64_t gbps(JsonReader& r, const std::string& key) {
-  return uint64_t(std::llround(r.fraction(key, 0, 1e5) * 1e9));
-}
+uint64_t gbps(JsonReader& r, const std::string& key) { return r.rate_bps(key); }
 
 struct End {
   bool host = false;
@@ -55,14 +53,17 @@ nlohmann::json expand_topology_generator(const nlohmann::json& gen, const std::s
   if (type == "leaf_spine") {
     const int64_t leaves = r.integer("leaves", 1, 256), spines = r.integer("spines", 1, 256);
     const int64_t hpl = r.integer("hosts_per_leaf", 1, 1024);
-    const double host_rate = r.fraction("host_rate_gbps", 0, 1e5);
+    const double host_rate = r.gbps("host_rate_gbps");
     double up_rate = host_rate;
     if (r.has("uplink_rate_gbps") && r.has("oversubscription"))
       r.fail("oversubscription", "give uplink_rate_gbps or oversubscription, not both");
-    if (r.has("uplink_rate_gbps")) up_rate = r.fraction("uplink_rate_gbps", 0, 1e5);
+    if (r.has("uplink_rate_gbps")) up_rate = r.gbps("uplink_rate_gbps");
     // Oversubscription = host capacity / uplink capacity of a leaf.
-    if (r.has("oversubscription"))
+    if (r.has("oversubscription")) {
       up_rate = host_rate * double(hpl) / (r.fraction("oversubscription", 0, 1024) * double(spines));
+      if (up_rate < JsonReader::kMinGbps)
+        r.fail("oversubscription", "gives uplinks of " + nlohmann::json(up_rate).dump() + " Gb/s, below 1 Mb/s");
+    }
     for (int64_t l = 0; l < leaves; ++l) sw.push_back({{"name", "leaf" + std::to_string(l)}, {"ports", hpl + spines}});
     for (int64_t s = 0; s < spines; ++s) sw.push_back({{"name", "spine" + std::to_string(s)}, {"ports", leaves}});
     for (int64_t l = 0; l < leaves; ++l) {
@@ -78,7 +79,7 @@ nlohmann::json expand_topology_generator(const nlohmann::json& gen, const std::s
     // bfc-nsdi22 Fig. 6: groups 1 and 2 on switch 1, group 3 on switch 3, both into
     // switch 2, which serves receivers 1 and 2.
     const int64_t n = r.integer("senders_per_group", 1, 256);
-    const double rate = r.fraction("rate_gbps", 0, 1e5);
+    const double rate = r.gbps("rate_gbps");
     sw = {{{"name", "sw1"}, {"ports", 2 * n + 1}}, {{"name", "sw2"}, {"ports", 4}}, {{"name", "sw3"}, {"ports", n + 1}}};
     for (int64_t i = 0; i < 3 * n + 2; ++i) hosts.push_back({{"name", h(uint64_t(i))}});
     for (int64_t i = 0; i < 2 * n; ++i) links.push_back(link(at("sw1", uint64_t(i)), h(uint64_t(i)), rate, delay));
@@ -90,7 +91,7 @@ nlohmann::json expand_topology_generator(const nlohmann::json& gen, const std::s
   } else if (type == "dsh_collateral") {
     // dsh-icdcs23 Fig. 13a: H0, H1 on S0; S0 -> S1; S1 serves R0, R1 and the fan-in senders.
     const int64_t fanin = r.integer("fanin", 1, 1000, 24);
-    const double rate = r.fraction("rate_gbps", 0, 1e5);
+    const double rate = r.gbps("rate_gbps");
     sw = {{{"name", "s0"}, {"ports", 3}}, {{"name", "s1"}, {"ports", 3 + fanin}}};
     for (int64_t i = 0; i < fanin + 4; ++i) hosts.push_back({{"name", h(uint64_t(i))}});
     links.push_back(link("s0:0", h(0), rate, delay));
@@ -110,7 +111,7 @@ nlohmann::json expand_topology_generator(const nlohmann::json& gen, const std::s
         throw ConfigError(r.field("stages") + "[" + std::to_string(i) + "]: k_i must be an integer in [2, 64]");
       k.push_back(ks[i].get<uint64_t>());
     }
-    const double rate = r.fraction("rate_gbps", 0, 1e5);
+    const double rate = r.gbps("rate_gbps");
     const size_t n = k.size();
     std::vector<uint64_t> count(n, 1);  // switches per stage: prod_{j>i} k_j
     for (size_t i = n; i-- > 0;) count[i] = i + 1 < n ? count[i + 1] * k[i + 1] : 1;

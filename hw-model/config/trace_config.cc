@@ -13,7 +13,7 @@ GeneratorCfg load_trace_generator(const Scenario& sc, JsonReader& r, GeneratorCf
   g.start_ps = r.time_ps("start_us", 1e6, true, 0);
   g.packet_bytes = uint32_t(r.integer("packet_bytes", 64, sc.topo.mtu_bytes, sc.topo.mtu_bytes));
   if (r.has("rate_gbps")) {
-    g.rate_bps = uint64_t(std::llround(r.fraction("rate_gbps", 0, 1e5) * 1e9));
+    g.rate_bps = r.rate_bps("rate_gbps");
     for (const auto& p : sc.topo.ports)
       if (g.rate_bps > p.rate_bps) r.fail("rate_gbps", "faster than the line rate of " + p.name);
   }

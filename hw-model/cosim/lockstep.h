@@ -1,9 +1,12 @@
 #pragma once
 // Lockstep scoreboard: every operation goes to the golden core and to the RTL unit; the
-// decisions, PFC events and the counters they touch must agree after every cycle.
+// decisions, PFC events and the whole architectural state (admission/arch_state.h:
+// counters, pause bits, q_hat, n_p, dsh port counters) must agree after every operation
+// and every CSR write. A co-simulation may compare the whole state only every n-th
+// operation (set_full_state_every) and the counters the operation names in between.
 #include <cstdio>
 #include <memory>
-#include <random>
+#include <optional>
 #include <sstream>
 #include <string>
 #include <utility>
@@ -38,6 +41,11 @@ class Lockstep {
   const Mismatch& mismatch() const { return m_mm; }
   uint64_t ops() const { return m_ops; }
 
+  // Whole-state comparison after every n-th operation (1, the default: every one), and
+  // after every CSR write and reset; in between, the counters and pause bits the
+  // operation names, the pools and the totals.
+  void set_full_state_every(uint32_t n) { m_full_every = n ? n : 1; }
+
   admission::RtlParams rtl_params() const { return {m_p.nports, m_p.nprio, m_p.npools, m_p.nprof, m_p.cw}; }
 
   void program() { m_unit.program(admission::encode(m_cfg, rtl_params())); }
@@ -47,7 +55,7 @@ class Lockstep {
     const admission::Result got = m_unit.admit(r);
     ++m_ops;
     if (!same(want, got)) fail("admit", describe(r), describe(want), describe(got));
-    compare_state(r.in_port, r.out_port, r.prio, "admit " + describe(r));
+    compare_state([&] { return "admit " + describe(r); }, Named{r.in_port, r.out_port, r.prio});
     return got;  // the RTL decides; the core checks
   }
 
@@ -57,7 +65,7 @@ class Lockstep {
     ++m_ops;
     if (want.pfc != got.pfc || want.port_pfc != got.port_pfc)
       fail("depart", describe(d), describe(want), describe(got));
-    compare_state(d.in_port, d.out_port, d.prio, "depart " + describe(d));
+    compare_state([&] { return "depart " + describe(d); }, Named{d.in_port, d.out_port, d.prio});
     return got;
   }
 
@@ -74,8 +82,8 @@ class Lockstep {
            m_unit.request_waited() ? "held for a cycle" : "taken with the release");
     if (wu.pfc != gu.pfc || wu.port_pfc != gu.port_pfc) fail("depart+admit", describe(d), describe(wu), describe(gu));
     if (!same(wr, gr)) fail("depart+admit", describe(r), describe(wr), describe(gr));
-    compare_state(r.in_port, r.out_port, r.prio, "depart+admit");
-    compare_state(d.in_port, d.out_port, d.prio, "depart+admit");
+    compare_state([&] { return "depart+admit " + describe(d) + " / " + describe(r); }, Named{r.in_port, r.out_port, r.prio},
+                  Named{d.in_port, d.out_port, d.prio});
     return {gu, gr};
   }
 
@@ -92,6 +100,7 @@ class Lockstep {
       fail("csr write", admission::reg_name(addr, rtl_params()), core_ok ? "accepted" : "refused",
            rtl_ok ? "accepted" : "refused");
     m_cfg = m_core.config();
+    compare_state([&] { return "csr write " + admission::reg_name(addr, rtl_params()); });
     return core_ok;
   }
 
@@ -100,6 +109,7 @@ class Lockstep {
     m_core.reset();
     m_unit.reset();
     program();
+    compare_state([] { return std::string("reset"); });
   }
 
  private:
@@ -129,21 +139,45 @@ class Lockstep {
     if (m_mm.any) return;
     m_mm.any = true;
     std::ostringstream s;
-    s << "first mismatch at cycle " << m_unit.cycle() << " (operation " << m_ops << "), " << what << " " << op
-      << ": expected " << want << ", got " << got;
+    s << "first mismatch at cycle " << m_unit.cycle() << " (operation " << m_ops << "), " << what << " " << op;
+    if (got.empty()) s << ": " << want;  // a state difference says what it expected itself
+    else s << ": expected " << want << ", got " << got;
     m_mm.report = s.str();
   }
 
-  void compare_state(uint32_t in, uint32_t out, uint8_t prio, const std::string& op) {
-    const uint32_t ii = in * m_p.nprio + prio, ei = out * m_p.nprio + prio;
+  struct Named {
+    uint32_t in = 0, out = 0;
+    uint8_t prio = 0;
+  };
+  // `op` names the operation for the report, built only on a mismatch; `a`, `b` the queues
+  // it names (none: a CSR write or reset, always compared in full).
+  template <class Describe>
+  void compare_state(Describe op, std::optional<Named> a = std::nullopt, std::optional<Named> b = std::nullopt) {
+    if (m_mm.any) return;
+    if (a && ++m_since_full < m_full_every) {
+      compare_named(op, *a);
+      if (b) compare_named(op, *b);
+      return;
+    }
+    m_since_full = 0;
+    const bool reverie = m_cfg.policy == "reverie", dsh = m_cfg.policy == "dsh";
+    const std::string d = admission::first_difference(
+        m_core.state(), m_unit.state(reverie, dsh, uint32_t(m_cfg.pool_cells.size())));
+    if (!d.empty()) fail("state after", op(), d, "");
+  }
+
+  template <class Describe>
+  void compare_named(Describe op, const Named& n) {
+    const uint32_t ii = n.in * m_p.nprio + n.prio, ei = n.out * m_p.nprio + n.prio;
     auto check = [&](const char* name, uint64_t want, uint64_t got) {
-      if (want != got) fail(std::string("counter ") + name, op, std::to_string(want), std::to_string(got));
+      if (want != got && !m_mm.any)
+        fail("state after", op(), std::string(name) + ": expected " + std::to_string(want) + ", got " + std::to_string(got), "");
     };
-    check("ingress", m_core.ingress_cells(in, prio), m_unit.ing(ii));
-    check("headroom", m_core.headroom_cells(in, prio), m_unit.hdrm(ii));
-    check("egress", m_core.egress_cells(out, prio), m_unit.egr(ei));
-    check("paused", m_core.paused(in, prio), m_unit.paused(ii));
-    check("port paused", m_core.port_paused(in), m_unit.port_paused(in));
+    check("ingress", m_core.ingress_cells(n.in, n.prio), m_unit.ing(ii));
+    check("headroom", m_core.headroom_cells(n.in, n.prio), m_unit.hdrm(ii));
+    check("egress", m_core.egress_cells(n.out, n.prio), m_unit.egr(ei));
+    check("paused", m_core.paused(n.in, n.prio), m_unit.paused(ii));
+    check("port paused", m_core.port_paused(n.in), m_unit.port_paused(n.in));
     check("total", m_core.total_used(), m_unit.total());
     check("headroom pool", m_core.headroom_pool_used(), m_unit.hdrm_pool());
     for (uint32_t k = 0; k < m_cfg.pool_cells.size(); ++k) check("pool", m_core.pool_used(uint16_t(k)), m_unit.pool_used(k));
@@ -155,50 +189,7 @@ class Lockstep {
   Unit<Model> m_unit;
   Mismatch m_mm;
   uint64_t m_ops = 0;
+  uint32_t m_full_every = 1, m_since_full = 0;
 };
-
-// A random configuration the unit can hold: policy dt, reverie or dsh; pools, profiles,
-// alphas, reserved sizes, headroom, hysteresis and the queue maps all drawn at random.
-inline admission::CoreConfig random_config(std::mt19937_64& rng, const UnitParams& p, const std::string& policy) {
-  auto pick = [&](uint64_t lo, uint64_t hi) { return lo + rng() % (hi - lo + 1); };
-  admission::CoreConfig c;
-  c.ports = p.nports;
-  c.prios = p.nprio;
-  c.counter_bits = p.cw;
-  c.policy = policy;
-  const uint64_t cmax = (uint64_t(1) << p.cw) - 1;
-  c.buffer_cells = pick(200, std::min<uint64_t>(cmax, 6000));
-  // Ingress profiles use pools [0, nin_pools), egress ones the rest: a pool serves one side.
-  const uint32_t npools = uint32_t(pick(2, p.npools));
-  const uint32_t nin_pools = uint32_t(pick(1, npools - 1));
-  for (uint32_t k = 0; k < npools; ++k) c.pool_cells.push_back(pick(c.buffer_cells / 4, c.buffer_cells));
-  c.headroom_pool_cells = pick(0, c.buffer_cells / 3);
-  auto th = [&]() {
-    admission::Threshold t;
-    t.dynamic = rng() % 5 != 0;
-    t.shift = int8_t(int(pick(0, 8)) - 5);
-    t.static_cells = pick(0, c.buffer_cells);
-    return t;
-  };
-  const uint32_t nin = uint32_t(pick(1, p.nprof)), neg = uint32_t(pick(1, p.nprof));
-  for (uint32_t k = 0; k < nin; ++k)
-    c.ingress_profiles.push_back({uint16_t(pick(0, nin_pools - 1)), pick(0, 3) == 0 ? pick(1, 12) : 0, th(),
-                                  pick(0, 60), pick(0, 3) == 0 ? pick(0, 30) : 0, pick(0, 20)});
-  for (uint32_t k = 0; k < neg; ++k)
-    c.egress_profiles.push_back({uint16_t(pick(nin_pools, npools - 1)), pick(0, 3) == 0 ? pick(1, 12) : 0, th()});
-  const size_t nq = size_t(p.nports) * p.nprio;
-  for (size_t q = 0; q < nq; ++q) {
-    c.pg_profile.push_back(uint16_t(pick(0, nin - 1)));
-    c.queue_profile.push_back(uint16_t(pick(0, neg - 1)));
-    c.lossless.push_back(uint8_t(rng() % 2));
-  }
-  c.congestion.cells = pick(1, 40);
-  c.ewma.rule = rng() % 2 ? admission::EwmaConfig::Rule::kDequeue : admission::EwmaConfig::Rule::kEnqueueDequeue;
-  c.ewma.k = uint8_t(pick(0, 12));
-  c.ewma.frac_bits = uint8_t(p.ewma_frac);
-  c.ewma.clamp = rng() % 2;
-  c.dsh.port_xon_offset_cells = pick(0, 10);
-  return c;
-}
 
 }  // namespace mmusim::rtl

@@ -20,6 +20,7 @@ namespace {
 // The unit compiled into mmusim (CMakeLists.txt, verilate ... SYSTEMC PREFIX Vmmu_scosim).
 const rtl::UnitParams kParams{MMUSIM_RTL_NPORTS, 8, 32, 4, 8, 16};
 using Pins = rtl::ScPins<Vmmu_scosim>;
+constexpr uint32_t kFullStateEvery = 16;
 
 // A switch with fewer ports than the unit uses its first ports; the others get lossy
 // queues on profile 0 and never see an operation, so they change no decision.
@@ -49,7 +50,13 @@ struct RtlEngine::Impl {
 
   // Ports can be driven only once elaboration is over: the first operation programs the unit.
   rtl::Lockstep<Pins>& lockstep() {
-    if (!ls) ls = std::make_unique<rtl::Lockstep<Pins>>(cfg, kParams, std::move(live));
+    if (!ls) {
+      ls = std::make_unique<rtl::Lockstep<Pins>>(cfg, kParams, std::move(live));
+      // The whole state (every queue's counters and filters) every 16th operation, the
+      // counters an operation names after each one: the full comparison costs about as
+      // much as the unit's own cycle.
+      ls->set_full_state_every(kFullStateEvery);
+    }
     return *ls;
   }
 

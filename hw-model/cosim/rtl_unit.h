@@ -1,6 +1,8 @@
 #pragma once
 // Drives a Verilated mmu_admission cycle by cycle with the golden core's operations, and
-// reads its counters back (public signals) for the lockstep comparison.
+// reads its architectural state back (public signals, --public-flat-rw) for the lockstep
+// comparison.
+#include <algorithm>
 #include <cstdint>
 #include <memory>
 #include <string>
@@ -10,6 +12,7 @@
 #include <verilated.h>
 #include <verilated_fst_c.h>
 
+#include "admission/arch_state.h"
 #include "admission/types.h"
 
 namespace mmusim::rtl {
@@ -19,12 +22,16 @@ struct UnitParams {
   bool dual_issue = true;  // the unit's DUAL_ISSUE parameter
 };
 
-// Bits [lsb, lsb + w) of a Verilated signal of any width (w <= 64).
+// Bits [lsb, lsb + w) of a Verilated signal of any width (w <= 64), a 32-bit word at a time.
 template <std::size_t N>
 uint64_t bits(const VlWide<N>& v, uint32_t lsb, uint32_t w) {
   uint64_t out = 0;
-  for (uint32_t b = 0; b < w; ++b)
-    if (v[(lsb + b) / 32] >> ((lsb + b) % 32) & 1u) out |= uint64_t(1) << b;
+  for (uint32_t got = 0; got < w;) {
+    const uint32_t bit = lsb + got, off = bit % 32, take = std::min(32 - off, w - got);
+    const uint32_t mask = take == 32 ? ~0u : (1u << take) - 1;
+    out |= uint64_t((v[bit / 32] >> off) & mask) << got;
+    got += take;
+  }
   return out;
 }
 inline uint64_t bits(uint64_t v, uint32_t lsb, uint32_t w) {
@@ -139,9 +146,62 @@ class Unit {
   uint64_t pool_used(uint32_t k) const {
     return bits(m_m->rootp->mmu_admission__DOT__pool_used, k * m_p.cw, m_p.cw);
   }
+  // Policy state: reverie's filters (q_hat, EWMA_FRAC fraction bits) and n_p (an integer
+  // count), dsh's port counters.
+  uint64_t avg_in(uint32_t q) const { return bits(m_m->rootp->mmu_admission__DOT__avg_in_q, q * aw(), aw()); }
+  uint64_t avg_eg(uint32_t q) const { return bits(m_m->rootp->mmu_admission__DOT__avg_eg_q, q * aw(), aw()); }
+  uint64_t ncong(uint32_t prio) const { return bits(m_m->rootp->mmu_admission__DOT__ncong, prio * (qw() + 1), qw() + 1); }
+  uint64_t port_shared(uint32_t p) const {
+    return bits(m_m->rootp->mmu_admission__DOT__port_shared, p * m_p.cw, m_p.cw);
+  }
+  uint64_t port_ins(uint32_t p) const { return bits(m_m->rootp->mmu_admission__DOT__port_ins, p * m_p.cw, m_p.cw); }
   uint64_t total() const { return m_m->stat_total_o; }
   uint64_t hdrm_pool() const { return m_m->stat_hdrm_pool_o; }
   bool underflow() const { return m_m->stat_underflow_o; }
+
+  // The architectural state in the golden core's form (admission/arch_state.h): the
+  // counter bank, and the policy state of the policy the unit runs (reverie: q_hat and n_p
+  // in the core's 8 fraction bits; dsh: port counters), which the core keeps only then;
+  // the first `npools` pools (the configuration's).
+  admission::ArchState state(bool reverie, bool dsh, uint32_t npools) const {
+    admission::ArchState s;
+    const uint32_t nq = m_p.nports * m_p.nprio;
+    s.ing.resize(nq);
+    s.hdrm.resize(nq);
+    s.egr.resize(nq);
+    s.paused.resize(nq);
+    for (uint32_t q = 0; q < nq; ++q) {
+      s.ing[q] = ing(q);
+      s.hdrm[q] = hdrm(q);
+      s.egr[q] = egr(q);
+      s.paused[q] = paused(q);
+    }
+    s.port_paused.resize(m_p.nports);
+    for (uint32_t p = 0; p < m_p.nports; ++p) s.port_paused[p] = port_paused(p);
+    s.pool_used.resize(std::min(npools, m_p.npools));
+    for (uint32_t k = 0; k < s.pool_used.size(); ++k) s.pool_used[k] = pool_used(k);
+    s.hdrm_pool_used = hdrm_pool();
+    s.total = total();
+    if (reverie) {
+      s.avg_in.resize(nq);
+      s.avg_eg.resize(nq);
+      for (uint32_t q = 0; q < nq; ++q) {
+        s.avg_in[q] = avg_in(q);
+        s.avg_eg[q] = avg_eg(q);
+      }
+      s.n_p.resize(m_p.nprio);
+      for (uint32_t p = 0; p < m_p.nprio; ++p) s.n_p[p] = ncong(p) << 8;
+    }
+    if (dsh) {
+      s.port_shared.resize(m_p.nports);
+      s.port_ins.resize(m_p.nports);
+      for (uint32_t p = 0; p < m_p.nports; ++p) {
+        s.port_shared[p] = port_shared(p);
+        s.port_ins[p] = port_ins(p);
+      }
+    }
+    return s;
+  }
 
  private:
   void drive_request(const admission::Request& r) {
@@ -208,6 +268,13 @@ class Unit {
       m_trace->open(fst.c_str());
     }
     reset();
+  }
+
+  uint32_t aw() const { return m_p.cw + m_p.ewma_frac; }
+  uint32_t qw() const {  // $clog2(NQ), at least 1
+    uint32_t w = 0;
+    while ((uint64_t(1) << w) < uint64_t(m_p.nports) * m_p.nprio) ++w;
+    return std::max<uint32_t>(w, 1);
   }
 
   UnitParams m_p;

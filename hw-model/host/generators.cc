@@ -75,7 +75,7 @@ class PoissonGenerator : public Generator {
   PoissonGenerator(const Scenario& sc, uint32_t index)
       : m_g(sc.traffic[index]), m_index(index), m_mtu(sc.topo.mtu_bytes),
         m_stop(m_g.stop_ps ? m_g.stop_ps : sc.duration_ps), m_rng(splitmix(sc.seed ^ splitmix(index))) {
-    const double mean = mean_size();
+    const double mean = m_g.size.mean_bytes();
     for (uint32_t s : m_g.srcs) {
       const double bps = double(sc.host_rate_bps(s)) * m_g.load;
       const double gap_ps = mean * 8.0 / bps * 1e12;
@@ -100,24 +100,6 @@ class PoissonGenerator : public Generator {
   }
 
  private:
-  double mean_size() const {
-    const SizeDist& d = m_g.size;
-    switch (d.kind) {
-      case SizeDist::Kind::kFixed: return double(d.bytes);
-      case SizeDist::Kind::kUniform: return (double(d.min) + double(d.max)) / 2;
-      case SizeDist::Kind::kExponential: return d.mean;
-      case SizeDist::Kind::kCdf: {
-        double m = 0, prev_p = 0, prev_b = double(d.cdf.front().first);
-        for (const auto& [b, p] : d.cdf) {
-          m += (p - prev_p) * (prev_b + double(b)) / 2;
-          prev_p = p;
-          prev_b = double(b);
-        }
-        return m;
-      }
-    }
-    return 1;
-  }
   struct Pending {
     uint64_t t;
     uint32_t src;

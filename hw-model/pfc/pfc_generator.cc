@@ -51,6 +51,7 @@ void PfcGenerator::pfc_event(uint32_t port, uint8_t prio, admission::PfcEvent e)
     ++m_xoff;
     m_queue_paused[port] |= bit;
   } else if (e == admission::PfcEvent::kXon) {
+    ++m_xon;
     m_queue_paused[port] &= uint8_t(~bit);
   }
   update(port);
@@ -58,6 +59,7 @@ void PfcGenerator::pfc_event(uint32_t port, uint8_t prio, admission::PfcEvent e)
 
 void PfcGenerator::port_pfc_event(uint32_t port, admission::PfcEvent e) {
   if (e == admission::PfcEvent::kXoff) ++m_xoff;
+  if (e == admission::PfcEvent::kXon) ++m_xon;
   m_port_paused[port] = e == admission::PfcEvent::kXoff ? 1 : 0;
   update(port);
 }
@@ -74,11 +76,17 @@ void PfcGenerator::update(uint32_t port) {
     else m_paused_closed += clip(m_since[i], now);
   }
   m_paused[port] = want;
-  send(port, changed, want);
-  if (want && m_refresh_at[port] == 0) {
+  if (want & changed) {
+    // An XOFF frame carries the whole paused set, so it refreshes every paused class and
+    // the refresh period restarts from it: the next refresh is one period after the
+    // latest XOFF, never at the phase of an earlier pause episode.
+    send(port, uint8_t(changed | want), want);
     m_refresh_at[port] = now + m_refresh_every[port];
     m_timers.push(m_refresh_at[port], port);
     m_wake.notify(ps(m_refresh_every[port]));
+  } else {
+    send(port, changed, want);
+    if (!want) m_refresh_at[port] = 0;  // nothing left to refresh; its timer entry is stale
   }
 }
 
@@ -107,6 +115,12 @@ uint64_t PfcGenerator::paused_ps(uint64_t now) const {
     for (uint32_t q = 0; q < Scenario::kPrios; ++q)
       if (m_paused[p] >> q & 1) total += clip(m_since[size_t(p) * Scenario::kPrios + q], now);
   return total;
+}
+
+uint32_t PfcGenerator::xoff_states() const {
+  uint32_t n = 0;
+  for (size_t p = 0; p < m_queue_paused.size(); ++p) n += uint32_t(__builtin_popcount(m_queue_paused[p])) + m_port_paused[p];
+  return n;
 }
 
 uint32_t PfcGenerator::paused_queues() const {

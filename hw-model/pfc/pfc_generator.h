@@ -2,8 +2,9 @@
 // PFC generator: turns the admission core's XOFF/XON per ingress (port, priority), and
 // per port for DSH, into 802.1Qbb frames queued at the port's transmitter. A priority is
 // paused upstream while its queue OR its port is paused; each change of that set sends
-// one frame (pause quanta for newly paused classes, zero for resumed ones), and paused
-// classes are refreshed before their pause expires.
+// one frame (pause quanta for every paused class when a class is newly paused, zero for
+// resumed ones), and paused classes are refreshed every refresh period counted from the
+// port's latest XOFF frame, before their pause expires.
 #include <vector>
 
 #include <systemc>
@@ -32,6 +33,9 @@ class PfcGenerator : public sc_core::sc_module, public PfcEventIf {
   uint64_t pause_frames() const { return m_pause_frames; }
   uint64_t resume_frames() const { return m_resume_frames; }
   uint64_t xoff_events() const { return m_xoff; }
+  uint64_t xon_events() const { return m_xon; }
+  // Queue- and port-level XOFF states still set: xoff_events - xon_events.
+  uint32_t xoff_states() const;
   // Sum over (port, priority) of time in the paused state, within the measurement window.
   uint64_t paused_ps(uint64_t now) const;
   uint32_t paused_queues() const;
@@ -58,7 +62,7 @@ class PfcGenerator : public sc_core::sc_module, public PfcEventIf {
   uint64_t m_paused_closed = 0;
   TimedQueue<uint32_t> m_timers;
   sc_core::sc_event m_wake;
-  uint64_t m_pause_frames = 0, m_resume_frames = 0, m_xoff = 0;
+  uint64_t m_pause_frames = 0, m_resume_frames = 0, m_xoff = 0, m_xon = 0;
 };
 
 }  // namespace mmusim

@@ -6,6 +6,7 @@
 #include <chrono>
 #include <cstdio>
 #include <filesystem>
+#include <fstream>
 
 #include "common/sim_time.h"
 #include "ingress/classifier.h"
@@ -55,6 +56,25 @@ void merge(nlohmann::json& a, const nlohmann::json& b, bool max) {
   } else if (a.is_number() && b.is_number()) {
     a = max ? std::max(a.get<double>(), b.get<double>()) : a.get<double>() + b.get<double>();
   }
+}
+
+// SystemC's VCD writer drops failed writes silently, but it ends the file with the time
+// stamp of the close (or has printed it already, with the last changes): a file whose
+// last "#time" line is not `now_ps` lost its end to a full disk or a file size limit.
+void check_vcd_complete(const std::string& path, const std::string& name, uint64_t now_ps) {
+  std::ifstream in(path, std::ios::binary | std::ios::ate);
+  const std::streamoff size = in ? std::streamoff(in.tellg()) : -1;
+  if (size < 0) throw OutputError(name + ": cannot read back");
+  const std::streamoff tail = std::min<std::streamoff>(size, 16 << 20);
+  std::string buf(size_t(tail), '\0');
+  in.seekg(size - tail);
+  in.read(buf.data(), tail);
+  const size_t hash = buf.rfind("\n#");
+  const size_t end = hash == std::string::npos ? hash : buf.find('\n', hash + 1);
+  if (!in || buf.empty() || buf.back() != '\n' || end == std::string::npos ||
+      buf.compare(hash + 2, end - hash - 2, std::to_string(now_ps)) != 0)
+    throw OutputError(name + ": write failed: SystemC's VCD writer lost the end of the file (disk full or file size "
+                      "limit?)");
 }
 
 }  // namespace
@@ -150,30 +170,32 @@ Network::Network(const Scenario& sc, const RunOptions& opt) : m_sc(sc), m_opt(op
       }
     }
 
-  if (opt.out_dir.empty()) return;
-  std::error_code ec;
-  std::filesystem::create_directories(opt.out_dir, ec);
-  if (ec) throw ConfigError("--out " + opt.out_dir + ": " + ec.message());
+  if (!opt.out_dir.empty()) open_outputs();
+}
+
+void Network::open_outputs() {
+  const NetworkCfg& net = m_sc.net;
+  m_out = std::make_unique<OutputDir>(m_opt.out_dir, "--out");
+  // A failed write stops the simulation at once: the run has failed, and the rest of the
+  // output would be lost as well.
+  auto stop = [this] {
+    m_write_failed = true;
+    if (sc_core::sc_is_running()) sc_core::sc_pause();
+  };
   for (auto& sw : m_switches) {
-    const std::string path =
-        opt.out_dir + (net.graph ? "/timeseries_" + std::string(sw->basename()) : "/timeseries") + ".csv";
-    m_timeseries.push_back(std::make_unique<std::ofstream>(path));
-    if (!*m_timeseries.back()) throw ConfigError(path + ": cannot write");
-    sw->mmu.enable_timeseries(m_timeseries.back().get());
+    const std::string sfx = net.graph ? "_" + std::string(sw->basename()) : std::string();
+    CheckedFile& ts = m_out->open("timeseries" + sfx + ".csv");
+    ts.on_error(stop);
+    sw->mmu.enable_timeseries(&ts);
     if (sw->bfc && m_sc.output.bfc_queues) {
-      const std::string q =
-          opt.out_dir + (net.graph ? "/bfc_queues_" + std::string(sw->basename()) : "/bfc_queues") + ".csv";
-      m_timeseries.push_back(std::make_unique<std::ofstream>(q));
-      if (!*m_timeseries.back()) throw ConfigError(q + ": cannot write");
-      sw->bfc->enable_queue_series(m_timeseries.back().get());
+      CheckedFile& q = m_out->open("bfc_queues" + sfx + ".csv");
+      q.on_error(stop);
+      sw->bfc->enable_queue_series(&q);
     }
   }
-  if (opt.pcap) {
-    try {
-      m_pcap = std::make_unique<PcapWriter>(opt.out_dir + "/pfc.pcap");
-    } catch (const std::runtime_error& e) {
-      throw ConfigError(e.what());
-    }
+  if (m_opt.pcap) {
+    m_pcap = std::make_unique<PcapWriter>(m_out->external("pfc.pcap"), m_out->dir() + "/pfc.pcap");
+    m_pcap->on_error(stop);
     for (auto& sw : m_switches)
       for (auto& e : sw->egress)
         e->set_tx_hook([this](const Packet& p, uint64_t now) {
@@ -186,17 +208,24 @@ Network::Network(const Scenario& sc, const RunOptions& opt) : m_sc(sc), m_opt(op
           }
         });
   }
-  if (opt.vcd) {
+  if (m_opt.vcd) {
+    // SystemC opens the file only when the simulation starts, and a failure there leaves a
+    // trace file whose close divides by zero (SIGFPE). Create it here, where a failure is
+    // an ordinary error; SystemC then reopens it by name (adding ".vcd").
+    const std::string path = m_out->external("counters.vcd");
+    CheckedFile(path, m_out->dir() + "/counters.vcd").close();
     // SystemC announces the trace timescale as an info report on stdout; keep stdout to the table.
     sc_core::sc_report_handler::set_actions(sc_core::SC_INFO, sc_core::SC_DO_NOTHING);
-    m_vcd = sc_core::sc_create_vcd_trace_file((opt.out_dir + "/counters").c_str());
+    m_vcd = sc_core::sc_create_vcd_trace_file(path.substr(0, path.size() - 4).c_str());
     m_vcd->set_time_unit(1, sc_core::SC_PS);  // the model's resolution: no truncation
     for (auto& sw : m_switches) sw->mmu.trace(m_vcd);
   }
 }
 
+// Closing a trace file that SystemC never opened crashes inside SystemC; after a failed
+// run the file is discarded anyway.
 Network::~Network() {
-  if (m_vcd) sc_core::sc_close_vcd_trace_file(m_vcd);
+  if (m_vcd && m_vcd_ready) sc_core::sc_close_vcd_trace_file(m_vcd);
 }
 
 uint64_t Network::hops() const {
@@ -212,9 +241,10 @@ nlohmann::json Network::run() {
   const uint64_t chunks = tty ? 100 : 1;
   const uint64_t step = (m_sc.duration_ps + chunks - 1) / chunks;
   bool shown = false;
-  for (uint64_t done = 0; done < m_sc.duration_ps;) {
+  for (uint64_t done = 0; done < m_sc.duration_ps && !m_write_failed;) {
     const uint64_t d = std::min(step, m_sc.duration_ps - done);
     sc_core::sc_start(ps(d));
+    m_vcd_ready = true;
     done += d;
     const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     if (tty && wall > 2.0) {
@@ -224,25 +254,37 @@ nlohmann::json Network::run() {
     }
   }
   if (shown) std::fprintf(stderr, "\n");
+  if (m_write_failed) {
+    if (m_pcap) m_pcap->close();
+    m_out->close();
+    throw OutputError(m_out->dir() + ": an output write failed");  // not reached: a close throws
+  }
   for (auto& sw : m_switches) {
     sw->mmu.finish(m_sc.duration_ps);
     if (sw->bfc) sw->bfc->finish(m_sc.duration_ps);
   }
   const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   nlohmann::json s = summary(wall);
-  if (!m_opt.out_dir.empty()) {
-    for (auto& ts : m_timeseries) ts->flush();
-    write_flows(m_opt.out_dir + "/flows.csv");
-    std::ofstream out(m_opt.out_dir + "/summary.json");
-    out << s.dump(2) << "\n";
-    if (!out) throw ConfigError(m_opt.out_dir + "/summary.json: cannot write");
-  }
+  if (m_out) commit_outputs(s);
   // After summary.json is written, so the report of the stuck queues is there to read.
   if (s.contains("bfc") && s["bfc"]["deadlock"].get<uint32_t>() > 0)
     throw std::runtime_error("bfc.deadlock: " + std::to_string(s["bfc"]["deadlock"].get<uint32_t>()) +
                              " upstream queue(s) paused with no packet left able to drain: " +
                              s["bfc"]["deadlocked_queues"].dump());
   return s;
+}
+
+void Network::commit_outputs(const nlohmann::json& summary) {
+  if (m_vcd) {
+    sc_core::sc_close_vcd_trace_file(m_vcd);  // flushes; OutputDir::commit syncs the file
+    m_vcd = nullptr;
+    check_vcd_complete(m_out->external_path("counters.vcd"), m_out->dir() + "/counters.vcd",
+                       uint64_t(sc_core::sc_time_stamp().value()));
+  }
+  if (m_pcap) m_pcap->close();
+  write_flows(m_out->open("flows.csv"));
+  m_out->open(OutputDir::kMarker) << summary.dump(2) << "\n";
+  m_out->commit();
 }
 
 // Appendix B across switches: a queue paused by a downstream switch is released once that
@@ -302,6 +344,8 @@ nlohmann::json Network::switch_summary(uint32_t s, const std::vector<uint8_t>& b
        {{"pause_frames", sw.pfc.pause_frames()},
         {"resume_frames", sw.pfc.resume_frames()},
         {"xoff_events", sw.pfc.xoff_events()},
+        {"xon_events", sw.pfc.xon_events()},
+        {"xoff_states_at_end", sw.pfc.xoff_states()},
         {"paused_time_ns", double(sw.pfc.paused_ps(m_sc.duration_ps)) / 1000.0},
         {"paused_queues_at_end", sw.pfc.paused_queues()}}},
       {"occupancy_bytes",
@@ -381,6 +425,7 @@ nlohmann::json Network::summary(double wall_s) const {
       {"schema", "mmusim.summary/1"},
       {"scenario", m_sc.name},
       {"policy", m_sc.admission.policy},
+      {"impl", m_sc.admission.rtl ? "rtl" : "cpp"},
       {"seed", m_sc.seed},
       {"sim_time_ns", double(m_sc.duration_ps) / 1000.0},
       {"measure_ns", {double(m_sc.measure_start_ps) / 1000.0, double(m_sc.measure_end_ps) / 1000.0}},
@@ -407,6 +452,7 @@ nlohmann::json Network::summary(double wall_s) const {
       {"switches", switches},
   };
   j["pfc"]["frames_received_by_hosts"] = host_pfc_rx;
+  j["warnings"] = m_sc.warnings;
   if (m_sc.host.acks) {
     Host::AckCounters c;
     for (const auto& h : m_hosts) {
@@ -444,9 +490,7 @@ nlohmann::json Network::summary(double wall_s) const {
   return j;
 }
 
-void Network::write_flows(const std::string& path) const {
-  std::ofstream out(path);
-  if (!out) throw ConfigError(path + ": cannot write");
+void Network::write_flows(std::ostream& out) const {
   out << "id,generator,src,dst,src_ip,dst_ip,src_port,dst_port,proto,prio,bytes,start_ns,finish_ns,fct_ns,"
          "received_bytes,packets,ideal_fct_ns,slowdown";
   if (m_sc.host.acks) out << ",acks,last_owd_ns";

@@ -1,6 +1,5 @@
 #pragma once
 // Elaborates a scenario (switches, hosts, links, routes, traffic), runs it and reports.
-#include <fstream>
 #include <memory>
 #include <string>
 #include <vector>
@@ -13,13 +12,14 @@
 #include "host/host.h"
 #include "host/traffic_manager.h"
 #include "link/link.h"
+#include "output/output_dir.h"
 #include "output/pcap_writer.h"
 #include "switch/switch.h"
 
 namespace mmusim {
 
 struct RunOptions {
-  std::string out_dir;  // empty: write nothing
+  std::string out_dir;  // empty: write nothing; else checked and prepared (OutputDir) before the run
   bool pcap = false;
   bool vcd = false;
   bool progress = false;
@@ -37,6 +37,8 @@ class Network {
   Network(const Scenario& sc, const RunOptions& opt);
   ~Network();
   // Simulates the whole duration; returns summary.json's content (wall_time_s included).
+  // The output files are renamed into place only if all of them were written: a failed
+  // write throws OutputError naming the file (the simulation stops at the failure).
   nlohmann::json run();
 
   const FlowTable& flows() const { return m_flows; }
@@ -51,7 +53,10 @@ class Network {
   nlohmann::json switch_summary(uint32_t s, const std::vector<uint8_t>& bfc_can_drain) const;
   // Per switch, Switch::bfc_can_drain resolved across switch links (empty without BFC).
   std::vector<std::vector<uint8_t>> bfc_can_drain() const;
-  void write_flows(const std::string& path) const;
+  void write_flows(std::ostream& out) const;
+  void open_outputs();
+  // Closes the VCD and pcap files (OutputError on a failed write) and commits the set.
+  void commit_outputs(const nlohmann::json& summary);
 
   const Scenario& m_sc;
   RunOptions m_opt;
@@ -62,9 +67,11 @@ class Network {
   std::vector<std::unique_ptr<Host>> m_hosts;
   std::vector<std::unique_ptr<Link>> m_links;
   std::unique_ptr<TrafficManager> m_traffic;
+  std::unique_ptr<OutputDir> m_out;
   std::unique_ptr<PcapWriter> m_pcap;
-  std::vector<std::unique_ptr<std::ofstream>> m_timeseries;  // timeseries and bfc_queues files
   sc_core::sc_trace_file* m_vcd = nullptr;
+  bool m_vcd_ready = false;   // SystemC opened it: closing is safe
+  bool m_write_failed = false;  // an output write failed: the simulation was stopped
 };
 
 }  // namespace mmusim

@@ -91,8 +91,98 @@ def resolve_library(lib, pdk=None):
         raise PpaError(f"--lib {lib}: neither sky130, asap7, none nor an existing liberty file")
     if lib.endswith('.gz'):
         raise PpaError(f"--lib {lib}: yosys 0.23 cannot read .lib.gz; decompress it first")
-    return dict(name=os.path.basename(lib), synth=os.path.abspath(lib), sta=os.path.abspath(lib),
-                constr=None, hilo=None, clock_ps=DEFAULT_CLOCK_PS, title=os.path.abspath(lib))
+    path = os.path.abspath(lib)
+    # A known library given by path is that library: same constraints, tie cells and
+    # clock, so `--lib PATH` and `--lib NAME` give the same netlist.
+    for name, known in LIBS.items():
+        files = {os.path.realpath(os.path.join(pdk, known[k])) for k in ('synth', 'sta')}
+        if os.path.realpath(path) in files and os.path.isfile(os.path.join(pdk, known['constr'])):
+            d = dict(known, name=name, synth=path, sta=path, constr=os.path.join(pdk, known['constr']))
+            d['title'] = f"{known['title']} ({path})"
+            return d
+    # Any other liberty: ABC's driving cell and load, and the tie cells, from its own cells.
+    cells = liberty_cells(path)
+    drive = derive_constr(cells)
+    return dict(name=os.path.basename(lib), synth=path, sta=path, constr=None, derived_constr=drive,
+                hilo=derive_hilo(cells), clock_ps=DEFAULT_CLOCK_PS, title=path)
+
+
+def liberty_cells(path):
+    """Per cell: area, dont_use, and its pins' direction, function and capacitance in fF."""
+    with open(path, errors='replace') as f:
+        text = re.sub(r'/\*.*?\*/', '', f.read(), flags=re.S)
+    token = re.compile(r'(\w+)\s*\(([^)]*)\)\s*(\{|;)|(\})|(\w+)\s*:\s*("[^"]*"|[^;\n{}]*)')
+    cells, stack = {}, []  # stack of (group, name)
+    cap_ff = 1.0           # the library's capacitive_load_unit in fF
+    for m in token.finditer(text):
+        group, arg, opener, close, key, val = m.groups()
+        if close:
+            if stack:
+                stack.pop()
+        elif group:
+            name = arg.strip().strip('"')
+            if opener == ';':  # a complex attribute, e.g. capacitive_load_unit (1, pf);
+                if group == 'capacitive_load_unit':
+                    num, unit = [x.strip().strip('"').lower() for x in arg.split(',')]
+                    cap_ff = float(num) * {'ff': 1.0, 'pf': 1e3, 'nf': 1e6}[unit]
+                continue
+            stack.append((group, name))
+            if group == 'cell':
+                cells[name] = dict(area=0.0, dont_use=False, pins={})
+            elif group == 'pin' and len(stack) >= 2 and stack[-2][0] == 'cell':
+                cells[stack[-2][1]]['pins'][name] = {}
+        elif key and stack:
+            v = val.strip().strip('"').strip()
+            top, name = stack[-1]
+            if top == 'cell' and key == 'area':
+                cells[name]['area'] = float(v)
+            elif top == 'cell' and key == 'dont_use':
+                cells[name]['dont_use'] = v == 'true'
+            elif top == 'pin' and len(stack) >= 2 and stack[-2][0] == 'cell':
+                pin = cells[stack[-2][1]]['pins'][name]
+                if key == 'capacitance':
+                    pin[key] = float(v) * cap_ff
+                elif key in ('direction', 'function'):
+                    pin[key] = v
+    return cells
+
+
+# ABC's output load in units of the driving buffer's input capacitance: the shared PDK's
+# asap7.constr loads BUFx2 (0.534 fF) with 3.898 fF, about 7.3 of them.
+LOAD_PER_INPUT_CAP = 8
+
+
+def derive_constr(cells):
+    """(driving cell, load in fF) for ABC: the smallest usable buffer, loaded by 8 of its
+    inputs."""
+    bufs = []
+    for name, c in cells.items():
+        ins = {p: d for p, d in c['pins'].items() if d.get('direction') == 'input'}
+        outs = [d for d in c['pins'].values() if d.get('direction') == 'output']
+        if c['dont_use'] or len(ins) != 1 or len(outs) != 1:
+            continue
+        (pin, d), = ins.items()
+        if outs[0].get('function', '').replace(' ', '') in (pin, f'({pin})') and 'capacitance' in d:
+            bufs.append((c['area'], name, d['capacitance']))
+    if not bufs:
+        return None
+    area, name, cap = min(bufs)
+    return name, LOAD_PER_INPUT_CAP * cap
+
+
+def derive_hilo(cells):
+    """Tie-high and tie-low cell pins (no input, function 1 / 0), or None."""
+    tie = {}
+    for name, c in sorted(cells.items(), key=lambda kv: kv[1]['area']):
+        if c['dont_use'] or any(d.get('direction') == 'input' for d in c['pins'].values()):
+            continue
+        for pin, d in c['pins'].items():  # sky130's conb_1 has both, HI and LO
+            fn = d.get('function', '').strip()
+            if d.get('direction') == 'output' and fn in ('1', '0') and fn not in tie:
+                tie[fn] = (name, pin)
+    if len(tie) < 2:
+        return None
+    return tie['1'][0], tie['1'][1], tie['0'][0], tie['0'][1]
 
 
 _LIB_CACHE = {}
@@ -578,6 +668,10 @@ def run(cfg, lib=None, clock_ps=None, out='ppa-out', yosys_timeout=None, log=pri
         with open(stamp_file, 'w') as f:
             f.write(stamp)
     abc_used = None
+    if lib is not None and not lib.get('constr') and lib.get('derived_constr'):
+        lib = dict(lib, constr=os.path.join(out, 'derived.constr'))
+        with open(lib['constr'], 'w') as f:
+            f.write('set_driving_cell {}\nset_load {:.6g}\n'.format(*lib['derived_constr']))
     if lib is not None:
         scripts = ABC_SCRIPTS if lib.get('constr') else [('fast', None)]
         for i, (name, script) in enumerate(scripts):

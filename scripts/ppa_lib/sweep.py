@@ -9,8 +9,10 @@ another work folder) are kept, and a point WORK holds replaces the row of the sa
 import concurrent.futures
 import csv
 import json
+import math
 import os
 import sys
+import time
 
 import flow
 
@@ -65,6 +67,30 @@ def _point(cfg, lib, clock_ps, out, timeout):
         return cfg, None, str(e)
 
 
+def estimate_runtime_s(rows, cfg, libname):
+    """Run time of a point from earlier ones of the same policy, issue width and library:
+    a power law in ports x priorities fitted in log-log (one earlier point: its time
+    scaled by the size ratio to the power 1.5); None without any."""
+    pts = [(math.log(r['ports'] * r['prios']), math.log(r['runtime_s'])) for r in rows
+           if r.get('policy') == '+'.join(cfg['policies']) and r.get('dual_issue') == cfg['dual_issue']
+           and r.get('library') == libname and r.get('runtime_s')]
+    if not pts:
+        return None
+    x = math.log(cfg['ports'] * cfg['prios'])
+    xs = {p[0] for p in pts}
+    if len(xs) == 1:
+        x0, y0 = pts[0]
+        return math.exp(y0 + 1.5 * (x - x0))
+    mx = sum(p[0] for p in pts) / len(pts)
+    my = sum(p[1] for p in pts) / len(pts)
+    slope = sum((p[0] - mx) * (p[1] - my) for p in pts) / sum((p[0] - mx) ** 2 for p in pts)
+    return math.exp(my + slope * (x - mx))
+
+
+def _minutes(s):
+    return f'{s / 60:.1f} min' if s is not None else 'unknown'
+
+
 def sweep(args):
     lib = flow.resolve_library(args.lib, args.pdk)
     pols = [p.strip() for p in args.policies.split(',') if p.strip()]
@@ -89,17 +115,32 @@ def sweep(args):
             continue
         todo.append((cfg, out))
     failed = []
-    with concurrent.futures.ThreadPoolExecutor(max_workers=max(1, args.jobs)) as ex:
+    # Progress: every point's estimated run time from the points already in the CSV, the
+    # remaining total on the jobs given, and each point's actual time beside its estimate.
+    known = read_csv(os.path.join(os.path.dirname(os.path.abspath(args.doc)), 'ppa', 'sweep.csv'))
+    est = {flow.config_tag(cfg): estimate_runtime_s(known, cfg, libname) for cfg, _ in todo}
+    jobs = max(1, args.jobs)
+    left = sum(v for v in est.values() if v is not None)
+    print(f'ppa sweep: {len(todo)} point(s) to run on {jobs} job(s), estimated {_minutes(left / jobs)}'
+          f'{" (some without an estimate)" if None in est.values() else ""}', file=sys.stderr, flush=True)
+    for cfg, _ in todo:
+        tag = flow.config_tag(cfg)
+        print(f'ppa sweep:   {tag}: estimated {_minutes(est[tag])}', file=sys.stderr)
+    t0 = time.time()
+    with concurrent.futures.ThreadPoolExecutor(max_workers=jobs) as ex:
         futs = [ex.submit(_point, cfg, lib, args.clock_ps, out, args.timeout) for cfg, out in todo]
-        for fu in concurrent.futures.as_completed(futs):
+        for n, fu in enumerate(concurrent.futures.as_completed(futs), 1):
             cfg, rep, err = fu.result()
+            tag = flow.config_tag(cfg)
+            left -= est[tag] or 0
+            where = f'[{n}/{len(todo)}, {_minutes(time.time() - t0)} elapsed, ~{_minutes(left / jobs)} left]'
             if err:
-                failed.append((flow.config_tag(cfg), err))
-                print(f'ppa sweep: {flow.config_tag(cfg)} FAILED: {err}', file=sys.stderr, flush=True)
+                failed.append((tag, err))
+                print(f'ppa sweep: {where} {tag} FAILED: {err}', file=sys.stderr, flush=True)
             else:
-                print(f"ppa sweep: {flow.config_tag(cfg)} area {rep.get('area_um2')} fmax "
-                      f"{rep.get('timing', {}).get('fmax_mhz')} MHz in {rep['runtime_s']['total']} s",
-                      file=sys.stderr, flush=True)
+                print(f"ppa sweep: {where} {tag} area {rep.get('area_um2')} fmax "
+                      f"{rep.get('timing', {}).get('fmax_mhz')} MHz in {rep['runtime_s']['total']} s "
+                      f"(estimated {_minutes(est[tag])})", file=sys.stderr, flush=True)
     doc_only(args)
     if failed:
         print(f'ppa sweep: {len(failed)} point(s) failed', file=sys.stderr)

@@ -5,6 +5,7 @@
 
 #include <fcntl.h>
 #include <signal.h>
+#include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -22,9 +23,17 @@ struct Result {
   std::string err;        // split: stderr alone
 };
 
-// Runs mmusim with `args` (no shell, so keys with '|' and ',' need no quoting). `split`
-// keeps stderr apart (through a temporary file), for checks that errors go to stderr.
-inline Result run_mmusim(const std::vector<std::string>& args, bool split = false) {
+struct Options {
+  // Keep stderr apart (through a temporary file), for checks that errors go to stderr.
+  bool split = false;
+  // >= 0: files mmusim writes cannot grow past this many bytes (RLIMIT_FSIZE, with
+  // SIGXFSZ ignored): the write fails with EFBIG, as on a full disk, without root.
+  long fsize_limit = -1;
+};
+
+// Runs mmusim with `args` (no shell, so keys with '|' and ',' need no quoting).
+inline Result run_mmusim(const std::vector<std::string>& args, Options o = {}) {
+  const bool split = o.split;
   int fds[2];
   if (pipe(fds) != 0) return {};
   char tmpl[] = "/tmp/mmusim_stderr_XXXXXX";
@@ -38,6 +47,11 @@ inline Result run_mmusim(const std::vector<std::string>& args, bool split = fals
     close(fds[0]);
     close(fds[1]);
     alarm(60);  // survives exec: a hung binary dies by SIGALRM and the test fails
+    if (o.fsize_limit >= 0) {
+      signal(SIGXFSZ, SIG_IGN);  // an ignored signal stays ignored across exec
+      const rlimit lim{rlim_t(o.fsize_limit), rlim_t(o.fsize_limit)};
+      setrlimit(RLIMIT_FSIZE, &lim);
+    }
     std::vector<char*> argv{const_cast<char*>(MMUSIM_BIN)};
     for (const auto& a : args) argv.push_back(const_cast<char*>(a.c_str()));
     argv.push_back(nullptr);

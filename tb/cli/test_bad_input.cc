@@ -346,7 +346,7 @@ TEST_F(BadInput, DuplicateGeneratorName) {
 
 TEST_F(BadInput, OutputDirectoryCannotBeCreated) {
   const Result r = run_mmusim({"run", "--quiet", "--out", "/proc/mmusim-cannot-write"});
-  expect_error(r, 1, {"--out /proc/mmusim-cannot-write"});
+  expect_error(r, 1, {"--out '/proc/mmusim-cannot-write'"});
 }
 
 TEST_F(BadInput, StopBeforeStart) {

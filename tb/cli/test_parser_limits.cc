@@ -62,7 +62,7 @@ class ParserLimits : public ::testing::Test {
   Result check(const std::string& path, std::vector<std::string> extra = {}) {
     std::vector<std::string> args{"check", path};
     args.insert(args.end(), extra.begin(), extra.end());
-    return run_mmusim(args, true);
+    return run_mmusim(args, {true});
   }
 
   std::string m_dir;
@@ -76,7 +76,7 @@ TEST_F(ParserLimits, NumberOverflowInFileNamesFieldAndPosition) {
     const std::string path = with_raw("duration_us", v);
     expect_stderr(check(path), 1, {"scenario.json:", "duration_us: number", v, "out of range"});
     // `run` reads the same way: no SystemC "uncaught exception" on stdout.
-    expect_stderr(run_mmusim({"run", path, "--out", m_dir + "/out"}, true), 1, {"duration_us", "out of range"});
+    expect_stderr(run_mmusim({"run", path, "--out", m_dir + "/out"}, {true}), 1, {"duration_us", "out of range"});
   }
 }
 
@@ -137,7 +137,7 @@ TEST_F(ParserLimits, SeedRangeIsExactInFileSetAndCommandLine) {
   expect_stderr(check(write(j.dump())), 1, {"seed: must be in [0, 2305843009213693951], got 2305843009213693952"});
   const std::string sc = write(base().dump());
   expect_stderr(check(sc, {"--set", "seed=2305843009213693952"}), 1, {"seed: must be in"});
-  expect_stderr(run_mmusim({"run", sc, "--seed", "2305843009213693952", "--out", m_dir + "/out"}, true), 2,
+  expect_stderr(run_mmusim({"run", sc, "--seed", "2305843009213693952", "--out", m_dir + "/out"}, {true}), 2,
                 {"--seed", "2305843009213693951"});
   EXPECT_FALSE(std::filesystem::exists(m_dir + "/out"));
 }
@@ -173,7 +173,7 @@ TEST_F(ParserLimits, ScenarioMustBeARegularFile) {
   // No writer ever opens the FIFO: reading it would block until the harness's alarm.
   expect_stderr(check(fifo), 1, {"fifo.json: scenario file must be a regular file, this is a FIFO"});
   expect_stderr(check("/dev/zero"), 1, {"/dev/zero: scenario file must be a regular file, this is a character device"});
-  expect_stderr(run_mmusim({"check", m_dir}, true), 2, {"directory"});
+  expect_stderr(run_mmusim({"check", m_dir}, {true}), 2, {"directory"});
 }
 
 TEST_F(ParserLimits, ScenarioLargerThan16MiB) {

@@ -90,7 +90,7 @@ TEST(CsrTarget, ReadsIdParamsAndConfigurationRegisters) {
   EXPECT_EQ(j.at("congested"), 80u);
   EXPECT_EQ(j.at("pool2"), 57344u);
   EXPECT_EQ(j.at("iprof1_mode"), 0x00000102u);  // pool 2, dynamic, shift 0
-  EXPECT_EQ(j.at("iprof1_xoff"), 223u);
+  EXPECT_EQ(j.at("iprof1_xoff"), 699u);  // the safe headroom (config/headroom.h; test_regfile.cc)
   EXPECT_EQ(j.at("iprof9_mode"), 0u);
   EXPECT_EQ(j.at("qmap_0_3"), 0x00010001u);  // pg 1, queue 0, lossless
   EXPECT_EQ(j.at("stat_total"), 0u);

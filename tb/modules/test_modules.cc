@@ -930,18 +930,46 @@ TEST(PfcGenerator, OneRefreshCoversEveryPausedPriorityOfThePort) {
     PfcBench b;
     b.xoff(10 * kUs, 0, 3);
     b.xoff(60 * kUs, 0, 4);
-    sc_core::sc_start(ps(200 * kUs));
+    sc_core::sc_start(ps(300 * kUs));
     return b.result().dump();
   }));
   const json& o = j.at("out").at(0);
   ASSERT_EQ(o.size(), 3u) << o.dump();
   EXPECT_EQ(o[0].at("class_enable"), 0x08);
+  // The second XOFF's frame pauses priority 4 and refreshes priority 3 ...
   EXPECT_EQ(o[1].at("begin"), 60 * kUs);
-  EXPECT_EQ(o[1].at("class_enable"), 0x10);
-  // The port's refresh timer was set by the first XOFF: 10 us + 167.7696 us.
-  EXPECT_EQ(o[2].at("begin"), 10 * kUs + kRefresh);
+  EXPECT_EQ(o[1].at("class_enable"), 0x18);
+  EXPECT_EQ(o[1].at("quanta"), json({0, 0, 0, 0xFFFF, 0xFFFF, 0, 0, 0}));
+  // ... so the port's refresh is due one period after it (60 us + 167.7696 us), not
+  // after the first XOFF (177.7696 us).
+  EXPECT_EQ(o[2].at("begin"), 60 * kUs + kRefresh);
   EXPECT_EQ(o[2].at("class_enable"), 0x18);
   EXPECT_EQ(o[2].at("quanta"), json({0, 0, 0, 0xFFFF, 0xFFFF, 0, 0, 0}));
+}
+
+TEST(PfcGenerator, RefreshRestartsFromEachXoff) {
+  const json j = parse_ok(run_in_child([] {
+    PfcBench b;
+    b.xoff(10 * kUs, 2, 3);
+    b.xon(100 * kUs, 2, 3);
+    b.xoff(150 * kUs, 2, 3);
+    sc_core::sc_start(ps(400 * kUs));
+    return b.result().dump();
+  }));
+  // XOFF 10 us, XON 100 us, XOFF 150 us, then refreshes at 150 us + k * 167.7696 us. A
+  // refresh at the first episode's phase (177.7696 us) would be a frame the peer does not
+  // need (the ns-3 artifact, which never refreshes, sends one frame per XOFF).
+  const json& o = j.at("out").at(2);
+  ASSERT_EQ(o.size(), 4u) << o.dump();
+  EXPECT_EQ(o[0].at("begin"), 10 * kUs);
+  EXPECT_EQ(o[1].at("begin"), 100 * kUs);
+  EXPECT_EQ(o[1].at("quanta").at(3), 0);
+  EXPECT_EQ(o[2].at("begin"), 150 * kUs);
+  EXPECT_EQ(o[3].at("begin"), 150 * kUs + kRefresh);
+  EXPECT_EQ(o[3].at("quanta").at(3), 0xFFFF);
+  EXPECT_EQ(j.at("pause_frames"), 3);
+  EXPECT_EQ(j.at("resume_frames"), 1);
+  EXPECT_EQ(j.at("xoff"), 2);
 }
 
 TEST(PfcGenerator, PausedTimeIsClippedToTheMeasurementWindow) {
@@ -969,22 +997,23 @@ TEST(PfcGenerator, PortLevelPauseCoversEveryPriorityAndKeepsQueuePauses) {
     b.src.at(210 * kUs, [&] { b.src.pfc->port_pfc_event(1, admission::PfcEvent::kXoff); });
     b.src.at(220 * kUs, [&] { b.src.pfc->port_pfc_event(1, admission::PfcEvent::kXon); });
     b.xon(230 * kUs, 1, 3);
-    sc_core::sc_start(ps(400 * kUs));  // past the refresh due at 200 + 167.7696 us
+    sc_core::sc_start(ps(400 * kUs));  // past a refresh that would be due at 210 + 167.7696 us
     json r = b.result();
     r["paused_ps"] = b.gen.paused_ps(400 * kUs);
     return r.dump();
   }));
-  // Each change of the paused set sends one frame for the changed classes only:
-  //   200 us: 0x08 paused; 210 us: the other seven (0xF7) paused, priority 3 untouched;
-  //   220 us: 0xF7 resumed (priority 3 stays paused); 230 us: 0x08 resumed.
+  // Each change of the paused set sends one frame: an XOFF frame for every paused class,
+  // a resume frame for the resumed classes only:
+  //   200 us: 0x08 paused; 210 us: the other seven paused, priority 3 refreshed (0xFF);
+  //   220 us: 0xF7 resumed (priority 3 stays paused); 230 us: 0x08 resumed, no refresh left.
   const json& o = j.at("out").at(1);
   ASSERT_EQ(o.size(), 4u) << o.dump();
   const uint64_t all = 0xFFFF;
   EXPECT_EQ(o[0].at("class_enable"), 0x08);
   EXPECT_EQ(o[0].at("quanta"), json({0, 0, 0, all, 0, 0, 0, 0}));
   EXPECT_EQ(o[1].at("begin"), 210 * kUs);
-  EXPECT_EQ(o[1].at("class_enable"), 0xF7);
-  EXPECT_EQ(o[1].at("quanta"), json({all, all, all, 0, all, all, all, all}));
+  EXPECT_EQ(o[1].at("class_enable"), 0xFF);
+  EXPECT_EQ(o[1].at("quanta"), json({all, all, all, all, all, all, all, all}));
   EXPECT_EQ(o[2].at("begin"), 220 * kUs);
   EXPECT_EQ(o[2].at("class_enable"), 0xF7);
   EXPECT_EQ(o[2].at("quanta"), json({0, 0, 0, 0, 0, 0, 0, 0}));
@@ -1290,7 +1319,7 @@ TEST(Mmu, AdmitAndDepartKeepClassOccupancyConsistent) {
     // so XOFF once the shared occupancy s >= 57,344 - s, i.e. s >= 28,672 = 7 x 4096 cells.
     std::vector<Packet> big(7, MmuBench::pkt(1, 0, 3, 4096));
     Packet lossy = MmuBench::pkt(2, 0, 1, 4);
-    Packet small = MmuBench::pkt(1, 0, 3, 100);  // headroom: 100 <= 223 cells (eta = 56,840 B)
+    Packet small = MmuBench::pkt(1, 0, 3, 100);  // headroom: 100 <= 699 cells (safe headroom)
     json j;
     b.src.at(200 * kUs, [&] {
       for (auto& p : big) j["admit_big"].push_back(b.src.mmu->admit(p));

@@ -5,7 +5,9 @@
 // waveform next to the test binary.
 #include <gtest/gtest.h>
 
+#include <cstdlib>
 #include <deque>
+#include <functional>
 #include <random>
 #include <string>
 
@@ -15,6 +17,7 @@
 #include "Vmmu_mid___024root.h"
 #include "Vmmu_small.h"
 #include "Vmmu_small___024root.h"
+#include "../campaign/rtl_soak.h"
 #include "cosim/lockstep.h"
 #include "rtl_test_configs.h"
 
@@ -26,11 +29,7 @@ using namespace mmusim::rtl::testcfg;
 
 namespace {
 
-struct Packet {
-  uint32_t in, out;
-  uint8_t prio;
-  uint32_t cells;
-};
+using soak::Packet;
 
 template <class M>
 void expect_clean(const Lockstep<M>& ls) {
@@ -128,6 +127,55 @@ TEST_P(Directed, RegisterWritesWhileTrafficFlows) {
 
 INSTANTIATE_TEST_SUITE_P(Policies, Directed, ::testing::Values("dt", "reverie", "dsh"),
                          [](const auto& info) { return info.param; });
+
+// Issue 12 through the unit, the whole state compared after every operation and write:
+// CTRL.ewma_k written under traffic reaches the filter (k 0: q_hat = the length the arrival
+// sees, 150 cells); CONGESTED_CELLS written on the empty buffer reaches n_p (60: lossy
+// queues of 50 cells are not congested, n_p = 0, Gamma = 600 - 100 = 500, where the stale
+// level of 1 counted both: 250); a policy change restarts the filters (q_hat 0 again).
+// Values the core refuses (CONGESTED_CELLS 0, a missing profile) the unit refuses too.
+TEST(DirectedWrites, EwmaKCongestedCellsAndPolicyChangeReachUnitAndCore) {
+  namespace R = admission::regs;
+  admission::CoreConfig c = directed_config(kMid, "reverie");
+  c.ewma.k = 10;
+  c.ewma.clamp = false;
+  Lockstep<Vmmu_mid> ls(c, kMid);
+  const uint32_t q = 0 * kMid.nprio + kLl;
+  for (int i = 0; i < 10; ++i) ls.admit({0, 1, uint8_t(kLl), 1, 0});
+  const uint32_t ctrl = ls.unit().read(R::CTRL_ADDR);
+  EXPECT_TRUE(ls.csr_write(R::CTRL_ADDR, ctrl & ~R::CTRL_EWMA_K_MASK));  // k 0, same policy
+  for (int i = 10; i <= 150; ++i) ls.admit({0, 1, uint8_t(kLl), 1, 0});
+  EXPECT_EQ(ls.unit().avg_in(q), uint64_t(150) << 16);
+  EXPECT_EQ(ls.core().compared_ingress_cells(0, kLl), 150u);
+  // Pools and buffer shrunk below the occupancy (151 cells) under traffic: legal, the next
+  // request pauses the queue and is a buffer drop (and no assertion fires: the occupancy
+  // may sit above BUFFER_CELLS).
+  for (uint32_t k = 0; k < 3; ++k) EXPECT_TRUE(ls.csr_write(R::POOL_SIZE_ADDR + k, 100));
+  EXPECT_TRUE(ls.csr_write(R::BUFFER_CELLS_ADDR, 100));
+  EXPECT_EQ(ls.admit({0, 1, uint8_t(kLl), 1, 0}).reason, admission::DropReason::kBuffer);
+  EXPECT_TRUE(ls.csr_write(R::BUFFER_CELLS_ADDR, 1000));
+  for (uint32_t k = 0; k < 3; ++k) EXPECT_TRUE(ls.csr_write(R::POOL_SIZE_ADDR + k, c.pool_cells[k]));
+  ASSERT_FALSE(ls.mismatch().any) << ls.mismatch().report;
+  EXPECT_TRUE(ls.csr_write(R::CTRL_ADDR, (ctrl & ~R::CTRL_EWMA_K_MASK) | (4u << R::CTRL_EWMA_K_LSB)));
+  while (ls.core().total_used()) ls.depart({0, 1, uint8_t(kLl), 1, 0});
+  EXPECT_GT(ls.unit().avg_in(q), 0u);  // no clamp: the filter still remembers the queue
+
+  EXPECT_FALSE(ls.csr_write(R::CONGESTED_CELLS_ADDR, 0));  // every queue congested: refused
+  EXPECT_FALSE(ls.csr_write(R::QMAP_ADDR, 31u << R::QMAP_QUEUE_PROFILE_LSB));  // no profile 31
+  EXPECT_TRUE(ls.csr_write(R::CONGESTED_CELLS_ADDR, 60));
+  for (uint32_t out = 0; out < 2; ++out)
+    for (int i = 0; i < 50; ++i) ls.admit({0, out, uint8_t(kLy), 1, 0});
+  EXPECT_EQ(ls.unit().ncong(kLy), 0u);
+  EXPECT_EQ(ls.core().egress_threshold(0, kLy), 500u);
+  for (uint32_t out = 0; out < 2; ++out)
+    for (int i = 0; i < 50; ++i) ls.depart({0, out, uint8_t(kLy), 1, 0});
+
+  const uint32_t now = ls.unit().read(R::CTRL_ADDR) & ~R::CTRL_POLICY_MASK;
+  EXPECT_TRUE(ls.csr_write(R::CTRL_ADDR, now | R::CTRL_POLICY_DT));
+  EXPECT_TRUE(ls.csr_write(R::CTRL_ADDR, now | R::CTRL_POLICY_REVERIE));
+  EXPECT_EQ(ls.unit().avg_in(q), 0u);
+  expect_clean(ls);
+}
 
 TEST(DirectedLimits, CountersReachTheirWidthAndThresholdsSaturate) {
   // 16-bit unit: a 65535-cell buffer fills exactly, the next cell is a buffer drop, and
@@ -229,101 +277,50 @@ TEST(SingleIssue, ARequestOfferedWithAReleaseWaitsOneCycle) {
 
 // -------- constrained random ------------------------------------------------------------
 
-// Random traffic on one configuration: hot ports make queues congest, departures keep
-// the buffer moving (alone or in the same cycle as a request), and now and then a run-time CSR write, a quiesce-only write that
-// must be refused, or a reset. Returns the number of admission requests.
-template <class M>
-uint64_t random_run(Lockstep<M>& ls, std::mt19937_64& rng, uint64_t requests) {
-  const UnitParams& p = ls.unit().params();
-  auto pick = [&](uint64_t lo, uint64_t hi) { return lo + rng() % (hi - lo + 1); };
-  std::vector<Packet> live;
-  uint64_t done = 0;
-  const uint32_t hot_out = uint32_t(pick(0, p.nports - 1));
-  namespace R = admission::regs;
-  while (done < requests && !ls.mismatch().any) {
-    const uint64_t roll = pick(0, 999);
-    if (roll < 3 && !ls.config().ingress_profiles.empty()) {
-      // Run-time write: alpha, xoff or static threshold of a profile.
-      const uint32_t k = uint32_t(pick(0, ls.config().ingress_profiles.size() - 1));
-      const auto& ip = ls.config().ingress_profiles[k];
-      const uint32_t shift = uint32_t(int(pick(0, 8)) - 5) & 0x1f;
-      ls.csr_write(R::IPROF_MODE_ADDR + k * R::IPROF_STRIDE, ip.pool | (uint32_t(ip.th.dynamic) << 8) | (shift << 16));
-      ls.csr_write(R::IPROF_XOFF_ADDR + k * R::IPROF_STRIDE, uint32_t(pick(0, 60)));
-      continue;
-    }
-    if (roll < 4) {
-      ls.csr_write(R::CONGESTED_CELLS_ADDR, uint32_t(pick(1, 40)));  // refused unless empty
-      continue;
-    }
-    if (roll < 5 && pick(0, 20) == 0) {
-      ls.reset();
-      live.clear();
-      continue;
-    }
-    auto fresh = [&]() {
-      return Packet{uint32_t(pick(0, p.nports - 1)), rng() % 3 ? hot_out : uint32_t(pick(0, p.nports - 1)),
-                    uint8_t(pick(0, p.nprio - 1)), uint32_t(pick(1, 8))};
-    };
-    auto take = [&]() {
-      const size_t i = size_t(pick(0, live.size() - 1));
-      const Packet k = live[i];
-      live[i] = live.back();
-      live.pop_back();
-      return k;
-    };
-    if (live.empty() || roll < 400) {
-      const Packet k = fresh();
-      if (ls.admit({k.in, k.out, k.prio, k.cells, 0}).verdict != Verdict::kDrop) live.push_back(k);
-      ++done;
-    } else if (roll < 700) {
-      // A release and a request in the same cycle; the request often names the
-      // release's queues, port or priority, so the forwarding between them is exercised.
-      const Packet d = take();
-      Packet k = fresh();
-      if (rng() % 2) k.in = d.in;
-      if (rng() % 2) k.out = d.out;
-      if (rng() % 2) k.prio = d.prio;
-      if (ls.depart_and_admit({d.in, d.out, d.prio, d.cells, 0}, {k.in, k.out, k.prio, k.cells, 0}).second.verdict !=
-          Verdict::kDrop)
-        live.push_back(k);
-      ++done;
-    } else {
-      const Packet k = take();
-      ls.depart({k.in, k.out, k.prio, k.cells, 0});
-    }
-  }
-  return done;
+// Seed of the random suites: MMUSIM_SEED if set, else fresh; printed for a replay.
+uint64_t suite_seed() {
+  static const uint64_t seed = [] {
+    if (const char* e = std::getenv("MMUSIM_SEED")) return uint64_t(std::strtoull(e, nullptr, 0));
+    return (uint64_t(std::random_device{}()) << 32) | std::random_device{}();
+  }();
+  return seed;
 }
 
+// Random configurations on one parameter set, each driven by the soak's traffic
+// (tb/campaign/rtl_soak.h: hazards, run-time and accounting CSR writes, drains, resets).
 template <class M>
-void random_suite(const UnitParams& p, uint64_t seed, int configs, uint64_t per_config, const char* tag) {
-  std::mt19937_64 rng(seed);
+void random_suite(const UnitParams& p, int configs, uint64_t per_config, const char* tag) {
+  const uint64_t seed = suite_seed();
+  std::printf("%s: MMUSIM_SEED=%llu\n", tag, (unsigned long long)seed);
+  std::mt19937_64 rng(seed ^ std::hash<std::string>{}(tag));
   const char* policies[] = {"dt", "reverie", "dsh"};
-  uint64_t total = 0;
+  soak::Stats total;
+  const admission::RtlParams rp{p.nports, p.nprio, p.npools, p.nprof, p.cw};
   for (int c = 0; c < configs; ++c) {
     const std::string pol = policies[c % 3];
     const uint64_t cfg_seed = rng();
     std::mt19937_64 crng(cfg_seed);
-    const admission::CoreConfig cfg = random_config(crng, p, pol);
-    Lockstep<M> ls(cfg, p);
-    total += random_run(ls, crng, per_config);
+    Lockstep<M> ls(testgen::random_config(crng, rp, uint8_t(p.ewma_frac), pol), p);
+    total.add(soak::run(ls, crng, per_config));
     if (ls.mismatch().any) {
       // Replay the same seed with a waveform for the report.
       const std::string fst = std::string("mismatch_") + tag + "_" + std::to_string(c) + ".fst";
       std::mt19937_64 rrng(cfg_seed);
-      const admission::CoreConfig rcfg = random_config(rrng, p, pol);
-      Lockstep<M> replay(rcfg, p, fst);
-      random_run(replay, rrng, per_config);
-      FAIL() << tag << " config " << c << " (" << pol << ", seed " << cfg_seed << "): " << ls.mismatch().report
-             << "; waveform " << fst;
+      Lockstep<M> replay(testgen::random_config(rrng, rp, uint8_t(p.ewma_frac), pol), p, fst);
+      soak::run(replay, rrng, per_config);
+      FAIL() << tag << " config " << c << " (" << pol << ", case seed " << cfg_seed << ", MMUSIM_SEED=" << seed
+             << "): " << ls.mismatch().report << "; waveform " << fst;
     }
   }
-  std::printf("%s: %llu requests over %d random configurations, 0 mismatches\n", tag,
-              (unsigned long long)total, configs);
+  std::printf("%s: %llu requests, %llu releases, %llu CSR writes (%llu refused), %llu policy changes over %d "
+              "random configurations, 0 mismatches\n",
+              tag, (unsigned long long)total.requests, (unsigned long long)total.releases,
+              (unsigned long long)(total.csr_writes + total.csr_refused), (unsigned long long)total.csr_refused,
+              (unsigned long long)total.policy_changes, configs);
 }
 
-TEST(RandomLockstep, SmallUnit4x4Counters16) { random_suite<Vmmu_small>(kSmall, 11, 30, 12000, "small"); }
-TEST(RandomLockstep, MidUnit8x8Counters32) { random_suite<Vmmu_mid>(kMid, 12, 30, 12000, "mid"); }
-TEST(RandomLockstep, BigUnit32x8Counters32) { random_suite<Vmmu_big>(kBig, 13, 30, 12000, "big"); }
+TEST(RandomLockstep, SmallUnit4x4Counters16) { random_suite<Vmmu_small>(kSmall, 30, 12000, "small"); }
+TEST(RandomLockstep, MidUnit8x8Counters32) { random_suite<Vmmu_mid>(kMid, 30, 12000, "mid"); }
+TEST(RandomLockstep, BigUnit32x8Counters32) { random_suite<Vmmu_big>(kBig, 30, 12000, "big"); }
 
 }  // namespace

@@ -290,8 +290,9 @@ json microbench(const MbUnits& u, bool dsh, uint64_t burst_total, double duratio
   json s = base(dsh ? "dsh" : "sih", kMbPorts, duration_us);
   s["mmu"]["buffer_bytes"] = u.buffer;
   const json pool_xoff = dsh ? json(std::to_string(headroom)) : json(nullptr);
+  // The paper's eta (Eq. 1), not the model's safe headroom (config/headroom.h).
   s["buffer"] = dsh_buffer(kMbPorts, "0-6", u.buffer, u.buffer - priv - headroom, pool_xoff, -4, u.private_bytes,
-                           nullptr);
+                           std::to_string(eta));
   s["traffic"].push_back(
       {{"type", "constant"}, {"name", "background"}, {"src", {"h0", "h1"}}, {"dst", "h31"}, {"dscp", 24}});
   s["traffic"].push_back({{"type", "incast"}, {"name", "fanin"}, {"senders", "h2-h17"}, {"receiver", "h30"},

@@ -57,22 +57,17 @@ double within(double measured, double expected) { return std::fabs(measured - ex
 
 }  // namespace
 
-TEST(Headroom, EtaMatchesDshEq1) {
-  // 2*(100e9/8 * 2e-6 + 1500) + 3840 = 2*(25000 + 1500) + 3840 = 56840 B.
-  EXPECT_EQ(mmusim::headroom_eta_bytes(100'000'000'000ull, 2'000'000ull, 1500), 56840u);
-  // 40 Gb/s, 1 us, MTU 9000: 2*(5000 + 9000) + 3840 = 31840 B.
-  EXPECT_EQ(mmusim::headroom_eta_bytes(40'000'000'000ull, 1'000'000ull, 9000), 31840u);
-}
-
 TEST(Headroom, LoaderDerivesEtaPerLosslessPgWhenXoffIsAbsent) {
   json s = base_scenario(4, 10);
   s["buffer"] = sonic_buffer(4, 16 * 1024 * 1024, 12 * 1024 * 1024, nullptr, 12 * 1024 * 1024, 0, 0, nullptr);
   const mmusim::Scenario sc = mmusim::load_scenario(s, "test");
   const auto core = sc.core_config();
   const auto& prof = core.ingress_profiles[core.pg_profile[0 * 8 + 3]];
-  EXPECT_EQ(prof.xoff_cells, (56840u + 255) / 256);
-  // No pool xoff: static independent headroom, one eta per lossless PG (DSH Eq. 3).
-  EXPECT_EQ(core.headroom_pool_cells, 4 * ((56840u + 255) / 256));
+  // Safe headroom (config/headroom.h): 100 Gb/s * (2 * 2 us + (4 + 4 ports) cycles of 1 ns) /
+  // 8 = 50100 B, + 3 * 1520 + 84 + 3840 = 58584 wire bytes, at 1 cell per 84: 698 cells.
+  EXPECT_EQ(prof.xoff_cells, 698u);
+  // No pool xoff: static independent headroom, one per lossless PG (DSH Eq. 3).
+  EXPECT_EQ(core.headroom_pool_cells, 4 * 698u);
 }
 
 class SonicSteadyState : public ::testing::TestWithParam<std::pair<int, int>> {};
@@ -277,8 +272,12 @@ TEST(CoSimulation, DefaultScenarioOnTheRtlGivesTheSameSummary) {
     ASSERT_EQ(c.status, 0) << c.output;
     ASSERT_EQ(r.status, 0) << r.output;
     EXPECT_NE(r.output.find("0 mismatches"), std::string::npos) << r.output;
-    c.summary.erase("wall_time_s");
-    r.summary.erase("wall_time_s");
+    EXPECT_EQ(c.summary["impl"], "cpp");
+    EXPECT_EQ(r.summary["impl"], "rtl");
+    for (const char* k : {"wall_time_s", "impl"}) {
+      c.summary.erase(k);
+      r.summary.erase(k);
+    }
     EXPECT_EQ(c.summary.dump(), r.summary.dump()) << policy;
     EXPECT_EQ(slurp(c.dir + "/out/timeseries.csv"), slurp(r.dir + "/out/timeseries.csv")) << policy;
     std::filesystem::remove_all(c.dir);
@@ -298,8 +297,10 @@ TEST(CoSimulation, MultiSwitchNetworksOnTheRtlGiveTheSameSummary) {
     ASSERT_EQ(r.status, 0) << r.output;
     EXPECT_NE(r.output.find("0 mismatches"), std::string::npos) << r.output;
     EXPECT_GT(c.summary["switches"].size(), 1u) << file;
-    c.summary.erase("wall_time_s");
-    r.summary.erase("wall_time_s");
+    for (const char* k : {"wall_time_s", "impl"}) {
+      c.summary.erase(k);
+      r.summary.erase(k);
+    }
     EXPECT_EQ(c.summary.dump(), r.summary.dump()) << file;
     std::filesystem::remove_all(c.dir);
     std::filesystem::remove_all(r.dir);

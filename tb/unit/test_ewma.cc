@@ -190,9 +190,11 @@ TEST(EwmaStep, StepResponseMatchesClosedFormWithinOneLsbPerStep) {
 TEST(EwmaRules, ClampKeepsAverageAtOrBelowLength) {
   // k=1, F=0, dequeue rule. Departure to 10: 0 + (10 >> 1) = 5. Departure to 2: step gives
   // 5 + floor(-3/2) = 3 > 2, clamped to 2. Without clamp it stays 3.
-  Ewma on, off;
-  on.reset(cfg(EwmaConfig::Rule::kDequeue, 1, 0, true), 1);
-  off.reset(cfg(EwmaConfig::Rule::kDequeue, 1, 0, false), 1);
+  const EwmaConfig on_cfg = cfg(EwmaConfig::Rule::kDequeue, 1, 0, true);
+  const EwmaConfig off_cfg = cfg(EwmaConfig::Rule::kDequeue, 1, 0, false);
+  Ewma on(on_cfg), off(off_cfg);
+  on.reset(1);
+  off.reset(1);
   for (Ewma* e : {&on, &off}) {
     e->on_departure(0, 11, 10, 0);
     EXPECT_EQ(e->avg_fx(0), 5u);
@@ -207,8 +209,9 @@ TEST(EwmaRules, ClampKeepsAverageAtOrBelowLength) {
   EXPECT_EQ(on.avg_fx(0), 0u);
   EXPECT_EQ(off.avg_fx(0), 1u);
   // Clamp with fraction bits: F=16, k=1, after departure to 10: 10<<15 = 327680; to 1: clamp 65536.
-  Ewma f;
-  f.reset(cfg(EwmaConfig::Rule::kDequeue, 1, 16, true), 1);
+  const EwmaConfig f_cfg = cfg(EwmaConfig::Rule::kDequeue, 1, 16, true);
+  Ewma f(f_cfg);
+  f.reset(1);
   f.on_departure(0, 11, 10, 0);
   EXPECT_EQ(f.avg_fx(0), 327680u);
   f.on_departure(0, 10, 1, 0);
@@ -218,8 +221,9 @@ TEST(EwmaRules, ClampKeepsAverageAtOrBelowLength) {
 TEST(EwmaRules, DequeueRuleUpdatesOnlyOnDepartureWithLengthAfter) {
   // k=1, F=0. Arrivals never move it; departure 101 -> 100: 0 + (100 >> 1) = 50; 100 -> 99:
   // 50 + (49 >> 1) = 74 (uses q_after, not q_before = 100 which would give 75).
-  Ewma e;
-  e.reset(cfg(EwmaConfig::Rule::kDequeue, 1, 0), 2);
+  const EwmaConfig e_cfg = cfg(EwmaConfig::Rule::kDequeue, 1, 0);
+  Ewma e(e_cfg);
+  e.reset(2);
   for (int i = 0; i < 10; ++i) e.on_arrival(0, 100, 1000 * i);
   EXPECT_EQ(e.avg_fx(0), 0u);
   e.advance(0, 100, 1000000);  // advance is the periodic rule only
@@ -234,8 +238,9 @@ TEST(EwmaRules, DequeueRuleUpdatesOnlyOnDepartureWithLengthAfter) {
 TEST(EwmaRules, EnqueueDequeueRuleUpdatesOnBoth) {
   // k=1, F=0. Arrival seeing 100 (length before the decision): 50. Arrival seeing 101: 50 +
   // (51 >> 1) = 75. Departure 102 -> 101: 75 + (26 >> 1) = 88.
-  Ewma e;
-  e.reset(cfg(EwmaConfig::Rule::kEnqueueDequeue, 1, 0), 1);
+  const EwmaConfig e_cfg = cfg(EwmaConfig::Rule::kEnqueueDequeue, 1, 0);
+  Ewma e(e_cfg);
+  e.reset(1);
   e.on_arrival(0, 100, 0);
   EXPECT_EQ(e.avg_fx(0), 50u);
   e.on_arrival(0, 101, 0);
@@ -249,8 +254,9 @@ TEST(EwmaRules, EnqueueDequeueRuleUpdatesOnBoth) {
 TEST(EwmaRules, PeriodicAppliesFloorCycleOverPeriodUpdates) {
   // period 100, k=2, F=0, q=40. By cycle 350: floor(350/100) = 3 updates: 0 -> 10 -> 17 -> 22
   // (10 + 30>>2 = 17, 17 + 23>>2 = 22). Cycle 399: still 3. Cycle 400: 4th: 22 + 18>>2 = 26.
-  Ewma e;
-  e.reset(cfg(EwmaConfig::Rule::kPeriodic, 2, 0, true, 100), 1);
+  const EwmaConfig e_cfg = cfg(EwmaConfig::Rule::kPeriodic, 2, 0, true, 100);
+  Ewma e(e_cfg);
+  e.reset(1);
   e.advance(0, 40, 99);
   EXPECT_EQ(e.avg_fx(0), 0u);  // floor(99/100) = 0
   e.advance(0, 40, 350);
@@ -270,8 +276,8 @@ TEST(EwmaRules, PeriodicCatchUpAfterLongIdleGapMatchesStepLoop) {
   // Reference: a loop of step() + clamp, one call per elapsed period, length constant between calls.
   for (bool clamp : {true, false}) {
     const EwmaConfig c = cfg(EwmaConfig::Rule::kPeriodic, 3, 8, clamp, 64);
-    Ewma e;
-    e.reset(c, 1);
+    Ewma e(c);
+    e.reset(1);
     uint64_t ref = 0, applied = 0;
     auto ref_to = [&](uint64_t q, uint64_t cycle) {
       for (; applied < cycle / 64; ++applied) {
@@ -292,8 +298,9 @@ TEST(EwmaRules, PeriodicCatchUpAfterLongIdleGapMatchesStepLoop) {
     EXPECT_EQ(applied, 9000128u / 64);
   }
   // Hand-pinned: k=1, F=0, period 10, q=8 held for 5 periods: 4, 6, 7, 7 (1 >> 1 = 0), 7.
-  Ewma h;
-  h.reset(cfg(EwmaConfig::Rule::kPeriodic, 1, 0, true, 10), 1);
+  const EwmaConfig h_cfg = cfg(EwmaConfig::Rule::kPeriodic, 1, 0, true, 10);
+  Ewma h(h_cfg);
+  h.reset(1);
   h.advance(0, 8, 59);
   EXPECT_EQ(h.avg_fx(0), 7u);
   // Then q=0 for 1,000,000 periods: 7 - ceil(7/2) = 3 > 0, clamped to 0, and stays 0.
@@ -305,8 +312,9 @@ TEST(EwmaRules, PeriodicCatchUpAfterLongIdleGapMatchesStepLoop) {
 
 TEST(EwmaRules, AvgCellsRoundsUp) {
   // F=2, k=2, dequeue rule. Departure to 1: 0 + (4 >> 2) = 1 -> ceil(1/4) = 1 cell.
-  Ewma e;
-  e.reset(cfg(EwmaConfig::Rule::kDequeue, 2, 2), 1);
+  const EwmaConfig e_cfg = cfg(EwmaConfig::Rule::kDequeue, 2, 2);
+  Ewma e(e_cfg);
+  e.reset(1);
   EXPECT_EQ(e.avg_cells(0), 0u);
   e.on_departure(0, 2, 1, 0);
   EXPECT_EQ(e.avg_fx(0), 1u);
@@ -320,8 +328,9 @@ TEST(EwmaRules, AvgCellsRoundsUp) {
   e.on_departure(0, 3, 2, 0);  // 5 + (3 >> 2) = 5 -> 2
   EXPECT_EQ(e.avg_cells(0), 2u);
   // Exact multiples are not rounded: k=0, F=16, departure to 3 -> 196608 = 3 cells.
-  Ewma x;
-  x.reset(cfg(EwmaConfig::Rule::kDequeue, 0, 16), 1);
+  const EwmaConfig x_cfg = cfg(EwmaConfig::Rule::kDequeue, 0, 16);
+  Ewma x(x_cfg);
+  x.reset(1);
   x.on_departure(0, 4, 3, 0);
   EXPECT_EQ(x.avg_cells(0), 3u);
   // Near the top of the range: (2^48 - 1) << 16 has (2^48 - 1) whole cells.
@@ -330,13 +339,35 @@ TEST(EwmaRules, AvgCellsRoundsUp) {
 }
 
 TEST(EwmaRules, ResetZeroesEveryQueue) {
-  Ewma e;
-  e.reset(cfg(EwmaConfig::Rule::kEnqueueDequeue, 0, 4), 3);
+  EwmaConfig c = cfg(EwmaConfig::Rule::kEnqueueDequeue, 0, 4);
+  Ewma e(c);
+  e.reset(3);
   e.on_arrival(2, 9, 0);
   EXPECT_EQ(e.avg_fx(2), 144u);  // 9 << 4
-  e.reset(cfg(EwmaConfig::Rule::kPeriodic, 1, 4, true, 10), 3);
+  c = cfg(EwmaConfig::Rule::kPeriodic, 1, 4, true, 10);
+  e.reset(3);
   EXPECT_EQ(e.avg_fx(2), 0u);
   EXPECT_EQ(e.config().rule, EwmaConfig::Rule::kPeriodic);
   e.advance(2, 9, 10);  // the period counter restarted too: 1 update, 144 >> 1 = 72
   EXPECT_EQ(e.avg_fx(2), 72u);
+}
+
+TEST(EwmaRules, ReadsItsConfigurationLive) {
+  // CTRL.ewma_k written at run time: the next update uses the new k, as the RTL's filter
+  // does. k=1, F=0, enqueue_dequeue: arrival at 100 -> 50. k becomes 3: arrival at 100 ->
+  // 50 + (50 >> 3) = 56. Clamp switched off, then a departure to 0: 56 - ceil(56/8) = 49.
+  EwmaConfig c = cfg(EwmaConfig::Rule::kEnqueueDequeue, 1, 0, true);
+  Ewma e(c);
+  e.reset(1);
+  e.on_arrival(0, 100, 0);
+  EXPECT_EQ(e.avg_fx(0), 50u);
+  c.k = 3;
+  e.on_arrival(0, 100, 0);
+  EXPECT_EQ(e.avg_fx(0), 56u);
+  c.clamp = false;
+  e.on_departure(0, 1, 0, 0);
+  EXPECT_EQ(e.avg_fx(0), 49u);
+  c.rule = EwmaConfig::Rule::kDequeue;  // arrivals no longer move it
+  e.on_arrival(0, 100, 0);
+  EXPECT_EQ(e.avg_fx(0), 49u);
 }

@@ -150,10 +150,11 @@ TEST(Regfile, DefaultScenarioWordsPackedByHand) {
   EXPECT_EQ(word(0x040), 0x00000002u);
   EXPECT_EQ(word(0x042), 65536u);
   // Ingress profile 1 = the lossless PG profile at 0x48: pool 2, dynamic (bit 8), shift 0;
-  // xoff eta = 2(C*D + MTU) + 3840 = 2(100G x 2 us / 8 + 1500) + 3840 = 56840 B -> 223
-  // cells; xon_offset 2496 B -> 10 cells.
+  // xoff = the safe headroom (config/headroom.h): 100G x (2 x 2 us + (4 + 8 ports) cycles) / 8
+  // = 50150 B, + 3 x 1520 + 84 + 3840 = 58634 wire bytes, 1 cell per 84 -> 699 cells;
+  // xon_offset 2496 B -> 10 cells.
   EXPECT_EQ(word(0x048), 0x00000102u);
-  EXPECT_EQ(word(0x04b), 223u);
+  EXPECT_EQ(word(0x04b), 699u);
   EXPECT_EQ(word(0x04d), 10u);
   // Egress profiles in name order. 1 = egress_lossy_profile at 0xc4: pool 1, dynamic;
   // reserved 1536 B = 6 cells. 0 = egress_lossless_profile: pool 0, static 65536 cells.

@@ -15,12 +15,15 @@ class AbmPolicy : public SonicPolicy {
  public:
   static constexpr int kRateFrac = 8;  // drain-rate ratio in 1/256ths
 
-  explicit AbmPolicy(const CoreConfig& cfg) : SonicPolicy(cfg) { reset(); }
+  explicit AbmPolicy(const CoreConfig& cfg)
+      : SonicPolicy(cfg), m_n{CongestionCount(cfg.congestion), CongestionCount(cfg.congestion)} {
+    reset();
+  }
 
   void reset() override {
     const size_t n = size_t(m_cfg.ports) * m_cfg.prios;
     for (int side = 0; side < 2; ++side) {
-      m_n[side].reset(m_cfg.congestion, m_cfg.prios);
+      m_n[side].reset(m_cfg.prios);
       m_cur[side].assign(n, 0);
       m_last[side].assign(n, 0);
       m_interval[side].assign(n, 0);

@@ -36,6 +36,17 @@ class DshPolicy : public SonicPolicy {
     m_port_ins.assign(m_cfg.ports, 0);
   }
 
+  void save(ArchState& s) const override {
+    s.port_shared = m_port_shared;
+    s.port_ins = m_port_ins;
+  }
+  void load(const ArchState& s) override {
+    if (s.port_shared.size() != m_cfg.ports || s.port_ins.size() != m_cfg.ports)
+      throw std::invalid_argument("dsh port state: wrong number of ports");
+    m_port_shared = s.port_shared;
+    m_port_ins = s.port_ins;
+  }
+
   uint64_t ingress_threshold(const Counters& c, uint32_t port, uint32_t prio) const override {
     if (!lossless(port, prio)) return SonicPolicy::ingress_threshold(c, port, prio);
     return x_qoff(c, port, prio);

@@ -14,7 +14,8 @@ namespace {
 
 class ReveriePolicy : public Policy {
  public:
-  explicit ReveriePolicy(const CoreConfig& cfg) : Policy(cfg) {
+  explicit ReveriePolicy(const CoreConfig& cfg)
+      : Policy(cfg), m_ewma_in(cfg.ewma), m_ewma_eg(cfg.ewma), m_n(cfg.congestion) {
     config_changed();
     reset();
   }
@@ -29,9 +30,20 @@ class ReveriePolicy : public Policy {
 
   void reset() override {
     const size_t n = size_t(m_cfg.ports) * m_cfg.prios;
-    m_ewma_in.reset(m_cfg.ewma, n);
-    m_ewma_eg.reset(m_cfg.ewma, n);
-    m_n.reset(m_cfg.congestion, m_cfg.prios);
+    m_ewma_in.reset(n);
+    m_ewma_eg.reset(n);
+    m_n.reset(m_cfg.prios);
+  }
+
+  void save(ArchState& s) const override {
+    s.avg_in = m_ewma_in.avg();
+    s.avg_eg = m_ewma_eg.avg();
+    s.n_p = m_n.counts();
+  }
+  void load(const ArchState& s) override {
+    m_ewma_in.load(s.avg_in);
+    m_ewma_eg.load(s.avg_eg);
+    m_n.load(s.n_p);
   }
 
   uint64_t ingress_threshold(const Counters& c, uint32_t port, uint32_t prio) const override {
