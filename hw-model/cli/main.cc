@@ -14,6 +14,7 @@
 #include "admission/policy.h"
 #include "cli/compare.h"
 #include "cli/report.h"
+#include "config/config_load.h"
 #include "config/scenario.h"
 #include "output/checked_file.h"
 #include "sim/network.h"
@@ -26,6 +27,7 @@ struct Args {
   std::string scenario;
   std::string out = "mmusim-out";
   std::vector<std::string> sets;
+  std::vector<std::string> switch_configs;
   long long seed = -1;
   std::string policy;
   std::string impl;
@@ -40,6 +42,11 @@ nlohmann::json load_json(const Args& a, std::string& origin) {
   } else {
     j = mmusim::parse_json_file(a.scenario);
     origin = a.scenario;
+  }
+  // --switch-config replaces the scenario's own SONiC tables.
+  if (!a.switch_configs.empty()) {
+    if (j.is_object()) j.erase("buffer");
+    j["switch_config"] = a.switch_configs;
   }
   for (const auto& s : a.sets) mmusim::apply_override(j, s);
   if (a.seed >= 0) j["seed"] = a.seed;
@@ -69,6 +76,8 @@ int sc_main(int argc, char* argv[]) {
   run->add_option("scenario", a.scenario, "scenario JSON file")->check(CLI::ExistingFile);
   run->add_option("--out", a.out, "output directory")->capture_default_str();
   run->add_option("--set", a.sets, "override a scenario key: key.path=value (repeatable)");
+  run->add_option("--switch-config", a.switch_configs,
+                  "SONiC CONFIG_DB JSON for the switch, as SONiC writes it (repeatable: merged in order)");
   const CLI::Range seed_range(0LL, (long long)mmusim::kMaxSeed);
   run->add_option("--seed", a.seed, "random seed (overrides the scenario's)")->check(seed_range);
   run->add_option("--policy", a.policy, "admission policy (overrides admission.policy): " + policy_list)
@@ -88,8 +97,10 @@ int sc_main(int argc, char* argv[]) {
   compare->add_option("--seed", cmp.seed, "random seed")->check(seed_range);
   compare->add_flag_callback("--no-plot", [&cmp] { cmp.plot = false; }, "skip the occupancy plot");
   CLI::App* check = app.add_subcommand("check", "validate a scenario and exit");
-  check->add_option("scenario", a.scenario, "scenario JSON file")->required()->check(CLI::ExistingFile);
+  check->add_option("scenario", a.scenario, "scenario JSON file (with --switch-config: default, the embedded one)")
+      ->check(CLI::ExistingFile);
   check->add_option("--set", a.sets, "override a scenario key: key.path=value (repeatable)");
+  check->add_option("--switch-config", a.switch_configs, "SONiC CONFIG_DB JSON for the switch (repeatable)");
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
@@ -122,14 +133,19 @@ int sc_main(int argc, char* argv[]) {
     return mmusim::run_compare(self, cmp, std::cout);
   }
 
+  if (check->parsed() && a.scenario.empty() && a.switch_configs.empty()) {
+    std::cerr << "mmusim: error: check: a scenario file (or --switch-config) is required\n";
+    return kUsage;
+  }
   if (run->parsed() && a.out.empty()) {
     std::cerr << "mmusim: error: --out: must name a directory, got ''\n";
     return kBadInput;
   }
   std::string origin;
   mmusim::Scenario sc;
+  mmusim::LoadReport report;
   try {
-    sc = mmusim::load_scenario(load_json(a, origin), origin);
+    sc = mmusim::load_configured_scenario(load_json(a, origin), origin, report);
   } catch (const mmusim::ConfigError& e) {
     std::cerr << "mmusim: error: " << e.what() << "\n";
     return kBadInput;
@@ -137,6 +153,7 @@ int sc_main(int argc, char* argv[]) {
     std::cerr << "mmusim: error: " << (origin.empty() ? a.scenario : origin) << ": " << e.what() << "\n";
     return kModelError;
   }
+  mmusim::print_load_report(std::cerr, report);
   for (const auto& w : sc.warnings) std::cerr << "mmusim: warning: " << w << "\n";
   if (check->parsed()) {
     if (sc.net.graph)

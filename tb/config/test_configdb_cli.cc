@@ -1,0 +1,108 @@
+// The CONFIG_DB import and the buffer semantic checks through the real binary.
+#include <gtest/gtest.h>
+
+#include <unistd.h>
+
+#include <fstream>
+
+#include <nlohmann/json.hpp>
+
+#include "cli_harness.h"
+
+namespace {
+
+using cli_harness::expect_error;
+using cli_harness::run_mmusim;
+using nlohmann::json;
+
+// Scenario paths are relative to the working directory, as the docs' commands run them.
+class ConfigDbCli : public testing::Test {
+ protected:
+  void SetUp() override { ASSERT_EQ(chdir(MMUSIM_SOURCE_DIR), 0); }
+};
+
+// The documented import: a 3-to-1 incast at DSCP 3 into the vlab CONFIG_DB's lossless PG 3
+// pauses the senders and drops nothing lossless.
+TEST_F(ConfigDbCli, VlabIncastPauses) {
+  const std::string out = testing::TempDir() + "configdb_vlab";
+  const auto r = run_mmusim({"run", "scenarios/configdb_vlab_incast.json", "--out", out, "--quiet"}, {true});
+  ASSERT_EQ(r.code, 0) << r.err;
+  const json s = json::parse(std::ifstream(out + "/summary.json"));
+  EXPECT_GT(s["pfc"]["xoff_events"].get<uint64_t>(), 0u);
+  EXPECT_GT(s["pfc"]["pause_frames"].get<uint64_t>(), 0u);
+  EXPECT_EQ(s["drops"]["lossless"].get<uint64_t>(), 0u);
+  EXPECT_EQ(s["packets"]["delivered"], s["packets"]["injected"]);
+  // One block on stderr lists what is not modelled; h3's port has no QoS map.
+  EXPECT_EQ(r.err.find("not modelled"), r.err.rfind("not modelled"));
+  EXPECT_NE(r.err.find("CONFIG_DB tables and fields not modelled (ignored):\n"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("  SCHEDULER (2 entries)\n"), std::string::npos);
+  EXPECT_NE(r.err.find("h3 sends DSCP 3, lossless on Ethernet0, Ethernet4, Ethernet8, into Ethernet12"),
+            std::string::npos);
+  EXPECT_EQ(r.out.find("mmusim:"), std::string::npos) << "messages belong on stderr";
+}
+
+TEST_F(ConfigDbCli, SwitchConfigFlagReplacesTheScenarioTables) {
+  const auto r = run_mmusim({"check", "--switch-config", "tb/data/configdb/buffer-arista7260-t1.json",
+                             "--switch-config", "tb/data/configdb/qos-arista7260-t1.json", "--set",
+                             "platform.pg_profile_lookup=tb/data/configdb/pg_profile_lookup-Arista-7260CX3-C64.ini",
+                             "--set", "topology.ports=6", "--set", "traffic=[]", "--set", "mmu.buffer_bytes=44302336"},
+                            {true});
+  EXPECT_EQ(r.code, 0) << r.err;
+  EXPECT_NE(r.err.find("generated profiles: pg_lossless_100000_300m_profile"), std::string::npos) << r.err;
+}
+
+TEST_F(ConfigDbCli, ImportErrorsNameFileAndField) {
+  expect_error(run_mmusim({"check", "--switch-config", "tb/data/configdb/no-such.json"}), 1, {"no-such.json"});
+  const std::string ini = testing::TempDir() + "lookup_100g_5m.ini";
+  std::ofstream(ini) << "# speed cable size xon xoff threshold xon_offset\n 100000 5m 1248 1248 54080 -3 2496\n";
+  expect_error(run_mmusim({"check", "scenarios/configdb_vlab_incast.json", "--set", "platform.pg_profile_lookup=" + ini}),
+               1, {"PORT_QOS_MAP.Ethernet0.pfc_enable", "no entry for speed 40000 and cable 300m"});
+  std::ofstream(ini) << "100000 5m 1248 1248\n";
+  expect_error(run_mmusim({"check", "scenarios/configdb_vlab_incast.json", "--set", "platform.pg_profile_lookup=" + ini}),
+               1, {"lookup_100g_5m.ini:1: expected speed cable size xon xoff threshold"});
+  expect_error(run_mmusim({"check", "scenarios/configdb_vlab_incast.json", "--set", "buffer.BUFFER_POOL={}"}), 1,
+               {"give either buffer or switch_config"});
+  expect_error(run_mmusim({"check", "scenarios/default.json", "--set", "platform.x=1"}), 1,
+               {"platform: only with switch_config"});
+}
+
+// Semantic checks on the scenario's own tables: each an error naming the field, exit 1.
+TEST_F(ConfigDbCli, SemanticChecks) {
+  const std::string d = "scenarios/default.json";
+  expect_error(run_mmusim({"check", d, "--set", "buffer.BUFFER_PROFILE.ingress_lossy_profile.static_th=16777217"}), 1,
+               {"buffer.BUFFER_PROFILE.ingress_lossy_profile.static_th: 16777217 B above mmu.buffer_bytes"});
+  expect_error(run_mmusim({"check", d, "--set", "buffer.BUFFER_PROFILE.egress_lossy_profile.size=15000000"}), 1,
+               {"buffer.BUFFER_PROFILE.egress_lossy_profile.size: reserved 15000000 B above its pool 'egress_lossy_pool'"});
+  // 32 ports x 7 lossy queues x 300000 B (1172 cells) = 262528 cells > the pool's 57344.
+  expect_error(run_mmusim({"check", d, "--set", "buffer.BUFFER_PROFILE.egress_lossy_profile.size=300000"}), 1,
+               {"buffer.BUFFER_POOL.egress_lossy_pool.size: the reserved sizes of its PGs and queues add up to 262528 cells"});
+  expect_error(run_mmusim({"check", d, "--set", "buffer.BUFFER_PROFILE.pg_lossless_100000_2m_profile.xoff=16777217"}), 1,
+               {"pg_lossless_100000_2m_profile.xoff: headroom 16777217 B above mmu.buffer_bytes"});
+  expect_error(run_mmusim({"check", d, "--set", "buffer.BUFFER_POOL.ingress_lossless_pool.size=15728640"}), 1,
+               {"buffer.BUFFER_POOL: the ingress pools' sizes and xoff add up to 17825792 B, above mmu.buffer_bytes (16777216 B)"});
+  // Static headroom per PG (no pool xoff) summing past the buffer.
+  json j = json::parse(std::ifstream(d));
+  j["buffer"]["BUFFER_POOL"]["ingress_lossless_pool"].erase("xoff");
+  j["buffer"]["BUFFER_PROFILE"]["pg_lossless_100000_2m_profile"]["xoff"] = "600000";
+  const std::string f = testing::TempDir() + "sih_overflow.json";
+  std::ofstream(f) << j.dump();
+  // 32 ports x 1 lossless PG x 2344 cells = 75008 cells > 65536.
+  expect_error(run_mmusim({"check", f}), 1,
+               {"buffer.BUFFER_PROFILE: the headroom (xoff) of the 32 lossless PGs adds up to 75008 cells, above the "
+                "buffer's 65536 cells"});
+}
+
+TEST_F(ConfigDbCli, BufferBytesInferredFromPools) {
+  json j = json::parse(std::ifstream("scenarios/default.json"));
+  j["mmu"].erase("buffer_bytes");
+  const std::string f = testing::TempDir() + "no_buffer_bytes.json";
+  std::ofstream(f) << j.dump();
+  const auto r = run_mmusim({"check", f}, {true});
+  EXPECT_EQ(r.code, 0) << r.err;
+  // Ingress 14680064 + 2097152 = 16777216 = the egress lossless pool.
+  EXPECT_NE(r.err.find("mmusim: note: mmu.buffer_bytes not given: 16777216 B, inferred from the pools"),
+            std::string::npos)
+      << r.err;
+}
+
+}  // namespace
