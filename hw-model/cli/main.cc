@@ -13,6 +13,7 @@
 
 #include "admission/policy.h"
 #include "cli/compare.h"
+#include "cli/config_cmd.h"
 #include "cli/report.h"
 #include "config/config_load.h"
 #include "config/scenario.h"
@@ -63,8 +64,8 @@ int sc_main(int argc, char* argv[]) {
   app.set_version_flag("--version", std::string("mmusim ") + MMUSIM_VERSION);
   // CLI11 reports an unknown command as a missing one: name it instead.
   if (argc > 1 && argv[1][0] != '-' && std::string(argv[1]) != "run" && std::string(argv[1]) != "check" &&
-      std::string(argv[1]) != "compare") {
-    std::cerr << "mmusim: error: unknown command '" << argv[1] << "' (commands: run, check, compare; --help)\n";
+      std::string(argv[1]) != "compare" && std::string(argv[1]) != "config") {
+    std::cerr << "mmusim: error: unknown command '" << argv[1] << "' (commands: run, check, compare, config; --help)\n";
     return kUsage;
   }
   std::vector<std::string> policy_names;
@@ -101,6 +102,18 @@ int sc_main(int argc, char* argv[]) {
       ->check(CLI::ExistingFile);
   check->add_option("--set", a.sets, "override a scenario key: key.path=value (repeatable)");
   check->add_option("--switch-config", a.switch_configs, "SONiC CONFIG_DB JSON for the switch (repeatable)");
+  mmusim::ConfigCmdArgs cfg;
+  CLI::App* config = app.add_subcommand("config", "the effective switch configuration: show, diff");
+  config->require_subcommand(1);
+  CLI::App* show = config->add_subcommand("show", "pools, and per port and PG/queue the profiles, in cells");
+  show->add_option("files", cfg.files, "a scenario, or SONiC CONFIG_DB files (merged)")->required()->check(CLI::ExistingFile);
+  CLI::App* diff = config->add_subcommand("diff", "compare the effective configurations of A and B");
+  diff->add_option("files", cfg.files, "A and B: scenarios or CONFIG_DB files")->required()->expected(2)
+      ->check(CLI::ExistingFile);
+  for (CLI::App* c : {show, diff}) {
+    c->add_option("--set", cfg.sets, "override a scenario key: key.path=value (repeatable)");
+    c->add_flag("--json", cfg.json, "JSON instead of a table");
+  }
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
@@ -108,6 +121,8 @@ int sc_main(int argc, char* argv[]) {
     return rc == 0 ? kOk : kUsage;
   }
 
+  if (show->parsed()) return mmusim::run_config_show(cfg, std::cout, std::cerr);
+  if (diff->parsed()) return mmusim::run_config_diff(cfg, std::cout, std::cerr);
   if (compare->parsed()) {
     std::stringstream ss(cmp_policies);
     for (std::string p; std::getline(ss, p, ',');) {

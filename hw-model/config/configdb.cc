@@ -5,6 +5,8 @@
 #include <cmath>
 #include <fstream>
 #include <map>
+#include <numeric>
+#include <cctype>
 #include <set>
 #include <sstream>
 
@@ -537,7 +539,7 @@ class Importer {
       else if (it.key() == "small_packet_percentage") small_pct = uint32_t(uint_value(*it, f, 100));
       else ignore("LOSSLESS_TRAFFIC_PATTERN fields", it.key());
     }
-    std::vector<std::string> speed_from_topology, no_cable;
+    std::vector<std::string> speed_from_topology, no_cable, null_lossy;
     bool used_lookup = false, used_safe = false, used_lua = false;
     for (size_t p = 0; p < m_ports.size(); ++p) {
       PortInfo& port = m_ports[p];
@@ -545,9 +547,7 @@ class Importer {
         std::string& slot = m_pg[p][size_t(pg)];
         const bool lossless = m_pfc[p] >> pg & 1;
         if (slot == "NULL" && !lossless) {
-          m_msgs.warnings.push_back("BUFFER_PG." + port.name + "|" + std::to_string(pg) +
-                                    ": profile NULL (a dynamically sized lossless PG) but PORT_QOS_MAP enables no PFC "
-                                    "on priority " + std::to_string(pg) + " there: the PG stays lossy");
+          null_lossy.push_back(port.name + "|" + std::to_string(pg));
           slot.clear();
           continue;
         }
@@ -605,6 +605,9 @@ class Importer {
         m_generated.push_back(name);
       }
     }
+    if (!null_lossy.empty())
+      m_msgs.warnings.push_back("BUFFER_PG: profile NULL (a dynamically sized lossless PG) where PORT_QOS_MAP enables "
+                                "no PFC on that priority, so the PG stays lossy: " + join(null_lossy));
     if (used_lookup)
       m_msgs.notes.push_back("lossless PG profiles from " + m_lookup_file + " (as buffermgrd's pg_profile_lookup.ini)");
     if (used_safe)
@@ -837,6 +840,47 @@ DynamicHeadroom dynamic_headroom(const AsicTable& asic, uint64_t speed_mbps, uin
   const double xon = kb_ceil(pipeline_latency);
   const double size = kb_ceil(shared_headroom ? xon : xoff + xon + speed_overhead);
   return {uint64_t(xon), uint64_t(xoff), uint64_t(size)};
+}
+
+bool is_config_db(const nlohmann::json& j) {
+  if (!j.is_object() || j.empty()) return false;
+  for (auto it = j.begin(); it != j.end(); ++it)
+    if (it.key().empty() || !std::isupper(static_cast<unsigned char>(it.key()[0]))) return false;
+  return true;
+}
+
+nlohmann::json scenario_for_config_db(const std::vector<std::string>& files, std::string& note) {
+  const json db = read_config_db(json(files));
+  std::set<uint64_t> numbers;
+  auto take = [&](const std::string& name) {
+    if (name.rfind("Ethernet", 0) != 0 || name.size() == 8 || name.size() > 14 ||
+        name.find_first_not_of("0123456789", 8) != std::string::npos)
+      return;
+    numbers.insert(std::stoull(name.substr(8)));
+  };
+  for (const char* t : {"PORT", "PORT_QOS_MAP"})
+    for (auto it = table(db, t).begin(); it != table(db, t).end(); ++it) take(it.key());
+  for (auto it = singleton(db, "CABLE_LENGTH").begin(); it != singleton(db, "CABLE_LENGTH").end(); ++it) take(it.key());
+  for (const char* t : {"BUFFER_PG", "BUFFER_QUEUE"})
+    for (auto it = table(db, t).begin(); it != table(db, t).end(); ++it)
+      for (const auto& port : split(it.key().substr(0, it.key().find('|')), ',')) take(port);
+  if (numbers.empty()) throw ConfigError("switch_config: names no port Ethernet<N>");
+  uint64_t stride = 0;
+  for (uint64_t n : numbers) stride = std::gcd(stride, n);
+  if (stride == 0) stride = 1;
+  if (stride > 64) stride = std::gcd(stride, uint64_t(64)) ? std::gcd(stride, uint64_t(64)) : 1;
+  const uint64_t ports = *numbers.rbegin() / stride + 1;
+  if (ports > 1024) throw ConfigError("switch_config: Ethernet" + std::to_string(*numbers.rbegin()) +
+                                      " needs more than 1024 ports at a name stride of " + std::to_string(stride));
+  note = "no scenario: one switch of " + std::to_string(ports) + " ports Ethernet0 ... Ethernet" +
+         std::to_string((ports - 1) * stride) + " (stride " + std::to_string(stride) +
+         "), 100 Gb/s where PORT has no speed, no traffic";
+  return {{"name", files.front()},
+          {"duration_us", 1},
+          {"topology", {{"ports", ports}, {"port_name_stride", stride}, {"rate_gbps", 100}, {"link_delay_ns", 0}}},
+          {"mmu", {{"clock_mhz", 1000}}},
+          {"switch_config", files},
+          {"traffic", json::array()}};
 }
 
 uint64_t infer_buffer_bytes(const nlohmann::json& buffer) {

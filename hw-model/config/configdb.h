@@ -51,6 +51,14 @@ constexpr uint64_t kCableNsPerMetre = 5;
 // ConfigError on bad input.
 void apply_switch_config(nlohmann::json& j, const std::string& origin, ImportMessages& msgs);
 
+// True for a CONFIG_DB file's JSON (upper-case tables, no scenario keys), false for a scenario.
+bool is_config_db(const nlohmann::json& j);
+
+// A scenario around CONFIG_DB files alone (`mmusim config show CONFIG_DB`): one switch whose
+// ports are the Ethernet<N> the files name (N = port index x the gcd of the N), 100 Gb/s
+// where PORT gives no speed, no traffic. `note` says so.
+nlohmann::json scenario_for_config_db(const std::vector<std::string>& files, std::string& note);
+
 // mmu.buffer_bytes from the pools of a scenario `buffer`: the larger of the ingress pools'
 // sizes plus their xoff summed and the largest egress pool. 0 when no pool has a size.
 uint64_t infer_buffer_bytes(const nlohmann::json& buffer);

@@ -106,3 +106,92 @@ TEST_F(ConfigDbCli, BufferBytesInferredFromPools) {
 }
 
 }  // namespace
+
+namespace {
+
+// `config show`: the effective configuration, after the import and the loader's defaults.
+TEST_F(ConfigDbCli, ConfigShowVlab) {
+  const auto r = run_mmusim({"config", "show", "scenarios/configdb_vlab_incast.json", "--json"}, {true});
+  ASSERT_EQ(r.code, 0) << r.err;
+  const json e = json::parse(r.out);
+  const json& sw = e["switches"][0];
+  EXPECT_EQ(sw["buffer_cells"], 49868);  // 12766208 B / 256
+  bool found = false;
+  for (const auto& p : sw["pools"])
+    if (p["name"] == "egress_lossy_pool") {
+      found = true;
+      EXPECT_EQ(p["size_cells"], 28620);  // 7326924 / 256
+    }
+  EXPECT_TRUE(found);
+  // Ethernet4: PG 3 lossless with the lookup's 216 / 221 / 72 / 10 cells, alpha 2^-3;
+  // queue 3 static 49868 cells; 40 Gb/s, 300 m = 1500 ns.
+  const json& e4 = sw["ports"][1];
+  EXPECT_EQ(e4["name"], "Ethernet4");
+  EXPECT_EQ(e4["rate_gbps"], 40.0);
+  EXPECT_EQ(e4["delay_ns"], 1500.0);
+  EXPECT_EQ(e4["pfc_enable"], json({3, 4}));
+  const json& pg3 = e4["pgs"][3];
+  EXPECT_EQ(pg3["profile"], "pg_lossless_40000_300m_profile");
+  EXPECT_EQ(pg3["lossless"], true);
+  EXPECT_EQ(pg3["reserved_cells"], 216);
+  EXPECT_EQ(pg3["xoff_cells"], 221);
+  EXPECT_EQ(pg3["xoff_derived"], false);
+  EXPECT_EQ(pg3["xon_cells"], 72);
+  EXPECT_EQ(pg3["xon_offset_cells"], 10);
+  EXPECT_EQ(pg3["threshold"]["alpha"], 0.125);
+  EXPECT_EQ(e4["queues"][3]["threshold"]["static_cells"], 49868);
+  // Ethernet12: no QoS map, every PG lossy.
+  EXPECT_EQ(sw["ports"][3]["pfc_enable"], json::array());
+  EXPECT_EQ(sw["ports"][3]["pgs"][3]["lossless"], false);
+  // The table carries the same numbers.
+  const auto t = run_mmusim({"config", "show", "scenarios/configdb_vlab_incast.json"}, {true});
+  ASSERT_EQ(t.code, 0) << t.err;
+  EXPECT_NE(t.out.find("PG3   pg_lossless_40000_300m_profile    lossless  216    alpha 2^-3     221     72     10"),
+            std::string::npos)
+      << t.out;
+}
+
+// A CONFIG_DB file alone: the switch is built from the ports it names.
+TEST_F(ConfigDbCli, ConfigShowConfigDbAlone) {
+  const auto r =
+      run_mmusim({"config", "show", "tb/data/configdb/buffers-mellanox2410-dynamic.json", "--json"}, {true});
+  ASSERT_EQ(r.code, 0) << r.err;
+  const json e = json::parse(r.out);
+  const json& sw = e["switches"][0];
+  ASSERT_EQ(sw["ports"].size(), 4u);  // Ethernet0, 64, 128, 192: stride 64
+  EXPECT_EQ(sw["ports"][3]["name"], "Ethernet192");
+  // No PFC in this file: the size-less pools are (13945824 - 4 x 18432 lossy PG0 - 4 x 9216
+  // egress profile list - 262144 management pool) / 2 = 6786544 B.
+  for (const auto& p : sw["pools"])
+    if (p["name"] != "egress_lossless_pool") EXPECT_EQ(p["size_bytes"], 6786544) << p["name"];
+  EXPECT_NE(r.err.find("profile NULL (a dynamically sized lossless PG) where PORT_QOS_MAP enables no PFC"),
+            std::string::npos);
+}
+
+// `config diff`: the lookup's headroom against mmusim's safe headroom.
+TEST_F(ConfigDbCli, ConfigDiff) {
+  json j = json::parse(std::ifstream("scenarios/configdb_vlab_incast.json"));
+  j.erase("platform");
+  const std::string b = testing::TempDir() + "vlab_no_lookup.json";
+  std::ofstream(b) << j.dump();
+  const auto r = run_mmusim({"config", "diff", "scenarios/configdb_vlab_incast.json", b}, {true});
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_NE(r.out.find("switches[sw0].ports[Ethernet4].pgs[3].xoff_cells: 221 -> 552\n"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("switches[sw0].ports[Ethernet4].pgs[3].reserved_cells: 216 -> 0\n"), std::string::npos);
+  EXPECT_EQ(r.out.find("Ethernet12"), std::string::npos);  // lossy port: unchanged
+  // PGs 3 and 4 of three ports, 7 fields each (reserved, dynamic_th, alpha, xoff,
+  // xoff_derived, xon, xon_offset), and the switch's total of static headroom.
+  EXPECT_NE(r.out.find("43 differences"), std::string::npos) << r.out;
+  const auto same = run_mmusim({"config", "diff", b, b}, {true});
+  EXPECT_NE(same.out.find("0 differences"), std::string::npos);
+}
+
+TEST_F(ConfigDbCli, ConfigBadInput) {
+  expect_error(run_mmusim({"config"}), 2, {"subcommand"});
+  expect_error(run_mmusim({"config", "diff", "scenarios/default.json"}), 2, {"files"});
+  const std::string bad = testing::TempDir() + "bad_configdb.json";
+  std::ofstream(bad) << R"({"BUFFER_POOL": {"p": {"type": "ingress", "size": "12x"}}, "PORT": {"Ethernet0": {"speed": "100000"}}})";
+  expect_error(run_mmusim({"config", "show", bad}), 1, {"BUFFER_POOL.p.size: '12x' is not a non-negative integer"});
+}
+
+}  // namespace
