@@ -76,6 +76,17 @@ double real_value(const json& v, const std::string& field) {
   return d;
 }
 
+// A small signed integer ("-3"), as dynamic_th and lookup thresholds are written.
+int64_t int_value(const json& v, const std::string& field, int64_t lo, int64_t hi) {
+  const std::string s = text(v, field);
+  const size_t digits = s.size() - (!s.empty() && s[0] == '-');
+  if (digits < 1 || digits > 12 || s.find_first_not_of("0123456789", s.size() - digits) != std::string::npos)
+    fail(field, "'" + s + "' is not an integer");
+  const int64_t x = std::stoll(s);
+  if (x < lo || x > hi) fail(field, s + " is out of range [" + std::to_string(lo) + ", " + std::to_string(hi) + "]");
+  return x;
+}
+
 // "[BUFFER_POOL|ingress_lossless_pool]" (older CONFIG_DB) or "ingress_lossless_pool".
 std::string deref(const json& v, const std::string& table, const std::string& field) {
   const std::string s = text(v, field);
@@ -177,7 +188,7 @@ Lookup read_lookup(const std::string& path) {
     if (r.threshold.empty())
       throw ConfigError(path + ":" + std::to_string(n) + ": expected speed cable size xon xoff threshold [xon_offset]");
     for (const std::string* f : {&r.size, &r.xon, &r.xoff, &r.xon_offset})
-      if (f->find_first_not_of("0123456789") != std::string::npos)
+      if (f->size() > 16 || f->find_first_not_of("0123456789") != std::string::npos)
         throw ConfigError(path + ":" + std::to_string(n) + ": '" + *f + "' is not a byte count");
     l[speed][cable] = r;
   }
@@ -383,10 +394,7 @@ class Importer {
           if (!m_pools.count(pool)) fail(kf, "unknown pool '" + pool + "'");
           out["pool"] = pool;
         } else if (k.key() == "dynamic_th") {
-          const std::string s = text(*k, kf);
-          if (s.empty() || s.find_first_not_of("-0123456789") != std::string::npos || s.size() > 3)
-            fail(kf, "'" + s + "' is not an integer");
-          out["dynamic_th"] = std::stoi(s);
+          out["dynamic_th"] = int_value(*k, kf, -8, 8);
         } else if (k.key() == "size" || k.key() == "static_th" || k.key() == "xoff" || k.key() == "xon" ||
                    k.key() == "xon_offset") {
           out[k.key()] = uint_value(*k, kf);
@@ -520,10 +528,7 @@ class Importer {
     for (auto it = dflt.begin(); it != dflt.end(); ++it) {
       const std::string f = "DEFAULT_LOSSLESS_BUFFER_PARAMETER." + table(m_db, "DEFAULT_LOSSLESS_BUFFER_PARAMETER").begin().key() + "." + it.key();
       if (it.key() == "default_dynamic_th") {
-        const std::string s = text(*it, f);
-        if (s.empty() || s.size() > 3 || s.find_first_not_of("-0123456789") != std::string::npos)
-          fail(f, "'" + s + "' is not an integer");
-        dyn_th = std::stoi(s);
+        dyn_th = int(int_value(*it, f, -8, 8));
       } else if (it.key() == "over_subscribe_ratio") {
         over_subscribe = real_value(*it, f);
       } else {
@@ -586,15 +591,15 @@ class Importer {
             fail("PORT_QOS_MAP." + port.name + ".pfc_enable",
                  m_lookup_file + " has no entry for speed " + speed + " and cable " + cable);
           const LookupRow& r = s->second.at(cable);
-          prof["size"] = std::stoull(r.size);
-          prof["xon"] = std::stoull(r.xon);
-          prof["xoff"] = std::stoull(r.xoff);
-          if (!r.xon_offset.empty()) prof["xon_offset"] = std::stoull(r.xon_offset);
+          const std::string f = m_lookup_file + " (" + speed + " " + cable + ")";
+          prof["size"] = uint_value(json(r.size), f + " size");
+          prof["xon"] = uint_value(json(r.xon), f + " xon");
+          prof["xoff"] = uint_value(json(r.xoff), f + " xoff");
+          if (!r.xon_offset.empty()) prof["xon_offset"] = uint_value(json(r.xon_offset), f + " xon_offset");
           const std::string mode = m_pools.at(kLosslessPool).value("mode", "dynamic");
-          const std::string th = r.threshold;
-          if (th.empty() || th.size() > 12 || th.find_first_not_of("-0123456789") != std::string::npos)
-            fail(m_lookup_file, "threshold '" + th + "' is not an integer");
-          prof[mode == "static" ? "static_th" : "dynamic_th"] = std::stoll(th);
+          prof[mode == "static" ? "static_th" : "dynamic_th"] =
+              mode == "static" ? int_value(json(r.threshold), f + " threshold", 0, int64_t(1) << 50)
+                               : int_value(json(r.threshold), f + " threshold", -8, 8);
           used_lookup = true;
         } else {
           prof["size"] = 0;
@@ -897,7 +902,7 @@ uint64_t infer_buffer_bytes(const nlohmann::json& buffer) {
         return std::stoull(v.get<std::string>());
       return 0;  // the loader reports the bad value
     };
-    if (p.value("type", "") == "ingress") ingress += bytes("size") + bytes("xoff");
+    if (p.contains("type") && p["type"] == "ingress") ingress += bytes("size") + bytes("xoff");
     else egress = std::max(egress, bytes("size"));
   }
   return std::max(ingress, egress);

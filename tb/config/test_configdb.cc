@@ -7,7 +7,9 @@
 
 #include <unistd.h>
 
+#include <cstdlib>
 #include <fstream>
+#include <random>
 
 #include "cli_harness.h"
 #include "config/config_load.h"
@@ -218,6 +220,60 @@ TEST(ConfigDb, BadReferencesNameTheField) {
               std::string::npos)
         << e.what();
   }
+}
+
+void leaves(json& j, std::vector<json*>& out) {
+  out.push_back(&j);
+  if (j.is_object())
+    for (auto& v : j) leaves(v, out);
+}
+
+json read(const std::string& f) { return json::parse(std::ifstream(kData + f)); }
+
+// Random damage to the real files (a value replaced by junk, a key dropped): the import and
+// the loader reject it with a ConfigError, or accept it, but never fail otherwise. Seed:
+// MMUSIM_SEED, else fresh; printed.
+TEST(ConfigDb, DamagedFilesFailCleanly) {
+  const char* env = std::getenv("MMUSIM_SEED");
+  const uint64_t seed = env ? std::strtoull(env, nullptr, 10) : std::random_device{}();
+  std::printf("MMUSIM_SEED=%llu\n", static_cast<unsigned long long>(seed));
+  std::mt19937_64 rng(seed);
+  json arista = read("buffer-arista7260-t1.json");
+  arista.update(read("qos-arista7260-t1.json"));
+  const json mlnx = read("buffers-mellanox2410-dynamic.json");
+  const std::vector<std::pair<json, json>> sets = {
+      {read("vlab-t2-01_config_db.json"), base(4, 100)},
+      {arista, base(6, 100)},
+      {mlnx, base(4, 100, 64)}};
+  const json junk[] = {"", "-", "--3", "abc", "1e9", "-1", "300", "0", "99999999999999999999999", "[BUFFER_POOL|",
+                       "[BUFFER_PROFILE|nope]", "NULL", "3,4,", "0m", "9m", nullptr, -1, 1.5, json::object(),
+                       json::array(), true, json::parse(R"({"profile": "NULL"})")};
+  int accepted = 0, rejected = 0;
+  for (int i = 0; i < 400; ++i) {
+    const size_t which = rng() % sets.size();
+    json db = sets[which].first;
+    for (int k = 0, n = 1 + int(rng() % 3); k < n; ++k) {
+      std::vector<json*> all;
+      leaves(db, all);
+      json* victim = all[rng() % all.size()];
+      if (victim->is_object() && !victim->empty() && rng() % 3 == 0) victim->erase(victim->begin());
+      else *victim = junk[rng() % std::size(junk)];
+    }
+    json j = sets[which].second;
+    j["switch_config"] = db;
+    if (which == 1) j["platform"] = {{"pg_profile_lookup", kData + "pg_profile_lookup-Arista-7260CX3-C64.ini"}};
+    try {
+      load(j);
+      ++accepted;
+    } catch (const ConfigError&) {
+      ++rejected;
+    } catch (const std::exception& e) {
+      ADD_FAILURE() << "seed " << seed << " iteration " << i << ": " << e.what() << "\n" << db.dump();
+      return;
+    }
+  }
+  std::printf("accepted %d, rejected %d\n", accepted, rejected);
+  EXPECT_GT(rejected, 0);
 }
 
 }  // namespace
