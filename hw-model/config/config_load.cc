@@ -5,9 +5,8 @@
 namespace mmusim {
 
 Scenario load_configured_scenario(nlohmann::json j, const std::string& origin, LoadReport& report) {
-  report.imported = j.is_object() && j.contains("switch_config");
   try {
-    apply_switch_config(j, origin, report);
+    report.imported = apply_switch_config(j, origin, report);
   } catch (const ConfigError& e) {
     const std::string what = e.what();
     throw ConfigError(what.rfind(origin + ":", 0) == 0 ? what : origin + ": " + what);

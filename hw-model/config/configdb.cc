@@ -195,22 +195,21 @@ Lookup read_lookup(const std::string& path) {
   return l;
 }
 
-// The topology's port names and rates: the single-switch form only (topology.ports).
-std::vector<PortInfo> topology_ports(const json& j) {
-  const json& t = j.contains("topology") ? j.at("topology") : json();
-  if (!t.is_object() || !t.contains("ports"))
-    throw ConfigError("switch_config: needs the single-switch topology (topology.ports); per-switch CONFIG_DB "
-                      "files in a graph topology are not supported yet");
-  const json& n = t.at("ports");
-  const json& stride = t.contains("port_name_stride") ? t.at("port_name_stride") : json(uint64_t(4));
-  if (!n.is_number_unsigned() || n.get<uint64_t>() < 1 || n.get<uint64_t>() > 1024)
-    throw ConfigError("topology.ports: must be an integer in [1, 1024]");
-  if (!stride.is_number_unsigned() || stride.get<uint64_t>() < 1 || stride.get<uint64_t>() > 64)
-    throw ConfigError("topology.port_name_stride: must be an integer in [1, 64]");
+uint64_t topo_uint(const json& t, const char* key, uint64_t dflt, uint64_t lo, uint64_t hi, const std::string& field) {
+  if (!t.contains(key)) return dflt;
+  const json& v = t.at(key);
+  if (!v.is_number_integer() || v.get<int64_t>() < int64_t(lo) || v.get<int64_t>() > int64_t(hi))
+    throw ConfigError(field + ": must be an integer in [" + std::to_string(lo) + ", " + std::to_string(hi) + "]");
+  return v.get<uint64_t>();
+}
+
+// A switch's ports as the topology names them (Ethernet<stride * i>), at `gbps` until PORT
+// says otherwise (0: unknown).
+std::vector<PortInfo> switch_ports(uint64_t n, uint64_t stride, const json& t) {
   const double gbps = t.contains("rate_gbps") && t.at("rate_gbps").is_number() ? t.at("rate_gbps").get<double>() : 0;
-  std::vector<PortInfo> ports(n.get<size_t>());
+  std::vector<PortInfo> ports(n);
   for (size_t i = 0; i < ports.size(); ++i) {
-    ports[i].name = "Ethernet" + std::to_string(i * stride.get<uint64_t>());
+    ports[i].name = "Ethernet" + std::to_string(i * stride);
     ports[i].speed_mbps = uint64_t(std::llround(gbps * 1000));
   }
   return ports;
@@ -247,10 +246,13 @@ json read_config_db(const json& spec) {
 
 class Importer {
  public:
-  Importer(const json& db, json& scenario, ImportMessages& msgs) : m_db(db), m_j(scenario), m_msgs(msgs) {}
+  // `single`: the single-switch form, whose ports PORT and CABLE_LENGTH set; else a switch
+  // of a graph, whose links set them.
+  Importer(const json& db, json& scenario, std::vector<PortInfo> ports, bool single, ImportMessages& msgs)
+      : m_db(db), m_j(scenario), m_single(single), m_msgs(msgs), m_ports(std::move(ports)) {}
 
-  void run() {
-    m_ports = topology_ports(m_j);
+  // The scenario `buffer` tables.
+  json run() {
     for (size_t i = 0; i < m_ports.size(); ++i) m_port_idx[m_ports[i].name] = i;
     for (auto it = m_db.begin(); it != m_db.end(); ++it)
       if (!kTables.count(it.key()))
@@ -264,11 +266,13 @@ class Importer {
     read_qos_map();
     generate_lossless_profiles();
     size_pools();
-    write_scenario();
+    json buffer = buffer_tables();
+    set_ports();
     for (const auto& [what, items] : m_ignored) {
       std::vector<std::string> v(items.begin(), items.end());
       m_msgs.ignored.push_back(v.empty() ? what : what + " (" + join(v) + ")");
     }
+    return buffer;
   }
 
  private:
@@ -568,6 +572,8 @@ class Importer {
         if (!port.in_port_table && std::find(speed_from_topology.begin(), speed_from_topology.end(), port.name) ==
                                        speed_from_topology.end())
           speed_from_topology.push_back(port.name);
+        if (port.speed_mbps == 0)
+          fail("PORT." + port.name + ".speed", "required to name and size its lossless profile (no rate_gbps to take)");
         const std::string speed = std::to_string(port.speed_mbps), cable = std::to_string(port.cable_m) + "m";
         const std::string name = "pg_lossless_" + speed + "_" + cable + "_profile";
         slot = name;
@@ -644,7 +650,7 @@ class Importer {
     uint64_t mmu = 0;
     std::string mmu_from;
     if (m_j.contains("mmu") && m_j["mmu"].is_object() && m_j["mmu"].contains("buffer_bytes") &&
-        m_j["mmu"]["buffer_bytes"].is_number_unsigned()) {
+        m_j["mmu"]["buffer_bytes"].is_number_integer() && m_j["mmu"]["buffer_bytes"].get<int64_t>() > 0) {
       mmu = m_j["mmu"]["buffer_bytes"].get<uint64_t>();
       mmu_from = "mmu.buffer_bytes";
     } else if (m_pools.count("egress_lossless_pool") && m_pools["egress_lossless_pool"].contains("size")) {
@@ -732,7 +738,7 @@ class Importer {
                            (shp != 0 ? ", shared headroom " + std::to_string(uint64_t(std::ceil(shp))) + " B" : "") + ")");
   }
 
-  void write_scenario() {
+  json buffer_tables() {
     json buffer = json::object();
     buffer["BUFFER_POOL"] = m_pools;
     buffer["BUFFER_PROFILE"] = m_profiles;
@@ -765,8 +771,19 @@ class Importer {
       }
       buffer[tbl] = t;
     }
-    m_j["buffer"] = buffer;
+    return buffer;
+  }
 
+  void set_ports() {
+    if (!m_single) {
+      for (const auto& p : m_ports)
+        if (p.in_port_table || p.has_cable) {
+          m_msgs.notes.push_back("PORT.speed, PORT.mtu and CABLE_LENGTH name the generated profiles only: in a graph "
+                                 "topology the links set rates and delays");
+          break;
+        }
+      return;
+    }
     json& topo = m_j["topology"];
     uint64_t mtu = 0;
     std::set<uint64_t> mtus;
@@ -797,6 +814,7 @@ class Importer {
 
   const json& m_db;
   json& m_j;
+  bool m_single;
   ImportMessages& m_msgs;
   std::vector<PortInfo> m_ports;
   std::map<std::string, size_t> m_port_idx;
@@ -908,22 +926,79 @@ uint64_t infer_buffer_bytes(const nlohmann::json& buffer) {
   return std::max(ingress, egress);
 }
 
-void apply_switch_config(nlohmann::json& j, const std::string& origin, ImportMessages& msgs) {
-  if (!j.is_object()) return;
-  if (j.contains("switch_config")) {
+namespace {
+
+// Messages of one switch of a graph, prefixed with its name.
+void merge_messages(ImportMessages& into, const ImportMessages& from, const std::string& prefix) {
+  for (const auto& s : from.ignored) into.ignored.push_back(prefix + s);
+  for (const auto& s : from.warnings) into.warnings.push_back(prefix + s);
+  for (const auto& s : from.notes) into.notes.push_back(prefix + s);
+}
+
+}  // namespace
+
+bool apply_switch_config(nlohmann::json& j, const std::string& origin, ImportMessages& msgs) {
+  if (!j.is_object()) return false;
+  bool imported = false;
+  json* topo = j.contains("topology") && j["topology"].is_object() ? &j["topology"] : nullptr;
+  const bool graph = topo && (topo->contains("switches") || topo->contains("generator"));
+  if (graph && topo->contains("switches") && (*topo)["switches"].is_array()) {
+    json& sws = (*topo)["switches"];
+    const uint64_t stride = topo_uint(*topo, "port_name_stride", 4, 1, 64, "topology.port_name_stride");
+    json first;
+    uint64_t largest = 0;
+    for (size_t i = 0; i < sws.size(); ++i) {
+      json& sw = sws[i];
+      const std::string f = "topology.switches[" + std::to_string(i) + "]";
+      if (!sw.is_object()) continue;  // the loader names it
+      const uint64_t n = topo_uint(sw, "ports", 0, 1, 1024, f + ".ports");
+      largest = std::max(largest, n);
+      if (!sw.contains("switch_config")) continue;
+      if (sw.contains("buffer")) throw ConfigError(origin + ": " + f + ": give either buffer or switch_config, not both");
+      const std::string name = sw.contains("name") && sw["name"].is_string() ? sw["name"].get<std::string>() : f;
+      try {
+        const json db = read_config_db(sw.at("switch_config"));
+        ImportMessages own;
+        sw["buffer"] = Importer(db, j, switch_ports(n, stride, *topo), false, own).run();
+        merge_messages(msgs, own, "switch '" + name + "': ");
+      } catch (const ConfigError& e) {
+        throw ConfigError(origin + ": " + f + "." + e.what());
+      }
+      sw.erase("switch_config");
+      if (first.is_null()) first = sw["buffer"];
+      imported = true;
+    }
+    if (j.contains("switch_config")) {
+      if (j.contains("buffer")) throw ConfigError(origin + ": buffer: give either buffer or switch_config, not both");
+      // Shared by the switches without their own, over the largest switch's ports.
+      j["buffer"] = Importer(read_config_db(j.at("switch_config")), j, switch_ports(largest, stride, *topo), false, msgs).run();
+      j.erase("switch_config");
+      imported = true;
+    } else if (!j.contains("buffer") && !first.is_null()) {
+      j["buffer"] = first;  // the loader requires a top-level buffer; every switch has its own
+    }
+  } else if (j.contains("switch_config")) {
+    if (graph) throw ConfigError(origin + ": switch_config: with topology.generator, not supported: list the switches");
     if (j.contains("buffer"))
       throw ConfigError(origin + ": buffer: give either buffer or switch_config, not both");
+    if (!topo || !topo->contains("ports")) throw ConfigError(origin + ": topology.ports: required field is missing");
+    const uint64_t n = topo_uint(*topo, "ports", 0, 1, 1024, "topology.ports");
+    const uint64_t stride = topo_uint(*topo, "port_name_stride", 4, 1, 64, "topology.port_name_stride");
     const json db = read_config_db(j.at("switch_config"));
     j.erase("switch_config");
-    Importer(db, j, msgs).run();
-    j.erase("platform");
-  } else if (j.contains("platform")) {
-    throw ConfigError(origin + ": platform: only with switch_config");
+    j["buffer"] = Importer(db, j, switch_ports(n, stride, *topo), true, msgs).run();
+    imported = true;
   }
+  if (imported) j.erase("platform");
+  else if (j.contains("platform")) throw ConfigError(origin + ": platform: only with switch_config");
   auto mmu_it = j.find("mmu");
   if (mmu_it != j.end() && mmu_it->is_object() && !mmu_it->contains("buffer_bytes") && j.contains("buffer")) {
     json& mmu = *mmu_it;
-    const uint64_t b = infer_buffer_bytes(j["buffer"]);
+    // Every switch has the one MMU size: the largest any switch's pools need.
+    uint64_t b = infer_buffer_bytes(j["buffer"]);
+    if (topo && topo->contains("switches") && (*topo)["switches"].is_array())
+      for (const auto& sw : (*topo)["switches"])
+        if (sw.is_object() && sw.contains("buffer")) b = std::max(b, infer_buffer_bytes(sw["buffer"]));
     if (b) {
       mmu["buffer_bytes"] = b;
       msgs.notes.push_back("mmu.buffer_bytes not given: " + std::to_string(b) +
@@ -931,6 +1006,7 @@ void apply_switch_config(nlohmann::json& j, const std::string& origin, ImportMes
                            "egress pool if larger)");
     }
   }
+  return imported;
 }
 
 }  // namespace mmusim

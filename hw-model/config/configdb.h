@@ -44,12 +44,13 @@ DynamicHeadroom dynamic_headroom(const AsicTable& asic, uint64_t speed_mbps, uin
 constexpr uint64_t kCableNsPerMetre = 5;
 
 // Applies the scenario's `switch_config` (a CONFIG_DB file name, a list of them merged
-// table by table, or an inline object) to `j` in place: sets `buffer`, topology port
-// overrides, topology.mtu_bytes and mmu.buffer_bytes where the scenario leaves them out,
-// and removes `switch_config` and `platform`. Without `switch_config` it only infers an
-// absent mmu.buffer_bytes from the pools. `origin` names the scenario in messages.
-// ConfigError on bad input.
-void apply_switch_config(nlohmann::json& j, const std::string& origin, ImportMessages& msgs);
+// table by table, or an inline object; top-level, or per switch in topology.switches) to `j`
+// in place: sets `buffer` (the switch's), and in the single-switch form the ports' rates and
+// delays and topology.mtu_bytes; mmu.buffer_bytes where the scenario leaves it out; removes
+// `switch_config` and `platform`. Without `switch_config` it only infers an absent
+// mmu.buffer_bytes from the pools. True when a CONFIG_DB was imported. `origin` names the
+// scenario in messages. ConfigError on bad input.
+bool apply_switch_config(nlohmann::json& j, const std::string& origin, ImportMessages& msgs);
 
 // True for a CONFIG_DB file's JSON (upper-case tables, no scenario keys), false for a scenario.
 bool is_config_db(const nlohmann::json& j);

@@ -222,6 +222,48 @@ TEST(ConfigDb, BadReferencesNameTheField) {
   }
 }
 
+// A graph topology with a CONFIG_DB per switch: each switch programs its own; the MMU size
+// is inferred from the larger (Arista's 43481152 B).
+TEST(ConfigDb, PerSwitchConfigInAGraph) {
+  json j = {{"duration_us", 100},
+            {"topology",
+             {{"switches",
+               {{{"name", "sw0"}, {"ports", 3}, {"switch_config", kData + "vlab-t2-01_config_db.json"}},
+                {{"name", "sw1"},
+                 {"ports", 3},
+                 {"switch_config", {kData + "buffer-arista7260-t1.json", kData + "qos-arista7260-t1.json"}}}}},
+              {"hosts", {{{"name", "h0"}}, {{"name", "h1"}}, {{"name", "h2"}}, {{"name", "h3"}}}},
+              {"links",
+               {{{"a", "sw0:0"}, {"b", "h0"}},
+                {{"a", "sw0:1"}, {"b", "h1"}},
+                {{"a", "sw0:2"}, {"b", "sw1:0"}},
+                {{"a", "sw1:1"}, {"b", "h2"}},
+                {{"a", "sw1:2"}, {"b", "h3"}}}},
+              {"rate_gbps", 100},
+              {"link_delay_ns", 1000}}},
+            {"mmu", {{"clock_mhz", 1000}}},
+            {"platform", {{"pg_profile_lookup", kData + "pg_profile_lookup-Force10-S6000.ini"}}},
+            {"traffic", json::array()}};
+  LoadReport report;
+  const Scenario sc = load_configured_scenario(j, "graph", report);
+  EXPECT_TRUE(report.imported);
+  EXPECT_EQ(sc.mmu.buffer_bytes, 43481152u);
+  const Scenario& s0 = sc.switch_view(0);
+  const Scenario& s1 = sc.switch_view(1);
+  // sw0 (vlab): PORT speed 40000 names the profile; sw1 (Arista): the graph's 100 Gb/s.
+  EXPECT_EQ(s0.buffer.profiles[size_t(s0.buffer.pg_profile[1 * 8 + 3])].name, "pg_lossless_40000_300m_profile");
+  EXPECT_EQ(s1.buffer.profiles[size_t(s1.buffer.pg_profile[1 * 8 + 3])].name, "pg_lossless_100000_300m_profile");
+  EXPECT_TRUE(s0.lossless(2, 4));   // Ethernet8: PFC 3,4 in the vlab
+  EXPECT_FALSE(s1.lossless(2, 3));  // Ethernet8: no PORT_QOS_MAP entry in the Arista files
+  EXPECT_EQ(s1.buffer.pools[0].name, "egress_lossless_pool");
+  EXPECT_EQ(s1.buffer.pools[0].size_bytes, 43481152u);
+  EXPECT_TRUE(has(report.ignored, "switch 'sw1': PORT_QOS_MAP fields (pfcwd_sw_enable)"));
+  // The links, not PORT or CABLE_LENGTH, set the rates and delays.
+  EXPECT_EQ(s0.topo.ports[1].rate_bps, 100'000'000'000u);
+  j["topology"]["switches"][0]["buffer"] = json::object();
+  EXPECT_THROW(load_configured_scenario(j, "graph", report), ConfigError);
+}
+
 void leaves(json& j, std::vector<json*>& out) {
   out.push_back(&j);
   if (j.is_object())
