@@ -18,6 +18,9 @@ Scenario load_configured_scenario(nlohmann::json j, const std::string& origin, L
     throw ConfigError(origin + ": " + e.what());
   }
   for (auto& w : lossless_traffic_warnings(sc)) report.warnings.push_back(std::move(w));
+  // Warnings belong with the loader's, which summary.json lists too.
+  sc.warnings.insert(sc.warnings.begin(), report.warnings.begin(), report.warnings.end());
+  report.warnings.clear();
   return sc;
 }
 

@@ -16,11 +16,13 @@ struct LoadReport : ImportMessages {
   bool imported = false;  // the switch came from a CONFIG_DB (switch_config)
 };
 
-// `j` with its --set overrides applied; ConfigError on bad input.
+// `j` with its --set overrides applied; ConfigError on bad input. The import's and the
+// checks' warnings end up in the scenario's `warnings` (before the loader's), its notes and
+// the list of what is not modelled in `report`.
 Scenario load_configured_scenario(nlohmann::json j, const std::string& origin, LoadReport& report);
 
-// Notes, then the one block of what is not modelled, then warnings: "mmusim: note: ..." /
-// "mmusim: warning: ...".
+// Notes, then the one block of what is not modelled: "mmusim: note: ..." /
+// "mmusim: warning: ...". The scenario's warnings are the caller's to print.
 void print_load_report(std::ostream& os, const LoadReport& report);
 
 }  // namespace mmusim

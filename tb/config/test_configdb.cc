@@ -107,7 +107,7 @@ TEST(ConfigDb, VlabTraditionalWithLookup) {
   EXPECT_TRUE(has(l.report.ignored, "SCHEDULER (2 entries)"));
   EXPECT_TRUE(has(l.report.ignored, "WRED_PROFILE (1 entry)"));
   EXPECT_TRUE(has(l.report.ignored, "PORT: ports not in the topology (Ethernet120)"));
-  EXPECT_TRUE(has(l.report.warnings, "TC_TO_PRIORITY_GROUP_MAP 'AZURE'"));
+  EXPECT_TRUE(has(l.sc.warnings, "TC_TO_PRIORITY_GROUP_MAP 'AZURE'"));
 }
 
 // Without a pg_profile_lookup the generated profiles carry no xoff: each lossless PG gets
@@ -151,7 +151,7 @@ TEST(ConfigDb, AristaBuffersAndQos) {
   // a warning, not an error, for an imported CONFIG_DB).
   EXPECT_FALSE(pg(l, 0, 0).th.dynamic);
   EXPECT_EQ(pg(l, 0, 0).th.static_cells, 173056u);
-  EXPECT_TRUE(has(l.report.warnings, "ingress_lossy_profile.static_th: 44302336 B above mmu.buffer_bytes"));
+  EXPECT_TRUE(has(l.sc.warnings, "ingress_lossy_profile.static_th: 44302336 B above mmu.buffer_bytes"));
   // Queues: 3 egress_lossless_profile static 43481152 B = 169848 cells; 0 egress_lossy_profile
   // 1664 B -> 7 cells, alpha 2^-1.
   EXPECT_EQ(queue(l, 0, 3).th.static_cells, 169848u);

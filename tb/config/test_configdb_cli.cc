@@ -32,6 +32,9 @@ TEST_F(ConfigDbCli, VlabIncastPauses) {
   EXPECT_GT(s["pfc"]["pause_frames"].get<uint64_t>(), 0u);
   EXPECT_EQ(s["drops"]["lossless"].get<uint64_t>(), 0u);
   EXPECT_EQ(s["packets"]["delivered"], s["packets"]["injected"]);
+  bool listed = false;  // summary.json lists the warning too
+  for (const auto& w : s["warnings"]) listed |= w.get<std::string>().find("into Ethernet12") != std::string::npos;
+  EXPECT_TRUE(listed) << s["warnings"].dump();
   // One block on stderr lists what is not modelled; h3's port has no QoS map.
   EXPECT_EQ(r.err.find("not modelled"), r.err.rfind("not modelled"));
   EXPECT_NE(r.err.find("CONFIG_DB tables and fields not modelled (ignored):\n"), std::string::npos) << r.err;
