@@ -9,8 +9,8 @@ namespace mmusim {
 
 struct Scenario;
 
-// Every switch's buffer: static_th above the buffer, reserved sizes above their pool, lossless
-// headroom above the buffer, ingress pools (size + xoff) summing past the buffer. ConfigError
+// Every switch's buffer: a static_th above the buffer, a reserved size above its pool, a
+// profile's xoff above the buffer, ingress pools (size + xoff) summing past it. ConfigError
 // naming the field; with `imported` (a SONiC CONFIG_DB, which does not know the MMU's size when
 // mmu.buffer_bytes is inferred), static_th above the buffer is a warning instead.
 void check_buffer_semantics(const Scenario& sc, bool imported, std::vector<std::string>& warnings);

@@ -76,23 +76,23 @@ TEST_F(ConfigDbCli, SemanticChecks) {
                {"buffer.BUFFER_PROFILE.ingress_lossy_profile.static_th: 16777217 B above mmu.buffer_bytes"});
   expect_error(run_mmusim({"check", d, "--set", "buffer.BUFFER_PROFILE.egress_lossy_profile.size=15000000"}), 1,
                {"buffer.BUFFER_PROFILE.egress_lossy_profile.size: reserved 15000000 B above its pool 'egress_lossy_pool'"});
-  // 32 ports x 7 lossy queues x 300000 B (1172 cells) = 262528 cells > the pool's 57344.
-  expect_error(run_mmusim({"check", d, "--set", "buffer.BUFFER_PROFILE.egress_lossy_profile.size=300000"}), 1,
-               {"buffer.BUFFER_POOL.egress_lossy_pool.size: the reserved sizes of its PGs and queues add up to 262528 cells"});
+  // Reserved buffer is outside the pool: many queues' reserved sizes may add up past it.
+  EXPECT_EQ(run_mmusim({"check", d, "--set", "buffer.BUFFER_PROFILE.egress_lossy_profile.size=300000"}).code, 0);
   expect_error(run_mmusim({"check", d, "--set", "buffer.BUFFER_PROFILE.pg_lossless_100000_2m_profile.xoff=16777217"}), 1,
                {"pg_lossless_100000_2m_profile.xoff: headroom 16777217 B above mmu.buffer_bytes"});
   expect_error(run_mmusim({"check", d, "--set", "buffer.BUFFER_POOL.ingress_lossless_pool.size=15728640"}), 1,
                {"buffer.BUFFER_POOL: the ingress pools' sizes and xoff add up to 17825792 B, above mmu.buffer_bytes (16777216 B)"});
-  // Static headroom per PG (no pool xoff) summing past the buffer.
+  // Static headroom per PG (no pool xoff) summing past the buffer: the loader's warning,
+  // which counts it per policy (docs/configuration.md, Headroom), not an error.
   json j = json::parse(std::ifstream(d));
   j["buffer"]["BUFFER_POOL"]["ingress_lossless_pool"].erase("xoff");
   j["buffer"]["BUFFER_PROFILE"]["pg_lossless_100000_2m_profile"]["xoff"] = "600000";
   const std::string f = testing::TempDir() + "sih_overflow.json";
   std::ofstream(f) << j.dump();
   // 32 ports x 1 lossless PG x 2344 cells = 75008 cells > 65536.
-  expect_error(run_mmusim({"check", f}), 1,
-               {"buffer.BUFFER_PROFILE: the headroom (xoff) of the 32 lossless PGs adds up to 75008 cells, above the "
-                "buffer's 65536 cells"});
+  const auto r = run_mmusim({"check", f}, {true});
+  EXPECT_EQ(r.code, 0) << r.err;
+  EXPECT_NE(r.err.find("xoff total 75008 cells exceeds the buffer (65536 cells)"), std::string::npos) << r.err;
 }
 
 TEST_F(ConfigDbCli, BufferBytesInferredFromPools) {
