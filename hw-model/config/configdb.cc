@@ -12,6 +12,7 @@
 
 #include "config/input_file.h"
 #include "config/scenario.h"
+#include "config/sonic_buffermgr.h"
 
 namespace mmusim {
 namespace {
@@ -169,32 +170,6 @@ struct PortInfo {
   uint64_t cable_m = 0;
 };
 
-struct LookupRow {
-  std::string size, xon, xoff, threshold, xon_offset;
-};
-using Lookup = std::map<std::string, std::map<std::string, LookupRow>>;  // speed -> cable -> row
-
-// pg_profile_lookup.ini as buffermgrd reads it (readPgProfileLookupFile).
-Lookup read_lookup(const std::string& path) {
-  std::istringstream in(read_regular_file(path, 1 << 20, "pg_profile_lookup file"));
-  Lookup l;
-  std::string line;
-  for (int n = 1; std::getline(in, line); ++n) {
-    if (line.empty() || line[0] == '#' || line.find_first_not_of(" \t\r") == std::string::npos) continue;
-    std::istringstream row(line);
-    std::string speed, cable;
-    LookupRow r;
-    row >> speed >> cable >> r.size >> r.xon >> r.xoff >> r.threshold >> r.xon_offset;
-    if (r.threshold.empty())
-      throw ConfigError(path + ":" + std::to_string(n) + ": expected speed cable size xon xoff threshold [xon_offset]");
-    for (const std::string* f : {&r.size, &r.xon, &r.xoff, &r.xon_offset})
-      if (f->size() > 16 || f->find_first_not_of("0123456789") != std::string::npos)
-        throw ConfigError(path + ":" + std::to_string(n) + ": '" + *f + "' is not a byte count");
-    l[speed][cable] = r;
-  }
-  return l;
-}
-
 uint64_t topo_uint(const json& t, const char* key, uint64_t dflt, uint64_t lo, uint64_t hi, const std::string& field) {
   if (!t.contains(key)) return dflt;
   const json& v = t.at(key);
@@ -308,7 +283,7 @@ class Importer {
       if (it.key() == "pg_profile_lookup") {
         if (!it->is_string()) throw ConfigError("platform.pg_profile_lookup: must be a file name");
         m_lookup_file = it->get<std::string>();
-        m_lookup = read_lookup(m_lookup_file);
+        m_lookup = read_pg_profile_lookup(m_lookup_file);
       } else if (it.key() == "asic_table") {
         if (!it->is_object()) throw ConfigError("platform.asic_table: must be an object");
         for (auto a = it->begin(); a != it->end(); ++a) {
@@ -821,7 +796,7 @@ class Importer {
   std::map<std::string, std::set<std::string>> m_ignored;
   bool m_dynamic = false;
   std::string m_lookup_file;
-  Lookup m_lookup;
+  PgProfileLookup m_lookup;
   AsicTable m_asic;
   bool m_asic_given = false;
   double m_over_subscribe = 0;
@@ -834,36 +809,6 @@ class Importer {
 };
 
 }  // namespace
-
-DynamicHeadroom dynamic_headroom(const AsicTable& asic, uint64_t speed_mbps, uint64_t cable_m, uint64_t port_mtu,
-                                 uint64_t lossless_mtu, uint32_t small_packet_percentage, bool shared_headroom,
-                                 bool eight_lanes) {
-  // IEEE 802.3 31B.3.7 pause quanta per speed (Mb/s), as the Lua plugin tabulates them.
-  static const std::map<uint64_t, double> kPauseQuanta = {{800000, 905}, {400000, 905}, {200000, 453},
-                                                          {100000, 394}, {50000, 147},  {40000, 118},
-                                                          {25000, 80},   {10000, 67},   {1000, 2},
-                                                          {100, 1}};
-  const double cell = asic.cell_size;
-  double pipeline_latency = asic.pipeline_latency_kb * 1024;
-  const double mac_phy_delay = asic.mac_phy_delay_kb * 1024;
-  double speed_overhead = 0;
-  if (eight_lanes) {
-    pipeline_latency = pipeline_latency * 2 - 1024;
-    speed_overhead = double(port_mtu);
-  }
-  const double worst_case_factor = cell > 2 * 64 ? cell / 64 : (2 * cell) / (1 + cell);
-  const double cell_occupancy =
-      (100 - double(small_packet_percentage) + double(small_packet_percentage) * worst_case_factor) / 100;
-  auto q = kPauseQuanta.find(speed_mbps);
-  const double peer_response_time = q != kPauseQuanta.end() ? q->second * 512 / 8 : asic.peer_response_time_kb * 1024;
-  const double bytes_on_cable = 2 * double(cable_m) * double(speed_mbps) * 1e9 / 198000000 / (8 * 1024);
-  const double propagation_delay = double(port_mtu) + bytes_on_cable + mac_phy_delay + peer_response_time;
-  auto kb_ceil = [](double x) { return std::ceil(x / 1024) * 1024; };
-  const double xoff = kb_ceil(double(lossless_mtu) + propagation_delay * cell_occupancy);
-  const double xon = kb_ceil(pipeline_latency);
-  const double size = kb_ceil(shared_headroom ? xon : xoff + xon + speed_overhead);
-  return {uint64_t(xon), uint64_t(xoff), uint64_t(size)};
-}
 
 bool is_config_db(const nlohmann::json& j) {
   if (!j.is_object() || j.empty()) return false;

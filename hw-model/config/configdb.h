@@ -10,6 +10,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "config/sonic_buffermgr.h"
+
 namespace mmusim {
 
 // What the import has to say besides errors: `ignored` lines form one warning block (every
@@ -20,25 +22,6 @@ struct ImportMessages {
   std::vector<std::string> warnings;
   std::vector<std::string> notes;
 };
-
-// The ASIC parameters of SONiC's STATE_DB ASIC_TABLE that the dynamic buffer model's
-// headroom and pool calculations use (files/build_templates/asic_table.j2 of
-// sonic-buildimage). Defaults: MELLANOX-SPECTRUM (SN2410's ASIC).
-struct AsicTable {
-  uint32_t cell_size = 96;
-  double pipeline_latency_kb = 18;    // x 1024 bytes
-  double mac_phy_delay_kb = 0.8;      // x 1024 bytes
-  double peer_response_time_kb = 3.8; // x 1024 bytes, used for speeds without a pause-quanta entry
-};
-
-// One lossless headroom as buffermgrdyn's Lua plugin (sonic-swss
-// cfgmgr/buffer_headroom_mellanox.lua) computes it: bytes, rounded up to 1 KiB.
-struct DynamicHeadroom {
-  uint64_t xon = 0, xoff = 0, size = 0;
-};
-DynamicHeadroom dynamic_headroom(const AsicTable& asic, uint64_t speed_mbps, uint64_t cable_m, uint64_t port_mtu,
-                                 uint64_t lossless_mtu, uint32_t small_packet_percentage, bool shared_headroom,
-                                 bool eight_lanes);
 
 // Cable length as CONFIG_DB writes it ("300m") to one-way propagation delay: 5 ns per metre.
 constexpr uint64_t kCableNsPerMetre = 5;
