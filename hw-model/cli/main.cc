@@ -33,6 +33,7 @@ struct Args {
   std::string policy;
   std::string impl;
   bool pcap = false, vcd = false, quiet = false;
+  std::string vcd_signals = "mmu";
 };
 
 nlohmann::json load_json(const Args& a, std::string& origin) {
@@ -87,6 +88,21 @@ int sc_main(int argc, char* argv[]) {
       ->check(CLI::IsMember({"cpp", "rtl"}));
   run->add_flag("--pcap", a.pcap, "write the PFC frames sent as DIR/pfc.pcap");
   run->add_flag("--vcd", a.vcd, "trace key counters to DIR/counters.vcd");
+  run->add_option("--vcd-signals", a.vcd_signals,
+                  "signal groups of counters.vcd, comma-separated (implies --vcd): mmu (occupancy and "
+                  "thresholds), queues (per port and priority), ports, pfc (XOFF held, transmitters "
+                  "paused), all")
+      ->capture_default_str()
+      ->check(CLI::Validator(
+          [](std::string& v) {
+            try {
+              mmusim::VcdSignals::parse(v);
+              return std::string();
+            } catch (const std::invalid_argument& e) {
+              return std::string(e.what());
+            }
+          },
+          "GROUPS"));
   run->add_flag("--quiet", a.quiet, "no table on stdout");
   mmusim::CompareArgs cmp;
   std::string cmp_policies = "dt,abm,reverie,dsh,sih";
@@ -179,7 +195,8 @@ int sc_main(int argc, char* argv[]) {
     return kOk;
   }
   try {
-    mmusim::Network net(sc, {a.out, a.pcap, a.vcd, true});
+    const bool vcd = a.vcd || run->count("--vcd-signals") > 0;
+    mmusim::Network net(sc, {a.out, a.pcap, vcd, true, mmusim::VcdSignals::parse(a.vcd_signals)});
     const nlohmann::json s = net.run();
     if (!a.quiet) mmusim::print_report(std::cout, s);
     if (sc.admission.rtl)

@@ -18,6 +18,10 @@ EgressPort::EgressPort(sc_core::sc_module_name name, uint32_t port, uint64_t lin
   SC_METHOD(try_send);
   sensitive << m_wake;
   dont_initialize();
+  // A pause ends without an event of its own: while traced, this wakes at each expiry.
+  SC_METHOD(trace_pause);
+  sensitive << m_tr_ev;
+  dont_initialize();
 }
 
 uint64_t EgressPort::now() { return now_ps(); }
@@ -32,7 +36,20 @@ tlm::tlm_sync_enum EgressPort::nb_transport_fw(int, Packet& p, tlm::tlm_phase& p
 
 void EgressPort::pfc_received(const PfcFrame& f) {
   m_pause.apply(f, now());
+  if (m_tr_paused) trace_pause();
   try_send();  // a resume may unblock a queue
+}
+
+void EgressPort::trace(sc_core::sc_trace_file* tf) {
+  m_tr_paused = std::make_unique<bool[]>(kQueues);
+  for (int q = 0; q < kQueues; ++q)
+    sc_core::sc_trace(tf, m_tr_paused[size_t(q)], std::string(name()) + ".tx_paused" + std::to_string(q));
+}
+
+void EgressPort::trace_pause() {
+  const uint64_t t = now();
+  for (int q = 0; q < kQueues; ++q) m_tr_paused[size_t(q)] = m_pause.paused(uint8_t(q), t);
+  if (const uint64_t e = m_pause.next_expiry(0xff, t)) m_tr_ev.notify(ps(e - t));
 }
 
 void EgressPort::enable_bfc(uint32_t queues) {
