@@ -1,11 +1,11 @@
 #pragma once
 // Lockstep scoreboard: every operation goes to the golden core and to the RTL unit; the
 // decisions, PFC events and the whole architectural state (admission/arch_state.h:
-// counters, pause bits, q_hat, n_p, dsh port counters) must agree after every operation
-// and every CSR write. A co-simulation may compare the whole state only every n-th
-// operation (set_full_state_every) and the counters the operation names in between.
+// counters, pause bits, q_hat, n_p, dsh port counters, read through the unit's debug
+// port, cosim/state_map.h) must agree after every operation and every CSR write. A
+// co-simulation may compare the whole state only every n-th operation
+// (set_full_state_every) and the counters the operation names in between.
 #include <cstdio>
-#include <memory>
 #include <optional>
 #include <sstream>
 #include <string>
@@ -30,11 +30,6 @@ class Lockstep {
       : m_cfg(cfg), m_p(p), m_core(cfg), m_unit(p, fst) {
     program();
   }
-  Lockstep(const admission::CoreConfig& cfg, UnitParams p, std::unique_ptr<Model> model, const std::string& fst = "")
-      : m_cfg(cfg), m_p(p), m_core(cfg), m_unit(p, std::move(model), fst) {
-    program();
-  }
-
   admission::AdmissionCore& core() { return m_core; }
   Unit<Model>& unit() { return m_unit; }
   const admission::CoreConfig& config() const { return m_cfg; }

@@ -12,11 +12,8 @@
 #include <string>
 
 #include "Vmmu_big.h"
-#include "Vmmu_big___024root.h"
 #include "Vmmu_mid.h"
-#include "Vmmu_mid___024root.h"
 #include "Vmmu_small.h"
-#include "Vmmu_small___024root.h"
 #include "../campaign/rtl_soak.h"
 #include "cosim/lockstep.h"
 #include "rtl_test_configs.h"
