@@ -31,6 +31,9 @@ module mmu_admission
   // view forwarded from the release's next state); 0: one datapath shared by both, a
   // request waits while a release is offered (smaller, shorter path).
   parameter int DUAL_ISSUE = 1,
+  // Read lanes of the debug/state port: a simulation's lockstep reads every word an
+  // operation touches in the same evaluation (hw-model/cosim/rtl_unit.h).
+  parameter int DBG_LANES = 1,
   localparam int NQ = NPORTS * NPRIO,
   localparam int PW = NPORTS > 1 ? $clog2(NPORTS) : 1,
   localparam int QW = NQ > 1 ? $clog2(NQ) : 1,
@@ -73,10 +76,11 @@ module mmu_admission
   output logic [CW-1:0]    stat_total_o,
   output logic [CW-1:0]    stat_hdrm_pool_o,
   output logic             stat_underflow_o, // sticky: a release exceeded a counter
-  // Debug/state read port: the architectural state word at dbg_addr_i (the state map,
-  // "Debug/state read port" below), combinational.
-  input  wire [15:0]       dbg_addr_i,
-  output logic [63:0]      dbg_data_o
+  // Debug/state read port: lane l reads the architectural state word at
+  // dbg_addr_i[16l +: 16] (the state map, "Debug/state read port" below) to
+  // dbg_data_o[64l +: 64], combinationally.
+  input  wire [16*DBG_LANES-1:0] dbg_addr_i,
+  output logic [64*DBG_LANES-1:0] dbg_data_o
 );
 
   // ---------------------------------------------------------------------------------
@@ -92,6 +96,7 @@ module mmu_admission
   `MMU_PARAM_CHECK(CELLW < 1 || CELLW > 16, "CELLW must be 1..16")
   `MMU_PARAM_CHECK(POLICIES == 3'b000, "POLICIES must name at least one policy")
   `MMU_PARAM_CHECK(DUAL_ISSUE < 0 || DUAL_ISSUE > 1, "DUAL_ISSUE must be 0 or 1")
+  `MMU_PARAM_CHECK(DBG_LANES < 1 || DBG_LANES > 32, "DBG_LANES must be 1..32")
 
   localparam int PFW = NPROF > 1 ? $clog2(NPROF) : 1;   // profile index bits
   localparam int PLW = NPOOLS > 1 ? $clog2(NPOOLS) : 1; // pool index bits
@@ -481,8 +486,8 @@ module mmu_admission
   assign stat_hdrm_pool_o = hdrm_used;
 
   // ---------------------------------------------------------------------------------
-  // Debug/state read port: dbg_addr_i = {region, index}, one zero-extended entry per
-  // word; an index past the region reads zero. The state map (hw-model/cosim/state_map.h
+  // Debug/state read port: a lane's address is {region, index}, its word one zero-extended
+  // entry; an index past the region reads zero. The state map (hw-model/cosim/state_map.h
   // holds the same table): region and index range
   //   0 ing_q, 1 hdrm_q, 2 egr_q, 3 paused_q, 4 avg_in_q, 5 avg_eg_q   queue 0..NQ-1
   //   6 ncong                                                           priority 0..7
@@ -490,35 +495,39 @@ module mmu_admission
   //   10 pool_used                                                      pool 0..NPOOLS-1
   //   11 0: total_used, 1: hdrm_used, 2: stat_underflow_o
   // ---------------------------------------------------------------------------------
-  wire [3:0]    dbg_region = dbg_addr_i[15:12];
-  wire [11:0]   dbg_index = dbg_addr_i[11:0];
-  wire          dbg_in_q = 32'(dbg_index) < NQ;
-  wire          dbg_in_port = 32'(dbg_index) < NPORTS;
-  wire [QW-1:0] dbg_q = dbg_in_q ? dbg_index[QW-1:0] : '0;
-  wire [PW-1:0] dbg_p = dbg_in_port ? dbg_index[PW-1:0] : '0;
-  always_comb begin
-    dbg_data_o = '0;
-    case (dbg_region)
-      4'd0: if (dbg_in_q && ing_valid[dbg_q]) dbg_data_o = 64'(ing_q[dbg_q]);
-      4'd1: if (dbg_in_q && ing_valid[dbg_q]) dbg_data_o = 64'(hdrm_q[dbg_q]);
-      4'd2: if (dbg_in_q && egr_valid[dbg_q]) dbg_data_o = 64'(egr_q[dbg_q]);
-      4'd3: if (dbg_in_q) dbg_data_o = 64'(paused_q[dbg_q]);
-      4'd4: if (dbg_in_q && avg_in_valid[dbg_q]) dbg_data_o = 64'(avg_in_q[dbg_q]);
-      4'd5: if (dbg_in_q && avg_eg_valid[dbg_q]) dbg_data_o = 64'(avg_eg_q[dbg_q]);
-      4'd6: if (dbg_index < 12'd8) dbg_data_o = 64'(ncong[dbg_index[2:0]*(QW+1) +: (QW+1)]);
-      4'd7: if (dbg_in_port) dbg_data_o = 64'(port_paused[dbg_p]);
-      4'd8: if (dbg_in_port && port_valid[dbg_p]) dbg_data_o = 64'(port_shared[dbg_p]);
-      4'd9: if (dbg_in_port && port_valid[dbg_p]) dbg_data_o = 64'(port_ins[dbg_p]);
-      4'd10: if (32'(dbg_index) < NPOOLS) dbg_data_o = 64'(pool_used[dbg_index[PLW-1:0]*CW +: CW]);
-      4'd11:
-        case (dbg_index)
-          12'd0: dbg_data_o = 64'(total_used);
-          12'd1: dbg_data_o = 64'(hdrm_used);
-          12'd2: dbg_data_o = 64'(stat_underflow_o);
-          default: ;
-        endcase
-      default: ;
-    endcase
+  for (genvar l = 0; l < DBG_LANES; l++) begin : g_dbg
+    wire [3:0]    dbg_region = dbg_addr_i[16*l+12 +: 4];
+    wire [11:0]   dbg_index = dbg_addr_i[16*l +: 12];
+    wire          dbg_in_q = 32'(dbg_index) < NQ;
+    wire          dbg_in_port = 32'(dbg_index) < NPORTS;
+    wire [QW-1:0] dbg_q = dbg_in_q ? dbg_index[QW-1:0] : '0;
+    wire [PW-1:0] dbg_p = dbg_in_port ? dbg_index[PW-1:0] : '0;
+    logic [63:0]  dbg_word;
+    always_comb begin
+      dbg_word = '0;
+      case (dbg_region)
+        4'd0: if (dbg_in_q && ing_valid[dbg_q]) dbg_word = 64'(ing_q[dbg_q]);
+        4'd1: if (dbg_in_q && ing_valid[dbg_q]) dbg_word = 64'(hdrm_q[dbg_q]);
+        4'd2: if (dbg_in_q && egr_valid[dbg_q]) dbg_word = 64'(egr_q[dbg_q]);
+        4'd3: if (dbg_in_q) dbg_word = 64'(paused_q[dbg_q]);
+        4'd4: if (dbg_in_q && avg_in_valid[dbg_q]) dbg_word = 64'(avg_in_q[dbg_q]);
+        4'd5: if (dbg_in_q && avg_eg_valid[dbg_q]) dbg_word = 64'(avg_eg_q[dbg_q]);
+        4'd6: if (dbg_index < 12'd8) dbg_word = 64'(ncong[dbg_index[2:0]*(QW+1) +: (QW+1)]);
+        4'd7: if (dbg_in_port) dbg_word = 64'(port_paused[dbg_p]);
+        4'd8: if (dbg_in_port && port_valid[dbg_p]) dbg_word = 64'(port_shared[dbg_p]);
+        4'd9: if (dbg_in_port && port_valid[dbg_p]) dbg_word = 64'(port_ins[dbg_p]);
+        4'd10: if (32'(dbg_index) < NPOOLS) dbg_word = 64'(pool_used[dbg_index[PLW-1:0]*CW +: CW]);
+        4'd11:
+          case (dbg_index)
+            12'd0: dbg_word = 64'(total_used);
+            12'd1: dbg_word = 64'(hdrm_used);
+            12'd2: dbg_word = 64'(stat_underflow_o);
+            default: ;
+          endcase
+        default: ;
+      endcase
+    end
+    assign dbg_data_o[64*l +: 64] = dbg_word;
   end
 
   // ---------------------------------------------------------------------------------

@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
@@ -121,14 +122,26 @@ class Unit {
   }
   bool request_waited() const { return m_stalled; }
 
-  // One word of the architectural state through the debug/state read port
-  // (cosim/state_map.h); the unit's inputs are otherwise idle between operations.
-  uint64_t peek(uint32_t addr) {
-    m_m->dbg_addr_i = addr;
-    m_m->eval();
-    return m_m->dbg_data_o;
+  // The debug/state read port (cosim/state_map.h): DBG_LANES words per evaluation.
+  static constexpr uint32_t kLanes =
+      sizeof(std::remove_reference_t<decltype(std::declval<Model&>().dbg_data_o)>) / sizeof(uint64_t);
+  // Lane `l` shows the word at `addr` from now on: after an operation's clock edge, the
+  // entry's new value, with no evaluation of its own.
+  void watch(uint32_t l, uint32_t addr) { set_field(m_m->dbg_addr_i, 16 * l, addr); }
+  uint64_t watched(uint32_t l) const { return get_word(m_m->dbg_data_o, l); }
+  // Words at `addrs`, a batch of kLanes per evaluation (the unit's inputs are idle
+  // between operations). The lanes are left watching the last batch.
+  std::vector<uint64_t> fetch(const std::vector<uint32_t>& addrs) {
+    std::vector<uint64_t> out(addrs.size());
+    for (size_t i = 0; i < addrs.size(); i += kLanes) {
+      const uint32_t n = uint32_t(std::min<size_t>(kLanes, addrs.size() - i));
+      for (uint32_t l = 0; l < n; ++l) watch(l, addrs[i + l]);
+      m_m->eval();
+      for (uint32_t l = 0; l < n; ++l) out[i + l] = watched(l);
+    }
+    return out;
   }
-  uint64_t peek(state_map::Region r, uint32_t index) { return peek(state_map::addr(r, index)); }
+  uint64_t peek(state_map::Region r, uint32_t index) { return fetch({state_map::addr(r, index)})[0]; }
 
   uint64_t ing(uint32_t q) { return peek(state_map::kIng, q); }
   uint64_t hdrm(uint32_t q) { return peek(state_map::kHdrm, q); }
@@ -154,7 +167,7 @@ class Unit {
   // the first `npools` pools (the configuration's).
   admission::ArchState state(bool reverie, bool dsh, uint32_t npools) {
     const state_map::Dims d{m_p.nports * m_p.nprio, m_p.nports, m_p.nprio, std::min(npools, m_p.npools)};
-    return state_map::read([this](uint32_t a) { return peek(a); }, d, reverie, dsh);
+    return state_map::read([this](const std::vector<uint32_t>& a) { return fetch(a); }, d, reverie, dsh);
   }
 
  private:
@@ -198,6 +211,21 @@ class Unit {
     m_dumped = m_dumped == kNever || m_wave_t > m_dumped ? m_wave_t : m_dumped + 1;
     m_trace->dump(m_dumped);
   }
+  // Port fields of a Verilated model: an integer up to 64 bits, else 32-bit words.
+  template <class T>
+  static void set_field(T& v, uint32_t lsb, uint32_t x) {
+    using U = std::remove_reference_t<T>;
+    v = U((uint64_t(v) & ~(uint64_t(0xffff) << lsb)) | uint64_t(x & 0xffff) << lsb);
+  }
+  template <std::size_t N>
+  static void set_field(VlWide<N>& v, uint32_t lsb, uint32_t x) {
+    v[lsb / 32] = (v[lsb / 32] & ~(0xffffu << lsb % 32)) | (x & 0xffff) << lsb % 32;
+  }
+  template <class T>
+  static uint64_t get_word(const T& v, uint32_t) { return uint64_t(v); }
+  template <std::size_t N>
+  static uint64_t get_word(const VlWide<N>& v, uint32_t l) { return uint64_t(v[2 * l + 1]) << 32 | v[2 * l]; }
+
   // A clock cycle: the rising edge with the operation's inputs, then the falling edge with
   // the inputs the caller leaves for the next cycle (two evaluations per cycle).
   void posedge() {

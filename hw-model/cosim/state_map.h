@@ -63,24 +63,35 @@ inline const std::vector<Field>& fields() {
   return f;
 }
 
-// The whole architectural state, one word at a time through `peek(address)`.
-template <class Peek>
-admission::ArchState read(Peek&& peek, const Dims& d, bool reverie, bool dsh) {
-  admission::ArchState s;
+// The whole architectural state, read through `fetch(addresses) -> words`.
+template <class Fetch>
+admission::ArchState read(Fetch&& fetch, const Dims& d, bool reverie, bool dsh) {
+  std::vector<uint32_t> addrs;
+  std::vector<uint32_t> counts;
   for (const Field& f : fields()) {
-    if ((f.policy == Field::kReverie && !reverie) || (f.policy == Field::kDsh && !dsh)) continue;
-    const uint32_t n = f.count == Field::kQueues ? d.nq
-                       : f.count == Field::kPorts ? d.nports
-                       : f.count == Field::kPrios ? d.nprio
-                                                  : d.npools;
-    for (uint32_t i = 0; i < n; ++i) {
-      const uint64_t v = peek(addr(f.region, i)) << f.shift;
-      if (f.u64) (s.*f.u64).push_back(v);
-      else (s.*f.u8).push_back(uint8_t(v));
+    const bool on = f.policy == Field::kAll || (f.policy == Field::kReverie ? reverie : dsh);
+    const uint32_t n = !on                         ? 0
+                       : f.count == Field::kQueues ? d.nq
+                       : f.count == Field::kPorts  ? d.nports
+                       : f.count == Field::kPrios  ? d.nprio
+                                                   : d.npools;
+    counts.push_back(n);
+    for (uint32_t i = 0; i < n; ++i) addrs.push_back(addr(f.region, i));
+  }
+  addrs.push_back(addr(kScalar, kTotal));
+  addrs.push_back(addr(kScalar, kHdrmUsed));
+  const std::vector<uint64_t> w = fetch(addrs);
+  admission::ArchState s;
+  size_t k = 0;
+  for (size_t j = 0; j < fields().size(); ++j) {
+    const Field& f = fields()[j];
+    for (uint32_t i = 0; i < counts[j]; ++i, ++k) {
+      if (f.u64) (s.*f.u64).push_back(w[k] << f.shift);
+      else (s.*f.u8).push_back(uint8_t(w[k]));
     }
   }
-  s.total = peek(addr(kScalar, kTotal));
-  s.hdrm_pool_used = peek(addr(kScalar, kHdrmUsed));
+  s.total = w[k];
+  s.hdrm_pool_used = w[k + 1];
   return s;
 }
 
