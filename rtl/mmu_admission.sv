@@ -223,7 +223,6 @@ module mmu_admission
   wire a_valid = rel_valid_i;
   wire b_valid = req_valid_i && req_ready_o;
 
-
   // Each slot's decision and the next values of the entries it names (mmu_adm_op).
   logic [1:0]           a_pfc, a_port_pfc, b_verdict, b_pfc, b_port_pfc;
   logic [2:0]           b_reason;
