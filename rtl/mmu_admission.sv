@@ -32,8 +32,10 @@ module mmu_admission
   // request waits while a release is offered (smaller, shorter path).
   parameter int DUAL_ISSUE = 1,
   // Read lanes of the debug/state port: a simulation's lockstep reads every word an
-  // operation touches in the same evaluation (hw-model/cosim/rtl_unit.h).
+  // operation touches in the same evaluation (hw-model/cosim/rtl_unit.h). 0: no port (one
+  // lane's pins, reading zero), for an area figure without it (docs/ppa.md).
   parameter int DBG_LANES = 1,
+  localparam int DBGW = DBG_LANES > 0 ? DBG_LANES : 1,
   localparam int NQ = NPORTS * NPRIO,
   localparam int PW = NPORTS > 1 ? $clog2(NPORTS) : 1,
   localparam int QW = NQ > 1 ? $clog2(NQ) : 1,
@@ -79,8 +81,8 @@ module mmu_admission
   // Debug/state read port: lane l reads the architectural state word at
   // dbg_addr_i[16l +: 16] (the state map, "Debug/state read port" below) to
   // dbg_data_o[64l +: 64], combinationally.
-  input  wire [16*DBG_LANES-1:0] dbg_addr_i,
-  output logic [64*DBG_LANES-1:0] dbg_data_o
+  input  wire [16*DBGW-1:0] dbg_addr_i,
+  output logic [64*DBGW-1:0] dbg_data_o
 );
 
   // ---------------------------------------------------------------------------------
@@ -96,7 +98,7 @@ module mmu_admission
   `MMU_PARAM_CHECK(CELLW < 1 || CELLW > 16, "CELLW must be 1..16")
   `MMU_PARAM_CHECK(POLICIES == 3'b000, "POLICIES must name at least one policy")
   `MMU_PARAM_CHECK(DUAL_ISSUE < 0 || DUAL_ISSUE > 1, "DUAL_ISSUE must be 0 or 1")
-  `MMU_PARAM_CHECK(DBG_LANES < 1 || DBG_LANES > 32, "DBG_LANES must be 1..32")
+  `MMU_PARAM_CHECK(DBG_LANES < 0 || DBG_LANES > 32, "DBG_LANES must be 0..32")
 
   localparam int PFW = NPROF > 1 ? $clog2(NPROF) : 1;   // profile index bits
   localparam int PLW = NPOOLS > 1 ? $clog2(NPOOLS) : 1; // pool index bits
@@ -527,6 +529,12 @@ module mmu_admission
       endcase
     end
     assign dbg_data_o[64*l +: 64] = dbg_word;
+  end
+  if (DBG_LANES == 0) begin : g_no_dbg
+    /* verilator lint_off UNUSEDSIGNAL */
+    wire unused_dbg = ^dbg_addr_i;
+    /* verilator lint_on UNUSEDSIGNAL */
+    assign dbg_data_o = '0;
   end
 
   // ---------------------------------------------------------------------------------
