@@ -44,9 +44,7 @@ void Mmu::enable_timeseries(std::ostream* out) {
 
 void Mmu::enable_rtl(const std::string& waveform) {
   try {
-    std::string unit = std::string(name()) + "_rtl";  // a top-level module: no '.' in its name
-    std::replace(unit.begin(), unit.end(), '.', '_');
-    m_rtl = std::make_unique<RtlEngine>(m_core.config(), waveform, unit);
+    m_rtl = std::make_unique<RtlEngine>(m_core.config(), waveform);
   } catch (const std::invalid_argument& e) {
     throw ConfigError(std::string("admission.impl: rtl: ") + e.what() + " (" + RtlEngine::describe() + ")");
   }

@@ -28,11 +28,8 @@
 #include <vector>
 
 #include "Vmmu_big.h"
-#include "Vmmu_big___024root.h"
 #include "Vmmu_mid.h"
-#include "Vmmu_mid___024root.h"
 #include "Vmmu_small.h"
-#include "Vmmu_small___024root.h"
 #include "rtl_soak.h"
 #include "rtl_test_configs.h"
 
