@@ -1,6 +1,6 @@
 #pragma once
 // generated from rtl/regmap.json by scripts/gen_regs.py; do not edit
-// mmu_admission: CSR map of the admission unit. 32-bit registers at word addresses. Defined once here; scripts/gen_regs.py generates rtl/mmu_regs_pkg.sv, hw-model/admission/regs.h and docs/registers.md from it. A field not marked quiesce may be written under traffic: the unit and its golden core (hw-model/admission, every block reading its configuration live) use the new value from the next operation on. A write that changes a quiesce field while the buffer holds cells is refused (cfg_error_o), as is a value out of range (policy 3, ewma_k 31, shift -16, a pool or profile the unit lacks, CONGESTED_CELLS 0). A policy change restarts the reverie filters (q_hat 0).
+// mmu_admission: CSR map of the admission unit. 32-bit registers at word addresses. Defined once here; scripts/gen_regs.py generates the register block rtl/mmu_adm_csr.sv, the constants rtl/mmu_regs_pkg.sv and hw-model/admission/regs.h, the C++ field table hw-model/admission/regfile_fields.h and docs/registers.md from it. A field not marked quiesce may be written under traffic: the unit and its golden core (hw-model/admission, every block reading its configuration live) use the new value from the next operation on. A write that changes a quiesce field while the buffer holds cells is refused (cfg_error_o), as is a value outside a field's legal values (Legal column: policy 3, ewma_k 31, shift -16, a pool or profile the unit lacks, CONGESTED_CELLS 0; and a policy the unit was built without). A policy change restarts the reverie filters (q_hat 0).
 // Word addresses; arrays: entry k of REG at REG_ADDR + k * REG_STRIDE.
 #include <cstdint>
 
@@ -269,32 +269,34 @@ struct RegInfo {
   bool has_reset;
   uint32_t reset;
   uint32_t fields_mask;  // bits that belong to a field
+  uint16_t first_field;  // its fields: kFields[first_field .. + n_fields) (regfile_fields.h)
+  uint16_t n_fields;
 };
 
 inline constexpr RegInfo kRegisters[] = {
-    {"ID", ID_ADDR, 0, 0, 0, Access::kRo, true, 0x4d4d5541, 0xffffffff},
-    {"PARAMS", PARAMS_ADDR, 0, 0, 0, Access::kRo, false, 0x00000000, 0x3f1fffff},
-    {"CTRL", CTRL_ADDR, 0, 0, 0, Access::kRw, true, 0x00000000, 0x00001f33},
-    {"BUFFER_CELLS", BUFFER_CELLS_ADDR, 0, 0, 0, Access::kRw, true, 0x00000000, 0xffffffff},
-    {"HDRM_POOL_CELLS", HDRM_POOL_CELLS_ADDR, 0, 0, 0, Access::kRw, true, 0x00000000, 0xffffffff},
-    {"CONGESTED_CELLS", CONGESTED_CELLS_ADDR, 0, 0, 0, Access::kRw, true, 0x00000050, 0xffffffff},
-    {"DSH_PORT_XON_OFFSET", DSH_PORT_XON_OFFSET_ADDR, 0, 0, 0, Access::kRw, true, 0x00000000, 0xffffffff},
-    {"POOL_SIZE", POOL_SIZE_ADDR, 1, COUNT_NPOOLS, 48, Access::kRw, true, 0x00000000, 0xffffffff},
-    {"IPROF_MODE", IPROF_MODE_ADDR, 8, COUNT_NPROF, 16, Access::kRw, true, 0x00000000, 0x001f010f},
-    {"IPROF_RESERVED", IPROF_RESERVED_ADDR, 8, COUNT_NPROF, 16, Access::kRw, true, 0x00000000, 0xffffffff},
-    {"IPROF_STATIC", IPROF_STATIC_ADDR, 8, COUNT_NPROF, 16, Access::kRw, true, 0x00000000, 0xffffffff},
-    {"IPROF_XOFF", IPROF_XOFF_ADDR, 8, COUNT_NPROF, 16, Access::kRw, true, 0x00000000, 0xffffffff},
-    {"IPROF_XON", IPROF_XON_ADDR, 8, COUNT_NPROF, 16, Access::kRw, true, 0x00000000, 0xffffffff},
-    {"IPROF_XON_OFFSET", IPROF_XON_OFFSET_ADDR, 8, COUNT_NPROF, 16, Access::kRw, true, 0x00000000, 0xffffffff},
-    {"EPROF_MODE", EPROF_MODE_ADDR, 4, COUNT_NPROF, 16, Access::kRw, true, 0x00000000, 0x001f010f},
-    {"EPROF_RESERVED", EPROF_RESERVED_ADDR, 4, COUNT_NPROF, 16, Access::kRw, true, 0x00000000, 0xffffffff},
-    {"EPROF_STATIC", EPROF_STATIC_ADDR, 4, COUNT_NPROF, 16, Access::kRw, true, 0x00000000, 0xffffffff},
-    {"QMAP", QMAP_ADDR, 1, COUNT_NPORTS | COUNT_NPRIO, 3584, Access::kRw, true, 0x00000000, 0x00011f1f},
-    {"STAT_TOTAL", STAT_TOTAL_ADDR, 0, 0, 0, Access::kRo, false, 0x00000000, 0xffffffff},
-    {"STAT_HDRM_POOL", STAT_HDRM_POOL_ADDR, 0, 0, 0, Access::kRo, false, 0x00000000, 0xffffffff},
-    {"STAT_POOL_USED", STAT_POOL_USED_ADDR, 1, COUNT_NPOOLS, 16, Access::kRo, false, 0x00000000, 0xffffffff},
-    {"STAT_DECISIONS", STAT_DECISIONS_ADDR, 0, 0, 0, Access::kRo, false, 0x00000000, 0xffffffff},
-    {"STAT_DROPS", STAT_DROPS_ADDR, 0, 0, 0, Access::kRo, false, 0x00000000, 0xffffffff},
+    {"ID", ID_ADDR, 0, 0, 0, Access::kRo, true, 0x4d4d5541, 0xffffffff, 0, 1},
+    {"PARAMS", PARAMS_ADDR, 0, 0, 0, Access::kRo, false, 0x00000000, 0x3f1fffff, 1, 5},
+    {"CTRL", CTRL_ADDR, 0, 0, 0, Access::kRw, true, 0x00000000, 0x00001f33, 6, 4},
+    {"BUFFER_CELLS", BUFFER_CELLS_ADDR, 0, 0, 0, Access::kRw, true, 0x00000000, 0xffffffff, 10, 1},
+    {"HDRM_POOL_CELLS", HDRM_POOL_CELLS_ADDR, 0, 0, 0, Access::kRw, true, 0x00000000, 0xffffffff, 11, 1},
+    {"CONGESTED_CELLS", CONGESTED_CELLS_ADDR, 0, 0, 0, Access::kRw, true, 0x00000050, 0xffffffff, 12, 1},
+    {"DSH_PORT_XON_OFFSET", DSH_PORT_XON_OFFSET_ADDR, 0, 0, 0, Access::kRw, true, 0x00000000, 0xffffffff, 13, 1},
+    {"POOL_SIZE", POOL_SIZE_ADDR, 1, COUNT_NPOOLS, 48, Access::kRw, true, 0x00000000, 0xffffffff, 14, 1},
+    {"IPROF_MODE", IPROF_MODE_ADDR, 8, COUNT_NPROF, 16, Access::kRw, true, 0x00000000, 0x001f010f, 15, 3},
+    {"IPROF_RESERVED", IPROF_RESERVED_ADDR, 8, COUNT_NPROF, 16, Access::kRw, true, 0x00000000, 0xffffffff, 18, 1},
+    {"IPROF_STATIC", IPROF_STATIC_ADDR, 8, COUNT_NPROF, 16, Access::kRw, true, 0x00000000, 0xffffffff, 19, 1},
+    {"IPROF_XOFF", IPROF_XOFF_ADDR, 8, COUNT_NPROF, 16, Access::kRw, true, 0x00000000, 0xffffffff, 20, 1},
+    {"IPROF_XON", IPROF_XON_ADDR, 8, COUNT_NPROF, 16, Access::kRw, true, 0x00000000, 0xffffffff, 21, 1},
+    {"IPROF_XON_OFFSET", IPROF_XON_OFFSET_ADDR, 8, COUNT_NPROF, 16, Access::kRw, true, 0x00000000, 0xffffffff, 22, 1},
+    {"EPROF_MODE", EPROF_MODE_ADDR, 4, COUNT_NPROF, 16, Access::kRw, true, 0x00000000, 0x001f010f, 23, 3},
+    {"EPROF_RESERVED", EPROF_RESERVED_ADDR, 4, COUNT_NPROF, 16, Access::kRw, true, 0x00000000, 0xffffffff, 26, 1},
+    {"EPROF_STATIC", EPROF_STATIC_ADDR, 4, COUNT_NPROF, 16, Access::kRw, true, 0x00000000, 0xffffffff, 27, 1},
+    {"QMAP", QMAP_ADDR, 1, COUNT_NPORTS | COUNT_NPRIO, 3584, Access::kRw, true, 0x00000000, 0x00011f1f, 28, 3},
+    {"STAT_TOTAL", STAT_TOTAL_ADDR, 0, 0, 0, Access::kRo, false, 0x00000000, 0xffffffff, 31, 1},
+    {"STAT_HDRM_POOL", STAT_HDRM_POOL_ADDR, 0, 0, 0, Access::kRo, false, 0x00000000, 0xffffffff, 32, 1},
+    {"STAT_POOL_USED", STAT_POOL_USED_ADDR, 1, COUNT_NPOOLS, 16, Access::kRo, false, 0x00000000, 0xffffffff, 33, 1},
+    {"STAT_DECISIONS", STAT_DECISIONS_ADDR, 0, 0, 0, Access::kRo, false, 0x00000000, 0xffffffff, 34, 1},
+    {"STAT_DROPS", STAT_DROPS_ADDR, 0, 0, 0, Access::kRo, false, 0x00000000, 0xffffffff, 35, 1},
 };
 
 }  // namespace mmusim::admission::regs
