@@ -46,7 +46,7 @@ Top level "parameters": {SYM: {default, desc}}: the block's parameters.
 Names of the constants (REG = register name, FIELD = field name in upper case):
   REG_ADDR                 word address (array: address of entry 0)
   REG_STRIDE               array: words between entries
-  REG_COUNT_MAX            array: entries that fit before the next register
+  REG_COUNT_MAX            array: entries the map holds (its room, its parameters' range)
   GROUP_STRIDE             arrays interleaved with one stride (IPROF_*, EPROF_*): their
                            common name prefix
   REG_RESET                reset value (registers that have one); REG_VALUE for a
@@ -360,19 +360,16 @@ class RegMap:
 
     def _room(self):
         # An array occupies base + k*stride for k < count; its room is the number of entries
-        # that fit before the next register that is not one of its interleaved partners (or
-        # the end of the address space).
+        # before the next register on its grid (base + k*stride), or the end of the address
+        # space. A register between entries (interleaved arrays) does not limit it; one that
+        # collides with an entry at the largest parameters is an overlap (_check_overlap).
         top = 1 << self.addr_width
         for r in self.regs:
             if not r.is_array:
                 continue
             barrier = top
             for o in self.regs:
-                if o is r or o.addr <= r.addr:
-                    continue
-                partner = (o.is_array and o.count == r.count and o.stride == r.stride
-                           and abs(o.addr - r.addr) < r.stride)
-                if not partner:
+                if o is not r and o.addr > r.addr and (o.addr - r.addr) % r.stride == 0:
                     barrier = min(barrier, o.addr)
             r.count_max = -(-(barrier - r.addr) // r.stride)
         self.symbol_max = {}
@@ -383,6 +380,13 @@ class RegMap:
                 if r.factors == [s]:
                     m = min(m, r.count_max)
             self.symbol_max[s] = m
+        # An array never holds more than its parameters allow.
+        for r in self.regs:
+            if r.is_array:
+                n = 1
+                for s in r.factors:
+                    n *= self.symbol_max[s]
+                r.count_max = min(r.count_max, n)
         # Every array must hold at least one entry at the smallest parameters (1 each).
         for r in self.regs:
             if r.is_array and r.count_max < 1:
@@ -466,7 +470,7 @@ class RegMap:
             out.append((f"{r.name}_ADDR", r.addr, None))
             if r.is_array:
                 out.append((f"{r.name}_STRIDE", r.stride, None))
-                out.append((f"{r.name}_COUNT_MAX", r.count_max, "entries before the next register"))
+                out.append((f"{r.name}_COUNT_MAX", r.count_max, "entries the map holds (room, parameter range)"))
             if r.reset is not None:
                 out.append((f"{r.name}_RESET", r.reset, None))
                 if r.access == "ro":
