@@ -1115,8 +1115,16 @@ def gen_md(m):
            "`REG_STRIDE`, `REG_RESET`, `REG_FIELD_LSB`, `REG_FIELD_W`, `REG_FIELD_MASK`, "
            "`REG_FIELD_KEY` for enum values, `SYM_MAX` for the array parameters. In SystemVerilog "
            "refer to them as `mmu_regs_pkg::NAME` (yosys 0.23 does not parse `import` of a package). "
-           "Regenerate all three with `/usr/bin/python3 scripts/gen_regs.py`; "
-           "`--check` (ctest `regs_generated_up_to_date`) fails when one is stale.",
+           "The register block `rtl/mmu_adm_csr.sv` (decode, resets, access rights, the Legal and "
+           "Quiesce columns below) and the C++ field table `hw-model/admission/regfile_fields.h` "
+           "are generated too (`docs/rtl.md`, \"Register block\"). "
+           "Regenerate everything with `/usr/bin/python3 scripts/gen_regs.py`; "
+           "ctest `regs_generated_up_to_date` fails when a checked-in file is stale.",
+           "",
+           "A write is refused whole (`cfg_error_o`; the C++ register file throws naming the field) "
+           "when a field's value is not in its Legal column; \"< NPOOLS\" and \"< NPROF\" are the "
+           "unit's parameters, \"unit hook\" a check of the unit's own (`CTRL.policy`: a policy "
+           "the unit was built without, `POLICIES`; the unit resets to its first policy).",
            "",
            "## Map",
            "",
@@ -1150,11 +1158,11 @@ def gen_md(m):
             out.append("")
             out.append(md_cell(r.desc))
         out.append("")
-        head = "| Bits | Field | Reset | Description |"
-        rule = "|---|---|---|---|"
+        head = "| Bits | Field | Reset | Legal | Description |"
+        rule = "|---|---|---|---|---|"
         if any_q:
-            head = "| Bits | Field | Reset | Quiesce | Description |"
-            rule = "|---|---|---|---|---|"
+            head = "| Bits | Field | Reset | Legal | Quiesce | Description |"
+            rule = "|---|---|---|---|---|---|"
         out += [head, rule]
         for f in sorted(r.fields, key=lambda x: -x.lsb):
             desc = f.desc
@@ -1162,7 +1170,14 @@ def gen_md(m):
                 desc = (desc + ". " if desc else "") + "Values: " + ", ".join(
                     f"`{r.name}_{f.name.upper()}_{k.upper()}` = {v}" for k, v in f.enum)
             fr = r.field_reset(f)
-            cells = [f.bits(), f.name, "" if fr is None else f"0x{fr:x}"]
+            if f.held:
+                desc = (desc + ". " if desc else "") + f"Held in the low {f.held} bits"
+            if f.signed:
+                desc = (desc + ". " if desc else "") + "Two's complement"
+            if f.reset_param:
+                desc = (desc + ". " if desc else "") + (f"The block resets it to its parameter "
+                                                        f"{r.name}_{f.name.upper()}_RESET")
+            cells = [f.bits(), f.name, "" if fr is None else f"0x{fr:x}", md_cell(f.legal_text())]
             if any_q:
                 cells.append("yes" if f.quiesce else "")
             cells.append(md_cell(desc))
