@@ -430,6 +430,9 @@ module mmu_admission
   wire       csr_hook_policy_bad = !POLICY_MASK[5'(csr_hook_policy)];
   localparam logic [1:0] POLICY_RESET = POLICIES[0] ? mmu_adm_pkg::POLICY_DT :
                                         POLICIES[1] ? mmu_adm_pkg::POLICY_REVERIE : mmu_adm_pkg::POLICY_DSH;
+  // A named net, not an expression on the port: yosys 0.23 otherwise re-derives the top
+  // module under a $paramod name and loses it.
+  wire csr_busy = total_used != '0;  // quiesce fields keep their values
 
   mmu_adm_csr #(
     .NPORTS(NPORTS), .NPRIO(NPRIO), .CW(CW), .NPOOLS(NPOOLS), .NPROF(NPROF), .CTRL_POLICY_RESET(POLICY_RESET)
@@ -437,7 +440,7 @@ module mmu_admission
     .clk_i, .rst_ni,
     .cfg_valid_i, .cfg_ready_o, .cfg_write_i, .cfg_addr_i, .cfg_wdata_i,
     .cfg_rvalid_o, .cfg_rdata_o, .cfg_error_o,
-    .busy_i(total_used != '0),
+    .busy_i(csr_busy),
     .hook_ctrl_policy_o(csr_hook_policy), .hook_ctrl_policy_bad_i(csr_hook_policy_bad),
     .reg2hw_ctrl_policy_o(cfg_policy), .reg2hw_ctrl_policy_set_o(cfg_policy_set),
     .reg2hw_ctrl_ewma_rule_o(cfg_ewma_rule), .reg2hw_ctrl_ewma_clamp_o(cfg_ewma_clamp),
