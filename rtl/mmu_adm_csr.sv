@@ -95,6 +95,21 @@ module mmu_adm_csr
 
   // Address decode: one hit per register; an array's entry index.
   wire [11:0] a = cfg_addr_i;
+  // POOL_SIZE: entry index and range.
+  wire [11:0] idx_g010 = a - 12'h10;
+  wire in_g010 = a >= 12'h10 && 32'(idx_g010) < 32'(NPOOLS);
+  // IPROF_MODE, IPROF_RESERVED, IPROF_STATIC, IPROF_XOFF, IPROF_XON, IPROF_XON_OFFSET: entry index and range.
+  wire [8:0] idx_g040_s8 = a[11:3] - 9'h8;
+  wire in_g040_s8 = a[11:3] >= 9'h8 && 32'(idx_g040_s8) < 32'(NPROF);
+  // EPROF_MODE, EPROF_RESERVED, EPROF_STATIC: entry index and range.
+  wire [9:0] idx_g0c0_s4 = a[11:2] - 10'h30;
+  wire in_g0c0_s4 = a[11:2] >= 10'h30 && 32'(idx_g0c0_s4) < 32'(NPROF);
+  // QMAP: entry index and range.
+  wire [11:0] idx_g200 = a - 12'h200;
+  wire in_g200 = a >= 12'h200 && 32'(idx_g200) < 32'((NPORTS*NPRIO));
+  // STAT_POOL_USED: entry index and range.
+  wire [11:0] idx_g110 = a - 12'h110;
+  wire in_g110 = a >= 12'h110 && 32'(idx_g110) < 32'(NPOOLS);
   wire hit_id = a == 12'h000;
   wire hit_params = a == 12'h001;
   wire hit_ctrl = a == 12'h002;
@@ -102,44 +117,20 @@ module mmu_adm_csr
   wire hit_hdrm_pool_cells = a == 12'h005;
   wire hit_congested_cells = a == 12'h006;
   wire hit_dsh_port_xon_offset = a == 12'h007;
-  wire [11:0] off_pool_size = a - 12'h010;
-  wire hit_pool_size = a >= 12'h010 && 32'(off_pool_size) < 32'(NPOOLS*1);
-  wire [11:0] idx_pool_size = off_pool_size;
-  wire [11:0] off_iprof_mode = a - 12'h040;
-  wire hit_iprof_mode = a >= 12'h040 && off_iprof_mode[2:0] == 3'd0 && 32'(off_iprof_mode) < 32'(NPROF*8);
-  wire [11:0] idx_iprof_mode = off_iprof_mode >> 3;
-  wire [11:0] off_iprof_reserved = a - 12'h041;
-  wire hit_iprof_reserved = a >= 12'h041 && off_iprof_reserved[2:0] == 3'd0 && 32'(off_iprof_reserved) < 32'(NPROF*8);
-  wire [11:0] idx_iprof_reserved = off_iprof_reserved >> 3;
-  wire [11:0] off_iprof_static = a - 12'h042;
-  wire hit_iprof_static = a >= 12'h042 && off_iprof_static[2:0] == 3'd0 && 32'(off_iprof_static) < 32'(NPROF*8);
-  wire [11:0] idx_iprof_static = off_iprof_static >> 3;
-  wire [11:0] off_iprof_xoff = a - 12'h043;
-  wire hit_iprof_xoff = a >= 12'h043 && off_iprof_xoff[2:0] == 3'd0 && 32'(off_iprof_xoff) < 32'(NPROF*8);
-  wire [11:0] idx_iprof_xoff = off_iprof_xoff >> 3;
-  wire [11:0] off_iprof_xon = a - 12'h044;
-  wire hit_iprof_xon = a >= 12'h044 && off_iprof_xon[2:0] == 3'd0 && 32'(off_iprof_xon) < 32'(NPROF*8);
-  wire [11:0] idx_iprof_xon = off_iprof_xon >> 3;
-  wire [11:0] off_iprof_xon_offset = a - 12'h045;
-  wire hit_iprof_xon_offset = a >= 12'h045 && off_iprof_xon_offset[2:0] == 3'd0 && 32'(off_iprof_xon_offset) < 32'(NPROF*8);
-  wire [11:0] idx_iprof_xon_offset = off_iprof_xon_offset >> 3;
-  wire [11:0] off_eprof_mode = a - 12'h0c0;
-  wire hit_eprof_mode = a >= 12'h0c0 && off_eprof_mode[1:0] == 2'd0 && 32'(off_eprof_mode) < 32'(NPROF*4);
-  wire [11:0] idx_eprof_mode = off_eprof_mode >> 2;
-  wire [11:0] off_eprof_reserved = a - 12'h0c1;
-  wire hit_eprof_reserved = a >= 12'h0c1 && off_eprof_reserved[1:0] == 2'd0 && 32'(off_eprof_reserved) < 32'(NPROF*4);
-  wire [11:0] idx_eprof_reserved = off_eprof_reserved >> 2;
-  wire [11:0] off_eprof_static = a - 12'h0c2;
-  wire hit_eprof_static = a >= 12'h0c2 && off_eprof_static[1:0] == 2'd0 && 32'(off_eprof_static) < 32'(NPROF*4);
-  wire [11:0] idx_eprof_static = off_eprof_static >> 2;
-  wire [11:0] off_qmap = a - 12'h200;
-  wire hit_qmap = a >= 12'h200 && 32'(off_qmap) < 32'((NPORTS*NPRIO)*1);
-  wire [11:0] idx_qmap = off_qmap;
+  wire hit_pool_size = in_g010;
+  wire hit_iprof_mode = in_g040_s8 && a[2:0] == 3'd0;
+  wire hit_iprof_reserved = in_g040_s8 && a[2:0] == 3'd1;
+  wire hit_iprof_static = in_g040_s8 && a[2:0] == 3'd2;
+  wire hit_iprof_xoff = in_g040_s8 && a[2:0] == 3'd3;
+  wire hit_iprof_xon = in_g040_s8 && a[2:0] == 3'd4;
+  wire hit_iprof_xon_offset = in_g040_s8 && a[2:0] == 3'd5;
+  wire hit_eprof_mode = in_g0c0_s4 && a[1:0] == 2'd0;
+  wire hit_eprof_reserved = in_g0c0_s4 && a[1:0] == 2'd1;
+  wire hit_eprof_static = in_g0c0_s4 && a[1:0] == 2'd2;
+  wire hit_qmap = in_g200;
   wire hit_stat_total = a == 12'h100;
   wire hit_stat_hdrm_pool = a == 12'h101;
-  wire [11:0] off_stat_pool_used = a - 12'h110;
-  wire hit_stat_pool_used = a >= 12'h110 && 32'(off_stat_pool_used) < 32'(NPOOLS*1);
-  wire [11:0] idx_stat_pool_used = off_stat_pool_used;
+  wire hit_stat_pool_used = in_g110;
   wire hit_stat_decisions = a == 12'h120;
   wire hit_stat_drops = a == 12'h121;
   wire rw_hit = hit_ctrl || hit_buffer_cells || hit_hdrm_pool_cells || hit_congested_cells || hit_dsh_port_xon_offset || hit_pool_size || hit_iprof_mode || hit_iprof_reserved || hit_iprof_static || hit_iprof_xoff || hit_iprof_xon || hit_iprof_xon_offset || hit_eprof_mode || hit_eprof_reserved || hit_eprof_static || hit_qmap;
@@ -245,43 +236,43 @@ module mmu_adm_csr
         reg2hw_dsh_port_xon_offset_cells_o <= w_dsh_port_xon_offset_cells;
       end
       if (do_write && hit_pool_size) begin
-        reg2hw_pool_size_cells_o[idx_pool_size*CW +: CW] <= w_pool_size_cells;
+        reg2hw_pool_size_cells_o[idx_g010*CW +: CW] <= w_pool_size_cells;
       end
       if (do_write && hit_iprof_mode) begin
-        reg2hw_iprof_mode_pool_o[idx_iprof_mode*4 +: 4] <= w_iprof_mode_pool;
-        reg2hw_iprof_mode_dynamic_o[idx_iprof_mode*1 +: 1] <= w_iprof_mode_dynamic;
-        reg2hw_iprof_mode_shift_o[idx_iprof_mode*5 +: 5] <= w_iprof_mode_shift;
+        reg2hw_iprof_mode_pool_o[idx_g040_s8*4 +: 4] <= w_iprof_mode_pool;
+        reg2hw_iprof_mode_dynamic_o[idx_g040_s8*1 +: 1] <= w_iprof_mode_dynamic;
+        reg2hw_iprof_mode_shift_o[idx_g040_s8*5 +: 5] <= w_iprof_mode_shift;
       end
       if (do_write && hit_iprof_reserved) begin
-        reg2hw_iprof_reserved_cells_o[idx_iprof_reserved*CW +: CW] <= w_iprof_reserved_cells;
+        reg2hw_iprof_reserved_cells_o[idx_g040_s8*CW +: CW] <= w_iprof_reserved_cells;
       end
       if (do_write && hit_iprof_static) begin
-        reg2hw_iprof_static_cells_o[idx_iprof_static*CW +: CW] <= w_iprof_static_cells;
+        reg2hw_iprof_static_cells_o[idx_g040_s8*CW +: CW] <= w_iprof_static_cells;
       end
       if (do_write && hit_iprof_xoff) begin
-        reg2hw_iprof_xoff_cells_o[idx_iprof_xoff*CW +: CW] <= w_iprof_xoff_cells;
+        reg2hw_iprof_xoff_cells_o[idx_g040_s8*CW +: CW] <= w_iprof_xoff_cells;
       end
       if (do_write && hit_iprof_xon) begin
-        reg2hw_iprof_xon_cells_o[idx_iprof_xon*CW +: CW] <= w_iprof_xon_cells;
+        reg2hw_iprof_xon_cells_o[idx_g040_s8*CW +: CW] <= w_iprof_xon_cells;
       end
       if (do_write && hit_iprof_xon_offset) begin
-        reg2hw_iprof_xon_offset_cells_o[idx_iprof_xon_offset*CW +: CW] <= w_iprof_xon_offset_cells;
+        reg2hw_iprof_xon_offset_cells_o[idx_g040_s8*CW +: CW] <= w_iprof_xon_offset_cells;
       end
       if (do_write && hit_eprof_mode) begin
-        reg2hw_eprof_mode_pool_o[idx_eprof_mode*4 +: 4] <= w_eprof_mode_pool;
-        reg2hw_eprof_mode_dynamic_o[idx_eprof_mode*1 +: 1] <= w_eprof_mode_dynamic;
-        reg2hw_eprof_mode_shift_o[idx_eprof_mode*5 +: 5] <= w_eprof_mode_shift;
+        reg2hw_eprof_mode_pool_o[idx_g0c0_s4*4 +: 4] <= w_eprof_mode_pool;
+        reg2hw_eprof_mode_dynamic_o[idx_g0c0_s4*1 +: 1] <= w_eprof_mode_dynamic;
+        reg2hw_eprof_mode_shift_o[idx_g0c0_s4*5 +: 5] <= w_eprof_mode_shift;
       end
       if (do_write && hit_eprof_reserved) begin
-        reg2hw_eprof_reserved_cells_o[idx_eprof_reserved*CW +: CW] <= w_eprof_reserved_cells;
+        reg2hw_eprof_reserved_cells_o[idx_g0c0_s4*CW +: CW] <= w_eprof_reserved_cells;
       end
       if (do_write && hit_eprof_static) begin
-        reg2hw_eprof_static_cells_o[idx_eprof_static*CW +: CW] <= w_eprof_static_cells;
+        reg2hw_eprof_static_cells_o[idx_g0c0_s4*CW +: CW] <= w_eprof_static_cells;
       end
       if (do_write && hit_qmap) begin
-        reg2hw_qmap_pg_profile_o[idx_qmap*5 +: 5] <= w_qmap_pg_profile;
-        reg2hw_qmap_queue_profile_o[idx_qmap*5 +: 5] <= w_qmap_queue_profile;
-        reg2hw_qmap_lossless_o[idx_qmap*1 +: 1] <= w_qmap_lossless;
+        reg2hw_qmap_pg_profile_o[idx_g200*5 +: 5] <= w_qmap_pg_profile;
+        reg2hw_qmap_queue_profile_o[idx_g200*5 +: 5] <= w_qmap_queue_profile;
+        reg2hw_qmap_lossless_o[idx_g200*1 +: 1] <= w_qmap_lossless;
       end
       // Statistics counters wrap by design (software reads differences).
       if (hw2reg_stat_decisions_inc_i) cnt_stat_decisions <= cnt_stat_decisions + 32'd1;
@@ -310,32 +301,32 @@ module mmu_adm_csr
     else if (hit_hdrm_pool_cells) rdata[0 +: CW] = reg2hw_hdrm_pool_cells_cells_o;
     else if (hit_congested_cells) rdata[0 +: CW] = reg2hw_congested_cells_cells_o;
     else if (hit_dsh_port_xon_offset) rdata[0 +: CW] = reg2hw_dsh_port_xon_offset_cells_o;
-    else if (hit_pool_size) rdata[0 +: CW] = reg2hw_pool_size_cells_o[idx_pool_size*CW +: CW];
+    else if (hit_pool_size) rdata[0 +: CW] = reg2hw_pool_size_cells_o[idx_g010*CW +: CW];
     else if (hit_iprof_mode) begin
-      rdata[0 +: 4] = reg2hw_iprof_mode_pool_o[idx_iprof_mode*4 +: 4];
-      rdata[8 +: 1] = reg2hw_iprof_mode_dynamic_o[idx_iprof_mode*1 +: 1];
-      rdata[16 +: 5] = reg2hw_iprof_mode_shift_o[idx_iprof_mode*5 +: 5];
+      rdata[0 +: 4] = reg2hw_iprof_mode_pool_o[idx_g040_s8*4 +: 4];
+      rdata[8 +: 1] = reg2hw_iprof_mode_dynamic_o[idx_g040_s8*1 +: 1];
+      rdata[16 +: 5] = reg2hw_iprof_mode_shift_o[idx_g040_s8*5 +: 5];
     end
-    else if (hit_iprof_reserved) rdata[0 +: CW] = reg2hw_iprof_reserved_cells_o[idx_iprof_reserved*CW +: CW];
-    else if (hit_iprof_static) rdata[0 +: CW] = reg2hw_iprof_static_cells_o[idx_iprof_static*CW +: CW];
-    else if (hit_iprof_xoff) rdata[0 +: CW] = reg2hw_iprof_xoff_cells_o[idx_iprof_xoff*CW +: CW];
-    else if (hit_iprof_xon) rdata[0 +: CW] = reg2hw_iprof_xon_cells_o[idx_iprof_xon*CW +: CW];
-    else if (hit_iprof_xon_offset) rdata[0 +: CW] = reg2hw_iprof_xon_offset_cells_o[idx_iprof_xon_offset*CW +: CW];
+    else if (hit_iprof_reserved) rdata[0 +: CW] = reg2hw_iprof_reserved_cells_o[idx_g040_s8*CW +: CW];
+    else if (hit_iprof_static) rdata[0 +: CW] = reg2hw_iprof_static_cells_o[idx_g040_s8*CW +: CW];
+    else if (hit_iprof_xoff) rdata[0 +: CW] = reg2hw_iprof_xoff_cells_o[idx_g040_s8*CW +: CW];
+    else if (hit_iprof_xon) rdata[0 +: CW] = reg2hw_iprof_xon_cells_o[idx_g040_s8*CW +: CW];
+    else if (hit_iprof_xon_offset) rdata[0 +: CW] = reg2hw_iprof_xon_offset_cells_o[idx_g040_s8*CW +: CW];
     else if (hit_eprof_mode) begin
-      rdata[0 +: 4] = reg2hw_eprof_mode_pool_o[idx_eprof_mode*4 +: 4];
-      rdata[8 +: 1] = reg2hw_eprof_mode_dynamic_o[idx_eprof_mode*1 +: 1];
-      rdata[16 +: 5] = reg2hw_eprof_mode_shift_o[idx_eprof_mode*5 +: 5];
+      rdata[0 +: 4] = reg2hw_eprof_mode_pool_o[idx_g0c0_s4*4 +: 4];
+      rdata[8 +: 1] = reg2hw_eprof_mode_dynamic_o[idx_g0c0_s4*1 +: 1];
+      rdata[16 +: 5] = reg2hw_eprof_mode_shift_o[idx_g0c0_s4*5 +: 5];
     end
-    else if (hit_eprof_reserved) rdata[0 +: CW] = reg2hw_eprof_reserved_cells_o[idx_eprof_reserved*CW +: CW];
-    else if (hit_eprof_static) rdata[0 +: CW] = reg2hw_eprof_static_cells_o[idx_eprof_static*CW +: CW];
+    else if (hit_eprof_reserved) rdata[0 +: CW] = reg2hw_eprof_reserved_cells_o[idx_g0c0_s4*CW +: CW];
+    else if (hit_eprof_static) rdata[0 +: CW] = reg2hw_eprof_static_cells_o[idx_g0c0_s4*CW +: CW];
     else if (hit_qmap) begin
-      rdata[0 +: 5] = reg2hw_qmap_pg_profile_o[idx_qmap*5 +: 5];
-      rdata[8 +: 5] = reg2hw_qmap_queue_profile_o[idx_qmap*5 +: 5];
-      rdata[16 +: 1] = reg2hw_qmap_lossless_o[idx_qmap*1 +: 1];
+      rdata[0 +: 5] = reg2hw_qmap_pg_profile_o[idx_g200*5 +: 5];
+      rdata[8 +: 5] = reg2hw_qmap_queue_profile_o[idx_g200*5 +: 5];
+      rdata[16 +: 1] = reg2hw_qmap_lossless_o[idx_g200*1 +: 1];
     end
     else if (hit_stat_total) rdata[0 +: CW] = hw2reg_stat_total_cells_i;
     else if (hit_stat_hdrm_pool) rdata[0 +: CW] = hw2reg_stat_hdrm_pool_cells_i;
-    else if (hit_stat_pool_used) rdata[0 +: CW] = hw2reg_stat_pool_used_cells_i[idx_stat_pool_used*CW +: CW];
+    else if (hit_stat_pool_used) rdata[0 +: CW] = hw2reg_stat_pool_used_cells_i[idx_g110*CW +: CW];
     else if (hit_stat_decisions) rdata[0 +: 32] = cnt_stat_decisions;
     else if (hit_stat_drops) rdata[0 +: 32] = cnt_stat_drops;
   end

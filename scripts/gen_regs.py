@@ -720,18 +720,36 @@ def gen_block(m):
     L += [");", "", "  assign cfg_ready_o = 1'b1;", "",
           "  // Address decode: one hit per register; an array's entry index.",
           f"  wire [{aw - 1}:0] a = cfg_addr_i;"]
+    # Arrays on one grid (base rounded down to the stride, the stride, the count: the
+    # interleaved IPROF_* share one) share the entry index and the range check; each
+    # member matches its offset in the low address bits.
+    groups = {}
+    for r in m.regs:
+        if r.is_array:
+            sh = r.stride.bit_length() - 1
+            groups.setdefault((r.addr >> sh, sh, r.count), []).append(r)
+    gname = {}
+    for (b0, sh, count), members in groups.items():
+        g = f"g{b0 << sh:03x}" + (f"_s{1 << sh}" if sh else "")
+        if g in gname.values():  # another count on the same grid
+            g += "_" + members[0].ident
+        for r in members:
+            gname[r.name] = g
+        w = aw - sh
+        top = f"a[{aw - 1}:{sh}]" if sh else "a"
+        L.append(f"  // {', '.join(r.name for r in members)}: entry index and range.")
+        L.append(f"  wire [{w - 1}:0] idx_{g} = {top} - {w}'h{b0:x};")
+        conds = [] if b0 == 0 else [f"{top} >= {w}'h{b0:x}"]
+        conds.append(f"32'(idx_{g}) < 32'({sv_count(members[0])})")
+        L.append(f"  wire in_{g} = {' && '.join(conds)};")
     for r in m.regs:
         if not r.is_array:
             L.append(f"  wire hit_{r.ident} = a == {A(r.addr)};")
             continue
         sh = r.stride.bit_length() - 1
-        conds = [] if r.addr == 0 else [f"a >= {A(r.addr)}"]
-        if sh:
-            conds.append(f"off_{r.ident}[{sh - 1}:0] == {sh}'d0")
-        conds.append(f"32'(off_{r.ident}) < 32'({sv_count(r)}*{r.stride})")
-        L.append(f"  wire [{aw - 1}:0] off_{r.ident} = a - {A(r.addr)};")
-        L.append(f"  wire hit_{r.ident} = {' && '.join(conds)};")
-        L.append(f"  wire [{aw - 1}:0] idx_{r.ident} = off_{r.ident}" + (f" >> {sh};" if sh else ";"))
+        g = gname[r.name]
+        low = f" && a[{sh - 1}:0] == {sh}'d{r.addr & ((1 << sh) - 1)}" if sh else ""
+        L.append(f"  wire hit_{r.ident} = in_{g}{low};")
     L.append("  wire rw_hit = " + " || ".join(f"hit_{r.ident}" for r in rw) + ";")
     L.append("  wire ro_hit = " + " || ".join(f"hit_{r.ident}" for r in ro) + ";")
     L += ["", "  // What a write would store: the bits each field holds."]
@@ -784,7 +802,7 @@ def gen_block(m):
     for r in rw:
         L.append(f"      if (do_write && hit_{r.ident}) begin")
         for f in r.fields:
-            dst = f"reg2hw_{f.ident}_o" + (f"[idx_{r.ident}*{sv_w(f)} +: {sv_w(f)}]" if r.is_array else "")
+            dst = f"reg2hw_{f.ident}_o" + (f"[idx_{gname[r.name]}*{sv_w(f)} +: {sv_w(f)}]" if r.is_array else "")
             L.append(f"        {dst} <= w_{f.ident};")
         L.append("      end")
     if counters:
@@ -812,9 +830,9 @@ def gen_block(m):
             elif r.hw == "counter":
                 src = f"cnt_{r.ident}"
             elif r.access == "ro":
-                src = f"hw2reg_{f.ident}_i" + (f"[idx_{r.ident}*{w} +: {w}]" if r.is_array else "")
+                src = f"hw2reg_{f.ident}_i" + (f"[idx_{gname[r.name]}*{w} +: {w}]" if r.is_array else "")
             else:
-                src = f"reg2hw_{f.ident}_o" + (f"[idx_{r.ident}*{w} +: {w}]" if r.is_array else "")
+                src = f"reg2hw_{f.ident}_o" + (f"[idx_{gname[r.name]}*{w} +: {w}]" if r.is_array else "")
             body.append(f"rdata[{f.lsb} +: {w}] = {src};")
         if len(body) == 1:
             L.append(f"    {kw} (hit_{r.ident}) {body[0]}")
@@ -1065,7 +1083,10 @@ def gen_fields(m):
             if f.enum:
                 L.append(f"inline constexpr int64_t kEnum_{r.ident}_{f.name}[] = {{" +
                          ", ".join(str(v) for _, v in f.enum) + "};")
-    L += ["", "inline constexpr FieldInfo kFields[] = {"]
+    L += ["", "// In map order; columns as FieldInfo: name, reg, lsb, width, held, is_signed, quiesce,",
+          "// has_min, has_max, min, max, index_of, n_enum, enum_values, enum_text, reset, source,",
+          "// get, set, entries.",
+          "inline constexpr FieldInfo kFields[] = {"]
     for ri, r in enumerate(m.regs):
         for f in r.fields:
             src, acc = parsed[id(f)]

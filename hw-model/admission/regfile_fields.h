@@ -373,6 +373,9 @@ inline int64_t get_stat_drops_count(const FieldCtx& x, uint32_t ) {
 inline constexpr int64_t kEnum_ctrl_policy[] = {0, 1, 2};
 inline constexpr int64_t kEnum_ctrl_ewma_rule[] = {0, 1};
 
+// In map order; columns as FieldInfo: name, reg, lsb, width, held, is_signed, quiesce,
+// has_min, has_max, min, max, index_of, n_enum, enum_values, enum_text, reset, source,
+// get, set, entries.
 inline constexpr FieldInfo kFields[] = {
     {"id", 0, 0, 32, Param::kNone, false, false, false, false, INT64_C(0), INT64_C(0), Param::kNone, 0, nullptr, "", INT64_C(1296913729), Source::kConst, nullptr, nullptr, nullptr},
     {"nports", 1, 0, 8, Param::kNone, false, false, false, false, INT64_C(0), INT64_C(0), Param::kNone, 0, nullptr, "", INT64_C(0), Source::kParams, get_params_nports, nullptr, nullptr},

@@ -64,8 +64,8 @@ class GenRegs(unittest.TestCase):
             "hw-model/admission/regfile_fields.h", "docs/registers.md"]))
         sv = files["rtl/mmu_adm_csr.sv"]
         # Decode of an interleaved array, a legality check, the quiesce comparison.
-        self.assertIn("wire hit_iprof_xoff = a >= 12'h043 && off_iprof_xoff[2:0] == 3'd0 && "
-                      "32'(off_iprof_xoff) < 32'(NPROF*8);", sv)
+        self.assertIn("wire in_g040_s8 = a[11:3] >= 9'h8 && 32'(idx_g040_s8) < 32'(NPROF);", sv)
+        self.assertIn("wire hit_iprof_xoff = in_g040_s8 && a[2:0] == 3'd3;", sv)
         self.assertIn("32'(w_ctrl_ewma_k) <= 32'd30", sv)
         self.assertIn("(w_iprof_mode_shift ^ 5'h10) >= 5'd1", sv)
         self.assertIn("(hit_congested_cells && (rdata[0 +: CW] != w_congested_cells_cells))", sv)
