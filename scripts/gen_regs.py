@@ -862,7 +862,7 @@ def gen_block(m):
 
 # ------------------------------------------------------------------------------ C++ field table
 
-CFG_ARRAY = re.compile(r"^cfg\.([A-Za-z_]\w*)\[k\]((?:\.[A-Za-z_]\w*)*)$")
+CFG_ARRAY = re.compile(r"^cfg\.([A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*)\[k\]((?:\.[A-Za-z_]\w*)*)$")
 CFG_SCALAR = re.compile(r"^cfg\.([A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*)$")
 PARAMS_MEMBER = re.compile(r"^params\.([A-Za-z_]\w*)$")
 
@@ -912,6 +912,7 @@ def gen_fields(m):
          "#include <stdexcept>",
          "#include <string>",
          "#include <type_traits>",
+         "#include <utility>",
          "#include <vector>",
          "",
          "#include \"admission/regfile.h\"",
@@ -995,13 +996,19 @@ def gen_fields(m):
             parsed[id(f)] = (src, acc)
             if acc and acc[0] == "array":
                 vectors.setdefault(acc[1], []).append((r, f, acc[2]))
+    def elem(vec):
+        return f"std::decay_t<decltype(std::declval<CoreConfig&>().{vec})>::value_type"
+
+    def vname(vec):
+        return vec.replace(".", "_")
+
     for vec, members in vectors.items():
         struct = any(suffix for _, _, suffix in members)
         if struct and not all(suffix for _, _, suffix in members):
             raise MapError(f"cfg.{vec}: mapped both as a whole entry and by member")
         L.append(f"// An entry of CoreConfig::{vec} as the unit holds it after reset.")
-        L.append(f"inline decltype(CoreConfig::{vec})::value_type reset_{vec}_entry() {{")
-        L.append(f"  decltype(CoreConfig::{vec})::value_type e{{}};")
+        L.append(f"inline {elem(vec)} reset_{vname(vec)}_entry() {{")
+        L.append(f"  {elem(vec)} e{{}};")
         for r, f, suffix in members:
             if f.cpp_enum:
                 raise MapError(f"{r.name}.{f.name}: cpp_enum inside a vector is not supported")
@@ -1035,8 +1042,7 @@ def gen_fields(m):
             if acc[0] == "array":
                 vec, suffix = acc[1], acc[2]
                 lv_get = f"x.cfg.{vec}[k]{suffix}"
-                lv_set = f"field_detail::grow(c.{vec}, k, reset_{vec}_entry()){suffix}" if suffix else \
-                    f"field_detail::grow(c.{vec}, k, decltype(CoreConfig::{vec})::value_type({reset}))"
+                lv_set = f"field_detail::grow(c.{vec}, k, reset_{vname(vec)}_entry()){suffix}"
                 guard = f"  if (k >= x.cfg.{vec}.size()) return {reset};"
                 karg = "uint32_t k"
             else:

@@ -8,6 +8,7 @@
 #include <stdexcept>
 #include <string>
 #include <type_traits>
+#include <utility>
 #include <vector>
 
 #include "admission/regfile.h"
@@ -96,15 +97,15 @@ typename V::value_type& grow(V& v, size_t k, const typename V::value_type& fill)
 }  // namespace field_detail
 
 // An entry of CoreConfig::pool_cells as the unit holds it after reset.
-inline decltype(CoreConfig::pool_cells)::value_type reset_pool_cells_entry() {
-  decltype(CoreConfig::pool_cells)::value_type e{};
+inline std::decay_t<decltype(std::declval<CoreConfig&>().pool_cells)>::value_type reset_pool_cells_entry() {
+  std::decay_t<decltype(std::declval<CoreConfig&>().pool_cells)>::value_type e{};
   field_detail::assign(e, INT64_C(0));
   return e;
 }
 
 // An entry of CoreConfig::ingress_profiles as the unit holds it after reset.
-inline decltype(CoreConfig::ingress_profiles)::value_type reset_ingress_profiles_entry() {
-  decltype(CoreConfig::ingress_profiles)::value_type e{};
+inline std::decay_t<decltype(std::declval<CoreConfig&>().ingress_profiles)>::value_type reset_ingress_profiles_entry() {
+  std::decay_t<decltype(std::declval<CoreConfig&>().ingress_profiles)>::value_type e{};
   field_detail::assign(e.pool, INT64_C(0));
   field_detail::assign(e.th.dynamic, INT64_C(0));
   field_detail::assign(e.th.shift, INT64_C(0));
@@ -117,8 +118,8 @@ inline decltype(CoreConfig::ingress_profiles)::value_type reset_ingress_profiles
 }
 
 // An entry of CoreConfig::egress_profiles as the unit holds it after reset.
-inline decltype(CoreConfig::egress_profiles)::value_type reset_egress_profiles_entry() {
-  decltype(CoreConfig::egress_profiles)::value_type e{};
+inline std::decay_t<decltype(std::declval<CoreConfig&>().egress_profiles)>::value_type reset_egress_profiles_entry() {
+  std::decay_t<decltype(std::declval<CoreConfig&>().egress_profiles)>::value_type e{};
   field_detail::assign(e.pool, INT64_C(0));
   field_detail::assign(e.th.dynamic, INT64_C(0));
   field_detail::assign(e.th.shift, INT64_C(0));
@@ -128,22 +129,22 @@ inline decltype(CoreConfig::egress_profiles)::value_type reset_egress_profiles_e
 }
 
 // An entry of CoreConfig::pg_profile as the unit holds it after reset.
-inline decltype(CoreConfig::pg_profile)::value_type reset_pg_profile_entry() {
-  decltype(CoreConfig::pg_profile)::value_type e{};
+inline std::decay_t<decltype(std::declval<CoreConfig&>().pg_profile)>::value_type reset_pg_profile_entry() {
+  std::decay_t<decltype(std::declval<CoreConfig&>().pg_profile)>::value_type e{};
   field_detail::assign(e, INT64_C(0));
   return e;
 }
 
 // An entry of CoreConfig::queue_profile as the unit holds it after reset.
-inline decltype(CoreConfig::queue_profile)::value_type reset_queue_profile_entry() {
-  decltype(CoreConfig::queue_profile)::value_type e{};
+inline std::decay_t<decltype(std::declval<CoreConfig&>().queue_profile)>::value_type reset_queue_profile_entry() {
+  std::decay_t<decltype(std::declval<CoreConfig&>().queue_profile)>::value_type e{};
   field_detail::assign(e, INT64_C(0));
   return e;
 }
 
 // An entry of CoreConfig::lossless as the unit holds it after reset.
-inline decltype(CoreConfig::lossless)::value_type reset_lossless_entry() {
-  decltype(CoreConfig::lossless)::value_type e{};
+inline std::decay_t<decltype(std::declval<CoreConfig&>().lossless)>::value_type reset_lossless_entry() {
+  std::decay_t<decltype(std::declval<CoreConfig&>().lossless)>::value_type e{};
   field_detail::assign(e, INT64_C(0));
   return e;
 }
@@ -222,7 +223,7 @@ inline int64_t get_pool_size_cells(const FieldCtx& x, uint32_t k) {
   return int64_t(x.cfg.pool_cells[k]);
 }
 inline void set_pool_size_cells(CoreConfig& c, uint32_t k, int64_t v) {
-  field_detail::assign(field_detail::grow(c.pool_cells, k, decltype(CoreConfig::pool_cells)::value_type(INT64_C(0))), v);
+  field_detail::assign(field_detail::grow(c.pool_cells, k, reset_pool_cells_entry()), v);
 }
 inline size_t entries_pool_size_cells(const CoreConfig& c) { return c.pool_cells.size(); }
 inline int64_t get_iprof_mode_pool(const FieldCtx& x, uint32_t k) {
@@ -334,7 +335,7 @@ inline int64_t get_qmap_pg_profile(const FieldCtx& x, uint32_t k) {
   return int64_t(x.cfg.pg_profile[k]);
 }
 inline void set_qmap_pg_profile(CoreConfig& c, uint32_t k, int64_t v) {
-  field_detail::assign(field_detail::grow(c.pg_profile, k, decltype(CoreConfig::pg_profile)::value_type(INT64_C(0))), v);
+  field_detail::assign(field_detail::grow(c.pg_profile, k, reset_pg_profile_entry()), v);
 }
 inline size_t entries_qmap_pg_profile(const CoreConfig& c) { return c.pg_profile.size(); }
 inline int64_t get_qmap_queue_profile(const FieldCtx& x, uint32_t k) {
@@ -342,7 +343,7 @@ inline int64_t get_qmap_queue_profile(const FieldCtx& x, uint32_t k) {
   return int64_t(x.cfg.queue_profile[k]);
 }
 inline void set_qmap_queue_profile(CoreConfig& c, uint32_t k, int64_t v) {
-  field_detail::assign(field_detail::grow(c.queue_profile, k, decltype(CoreConfig::queue_profile)::value_type(INT64_C(0))), v);
+  field_detail::assign(field_detail::grow(c.queue_profile, k, reset_queue_profile_entry()), v);
 }
 inline size_t entries_qmap_queue_profile(const CoreConfig& c) { return c.queue_profile.size(); }
 inline int64_t get_qmap_lossless(const FieldCtx& x, uint32_t k) {
@@ -350,7 +351,7 @@ inline int64_t get_qmap_lossless(const FieldCtx& x, uint32_t k) {
   return int64_t(x.cfg.lossless[k]);
 }
 inline void set_qmap_lossless(CoreConfig& c, uint32_t k, int64_t v) {
-  field_detail::assign(field_detail::grow(c.lossless, k, decltype(CoreConfig::lossless)::value_type(INT64_C(0))), v);
+  field_detail::assign(field_detail::grow(c.lossless, k, reset_lossless_entry()), v);
 }
 inline size_t entries_qmap_lossless(const CoreConfig& c) { return c.lossless.size(); }
 inline int64_t get_stat_total_cells(const FieldCtx& x, uint32_t ) {

@@ -105,10 +105,15 @@ class GenRegs(unittest.TestCase):
         self.assertIn("map.json", err)
         self.assertEqual(files, {})
 
-    def test_widening_the_policy_is_a_map_edit(self):
+    def test_widening_the_policy_and_adding_a_register_are_map_edits(self):
         m = copy.deepcopy(MAP)
         field(m, "CTRL", "policy").update(
             {"width": 3, "enum": {"dt": 0, "reverie": 1, "dsh": 2, "static": 3, "sih": 4, "abm": 5}})
+        # A per-port register for abm, its C++ accessor a nested vector.
+        m["registers"].append({"name": "ABM_PORT_RATE", "addr": "0x300", "count": "NPORTS", "stride": 1,
+                               "access": "rw", "reset": 0, "fields": [
+                                   {"name": "cells", "lsb": 0, "width": 32, "held": "CW",
+                                    "cpp": "cfg.abm.port_cells_per_interval[k]"}]})
         rc, err, files = self.run_gen(m)
         self.assertEqual(rc, 0, err)
         sv = files["rtl/mmu_adm_csr.sv"]
@@ -120,6 +125,9 @@ class GenRegs(unittest.TestCase):
         self.assertIn("kEnum_ctrl_policy[] = {0, 1, 2, 3, 4, 5};", h)
         self.assertIn('case 5: c.policy = "abm"; return;', h)
         self.assertIn("CTRL_POLICY_ABM", files["hw-model/admission/regs.h"])
+        self.assertIn("output logic [NPORTS*CW-1:0] reg2hw_abm_port_rate_cells_o,", sv)
+        self.assertIn("field_detail::grow(c.abm.port_cells_per_interval, k, "
+                      "reset_abm_port_cells_per_interval_entry())", h)
 
 
 if __name__ == "__main__":
