@@ -538,25 +538,45 @@ module mmu_admission
   end
 
   // ---------------------------------------------------------------------------------
-  // CSR block.
+  // CSR block, generated from rtl/regmap.json (scripts/gen_regs.py), and the unit's hook.
   // ---------------------------------------------------------------------------------
+  // Hook: the block refuses what the map states (enum values, ranges, quiesce); the unit
+  // also refuses a policy it was built without, and resets to the first one it has.
+  localparam logic [31:0] POLICY_MASK = 32'(POLICIES);
+  wire [1:0] csr_hook_policy;
+  wire       csr_hook_policy_bad = !POLICY_MASK[5'(csr_hook_policy)];
+  localparam logic [1:0] POLICY_RESET = POLICIES[0] ? mmu_adm_pkg::POLICY_DT :
+                                        POLICIES[1] ? mmu_adm_pkg::POLICY_REVERIE : mmu_adm_pkg::POLICY_DSH;
+  // A named net, not an expression on the port: yosys 0.23 otherwise re-derives the top
+  // module under a $paramod name and loses it.
+  wire csr_busy = total_used != '0;  // quiesce fields keep their values
+
   mmu_adm_csr #(
-    .NPORTS(NPORTS), .NPRIO(NPRIO), .CW(CW), .NPOOLS(NPOOLS), .NPROF(NPROF), .POLICIES(POLICIES)
+    .NPORTS(NPORTS), .NPRIO(NPRIO), .CW(CW), .NPOOLS(NPOOLS), .NPROF(NPROF), .CTRL_POLICY_RESET(POLICY_RESET)
   ) u_csr (
     .clk_i, .rst_ni,
     .cfg_valid_i, .cfg_ready_o, .cfg_write_i, .cfg_addr_i, .cfg_wdata_i,
     .cfg_rvalid_o, .cfg_rdata_o, .cfg_error_o,
-    .cfg_policy_o(cfg_policy), .cfg_policy_set_o(cfg_policy_set), .cfg_ewma_rule_o(cfg_ewma_rule), .cfg_ewma_clamp_o(cfg_ewma_clamp),
-    .cfg_ewma_k_o(cfg_ewma_k), .cfg_buffer_o(cfg_buffer), .cfg_hdrm_pool_o(cfg_hdrm_pool),
-    .cfg_congested_o(cfg_congested), .cfg_dsh_port_xon_off_o(cfg_dsh_port_xon_off),
-    .cfg_pool_size_o(cfg_pool_size),
-    .ip_pool_o(ip_pool), .ip_dynamic_o(ip_dynamic), .ip_shift_o(ip_shift), .ip_reserved_o(ip_reserved),
-    .ip_static_o(ip_static), .ip_xoff_o(ip_xoff), .ip_xon_o(ip_xon), .ip_xon_offset_o(ip_xon_offset),
-    .ep_pool_o(ep_pool), .ep_dynamic_o(ep_dynamic), .ep_shift_o(ep_shift), .ep_reserved_o(ep_reserved),
-    .ep_static_o(ep_static),
-    .q_pg_prof_o(q_pg_prof), .q_queue_prof_o(q_queue_prof), .q_lossless_o(q_lossless),
-    .stat_total_i(total_used), .stat_hdrm_pool_i(hdrm_used), .stat_pool_used_i(pool_used),
-    .stat_decision_i(b_valid), .stat_drop_i(b_valid && b_verdict == mmu_adm_pkg::VERDICT_DROP)
+    .busy_i(csr_busy),
+    .hook_ctrl_policy_o(csr_hook_policy), .hook_ctrl_policy_bad_i(csr_hook_policy_bad),
+    .reg2hw_ctrl_policy_o(cfg_policy), .reg2hw_ctrl_policy_set_o(cfg_policy_set),
+    .reg2hw_ctrl_ewma_rule_o(cfg_ewma_rule), .reg2hw_ctrl_ewma_clamp_o(cfg_ewma_clamp),
+    .reg2hw_ctrl_ewma_k_o(cfg_ewma_k), .reg2hw_buffer_cells_cells_o(cfg_buffer),
+    .reg2hw_hdrm_pool_cells_cells_o(cfg_hdrm_pool), .reg2hw_congested_cells_cells_o(cfg_congested),
+    .reg2hw_dsh_port_xon_offset_cells_o(cfg_dsh_port_xon_off), .reg2hw_pool_size_cells_o(cfg_pool_size),
+    .reg2hw_iprof_mode_pool_o(ip_pool), .reg2hw_iprof_mode_dynamic_o(ip_dynamic),
+    .reg2hw_iprof_mode_shift_o(ip_shift), .reg2hw_iprof_reserved_cells_o(ip_reserved),
+    .reg2hw_iprof_static_cells_o(ip_static), .reg2hw_iprof_xoff_cells_o(ip_xoff),
+    .reg2hw_iprof_xon_cells_o(ip_xon), .reg2hw_iprof_xon_offset_cells_o(ip_xon_offset),
+    .reg2hw_eprof_mode_pool_o(ep_pool), .reg2hw_eprof_mode_dynamic_o(ep_dynamic),
+    .reg2hw_eprof_mode_shift_o(ep_shift), .reg2hw_eprof_reserved_cells_o(ep_reserved),
+    .reg2hw_eprof_static_cells_o(ep_static),
+    .reg2hw_qmap_pg_profile_o(q_pg_prof), .reg2hw_qmap_queue_profile_o(q_queue_prof),
+    .reg2hw_qmap_lossless_o(q_lossless),
+    .hw2reg_stat_total_cells_i(total_used), .hw2reg_stat_hdrm_pool_cells_i(hdrm_used),
+    .hw2reg_stat_pool_used_cells_i(pool_used),
+    .hw2reg_stat_decisions_inc_i(b_valid),
+    .hw2reg_stat_drops_inc_i(b_valid && b_verdict == mmu_adm_pkg::VERDICT_DROP)
   );
 
 `ifndef SYNTHESIS
