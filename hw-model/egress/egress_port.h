@@ -66,7 +66,7 @@ class EgressPort : public sc_core::sc_module, public PauseIf {
   static uint64_t now();
   void try_send();
   void on_tx_done();
-  int pick_dwrr();
+  int pick_dwrr(uint64_t t);
   bool queue_paused(size_t q, uint64_t t) const;
   void trace_pause();  // refresh the traced pause bits, wake again at the next expiry
 
