@@ -5,8 +5,7 @@
 #include <memory>
 #include <vector>
 
-#include "bfc/bfc_frame.h"
-#include "pfc/pfc_frame.h"
+#include "common/frames.h"
 
 namespace mmusim {
 

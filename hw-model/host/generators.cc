@@ -3,8 +3,8 @@
 #include <cmath>
 #include <queue>
 
-#include "config/splitmix.h"
-#include "host/trace_reader.h"
+#include "common/splitmix.h"
+#include "host/trace_generator.h"
 
 namespace mmusim {
 

@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "common/sim_time.h"
+#include "pfc/pfc_frame.h"
 
 namespace mmusim {
 

@@ -8,8 +8,10 @@
 #include <filesystem>
 #include <fstream>
 
+#include "bfc/bfc_frame.h"
 #include "common/sim_time.h"
 #include "ingress/classifier.h"
+#include "pfc/pfc_frame.h"
 
 namespace mmusim {
 namespace {
