@@ -40,6 +40,8 @@ def main(argv=None):
     os.makedirs(a.out, exist_ok=True)
     if a.work:
         set_work_dir(a.work)
+    if a.mmusim:  # traffic.headroom asks the same binary
+        os.environ["MMUSIM"] = a.mmusim
     names = list(EXPERIMENTS) if a.name == "all" else [a.name]
     try:
         for n in names:
