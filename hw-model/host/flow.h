@@ -4,6 +4,7 @@
 #include <vector>
 
 #include "common/packet.h"
+#include "config/transport_config.h"
 
 namespace mmusim {
 
@@ -35,6 +36,15 @@ struct Flow {
   uint64_t acks = 0;           // ACKs the sender received
   bool hold_served = false;    // the next packet has had its Smart-Pause hold
   bool queued = false;         // in the NIC's ready or waiting list
+  // Transport (host.transport): which one, the sender's per-flow state (a slot of the
+  // source NIC's, kNoTransport when none or released), the unloaded RTT of the routed path
+  // (PowerTCP's tau); at the receiver, DCQCN's NP: the last CNP sent.
+  static constexpr uint32_t kNoTransport = ~0u;
+  TransportKind transport = TransportKind::kNone;
+  uint32_t cc = kNoTransport;
+  uint64_t base_rtt_ps = 0;
+  bool cnp_sent = false;
+  uint64_t last_cnp_ps = 0;
 };
 
 using FlowTable = std::vector<Flow>;
