@@ -271,7 +271,10 @@ TEST(TransportConvergence, Dcqcn) {
   s.second_start_ps = 1'000 * kUs;
   const json j = run(s);
   expect_fair(j, "dcqcn");
+  // NP: at most one CNP per flow per 50 us, and only for marked packets.
   EXPECT_GT(j.value("cnps", 0), 0) << j.dump();
+  EXPECT_LE(j.value("cnps", 0), 2 * 200'000 / 50) << j.dump();
+  EXPECT_LE(j.value("cnps", 0), j.value("marked", 0)) << j.dump();
   EXPECT_GT(j.value("mean_queue", 0.0), 0.15 * 40'000) << j.dump();  // measured 0.26 K: cuts overshoot, the queue often drains
   EXPECT_LT(j.value("mean_queue", 0.0), 3.0 * 40'000) << j.dump();
 }

@@ -121,6 +121,21 @@ TEST(Transport, TcpLossyIncastDeliversEverything) {
   EXPECT_LT(dropped["dctcp"], dropped["none"]);
 }
 
+TEST(Transport, BadConfigurationNamesTheField) {
+  json s = lossy_scenario(2, 1 << 20, 100);
+  s["host"] = {{"transport", {{"dcqcn", {{"g", 2}}}}}};
+  s["traffic"] = json::array({incast("h1", 1500)});
+  RunResult r = run_mmusim(s);
+  EXPECT_EQ(r.status, 1) << r.output;
+  EXPECT_NE(r.output.find("host.transport.dcqcn.g: must be in (0.0, 1.0]"), std::string::npos) << r.output;
+  s["host"] = {{"transport", {{"classes", {{"1", "quic"}}}}}};
+  RunResult q = run_mmusim(s);
+  EXPECT_EQ(q.status, 1) << q.output;
+  EXPECT_NE(q.output.find("host.transport.classes.1: unknown transport 'quic'"), std::string::npos) << q.output;
+  std::filesystem::remove_all(r.dir);
+  std::filesystem::remove_all(q.dir);
+}
+
 TEST(Transport, DeterministicPerSeed) {
   json s = lossy_scenario(9, 100'000, 2000);
   s["host"] = {{"transport", {{"default", "cubic"}, {"classes", {{"1", "dctcp"}}}}}};

@@ -12,7 +12,7 @@ double Dcqcn::alpha(uint64_t now_ps) const {
   if (!m_throttled) return m_alpha;
   // One decay per whole K since the last CNP; past 2^16 decays alpha is below 1e-100 at
   // any g >= 1/256 and stops mattering.
-  const uint64_t n = std::min<uint64_t>((now_ps - m_alpha_ps) / m_cfg.alpha_timer_ps, 1u << 16);
+  const uint64_t n = now_ps > m_alpha_ps ? std::min<uint64_t>((now_ps - m_alpha_ps) / m_cfg.alpha_timer_ps, 1u << 16) : 0;
   double a = m_alpha;
   for (uint64_t i = 0; i < n; ++i) a *= 1 - m_cfg.g;
   return a;
