@@ -1,6 +1,7 @@
 #pragma once
 // A flow (5-tuple) from a generator, and what happened to it.
 #include <cstdint>
+#include <utility>
 #include <vector>
 
 #include "common/packet.h"
@@ -45,6 +46,11 @@ struct Flow {
   uint64_t base_rtt_ps = 0;
   bool cnp_sent = false;
   uint64_t last_cnp_ps = 0;
+  // TCP (DCTCP, Cubic): the receiver keeps out-of-order data, [begin, end) byte ranges past
+  // received_bytes, sorted and disjoint; the sender's fast retransmission of the segment at
+  // acked_bytes is pending.
+  std::vector<std::pair<uint64_t, uint64_t>> ooo;
+  bool retx_pending = false;
 };
 
 using FlowTable = std::vector<Flow>;

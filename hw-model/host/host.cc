@@ -118,9 +118,18 @@ void Host::on_rx() {
 // or not, is acknowledged once with its send time, its arrival time and the cumulative ack.
 void Host::receive_data(Packet& p, uint64_t now) {
   Flow& f = m_flows[p.flow];
+  const bool tcp = f.transport == TransportKind::kDctcp || f.transport == TransportKind::kCubic;
   if (p.seq == f.received_bytes) {
     f.received_bytes += std::min<uint64_t>(p.bytes, f.bytes - f.received_bytes);
+    // A TCP receiver's kept data that now follows in order.
+    while (!f.ooo.empty() && f.ooo.front().first <= f.received_bytes) {
+      f.received_bytes = std::max(f.received_bytes, f.ooo.front().second);
+      f.ooo.erase(f.ooo.begin());
+    }
     if (f.received_bytes == f.bytes) f.finish_ps = now;
+  } else if (tcp && p.seq > f.received_bytes) {
+    ++m_ackc.out_of_order_kept;
+    keep_out_of_order(f, p.seq, p.seq + std::min<uint64_t>(p.bytes, f.bytes - p.seq));
   } else {
     ++m_ackc.out_of_order;
   }
@@ -145,6 +154,19 @@ void Host::receive_data(Packet& p, uint64_t now) {
     m_ack_q.push_back(c);
   }
   try_send();
+}
+
+// Inserts [b, e) into the flow's sorted, disjoint out-of-order ranges, merging neighbours.
+void Host::keep_out_of_order(Flow& f, uint64_t b, uint64_t e) {
+  auto& r = f.ooo;
+  auto it = std::lower_bound(r.begin(), r.end(), std::make_pair(b, uint64_t(0)));
+  if (it != r.begin() && std::prev(it)->second >= b) --it;
+  while (it != r.end() && it->first <= e) {
+    b = std::min(b, it->first);
+    e = std::max(e, it->second);
+    it = r.erase(it);
+  }
+  r.insert(it, {b, e});
 }
 
 // A control frame from this receiver back to p's sender, in the ACK class.
@@ -200,13 +222,19 @@ void Host::receive_ack(const Packet& a, uint64_t now) {
   }
   // The receiver saw a gap: go back to its first missing byte. ACKs of packets sent before
   // the last rewind report the same gap and must not rewind again.
-  if (t && t->own_loss_detection() ? retransmit : gap) {
+  if (t && t->own_loss_detection()) {
+    // TCP: resend the first unacknowledged segment, then go on from SND.NXT.
+    if (retransmit && f.acked_bytes < f.highest_sent) {
+      ++m_ackc.fast_retransmits;
+      f.retx_pending = true;
+    }
+  } else if (gap) {
     ++m_ackc.rewinds;
     rewind(f, now);
   }
   if (t) {
     if (f.acked_bytes == f.bytes) release_transport(f);
-    else if (!f.queued && f.sent_bytes < f.bytes) enqueue(f.id, now, now);  // the window may have opened
+    else if (!f.queued && (f.sent_bytes < f.bytes || f.retx_pending)) enqueue(f.id, now, now);  // the window may have opened
   }
   try_send();
 }
@@ -284,13 +312,14 @@ void Host::try_send() {
     id = ready.front();
     ready.pop_front();
     Flow& f = m_flows[id];
-    if (f.sent_bytes == f.bytes) {  // a rewind was overtaken by ACKs: nothing left to send
+    if (f.sent_bytes == f.bytes && !f.retx_pending) {  // a rewind was overtaken by ACKs: nothing left to send
       f.queued = false;
       continue;
     }
-    if (const Transport* t = transport(f)) {  // window: one packet always goes when none is in flight
+    const Transport* tw = transport(f);
+    if (tw && !f.retx_pending) {  // window: one packet always goes when none is in flight
       const uint64_t flight = f.sent_bytes - f.acked_bytes;
-      if (flight && flight + std::min<uint64_t>(f.packet_bytes, f.bytes - f.sent_bytes) > t->window_bytes()) {
+      if (flight && flight + std::min<uint64_t>(f.packet_bytes, f.bytes - f.sent_bytes) > tw->window_bytes()) {
         ++m_ackc.window_blocked;
         f.queued = false;  // an ACK that opens the window queues it again
         continue;
@@ -310,14 +339,18 @@ void Host::try_send() {
     break;
   }
   Flow& f = m_flows[id];
-  const uint64_t chunk = std::min<uint64_t>(f.packet_bytes, f.bytes - f.sent_bytes);
+  // A TCP fast retransmission sends the segment at SND.UNA and leaves SND.NXT where it is.
+  const bool retx = f.retx_pending && f.acked_bytes < f.bytes;
+  f.retx_pending = false;
+  const uint64_t seq = retx ? f.acked_bytes : f.sent_bytes;
+  const uint64_t chunk = std::min<uint64_t>(f.packet_bytes, f.bytes - seq);
   Packet* p = m_pool.get();
   p->bytes = uint32_t(std::max<uint64_t>(64, chunk));  // Ethernet minimum frame
   p->flow = id;
   p->tuple = f.tuple;
   p->dscp = f.dscp;
   p->pcp = f.pcp;
-  p->seq = f.sent_bytes;
+  p->seq = seq;
   p->tx_ps = now;
   Transport* t = transport(f);
   if (t) {
@@ -325,9 +358,9 @@ void Host::try_send() {
     t->on_send(p->bytes, now);
     if (t->ect()) p->ecn = 2;  // ECT(0)
   }
-  if (f.sent_bytes < f.highest_sent) ++m_ackc.retransmitted;
+  if (seq < f.highest_sent) ++m_ackc.retransmitted;
   p->upstream_q = uint16_t(prio);
-  f.sent_bytes += chunk;
+  if (!retx) f.sent_bytes += chunk;
   f.highest_sent = std::max(f.highest_sent, f.sent_bytes);
   ++f.packets_sent;
   ++m_injected;

@@ -55,6 +55,7 @@ class Host : public sc_core::sc_module {
     // Transports: CNPs (counted in acks_sent / acks_received too: control frames from the
     // receiver), ACKs with ECE received, window-limited picks.
     uint64_t cnps_sent = 0, cnps_received = 0, ece_received = 0, window_blocked = 0;
+    uint64_t out_of_order_kept = 0, fast_retransmits = 0;  // TCP receivers and senders
   };
   const AckCounters& ack_counters() const { return m_ackc; }
 
@@ -71,6 +72,7 @@ class Host : public sc_core::sc_module {
   Packet* reply(const Packet& p);
   Transport* transport(const Flow& f) { return f.cc == Flow::kNoTransport ? nullptr : m_cc[f.cc].get(); }
   void release_transport(Flow& f);
+  static void keep_out_of_order(Flow& f, uint64_t b, uint64_t e);
   void rewind(Flow& f, uint64_t now);
   void check_timeouts(uint64_t now);
   void arm_timeout(Flow& f, uint64_t now);

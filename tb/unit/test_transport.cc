@@ -177,7 +177,7 @@ TEST(Tcp, SlowStartFastRetransmitRecoveryThenAvoidance) {
   EXPECT_DOUBLE_EQ(t.cwnd(), 10'000);
   EXPECT_TRUE(t.in_recovery());
   EXPECT_FALSE(t.on_ack(dup(5000, 25'000), 0));  // no second cut in recovery
-  EXPECT_FALSE(t.on_ack(ack(6000, 1000, 25'000), 0));  // partial: no growth
+  EXPECT_TRUE(t.on_ack(ack(6000, 1000, 25'000), 0));  // partial: resend the next hole, no growth
   EXPECT_DOUBLE_EQ(t.cwnd(), 10'000);
   EXPECT_FALSE(t.on_ack(ack(25'000, 19'000, 25'000), 0));  // full ACK ends recovery
   EXPECT_FALSE(t.in_recovery());

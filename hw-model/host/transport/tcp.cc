@@ -42,7 +42,8 @@ bool Tcp::on_ack(const AckEvent& a, uint64_t now_ps) {
   const bool cut = on_ecn(a, now_ps);
   if (a.newly_acked) {
     if (m_in_recovery) {
-      if (a.cum_ack >= m_recover) m_in_recovery = false;  // full ACK: cwnd is ssthresh already
+      if (a.cum_ack < m_recover) return true;  // partial ACK: resend the next hole (RFC 6582 3.2 5)
+      m_in_recovery = false;                   // full ACK: cwnd is ssthresh already
     } else if (!cut) {
       if (m_cwnd < m_ssthresh) set_cwnd(m_cwnd + std::min<double>(double(a.newly_acked), m_mss));  // (3.1)
       else ca_increase(a.newly_acked, now_ps);

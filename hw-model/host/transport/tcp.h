@@ -1,10 +1,10 @@
 #pragma once
 // Window-based TCP sender shared by DCTCP and Cubic, in bytes: slow start and congestion
 // avoidance (RFC 5681; Reno's cwnd += MSS^2 / cwnd per ACK unless a subclass overrides it),
-// fast retransmit on the dup-ACK threshold with a recovery episode until everything sent
-// before it is acknowledged (NewReno's "recover", RFC 6582; the receiver keeps no
-// out-of-order data, so the retransmission resends everything from the first missing
-// byte, go-back-N), RTO from RFC 6298 (SRTT, RTTVAR, RTO = max(min_rto, SRTT + 4 RTTVAR),
+// fast retransmit of the first unacknowledged segment on the dup-ACK threshold and a
+// recovery episode until everything sent before it is acknowledged, each partial ACK
+// resending the next hole (NewReno, RFC 6582, without window inflation; the receiver keeps
+// out-of-order data, no SACK), after a timeout go-back-N from SND.UNA, RTO from RFC 6298 (SRTT, RTTVAR, RTO = max(min_rto, SRTT + 4 RTTVAR),
 // doubled per expiry up to max_rto) with a configurable minimum. Every ACK carries its
 // data packet's send time (a timestamp echo), so every ACK that acknowledges new data is
 // an RTT sample. Delayed ACKs: none (the receiver acknowledges every packet).
