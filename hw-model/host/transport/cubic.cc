@@ -6,7 +6,7 @@
 namespace mmusim {
 
 Cubic::Cubic(const TcpCfg& tcp, const CubicCfg& cfg, uint32_t mss)
-    : Tcp(TransportKind::kCubic, tcp, mss, cfg.ecn), m_cfg(cfg) {}
+    : Tcp(tcp, mss, cfg.ecn), m_cfg(cfg) {}
 
 double Cubic::loss_ssthresh(uint64_t, uint64_t) {
   const double cwnd = m_cwnd / m_mss;

@@ -5,7 +5,7 @@
 namespace mmusim {
 
 Dcqcn::Dcqcn(const DcqcnCfg& cfg, uint64_t line_rate_bps)
-    : Transport(TransportKind::kDcqcn, kNoWindow, line_rate_bps, true, false), m_cfg(cfg),
+    : Transport(kNoWindow, line_rate_bps, true, false), m_cfg(cfg),
       m_line(double(line_rate_bps)), m_rc(m_line), m_rt(m_line) {}
 
 double Dcqcn::alpha(uint64_t now_ps) const {

@@ -5,7 +5,7 @@
 namespace mmusim {
 
 Dctcp::Dctcp(const TcpCfg& tcp, const DctcpCfg& cfg, uint32_t mss)
-    : Tcp(TransportKind::kDctcp, tcp, mss, true), m_cfg(cfg), m_alpha(cfg.initial_alpha) {}
+    : Tcp(tcp, mss, true), m_cfg(cfg), m_alpha(cfg.initial_alpha) {}
 
 bool Dctcp::on_ecn(const AckEvent& a, uint64_t) {
   m_acked += a.newly_acked;  // RFC 8257 §3.3 steps 3-4

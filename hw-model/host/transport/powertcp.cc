@@ -5,7 +5,7 @@
 namespace mmusim {
 
 PowerTcp::PowerTcp(const PowertcpCfg& cfg, uint64_t line_rate_bps, uint32_t mss, uint64_t base_rtt_ps)
-    : Transport(TransportKind::kPowertcp, 0, line_rate_bps, false, false), m_cfg(cfg),
+    : Transport(0, line_rate_bps, false, false), m_cfg(cfg),
       m_line(double(line_rate_bps)), m_mss(double(mss)),
       m_tau(std::max<uint64_t>(1, cfg.base_rtt_ps ? cfg.base_rtt_ps : base_rtt_ps)),
       m_bdp(std::max(double(uint64_t((unsigned __int128)line_rate_bps * m_tau / 8'000'000'000'000ull)), double(mss))),

@@ -4,8 +4,8 @@
 
 namespace mmusim {
 
-Tcp::Tcp(TransportKind kind, const TcpCfg& cfg, uint32_t mss, bool ect)
-    : Transport(kind, 0, kUnpaced, ect, true), m_tcp(cfg), m_mss(double(mss)),
+Tcp::Tcp(const TcpCfg& cfg, uint32_t mss, bool ect)
+    : Transport(0, kUnpaced, ect, true), m_tcp(cfg), m_mss(double(mss)),
       m_cwnd(double(cfg.initial_window_packets) * mss), m_ssthresh(1e300), m_rto(cfg.initial_rto_ps) {
   set_cwnd(m_cwnd);
 }

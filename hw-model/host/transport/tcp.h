@@ -25,7 +25,7 @@ class Tcp : public Transport {
   uint64_t rttvar_ps() const { return m_rttvar; }
 
  protected:
-  Tcp(TransportKind kind, const TcpCfg& cfg, uint32_t mss, bool ect);
+  Tcp(const TcpCfg& cfg, uint32_t mss, bool ect);
   // Congestion avoidance for one ACK of `acked` new bytes (cwnd >= ssthresh).
   virtual void ca_increase(uint64_t acked, uint64_t now_ps);
   // ssthresh after a loss (dup-ACK threshold or timeout) with `flight` bytes outstanding.

@@ -32,7 +32,6 @@ class Transport {
   static constexpr uint64_t kUnpaced = std::numeric_limits<uint64_t>::max();
 
   virtual ~Transport() = default;
-  TransportKind kind() const { return m_kind; }
   // Bytes that may be in flight (unacknowledged); kNoWindow for a rate-only transport.
   uint64_t window_bytes() const { return m_window; }
   // Pacing rate (bit/s); kUnpaced for a window-only transport.
@@ -57,9 +56,8 @@ class Transport {
   virtual void advance(uint64_t /*now_ps*/) {}
 
  protected:
-  Transport(TransportKind kind, uint64_t window, uint64_t rate, bool ect, bool own_loss)
-      : m_kind(kind), m_window(window), m_rate(rate), m_ect(ect), m_own_loss(own_loss) {}
-  TransportKind m_kind;
+  Transport(uint64_t window, uint64_t rate, bool ect, bool own_loss)
+      : m_window(window), m_rate(rate), m_ect(ect), m_own_loss(own_loss) {}
   uint64_t m_window;
   uint64_t m_rate;
   bool m_ect;
