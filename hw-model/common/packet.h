@@ -48,6 +48,11 @@ struct Packet {
   uint64_t tx_ps = 0;
   uint64_t rx_ps = 0;        // ACK: arrival of the acknowledged packet at the receiver
   uint64_t cum_ack = 0;      // ACK: bytes the receiver holds in order
+  // Host transports (hw-model/host/transport/): ECE on an ACK echoes the acknowledged
+  // packet's CE mark (DCTCP, Cubic); a CNP (DCQCN's NP -> RP, a data frame of the ACK
+  // class to the switch) tells the sender its packets were CE-marked.
+  bool ece = false;
+  bool cnp = false;
   // BFC (hw-model/bfc/): the sender's queue, stamped by the transmitting NIC or egress port;
   // then this switch's egress queue, flow-table slot, and whether a pause counter counts it.
   uint16_t upstream_q = 0;
@@ -59,6 +64,9 @@ struct Packet {
   static constexpr size_t kMaxIntHops = 5;
   uint8_t int_hops = 0;
   std::array<IntHop, kMaxIntHops> int_stack{};
+  // ACK: the acknowledged data packet's INT stack, echoed to the sender (PowerTCP).
+  uint8_t int_echo_hops = 0;
+  std::array<IntHop, kMaxIntHops> int_echo{};
 };
 
 // Free-list pool; packets live until the simulation ends, so references stay valid.

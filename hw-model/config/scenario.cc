@@ -524,6 +524,7 @@ GeneratorCfg load_generator(const Scenario& sc, JsonReader r, size_t i) {
   g.stop_ps = r.time_ps("stop_us", kPsPerUs, false, 0);
   if (g.stop_ps && g.stop_ps <= g.start_ps) r.fail("stop_us", "must be after start_us");
   g.packet_bytes = uint32_t(r.integer("packet_bytes", 64, sc.topo.mtu_bytes, sc.topo.mtu_bytes));
+  if (r.has("transport")) g.transport = load_generator_transport(r.raw("transport"), r.field("transport"));
   // A shorter period would start flows faster than any link sends them.
   const uint64_t period_ps = g.kind == GeneratorCfg::Kind::kOnOff ? g.on_ps : g.period_ps;
   for (uint32_t s = 0; frame_period && s < g.srcs.size(); ++s) {
@@ -750,6 +751,7 @@ Scenario load_scenario(const nlohmann::json& j, const std::string& origin) {
           throw ConfigError(f + ".name: '" + sc.traffic[i].name + "' already names traffic[" + std::to_string(k) + "]");
       if (sc.traffic[i].stop_ps > sc.duration_ps) throw ConfigError(f + ".stop_us: beyond duration_us");
     }
+    finish_transports(sc);
     r.done();
     sc.core_config().validate();
     if (sc.net.graph) build_switch_views(sc, j.at("buffer"));

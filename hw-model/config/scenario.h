@@ -14,6 +14,7 @@
 #include "config/bfc_config.h"
 #include "config/headroom.h"
 #include "config/topology.h"
+#include "config/transport_config.h"
 
 namespace mmusim {
 
@@ -77,6 +78,7 @@ struct GeneratorCfg {
   uint32_t count = 1;
   // trace (docs/traces.md)
   std::string trace_file;
+  int8_t transport = -1;  // a TransportKind, or -1: by traffic class (host.transport)
 };
 
 struct BufferCfg {
@@ -140,6 +142,7 @@ struct OutputCfg {
 // ACKs with go-back-N loss recovery, and Smart-Pause holds at the sender.
 struct HostCfg {
   bool acks = false;
+  bool acks_disabled = false;        // host.acks.enabled given as false
   uint32_t ack_bytes = 64;
   uint8_t ack_dscp = 48;             // CS6: its own class, served ahead of data by the NIC
   uint64_t rto_ps = 100'000'000;     // go-back-N retransmission timeout
@@ -147,6 +150,7 @@ struct HostCfg {
   std::vector<uint64_t> threshold_ps;  // T by switch hops on the path: [hops - 1]; longer paths use the last
   bool dynamic_pause = false;          // P = OWD - T, else pause_ps
   uint64_t pause_ps = 0;
+  TransportCfg transport;  // host.transport (config/host_config.cc)
 };
 
 // Seeds are 0 ... 2^61 - 1 (docs/configuration.md), in the file and on the command line.
@@ -191,6 +195,10 @@ struct Scenario {
 
 // The "host" object (config/host_config.cc).
 void load_host(Scenario& sc, const nlohmann::json& j);
+// A generator's "transport" key, and the checks once every generator is loaded (ACKs on
+// when a flow can have a transport).
+int8_t load_generator_transport(const nlohmann::json& v, const std::string& field);
+void finish_transports(Scenario& sc);
 
 // Parse and validate. `origin` names the source in messages (file name or "default").
 Scenario load_scenario(const nlohmann::json& j, const std::string& origin);

@@ -10,6 +10,7 @@
 // BFC frames; PFC still pauses the priority of a queue's head flow.
 #include <array>
 #include <deque>
+#include <memory>
 #include <vector>
 
 #include <systemc>
@@ -22,6 +23,7 @@
 #include "common/timed_queue.h"
 #include "config/scenario.h"
 #include "host/flow.h"
+#include "host/transport/transport.h"
 #include "pfc/pause_timers.h"
 
 namespace mmusim {
@@ -50,6 +52,10 @@ class Host : public sc_core::sc_module {
     uint64_t out_of_order = 0;   // data discarded by the go-back-N receiver
     uint64_t rewinds = 0, timeouts = 0, retransmitted = 0;
     uint64_t holds = 0, held_ps = 0;  // Smart-Pause
+    // Transports: CNPs (counted in acks_sent / acks_received too: control frames from the
+    // receiver), ACKs with ECE received, window-limited picks.
+    uint64_t cnps_sent = 0, cnps_received = 0, ece_received = 0, window_blocked = 0;
+    uint64_t out_of_order_kept = 0, fast_retransmits = 0;  // TCP receivers and senders
   };
   const AckCounters& ack_counters() const { return m_ackc; }
 
@@ -62,6 +68,11 @@ class Host : public sc_core::sc_module {
   void enqueue(uint32_t id, uint64_t eligible_ps, uint64_t now);
   void receive_data(Packet& p, uint64_t now);
   void receive_ack(const Packet& a, uint64_t now);
+  void receive_cnp(const Packet& c, uint64_t now);
+  Packet* reply(const Packet& p);
+  Transport* transport(const Flow& f) { return f.cc == Flow::kNoTransport ? nullptr : m_cc[f.cc].get(); }
+  void release_transport(Flow& f);
+  static void keep_out_of_order(Flow& f, uint64_t b, uint64_t e);
   void rewind(Flow& f, uint64_t now);
   void check_timeouts(uint64_t now);
   void arm_timeout(Flow& f, uint64_t now);
@@ -89,6 +100,8 @@ class Host : public sc_core::sc_module {
   std::deque<Packet*> m_ack_q;     // ACKs go ahead of data
   TimedQueue<uint32_t> m_rto;      // flows by retransmission deadline (stale entries skipped)
   AckCounters m_ackc;
+  std::vector<std::unique_ptr<Transport>> m_cc;  // per-flow transports, by Flow::cc
+  std::vector<uint32_t> m_cc_free;               // released slots
 };
 
 }  // namespace mmusim

@@ -20,6 +20,7 @@ class TrafficManager : public sc_core::sc_module {
 
  private:
   void pull(uint32_t gen);
+  uint64_t base_rtt_ps(const Flow& f, const std::vector<const NetworkCfg::Port*>& inner) const;
   void on_start();
 
   const Scenario& m_sc;
