@@ -240,6 +240,7 @@ void Host::try_send() {
   p->flow = id;
   p->tuple = f.tuple;
   p->dscp = f.dscp;
+  p->ecn = f.ecn;
   p->pcp = f.pcp;
   p->seq = f.sent_bytes;
   p->tx_ps = now;

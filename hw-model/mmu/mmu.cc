@@ -2,7 +2,10 @@
 
 #include <algorithm>
 
+#include <limits>
+
 #include "common/sim_time.h"
+#include "config/splitmix.h"
 
 namespace mmusim {
 
@@ -22,6 +25,17 @@ Mmu::Mmu(sc_core::sc_module_name name, const Scenario& sc)
       m_drop_reason(5, 0) {
   m_in_cells.assign(sc.ports(), 0);
   m_in_peak.assign(sc.ports(), 0);
+  m_queued_bytes.assign(sc.ports(), 0);
+  m_tx_bytes.assign(sc.ports(), 0);
+  m_int_classes = sc.int_telemetry.classes;
+  if (sc.wred.configured()) {
+    // The marker's own stream: the scenario seed, a tag, and this switch's name.
+    uint64_t seed = splitmix(sc.seed ^ 0x5752454400000000ull);  // "WRED"
+    for (char c : sc.topo.switch_name) seed = splitmix(seed ^ uint8_t(c));
+    m_wred = std::make_unique<admission::EcnMarker>(wred_queue_configs(sc), sc.ports(), Scenario::kPrios, seed);
+    m_wred_marked.assign(size_t(sc.ports()) * Scenario::kPrios, 0);
+    m_wred_dropped.assign(size_t(sc.ports()) * Scenario::kPrios, 0);
+  }
   admission_export.bind(*this);
   for (size_t i = 0; i < sc.buffer.pools.size(); ++i)
     m_pool_stats.emplace_back(sc.measure_start_ps, sc.measure_end_ps, sc.output.occupancy_bucket_bytes);
@@ -180,9 +194,28 @@ void Mmu::model_error(const std::exception& e, const Packet& p, const char* op) 
   throw std::logic_error(msg);  // not reached: errors throw by default
 }
 
+void Mmu::mark_ce(Packet& p) {
+  if (p.ecn == 3) return;  // already CE: counted where it was marked
+  p.ecn = 3;
+  ++m_wred_marked[size_t(p.out_port) * Scenario::kPrios + p.prio];
+}
+
 bool Mmu::admit(Packet& p) {
   const uint64_t t = now_ps();
   sample_until(t);
+  // WRED first, on the egress queue without this packet: drops (lossy queues), and marks
+  // when wred.mark_at is enqueue (applied once the packet is admitted).
+  bool mark = false;
+  if (m_wred) {
+    const bool at_enqueue = m_sc.wred.mark_at == WredCfg::MarkAt::kEnqueue;
+    const auto a = m_wred->decide(p.out_port, p.prio, m_core.egress_cells(p.out_port, p.prio), p.ecn, at_enqueue, true);
+    if (a == admission::WredAction::kDrop) {
+      ++m_wred_dropped[size_t(p.out_port) * Scenario::kPrios + p.prio];
+      ++m_drop_lossy;
+      return false;
+    }
+    mark = a == admission::WredAction::kMark;
+  }
   admission::Result r;
   const admission::Request req{p.in_port, p.out_port, p.prio, p.cells, t / m_sc.mmu.clock_period_ps};
   if (m_op_hook) m_op_hook(true, req);
@@ -203,6 +236,8 @@ bool Mmu::admit(Packet& p) {
   }
   ++m_admitted;
   ++m_buffered;
+  if (mark) mark_ce(p);
+  m_queued_bytes[p.out_port] += p.bytes;
   m_in_cells[p.in_port] += p.cells;
   m_in_peak[p.in_port] = std::max(m_in_peak[p.in_port], m_in_cells[p.in_port]);
   p.headroom = r.verdict == Verdict::kAdmitHeadroom;
@@ -246,6 +281,36 @@ void Mmu::depart(const Packet& p) {
   if (m_tr) trace_touch(p.in_port, p.out_port, p.prio);
   if (ev.pfc != PfcEvent::kNone) pfc->pfc_event(p.in_port, p.prio, ev.pfc);
   if (ev.port_pfc != PfcEvent::kNone) pfc->port_pfc_event(p.in_port, ev.port_pfc);
+}
+
+void Mmu::push_int_hop(Packet& p, uint64_t t) {
+  if (p.int_hops == Packet::kMaxIntHops) {
+    ++m_int_full;
+    return;
+  }
+  const uint64_t q = std::min<uint64_t>(m_queued_bytes[p.out_port], std::numeric_limits<uint32_t>::max());
+  p.int_stack[p.int_hops++] = {t, m_tx_bytes[p.out_port], m_sc.topo.ports[p.out_port].rate_bps, uint32_t(q)};
+  ++m_int_stamped;
+}
+
+void Mmu::dequeue(Packet& p) {
+  if (m_queued_bytes[p.out_port] < p.bytes) {
+    const std::logic_error e("queued bytes of the egress port would go negative");
+    model_error(e, p, "dequeue");
+  }
+  m_queued_bytes[p.out_port] -= p.bytes;
+  if (m_wred && m_sc.wred.mark_at == WredCfg::MarkAt::kDequeue) {
+    // The egress counter still holds this packet until its last bit leaves.
+    const uint64_t cells = m_core.egress_cells(p.out_port, p.prio);
+    if (cells < p.cells) {
+      const std::logic_error e("egress counter below the departing packet's cells");
+      model_error(e, p, "dequeue");
+    }
+    if (m_wred->decide(p.out_port, p.prio, cells - p.cells, p.ecn, true, false) == admission::WredAction::kMark)
+      mark_ce(p);
+  }
+  if (!p.ack && (m_int_classes >> p.prio & 1)) push_int_hop(p, now_ps());
+  m_tx_bytes[p.out_port] += p.bytes;
 }
 
 void Mmu::finish(uint64_t end_ps) {
