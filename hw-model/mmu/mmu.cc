@@ -95,6 +95,7 @@ void Mmu::trace(sc_core::sc_trace_file* tf, const VcdSignals& sel) {
   m_tr->egr.assign(nq, 0);
   m_tr->port_in.assign(ports, 0);
   m_tr->port_eg.assign(ports, 0);
+  if (m_wred && sel.queues) m_tr->marked.assign(nq, 0);
   m_tr->xoff = std::make_unique<bool[]>(nq);
   m_tr->port_xoff = std::make_unique<bool[]>(ports);
   for (uint32_t p = 0; p < ports; ++p) {
@@ -112,6 +113,8 @@ void Mmu::trace(sc_core::sc_trace_file* tf, const VcdSignals& sel) {
         sc_core::sc_trace(tf, m_tr->ing[i], pg + ".ingress_bytes");
         sc_core::sc_trace(tf, m_tr->hdrm[i], pg + ".headroom_bytes");
         sc_core::sc_trace(tf, m_tr->egr[i], queue + ".egress_bytes");
+        if (!m_tr->marked.empty() && m_sc.wred.queue_profile[i] >= 0)
+          sc_core::sc_trace(tf, m_tr->marked[i], queue + ".ecn_marked");
       }
       if (sel.pfc && m_sc.lossless(p, q)) sc_core::sc_trace(tf, m_tr->xoff[i], pg + ".xoff");
     }
@@ -197,7 +200,9 @@ void Mmu::model_error(const std::exception& e, const Packet& p, const char* op) 
 void Mmu::mark_ce(Packet& p) {
   if (p.ecn == 3) return;  // already CE: counted where it was marked
   p.ecn = 3;
-  ++m_wred_marked[size_t(p.out_port) * Scenario::kPrios + p.prio];
+  const size_t i = size_t(p.out_port) * Scenario::kPrios + p.prio;
+  ++m_wred_marked[i];
+  if (m_tr && !m_tr->marked.empty()) m_tr->marked[i] = m_wred_marked[i];
 }
 
 bool Mmu::admit(Packet& p) {

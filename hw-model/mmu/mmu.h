@@ -96,6 +96,7 @@ class Mmu : public sc_core::sc_module, public AdmissionIf {
   struct Traced {
     VcdSignals sel;
     std::vector<sc_dt::uint64> ing, hdrm, egr, port_in, port_eg;  // bytes
+    std::vector<sc_dt::uint64> marked;  // ECN marks per queue (with wred), else empty
     std::unique_ptr<bool[]> xoff, port_xoff;
   };
   std::unique_ptr<Traced> m_tr;

@@ -11,6 +11,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <random>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -186,6 +187,32 @@ TEST(EcnIncast, DeterministicPerSeed) {
   EXPECT_EQ(a.second, b.second);
   const auto c = outputs(incast(seed + 1, "ect0", "dequeue"));
   EXPECT_NE(a.first["wred"]["marked"], c.first["wred"]["marked"]) << "another seed, the same number of marks";
+}
+
+// --vcd-signals queues: the queue's ecn_marked signal ends at the summary's count, and only
+// queues with a profile have one.
+TEST(EcnIncast, VcdMarksEndAtTheSummaryCount) {
+  test::RunResult r = test::run_mmusim(incast(fresh_seed(), "ect0", "dequeue"), "--vcd --vcd-signals queues");
+  ASSERT_EQ(r.status, 0) << r.output;
+  std::istringstream vcd(test::slurp(r.dir + "/out/counters.vcd"));
+  std::string line, id;
+  uint64_t last = 0, signals = 0;
+  while (std::getline(vcd, line)) {
+    std::istringstream tok(line);
+    std::string a, b, c, d, e;
+    tok >> a >> b >> c >> d >> e;
+    if (a == "$var" && e.find("ecn_marked") != std::string::npos) {
+      ++signals;
+      EXPECT_EQ(e, "ecn_marked");  // in scope sw0.mmu.Ethernet0.queue3
+      id = d;
+    } else if (!id.empty() && a.size() > 1 && a[0] == 'b' && b == id) {
+      last = std::stoull(a.substr(1), nullptr, 2);
+    }
+  }
+  EXPECT_EQ(signals, 1u);
+  EXPECT_GT(last, 0u);
+  EXPECT_EQ(last, r.summary["switches"][0]["wred"]["queues"]["Ethernet0|3"]["marked"].get<uint64_t>());
+  std::filesystem::remove_all(r.dir);
 }
 
 // sw0 (h0, h1, sw1) -- sw1 (sw0, h2, h3), 100 Gb/s, 1 us links; INT on TC3.
