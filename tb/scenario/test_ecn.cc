@@ -241,6 +241,28 @@ json flow(const std::string& src, int dscp) {
           {"period_us", 100}, {"count", 1}};
 }
 
+// Top-level wred in a graph: each switch attaches the profile to the ports it has of those
+// named (port names repeat per switch). h0 and h1 (ECT, TC3) share sw0's uplink Ethernet8,
+// where the queue passes a 10-cell step (min = max: DCTCP-style K); sw1's Ethernet8 (to
+// h3) carries nothing and marks nothing.
+TEST(EcnGraph, SharedWredAppliesPerSwitch) {
+  json a = flow("h0", 24), b = flow("h1", 24);
+  a["ecn"] = b["ecn"] = "ect0";
+  json s = two_hops(json::array({a, b}));
+  s.erase("int");
+  s["wred"] = {{"WRED_PROFILE", {{"K", {{"ecn", "ecn_all"}, {"green_min_threshold", 2560}, {"green_max_threshold", 2560}}}}},
+               {"QUEUE", {{"Ethernet8|3", {{"wred_profile", "K"}}}}}};
+  const json sum = test::simulate(s);
+  ASSERT_FALSE(sum.is_null());
+  const json& q0 = sum["switches"][0]["wred"]["queues"]["Ethernet8|3"];
+  const json& q1 = sum["switches"][1]["wred"]["queues"]["Ethernet8|3"];
+  std::printf("sw0 Ethernet8|3 marked %llu of 120 frames\n", (unsigned long long)q0["marked"].get<uint64_t>());
+  EXPECT_GT(q0["marked"].get<uint64_t>(), 20u);  // the queue grows to ~ 60 frames
+  EXPECT_LT(q0["marked"].get<uint64_t>(), 120u);
+  EXPECT_EQ(q1["marked"].get<uint64_t>(), 0u);
+  EXPECT_EQ(sum["wred"]["marked"], q0["marked"]);
+}
+
 // Each TC3 frame that reaches h2 carries two records, TC1 frames none. Hop 0 (sw0's
 // Ethernet8): its dequeue time as sw0's tx hook saw it, the port's earlier bytes (1000 per
 // frame of either class), 100 Gb/s, and the bytes it left behind in the port's queues:
