@@ -215,6 +215,28 @@ TEST(EcnIncast, VcdMarksEndAtTheSummaryCount) {
   std::filesystem::remove_all(r.dir);
 }
 
+// A real CONFIG_DB: sonic-mgmt's vlab-t2-01 (scenarios/configdb_vlab_incast.json) carries
+// AZURE_LOSSLESS (1 MiB ... 2 MiB, 5 %, ecn_all) on Ethernet0|3-4. The 3 x 2 MB incast into
+// Ethernet0, made ECT, is marked there, and only there; Not-ECT, it is not.
+TEST(EcnConfigDb, VlabAzureLosslessMarksTheIncast) {
+  const std::string src = MMUSIM_SOURCE_DIR;
+  json s = json::parse(test::slurp(src + "/scenarios/configdb_vlab_incast.json"));
+  s["switch_config"] = src + "/" + s["switch_config"].get<std::string>();
+  s["platform"]["pg_profile_lookup"] = src + "/" + s["platform"]["pg_profile_lookup"].get<std::string>();
+  s["traffic"][0]["ecn"] = "ect0";
+  const json sum = test::simulate(s);
+  ASSERT_FALSE(sum.is_null());
+  const json& w = sum["switches"][0]["wred"];
+  EXPECT_EQ(w["queues"]["Ethernet0|3"]["profile"], "AZURE_LOSSLESS");
+  EXPECT_GT(w["queues"]["Ethernet0|3"]["marked"].get<uint64_t>(), 0u);
+  EXPECT_EQ(w["marked"], w["queues"]["Ethernet0|3"]["marked"]);
+  EXPECT_EQ(w["dropped"].get<uint64_t>(), 0u);
+  std::printf("vlab: %llu of %llu frames marked\n", (unsigned long long)w["marked"].get<uint64_t>(),
+              (unsigned long long)sum["packets"]["injected"].get<uint64_t>());
+  s["traffic"][0].erase("ecn");
+  EXPECT_EQ(test::simulate(s)["wred"]["marked"].get<uint64_t>(), 0u);
+}
+
 // sw0 (h0, h1, sw1) -- sw1 (sw0, h2, h3), 100 Gb/s, 1 us links; INT on TC3.
 json two_hops(const json& traffic) {
   json s = test::base_scenario(3, 20);
