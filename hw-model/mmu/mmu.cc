@@ -208,12 +208,14 @@ void Mmu::mark_ce(Packet& p) {
 bool Mmu::admit(Packet& p) {
   const uint64_t t = now_ps();
   sample_until(t);
-  // WRED first, on the egress queue without this packet: drops (lossy queues), and marks
-  // when wred.mark_at is enqueue (applied once the packet is admitted).
+  // WRED first, on the egress queue without this packet: drops (lossy queue, and never a
+  // packet of a lossless ingress PG), and marks when wred.mark_at is enqueue (applied once
+  // the packet is admitted).
   bool mark = false;
   if (m_wred) {
     const bool at_enqueue = m_sc.wred.mark_at == WredCfg::MarkAt::kEnqueue;
-    const auto a = m_wred->decide(p.out_port, p.prio, m_core.egress_cells(p.out_port, p.prio), p.ecn, at_enqueue, true);
+    const auto a = m_wred->decide(p.out_port, p.prio, m_core.egress_cells(p.out_port, p.prio), p.ecn, at_enqueue,
+                                  !m_sc.lossless(p.in_port, p.prio));
     if (a == admission::WredAction::kDrop) {
       ++m_wred_dropped[size_t(p.out_port) * Scenario::kPrios + p.prio];
       ++m_drop_lossy;

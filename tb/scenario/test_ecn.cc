@@ -168,6 +168,28 @@ TEST(EcnIncast, LossyQueueDropsByWred) {
   EXPECT_EQ(sum["switches"][0]["wred"]["queues"]["Ethernet0|1"]["dropped"].get<uint64_t>(), d);
 }
 
+// PFC is per port: with Ethernet0's priority 3 lossy, a dropping profile there still drops
+// nothing of the incast, whose ingress PGs (Ethernet4 ... Ethernet32, priority 3) are
+// lossless; the same profile drops when the senders' PGs are lossy too.
+TEST(EcnIncast, LosslessIngressIsNeverWredDropped) {
+  json s = incast(fresh_seed(), "not_ect", "dequeue");
+  auto& qos = s["buffer"]["PORT_QOS_MAP"];
+  const json all = qos.begin().value();
+  qos = json::object();
+  qos["Ethernet0"] = {{"pfc_enable", ""}};
+  for (int i = 1; i < 9; ++i) qos["Ethernet" + std::to_string(4 * i)] = all;
+  s["wred"]["WRED_PROFILE"]["RED_ECN"] = {{"wred_green_enable", "true"},
+                                          {"green_min_threshold", kKmin},
+                                          {"green_max_threshold", kKmax},
+                                          {"green_drop_probability", 20}};
+  const json sum = test::simulate(s);
+  ASSERT_FALSE(sum.is_null());
+  EXPECT_EQ(sum["wred"]["dropped"].get<uint64_t>(), 0u);
+  EXPECT_EQ(sum["drops"]["lossless"].get<uint64_t>(), 0u);
+  for (int i = 1; i < 9; ++i) qos["Ethernet" + std::to_string(4 * i)] = {{"pfc_enable", ""}};
+  EXPECT_GT(test::simulate(s)["wred"]["dropped"].get<uint64_t>(), 0u);
+}
+
 // Same scenario and seed: byte-identical outputs; another seed marks other packets.
 TEST(EcnIncast, DeterministicPerSeed) {
   const uint64_t seed = fresh_seed();
