@@ -297,7 +297,7 @@ void Mmu::push_int_hop(Packet& p, uint64_t t) {
   }
   const uint64_t q = std::min<uint64_t>(m_queued_bytes[p.out_port], std::numeric_limits<uint32_t>::max());
   p.int_stack[p.int_hops++] = {t, m_tx_bytes[p.out_port], m_sc.topo.ports[p.out_port].rate_bps, uint32_t(q)};
-  ++m_int_stamped;
+  ++m_int_recorded;
 }
 
 void Mmu::dequeue(Packet& p) {
@@ -319,6 +319,27 @@ void Mmu::dequeue(Packet& p) {
   if (!p.ack && (m_int_classes >> p.prio & 1)) push_int_hop(p, now_ps());
   m_tx_bytes[p.out_port] += p.bytes;
 }
+
+nlohmann::json Mmu::wred_summary() const {
+  uint64_t marked = 0, dropped = 0;
+  nlohmann::json queues = nlohmann::json::object();
+  for (uint32_t p = 0; p < m_sc.ports(); ++p)
+    for (uint32_t q = 0; q < Scenario::kPrios; ++q) {
+      const size_t i = size_t(p) * Scenario::kPrios + q;
+      const int prof = m_sc.wred.queue_profile[i];
+      if (prof < 0) continue;
+      marked += m_wred_marked[i];
+      dropped += m_wred_dropped[i];
+      queues[m_sc.topo.ports[p].name + "|" + std::to_string(q)] = {
+          {"profile", m_sc.wred.profiles[size_t(prof)].name}, {"marked", m_wred_marked[i]}, {"dropped", m_wred_dropped[i]}};
+    }
+  return {{"mark_at", m_sc.wred.mark_at == WredCfg::MarkAt::kDequeue ? "dequeue" : "enqueue"},
+          {"marked", marked},
+          {"dropped", dropped},
+          {"queues", queues}};
+}
+
+nlohmann::json Mmu::int_summary() const { return {{"hops_recorded", m_int_recorded}, {"stack_full", m_int_full}}; }
 
 void Mmu::finish(uint64_t end_ps) {
   sample_until(end_ps);

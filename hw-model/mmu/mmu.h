@@ -65,12 +65,10 @@ class Mmu : public sc_core::sc_module, public AdmissionIf {
   // Highest buffer occupancy charged to each ingress port (all its PGs, headroom included),
   // in bytes, over the whole run.
   uint64_t ingress_peak_bytes(uint32_t port) const { return m_in_peak[port] * m_cell; }
-  // WRED/ECN (wred): packets marked CE and packets WRED dropped, per [port * 8 + queue].
-  const std::vector<uint64_t>& wred_marked() const { return m_wred_marked; }
-  const std::vector<uint64_t>& wred_dropped() const { return m_wred_dropped; }
-  // INT (int.enabled_classes): hops recorded, and packets that had no room left for one.
-  uint64_t int_stamped() const { return m_int_stamped; }
-  uint64_t int_full() const { return m_int_full; }
+  // summary.json's "wred" (totals, then every queue a profile is attached to: marked CE,
+  // WRED dropped) and "int" (records appended, packets with no room left for one).
+  nlohmann::json wred_summary() const;
+  nlohmann::json int_summary() const;
 
  private:
   void sample_until(uint64_t t);
@@ -110,7 +108,7 @@ class Mmu : public sc_core::sc_module, public AdmissionIf {
   uint8_t m_int_classes = 0;
   // Per egress port: data bytes waiting in its queues (INT qlen) and transmitted (INT txBytes).
   std::vector<uint64_t> m_queued_bytes, m_tx_bytes;
-  uint64_t m_int_stamped = 0, m_int_full = 0;
+  uint64_t m_int_recorded = 0, m_int_full = 0;
   std::ostream* m_ts = nullptr;
   uint64_t m_next_sample = 0;
   // Byte mirrors for VCD tracing.

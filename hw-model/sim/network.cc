@@ -319,27 +319,6 @@ std::vector<std::vector<uint8_t>> Network::bfc_can_drain() const {
   return d;
 }
 
-// summary.json's per-switch "wred": totals, then every queue a profile is attached to.
-static nlohmann::json wred_summary(const Scenario& view, const Mmu& m) {
-  uint64_t marked = 0, dropped = 0;
-  nlohmann::json queues = nlohmann::json::object();
-  for (uint32_t p = 0; p < view.ports(); ++p)
-    for (uint32_t q = 0; q < Scenario::kPrios; ++q) {
-      const size_t i = size_t(p) * Scenario::kPrios + q;
-      if (view.wred.queue_profile[i] < 0) continue;
-      marked += m.wred_marked()[i];
-      dropped += m.wred_dropped()[i];
-      queues[view.topo.ports[p].name + "|" + std::to_string(q)] = {
-          {"profile", view.wred.profiles[size_t(view.wred.queue_profile[i])].name},
-          {"marked", m.wred_marked()[i]},
-          {"dropped", m.wred_dropped()[i]}};
-    }
-  return {{"mark_at", view.wred.mark_at == WredCfg::MarkAt::kDequeue ? "dequeue" : "enqueue"},
-          {"marked", marked},
-          {"dropped", dropped},
-          {"queues", queues}};
-}
-
 nlohmann::json Network::switch_summary(uint32_t s, const std::vector<uint8_t>& bfc_can_drain) const {
   const Switch& sw = *m_switches[s];
   const Scenario& view = m_sc.switch_view(s);
@@ -382,8 +361,8 @@ nlohmann::json Network::switch_summary(uint32_t s, const std::vector<uint8_t>& b
       {"pools_bytes", pools},
   };
   if (sw.bfc) j["bfc"] = sw.bfc_summary(m_sc.duration_ps, bfc_can_drain);
-  if (view.wred.configured()) j["wred"] = wred_summary(view, m);
-  if (view.int_telemetry.enabled()) j["int"] = {{"hops_recorded", m.int_stamped()}, {"stack_full", m.int_full()}};
+  if (view.wred.configured()) j["wred"] = m.wred_summary();
+  if (view.int_telemetry.enabled()) j["int"] = m.int_summary();
   if (m_sc.output.ingress_peaks) {
     nlohmann::json peaks = nlohmann::json::object();
     for (uint32_t p = 0; p < view.ports(); ++p) peaks[view.topo.ports[p].name] = m.ingress_peak_bytes(p);
