@@ -24,7 +24,15 @@ const std::set<std::string> kTables = {
     "PORT", "CABLE_LENGTH", "BUFFER_POOL", "BUFFER_PROFILE", "BUFFER_PG", "BUFFER_QUEUE", "PORT_QOS_MAP",
     "DSCP_TO_TC_MAP", "DOT1P_TO_TC_MAP", "TC_TO_PRIORITY_GROUP_MAP", "TC_TO_QUEUE_MAP", "MAP_PFC_PRIORITY_TO_QUEUE",
     "DEVICE_METADATA", "DEFAULT_LOSSLESS_BUFFER_PARAMETER", "LOSSLESS_TRAFFIC_PATTERN",
-    "BUFFER_PORT_INGRESS_PROFILE_LIST", "BUFFER_PORT_EGRESS_PROFILE_LIST"};
+    "BUFFER_PORT_INGRESS_PROFILE_LIST", "BUFFER_PORT_EGRESS_PROFILE_LIST", "WRED_PROFILE", "QUEUE"};
+
+// The scenario's "wred" object, created empty if absent (ConfigError if not an object).
+json& wred_object(json& j) {
+  json& w = j["wred"];
+  if (w.is_null()) w = json::object();
+  if (!w.is_object()) throw ConfigError("wred: must be an object");
+  return w;
+}
 
 // buffermgrd's INGRESS_LOSSLESS_PG_POOL_NAME: the pool of generated lossless profiles.
 const char* const kLosslessPool = "ingress_lossless_pool";
@@ -223,8 +231,11 @@ class Importer {
  public:
   // `single`: the single-switch form, whose ports PORT and CABLE_LENGTH set; else a switch
   // of a graph, whose links set them.
-  Importer(const json& db, json& scenario, std::vector<PortInfo> ports, bool single, ImportMessages& msgs)
-      : m_db(db), m_j(scenario), m_single(single), m_msgs(msgs), m_ports(std::move(ports)) {}
+  // `wred`: WRED_PROFILE and QUEUE go to the scenario's "wred"; false for one switch of a
+  // graph, whose own WRED tables are not modelled.
+  Importer(const json& db, json& scenario, std::vector<PortInfo> ports, bool single, ImportMessages& msgs,
+           bool wred = false)
+      : m_db(db), m_j(scenario), m_single(single), m_msgs(msgs), m_ports(std::move(ports)), m_wred(wred) {}
 
   // The scenario `buffer` tables.
   json run() {
@@ -239,6 +250,7 @@ class Importer {
     m_pg = assignments("BUFFER_PG", "BUFFER_PROFILE");
     m_queue = assignments("BUFFER_QUEUE", "BUFFER_PROFILE");
     read_qos_map();
+    read_wred();
     generate_lossless_profiles();
     size_pools();
     json buffer = buffer_tables();
@@ -414,6 +426,56 @@ class Importer {
     }
     if (!absent.empty()) ignore(std::string(name) + ": ports not in the topology", join({absent.begin(), absent.end()}));
     return out;
+  }
+
+  // WRED_PROFILE and QUEUE's wred_profile become the scenario's wred tables, which the
+  // loader checks; QUEUE's ports outside the topology are left out.
+  void read_wred() {
+    const json& profs = table(m_db, "WRED_PROFILE");
+    const json& queues = table(m_db, "QUEUE");
+    if (profs.empty() && queues.empty()) return;
+    if (!m_wred) {
+      ignore("WRED_PROFILE and QUEUE of one switch of a graph (give them in the top-level switch_config or wred)");
+      return;
+    }
+    static const std::set<std::string> fields = {
+        "ecn", "wred_green_enable", "wred_yellow_enable", "wred_red_enable", "green_min_threshold",
+        "green_max_threshold", "green_drop_probability", "yellow_min_threshold", "yellow_max_threshold",
+        "yellow_drop_probability", "red_min_threshold", "red_max_threshold", "red_drop_probability"};
+    json out_p = json::object(), out_q = json::object();
+    for (auto it = profs.begin(); it != profs.end(); ++it) {
+      const std::string f = "WRED_PROFILE." + it.key();
+      if (!it->is_object()) fail(f, "must be an object");
+      json& o = out_p[it.key()] = json::object();
+      for (auto k = it->begin(); k != it->end(); ++k)
+        if (fields.count(k.key())) o[k.key()] = *k;
+        else ignore("WRED_PROFILE fields", k.key());
+    }
+    std::set<std::string> absent;
+    for (auto it = queues.begin(); it != queues.end(); ++it) {
+      const std::string f = "QUEUE." + it.key();
+      const auto bar = it.key().find('|');
+      if (bar == std::string::npos) fail(f, "key must be PORT|IDS, e.g. Ethernet0|3-4");
+      if (!it->is_object()) fail(f, "must be an object");
+      std::string prof;
+      for (auto k = it->begin(); k != it->end(); ++k)
+        if (k.key() == "wred_profile") prof = deref(*k, "WRED_PROFILE", f + ".wred_profile");
+        else ignore("QUEUE fields", k.key());
+      if (prof.empty()) continue;
+      if (!profs.contains(prof)) fail(f + ".wred_profile", "unknown profile '" + prof + "'");
+      std::vector<std::string> ports;
+      for (const auto& port : split(it.key().substr(0, bar), ','))
+        if (m_port_idx.count(port)) ports.push_back(port);
+        else absent.insert(port);
+      if (!ports.empty()) out_q[join(ports, ",") + it.key().substr(bar)] = {{"wred_profile", prof}};
+    }
+    if (!absent.empty()) ignore("QUEUE: ports not in the topology", join({absent.begin(), absent.end()}));
+    json& w = wred_object(m_j);
+    for (const char* t : {"WRED_PROFILE", "QUEUE"})
+      if (w.contains(t))
+        throw ConfigError(std::string("wred.") + t + ": give either wred." + t + " or a switch_config with " + t + ", not both");
+    w["WRED_PROFILE"] = out_p;
+    w["QUEUE"] = out_q;
   }
 
   void read_qos_map() {
@@ -806,6 +868,7 @@ class Importer {
   std::vector<std::array<std::string, 8>> m_pg, m_queue;
   std::vector<uint8_t> m_pfc;
   std::vector<std::string> m_dscp_map, m_dot1p_map;
+  bool m_wred;
 };
 
 }  // namespace
@@ -829,7 +892,7 @@ nlohmann::json scenario_for_config_db(const std::vector<std::string>& files, std
   for (const char* t : {"PORT", "PORT_QOS_MAP"})
     for (auto it = table(db, t).begin(); it != table(db, t).end(); ++it) take(it.key());
   for (auto it = singleton(db, "CABLE_LENGTH").begin(); it != singleton(db, "CABLE_LENGTH").end(); ++it) take(it.key());
-  for (const char* t : {"BUFFER_PG", "BUFFER_QUEUE"})
+  for (const char* t : {"BUFFER_PG", "BUFFER_QUEUE", "QUEUE"})
     for (auto it = table(db, t).begin(); it != table(db, t).end(); ++it)
       for (const auto& port : split(it.key().substr(0, it.key().find('|')), ',')) take(port);
   if (numbers.empty()) throw ConfigError("switch_config: names no port Ethernet<N>");
@@ -916,7 +979,7 @@ bool apply_switch_config(nlohmann::json& j, const std::string& origin, ImportMes
     if (j.contains("switch_config")) {
       if (j.contains("buffer")) throw ConfigError(origin + ": buffer: give either buffer or switch_config, not both");
       // Shared by the switches without their own, over the largest switch's ports.
-      j["buffer"] = Importer(read_config_db(j.at("switch_config")), j, switch_ports(largest, stride, *topo), false, msgs).run();
+      j["buffer"] = Importer(read_config_db(j.at("switch_config")), j, switch_ports(largest, stride, *topo), false, msgs, true).run();
       j.erase("switch_config");
       imported = true;
     } else if (!j.contains("buffer") && !first.is_null()) {
@@ -931,7 +994,7 @@ bool apply_switch_config(nlohmann::json& j, const std::string& origin, ImportMes
     const uint64_t stride = topo_uint(*topo, "port_name_stride", 4, 1, 64, "topology.port_name_stride");
     const json db = read_config_db(j.at("switch_config"));
     j.erase("switch_config");
-    j["buffer"] = Importer(db, j, switch_ports(n, stride, *topo), true, msgs).run();
+    j["buffer"] = Importer(db, j, switch_ports(n, stride, *topo), true, msgs, true).run();
     imported = true;
   }
   if (imported) j.erase("platform");

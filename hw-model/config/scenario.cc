@@ -516,6 +516,13 @@ GeneratorCfg load_generator(const Scenario& sc, JsonReader r, size_t i) {
   if (has_dscp == has_pcp) r.fail("", "exactly one of dscp and pcp is required");
   if (has_dscp) g.dscp = uint8_t(r.integer("dscp", 0, 63));
   if (has_pcp) g.pcp = int(r.integer("pcp", 0, 7));
+  if (r.has("ecn")) {
+    const std::string e = r.string("ecn");
+    if (e == "not_ect") g.ecn = 0;
+    else if (e == "ect1") g.ecn = 1;
+    else if (e == "ect0") g.ecn = 2;
+    else r.fail("ecn", "must be not_ect, ect0 or ect1, got '" + e + "'");
+  }
   if (r.has("rate_gbps")) g.rate_bps = r.rate_bps("rate_gbps");
   for (uint32_t s : g.srcs)
     if (g.rate_bps > sc.host_rate_bps(s))
@@ -562,6 +569,9 @@ void build_switch_views(Scenario& sc, const nlohmann::json& shared_buffer) {
     const std::string f = own ? "topology.switches[" + std::to_string(s) + "].buffer" : "buffer";
     try {
       load_buffer(*v, JsonReader(own ? sw.buffer : shared_buffer, f), !own);
+      v->wred = sc.wred;
+      v->int_telemetry = sc.int_telemetry;
+      resolve_wred_queues(*v, true);
       // threshold_queues applies where the port exists with that class; else the default.
       OutputCfg& o = v->output;
       auto keep = [&](int port, int prio, bool lossless) {
@@ -703,6 +713,8 @@ Scenario load_scenario(const nlohmann::json& j, const std::string& origin) {
     }
     if (r.has("host")) load_host(sc, r.raw("host"));
     if (r.has("bfc")) load_bfc(sc, r.child("bfc"));
+    if (r.has("wred")) load_wred(sc, r.child("wred"));
+    if (r.has("int")) load_int(sc, r.child("int"));
     if (r.has("output")) {
       JsonReader o = r.child("output");
       sc.output.sample_interval_ps = o.time_ps("sample_interval_ns", kPsPerNs, false, sc.output.sample_interval_ps);

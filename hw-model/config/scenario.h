@@ -15,6 +15,7 @@
 #include "config/headroom.h"
 #include "config/topology.h"
 #include "config/transport_config.h"
+#include "config/wred_config.h"
 
 namespace mmusim {
 
@@ -63,6 +64,7 @@ struct GeneratorCfg {
   std::vector<uint32_t> dsts;
   uint8_t dscp = 0;
   int pcp = -1;  // >= 0: 802.1Q tagged with this PCP
+  uint8_t ecn = 0;  // IP ECN field of its data packets: 0 Not-ECT, 1 ECT(1), 2 ECT(0)
   uint64_t rate_bps = 0;  // 0 = line rate of the source
   uint64_t start_ps = 0;
   uint64_t stop_ps = 0;   // 0 = scenario end
@@ -175,6 +177,8 @@ struct Scenario {
   std::vector<GeneratorCfg> traffic;
   OutputCfg output;
   BfcCfg bfc;
+  WredCfg wred;
+  IntCfg int_telemetry;
 
   static constexpr uint32_t kPrios = 8;
   uint32_t ports() const { return uint32_t(topo.ports.size()); }

@@ -135,6 +135,7 @@ void EgressPort::try_send() {
       m_quantum_given = false;
     }
   }
+  if (p->kind == Packet::Kind::kData) mmu->dequeue(*p);  // ECN marking at dequeue, INT
   m_busy = true;
   m_on_wire = *p;
   if (m_bfc && p->kind == Packet::Kind::kData) p->upstream_q = p->queue;  // the next hop's upstreamQ

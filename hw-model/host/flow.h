@@ -16,6 +16,7 @@ struct Flow {
   FiveTuple tuple;
   bool has_ports = false;  // ports and protocol come from the generator (traces)
   uint8_t dscp = 0;
+  uint8_t ecn = 0;  // IP ECN field of its data packets (GeneratorCfg::ecn)
   int8_t pcp = -1;
   uint64_t bytes = 0;
   uint64_t rate_bps = 0;  // 0 = line rate

@@ -43,6 +43,7 @@ Flow base_flow(const GeneratorCfg& g, uint32_t index, uint32_t src, uint32_t dst
   f.src = src;
   f.dst = dst;
   f.dscp = g.dscp;
+  f.ecn = g.ecn;
   f.pcp = int8_t(g.pcp);
   f.rate_bps = g.rate_bps;
   f.packet_bytes = g.packet_bytes ? g.packet_bytes : mtu;

@@ -349,6 +349,7 @@ void Host::try_send() {
   p->flow = id;
   p->tuple = f.tuple;
   p->dscp = f.dscp;
+  p->ecn = f.ecn;
   p->pcp = f.pcp;
   p->seq = seq;
   p->tx_ps = now;

@@ -363,6 +363,8 @@ nlohmann::json Network::switch_summary(uint32_t s, const std::vector<uint8_t>& b
       {"pools_bytes", pools},
   };
   if (sw.bfc) j["bfc"] = sw.bfc_summary(m_sc.duration_ps, bfc_can_drain);
+  if (view.wred.configured()) j["wred"] = m.wred_summary();
+  if (view.int_telemetry.enabled()) j["int"] = m.int_summary();
   if (m_sc.output.ingress_peaks) {
     nlohmann::json peaks = nlohmann::json::object();
     for (uint32_t p = 0; p < view.ports(); ++p) peaks[view.topo.ports[p].name] = m.ingress_peak_bytes(p);
@@ -397,6 +399,11 @@ nlohmann::json Network::summary(double wall_s) const {
     merge(sw["drops"], switches[s]["drops"], false);
     merge(sw["pfc"], switches[s]["pfc"], false);
     for (const char* k : {"occupancy_bytes", "thresholds_bytes", "pools_bytes"}) merge(sw[k], switches[s][k], true);
+    for (const char* k : {"wred", "int"})
+      if (switches[s].contains(k)) {
+        for (const char* c : {"marked", "dropped", "hops_recorded", "stack_full"})
+          if (sw[k].contains(c)) sw[k][c] = sw[k][c].get<uint64_t>() + switches[s][k][c].get<uint64_t>();
+      }
     if (switches[s].contains("bfc")) {
       const double longest = std::max(sw["bfc"]["longest_pause_ns"].get<double>(),
                                       switches[s]["bfc"]["longest_pause_ns"].get<double>());
@@ -483,6 +490,8 @@ nlohmann::json Network::summary(double wall_s) const {
     if (m_sc.host.smart_pause)
       j["smart_pause"] = {{"holds", c.holds}, {"held_time_ns", double(c.held_ps) / 1000.0}};
   }
+  if (sw.contains("wred")) j["wred"] = {{"marked", sw["wred"]["marked"]}, {"dropped", sw["wred"]["dropped"]}};
+  if (sw.contains("int")) j["int"] = sw["int"];
   if (sw.contains("bfc")) {
     j["bfc"] = sw["bfc"];
     uint64_t nic_paused = 0, nic_rx = 0;  // NIC queues still paused when the run ends

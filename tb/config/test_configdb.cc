@@ -105,7 +105,21 @@ TEST(ConfigDb, VlabTraditionalWithLookup) {
   EXPECT_EQ(l.sc.buffer.dscp_to_tc[1][46], 5u);  // DSCP 46 -> TC 5
   // One block names every table not modelled; the TC -> PG collapse is a warning.
   EXPECT_TRUE(has(l.report.ignored, "SCHEDULER (2 entries)"));
-  EXPECT_TRUE(has(l.report.ignored, "WRED_PROFILE (1 entry)"));
+  // WRED_PROFILE AZURE_LOSSLESS (green 1048576 ... 2097152 B, 5 %, ecn_all) on Ethernet0|3
+  // and |4 through QUEUE's old-style reference; QUEUE's scheduler is not modelled.
+  ASSERT_EQ(l.sc.wred.profiles.size(), 1u);
+  const auto& azure = l.sc.wred.profiles[0];
+  EXPECT_EQ(azure.name, "AZURE_LOSSLESS");
+  EXPECT_EQ(azure.curve[WredProfileCfg::kGreen].min_bytes, 1048576u);
+  EXPECT_EQ(azure.curve[WredProfileCfg::kGreen].max_bytes, 2097152u);
+  EXPECT_EQ(azure.curve[WredProfileCfg::kGreen].probability_pct, 5u);
+  EXPECT_TRUE(azure.marks_green());
+  EXPECT_EQ(l.sc.wred.queue_profile[0 * 8 + 3], 0);
+  EXPECT_EQ(l.sc.wred.queue_profile[0 * 8 + 4], 0);
+  EXPECT_EQ(l.sc.wred.queue_profile[0 * 8 + 0], -1);
+  EXPECT_EQ(l.sc.wred.queue_profile[1 * 8 + 3], -1);
+  EXPECT_FALSE(has(l.report.ignored, "WRED_PROFILE"));
+  EXPECT_TRUE(has(l.report.ignored, "QUEUE fields (scheduler)"));
   EXPECT_TRUE(has(l.report.ignored, "PORT: ports not in the topology (Ethernet120)"));
   EXPECT_TRUE(has(l.sc.warnings, "TC_TO_PRIORITY_GROUP_MAP 'AZURE'"));
 }
