@@ -159,6 +159,21 @@ std::array<uint8_t, 8> tc_map(const json& db, const char* tbl, const std::string
   return m;
 }
 
+// PORT_QOS_MAP keys of the TC -> PG, TC -> queue and PFC priority -> queue maps, and their tables.
+struct ClassMapKey {
+  const char* key;
+  const char* table;
+};
+constexpr std::array<ClassMapKey, 3> kClassMaps = {{{"tc_to_pg_map", "TC_TO_PRIORITY_GROUP_MAP"},
+                                                    {"tc_to_queue_map", "TC_TO_QUEUE_MAP"},
+                                                    {"pfc_to_queue_map", "MAP_PFC_PRIORITY_TO_QUEUE"}}};
+
+int class_map_index(const std::string& key) {
+  for (size_t k = 0; k < kClassMaps.size(); ++k)
+    if (key == kClassMaps[k].key) return int(k);
+  return -1;
+}
+
 struct PortInfo {
   std::string name;
   bool in_port_table = false;
@@ -421,9 +436,8 @@ class Importer {
     m_dscp_map.assign(m_ports.size(), "");
     m_dot1p_map.assign(m_ports.size(), "");
     const json& q = table(m_db, "PORT_QOS_MAP");
+    for (auto& m : m_class_maps) m.assign(m_ports.size(), "");
     std::string global_dscp;
-    // Non-identity TC maps: map kind and name -> ports using it.
-    std::map<std::pair<std::string, std::string>, std::vector<std::string>> tc_maps;
     std::set<std::string> absent;
     for (auto it = q.begin(); it != q.end(); ++it) {
       const std::string f = "PORT_QOS_MAP." + it.key();
@@ -451,17 +465,11 @@ class Importer {
           const std::string name = deref(*k, tbl, kf);
           if (!table(m_db, tbl.c_str()).contains(name)) fail(kf, "unknown " + tbl + " '" + name + "'");
           for (size_t p : ports) (dscp ? m_dscp_map : m_dot1p_map)[p] = name;
-        } else if (k.key() == "tc_to_pg_map" || k.key() == "tc_to_queue_map" || k.key() == "pfc_to_queue_map") {
-          const char* tbl = k.key() == "tc_to_pg_map"      ? "TC_TO_PRIORITY_GROUP_MAP"
-                            : k.key() == "tc_to_queue_map" ? "TC_TO_QUEUE_MAP"
-                                                           : "MAP_PFC_PRIORITY_TO_QUEUE";
+        } else if (const int c = class_map_index(k.key()); c >= 0) {
+          const char* tbl = kClassMaps[size_t(c)].table;
           const std::string name = deref(*k, tbl, kf);
-          const auto m = tc_map(m_db, tbl, name, kf);
-          for (uint8_t i = 0; i < 8; ++i)
-            if (m[i] != i) {
-              for (size_t p : ports) tc_maps[{tbl, name}].push_back(m_ports[p].name);
-              break;
-            }
+          tc_map(m_db, tbl, name, kf);  // checked here, to name the field
+          for (size_t p : ports) m_class_maps[size_t(c)][p] = name;
         } else {
           ignore("PORT_QOS_MAP fields", k.key());
         }
@@ -480,18 +488,6 @@ class Importer {
       if (!took.empty())
         m_msgs.notes.push_back("PORT_QOS_MAP.global: DSCP_TO_TC_MAP '" + global_dscp +
                                "' classifies the ports without their own: " + join(took));
-    }
-    // The model keeps TC = PG = queue and PFC priority = TC: a map that moves any of them is
-    // not followed.
-    for (const auto& [key, ports] : tc_maps) {
-      const auto m = tc_map(m_db, key.first.c_str(), key.second, key.first + "." + key.second);
-      std::vector<std::string> moved;
-      for (uint8_t i = 0; i < 8; ++i)
-        if (m[i] != i) moved.push_back(std::to_string(i) + "->" + std::to_string(m[i]));
-      std::set<std::string> uniq(ports.begin(), ports.end());
-      m_msgs.warnings.push_back(key.first + " '" + key.second + "' (" + join({uniq.begin(), uniq.end()}) + ") maps " +
-                                join(moved) + "; the model keeps PG = queue = TC and pauses queue = PFC priority, "
-                                "so these classes get their own PG/queue counters instead");
     }
   }
 
@@ -733,6 +729,8 @@ class Importer {
       if (m_pfc[p]) e["pfc_enable"] = mask_text(m_pfc[p]);
       if (!m_dscp_map[p].empty()) e["dscp_to_tc_map"] = m_dscp_map[p], dscp_maps.insert(m_dscp_map[p]);
       if (!m_dot1p_map[p].empty()) e["dot1p_to_tc_map"] = m_dot1p_map[p], dot1p_maps.insert(m_dot1p_map[p]);
+      for (size_t k = 0; k < kClassMaps.size(); ++k)
+        if (!m_class_maps[k][p].empty()) e[kClassMaps[k].key] = m_class_maps[k][p];
       if (!e.empty()) qos[m_ports[p].name] = e;
     }
     buffer["PORT_QOS_MAP"] = qos;
@@ -745,6 +743,15 @@ class Importer {
           t[name][it.key()] = uint_value(*it, std::string(tbl) + "." + name + "." + it.key(), 7);
       }
       buffer[tbl] = t;
+    }
+    for (size_t k = 0; k < kClassMaps.size(); ++k) {
+      json t = json::object();
+      for (const auto& names : m_class_maps[k])
+        if (!names.empty() && !t.contains(names)) {
+          const auto m = tc_map(m_db, kClassMaps[k].table, names, std::string(kClassMaps[k].table) + "." + names);
+          for (size_t i = 0; i < 8; ++i) t[names][std::to_string(i)] = m[i];
+        }
+      if (!t.empty()) buffer[kClassMaps[k].table] = t;
     }
     return buffer;
   }
@@ -806,6 +813,7 @@ class Importer {
   std::vector<std::array<std::string, 8>> m_pg, m_queue;
   std::vector<uint8_t> m_pfc;
   std::vector<std::string> m_dscp_map, m_dot1p_map;
+  std::array<std::vector<std::string>, 3> m_class_maps;  // per kClassMaps entry, per port: map name
 };
 
 }  // namespace
@@ -827,7 +835,8 @@ nlohmann::json scenario_for_config_db(const std::vector<std::string>& files, std
     numbers.insert(std::stoull(name.substr(8)));
   };
   for (const char* t : {"PORT", "PORT_QOS_MAP"})
-    for (auto it = table(db, t).begin(); it != table(db, t).end(); ++it) take(it.key());
+    for (auto it = table(db, t).begin(); it != table(db, t).end(); ++it)
+      for (const auto& port : split(it.key(), ',')) take(port);
   for (auto it = singleton(db, "CABLE_LENGTH").begin(); it != singleton(db, "CABLE_LENGTH").end(); ++it) take(it.key());
   for (const char* t : {"BUFFER_PG", "BUFFER_QUEUE"})
     for (auto it = table(db, t).begin(); it != table(db, t).end(); ++it)

@@ -262,6 +262,11 @@ void load_buffer(Scenario& sc, JsonReader r, bool skip_missing = false) {
   b.has_dot1p_map.assign(np, 0);
   for (uint32_t p = 0; p < np; ++p)
     for (uint32_t d = 0; d < 64; ++d) b.dscp_to_tc[p][d] = uint8_t(d >> 3);  // class selector
+  std::array<uint8_t, 8> identity{};
+  for (uint8_t i = 0; i < 8; ++i) identity[i] = i;
+  b.tc_to_pg.assign(np, identity);
+  b.tc_to_queue.assign(np, identity);
+  b.pfc_to_queue.assign(np, identity);
 
   auto load_map = [&](const char* table, const std::string& name, const std::string& field, size_t entries,
                       auto& out) {
@@ -304,7 +309,27 @@ void load_buffer(Scenario& sc, JsonReader r, bool skip_missing = false) {
         used_tables.insert("DOT1P_TO_TC_MAP");
         has_dot1p = true;
       }
+      // TC -> PG, TC -> queue, PFC priority -> queue: 8 entries, unlisted ones identity.
+      struct ClassMap {
+        const char* key;
+        const char* table;
+        std::vector<std::array<uint8_t, 8>>* per_port;
+        std::array<uint8_t, 8> map;
+        bool given;
+      };
+      ClassMap class_maps[] = {{"tc_to_pg_map", "TC_TO_PRIORITY_GROUP_MAP", &b.tc_to_pg, identity, false},
+                               {"tc_to_queue_map", "TC_TO_QUEUE_MAP", &b.tc_to_queue, identity, false},
+                               {"pfc_to_queue_map", "MAP_PFC_PRIORITY_TO_QUEUE", &b.pfc_to_queue, identity, false}};
+      for (auto& m : class_maps)
+        if (e.has(m.key)) {
+          load_map(m.table, e.string(m.key), e.field(m.key), 8, m.map);
+          used_tables.insert(m.table);
+          m.given = true;
+        }
       e.done();
+      for (uint32_t p : ports)
+        for (const auto& m : class_maps)
+          if (m.given) (*m.per_port)[p] = m.map;
       for (uint32_t p : ports) {
         b.pfc_enable[p] = pfc;
         if (has_dscp) b.dscp_to_tc[p] = dscp;
@@ -316,8 +341,13 @@ void load_buffer(Scenario& sc, JsonReader r, bool skip_missing = false) {
     }
     q.done();
   }
-  for (const char* t : {"DSCP_TO_TC_MAP", "DOT1P_TO_TC_MAP"})
+  for (const char* t : {"DSCP_TO_TC_MAP", "DOT1P_TO_TC_MAP", "TC_TO_PRIORITY_GROUP_MAP", "TC_TO_QUEUE_MAP",
+                        "MAP_PFC_PRIORITY_TO_QUEUE"})
     if (r.has(t) && !used_tables.count(t)) r.child(t);  // still must be an object
+  b.lossless_pgs.assign(np, 0);
+  for (uint32_t p = 0; p < np; ++p)
+    for (uint32_t tc = 0; tc < Scenario::kPrios; ++tc)
+      if (b.pfc_enable[p] >> tc & 1) b.lossless_pgs[p] |= uint8_t(1u << b.tc_to_pg[p][tc]);
 
   auto load_assign = [&](const char* table, std::vector<int>& out) {
     out.assign(size_t(np) * Scenario::kPrios, -1);
@@ -343,7 +373,7 @@ void load_buffer(Scenario& sc, JsonReader r, bool skip_missing = false) {
     for (uint32_t p = 0; p < np; ++p)
       for (uint32_t q = 0; q < Scenario::kPrios; ++q) {
         int& slot = v[p * Scenario::kPrios + q];
-        const bool ll = sc.lossless(p, q);
+        const bool ll = ingress ? sc.lossless(p, q) : sc.queue_lossless(p, q);
         const std::string dflt = std::string(ingress ? "ingress_" : "egress_") +
                                  (ll ? "lossless" : "lossy") + "_profile";
         const std::string key = sc.topo.ports[p].name + "|" + std::to_string(q);
@@ -570,6 +600,7 @@ void build_switch_views(Scenario& sc, const nlohmann::json& shared_buffer) {
       if (!keep(o.th_lossy_port, o.th_lossy_prio, false)) o.th_lossy_port = -1;
       v->core_config().validate();
       for (auto& w : headroom_warnings(*v)) sc.warnings.push_back(std::move(w));
+      for (auto& w : class_map_warnings(*v)) sc.warnings.push_back("switch '" + sw.name + "' " + w);
     } catch (const std::exception& e) {
       throw ConfigError("switch '" + sw.name + "': " + e.what());
     }
@@ -595,6 +626,67 @@ double SizeDist::mean_bytes() const {
     }
   }
   return 1;
+}
+
+uint8_t Scenario::pg_priorities(uint32_t port, uint32_t pg) const {
+  uint8_t m = 0;
+  for (uint32_t tc = 0; tc < kPrios; ++tc)
+    if (tc_lossless(port, tc) && buffer.tc_to_pg[port][tc] == pg) m |= uint8_t(1u << tc);
+  return m;
+}
+
+bool Scenario::queue_lossless(uint32_t port, uint32_t q) const {
+  for (uint32_t tc = 0; tc < kPrios; ++tc)
+    if (tc_lossless(port, tc) && buffer.tc_to_queue[port][tc] == q) return true;
+  return false;
+}
+
+std::vector<int> Scenario::core_queue_profiles() const {
+  // The lowest TC that some ingress port maps to the PG decides; queue `pg` if none does.
+  std::array<int, kPrios> first_tc;
+  first_tc.fill(-1);
+  for (uint32_t in = 0; in < ports(); ++in)
+    for (uint32_t tc = kPrios; tc-- > 0;) {
+      int& f = first_tc[buffer.tc_to_pg[in][tc]];
+      if (f < 0 || int(tc) < f) f = int(tc);
+    }
+  std::vector<int> out(size_t(ports()) * kPrios);
+  for (uint32_t port = 0; port < ports(); ++port)
+    for (uint32_t pg = 0; pg < kPrios; ++pg) {
+      const uint32_t q = first_tc[pg] < 0 ? pg : buffer.tc_to_queue[port][size_t(first_tc[pg])];
+      out[size_t(port) * kPrios + pg] = buffer.queue_profile[size_t(port) * kPrios + q];
+    }
+  return out;
+}
+
+std::vector<std::string> class_map_warnings(const Scenario& sc) {
+  // Queues whose TCs share a PG share the core's egress counter and must agree on a profile
+  // to be admitted as configured.
+  std::vector<std::string> out;
+  const BufferCfg& b = sc.buffer;
+  for (uint32_t pg = 0; pg < Scenario::kPrios; ++pg) {
+    uint8_t tcs = 0;
+    for (uint32_t in = 0; in < sc.ports(); ++in)
+      for (uint32_t tc = 0; tc < Scenario::kPrios; ++tc)
+        if (b.tc_to_pg[in][tc] == pg) tcs |= uint8_t(1u << tc);
+    for (uint32_t port = 0; port < sc.ports(); ++port) {
+      std::map<std::string, std::string> profiles;  // profile -> queues
+      for (uint32_t tc = 0; tc < Scenario::kPrios; ++tc)
+        if (tcs >> tc & 1) {
+          const uint32_t q = b.tc_to_queue[port][tc];
+          std::string& qs = profiles[b.profiles[size_t(b.queue_profile[size_t(port) * Scenario::kPrios + q])].name];
+          if (qs.find(std::to_string(q)) == std::string::npos) qs += (qs.empty() ? "" : ",") + std::to_string(q);
+        }
+      if (profiles.size() < 2) continue;
+      std::string list;
+      for (const auto& [prof, qs] : profiles) list += (list.empty() ? "" : ", ") + qs + " '" + prof + "'";
+      out.push_back(sc.topo.ports[port].name + ": TCs of PG " + std::to_string(pg) + " go to queues with different " +
+                    "BUFFER_QUEUE profiles (" + list + "); the admission core counts egress per (port, PG), so " +
+                    "they share one counter with the first one's profile");
+      break;  // one line per PG
+    }
+  }
+  return out;
 }
 
 admission::CoreConfig Scenario::core_config() const {
@@ -629,6 +721,7 @@ admission::CoreConfig Scenario::core_config() const {
   const size_t n = size_t(ports()) * kPrios;
   c.pg_profile.resize(n);
   c.queue_profile.resize(n);
+  const std::vector<int> queue_prof = core_queue_profiles();
   c.lossless.resize(n);
   for (uint32_t port = 0; port < ports(); ++port)
     for (uint32_t q = 0; q < kPrios; ++q) {
@@ -636,7 +729,7 @@ admission::CoreConfig Scenario::core_config() const {
       const size_t pi = size_t(b.pg_profile[i]);
       const auto& pr = b.profiles[pi];
       c.lossless[i] = lossless(port, q) ? 1 : 0;
-      c.queue_profile[i] = uint16_t(b.queue_profile[i]);
+      c.queue_profile[i] = uint16_t(queue_prof[i]);
       uint64_t xoff = 0;
       if (c.lossless[i]) {
         xoff = pr.has_xoff ? pr.xoff_bytes : safe[port] * cb;
@@ -752,8 +845,12 @@ Scenario load_scenario(const nlohmann::json& j, const std::string& origin) {
     }
     r.done();
     sc.core_config().validate();
-    if (sc.net.graph) build_switch_views(sc, j.at("buffer"));
-    else sc.warnings = headroom_warnings(sc);
+    if (sc.net.graph) {
+      build_switch_views(sc, j.at("buffer"));
+    } else {
+      sc.warnings = headroom_warnings(sc);
+      for (auto& w : class_map_warnings(sc)) sc.warnings.push_back(std::move(w));
+    }
   } catch (const std::invalid_argument& e) {
     throw ConfigError(origin + ": " + e.what());
   } catch (const ConfigError& e) {

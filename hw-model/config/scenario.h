@@ -104,7 +104,12 @@ struct BufferCfg {
   std::vector<Profile> profiles;
   std::vector<int> pg_profile;     // [port*8+pg], -1 = unset
   std::vector<int> queue_profile;  // [port*8+q]
-  std::vector<uint8_t> pfc_enable;  // per port, bit per priority
+  std::vector<uint8_t> pfc_enable;  // per port, bit per priority (= TC: the NIC's priority is its TC)
+  // TC -> PG at an ingress port, TC -> queue at an egress port, received PFC priority ->
+  // the egress queue it pauses (PORT_QOS_MAP tc_to_pg_map, tc_to_queue_map,
+  // pfc_to_queue_map); identity where not given.
+  std::vector<std::array<uint8_t, 8>> tc_to_pg, tc_to_queue, pfc_to_queue;  // per port
+  std::vector<uint8_t> lossless_pgs;  // per port, bit per PG: a PFC-enabled TC maps to it (derived)
   std::vector<std::array<uint8_t, 64>> dscp_to_tc;  // per port
   std::vector<std::array<uint8_t, 8>> dot1p_to_tc;  // per port
   std::vector<uint8_t> has_dot1p_map;               // per port
@@ -181,13 +186,24 @@ struct Scenario {
   std::vector<std::shared_ptr<const Scenario>> views;
   // Unsafe but valid settings found by the loader (config/headroom.h), every switch's.
   std::vector<std::string> warnings;
-  bool lossless(uint32_t port, uint32_t prio) const {
-    return (buffer.pfc_enable[port] >> prio) & 1u;
-  }
+  // PG `pg` of ingress port `port` is lossless when a PFC-enabled TC maps to it.
+  bool lossless(uint32_t port, uint32_t pg) const { return (buffer.lossless_pgs[port] >> pg) & 1u; }
+  bool tc_lossless(uint32_t port, uint32_t tc) const { return (buffer.pfc_enable[port] >> tc) & 1u; }
+  // The PFC priorities an XOFF of PG `pg` pauses: its PFC-enabled TCs.
+  uint8_t pg_priorities(uint32_t port, uint32_t pg) const;
+  // Queue `q` of egress port `port` is lossless when a PFC-enabled TC of the port maps to it.
+  bool queue_lossless(uint32_t port, uint32_t q) const;
+  // The BUFFER_QUEUE profile of each of the admission core's egress counters [port*8+PG]:
+  // the core has one priority index, the PG, so the queues that a PG's TCs map to share a
+  // counter, with the profile of the lowest TC's queue (docs/configuration.md, "TC, PG and queue").
+  std::vector<int> core_queue_profiles() const;
   // The integer admission-core configuration in cells.
   admission::CoreConfig core_config() const;
   uint64_t cells(uint64_t bytes) const { return (bytes + mmu.cell_bytes - 1) / mmu.cell_bytes; }
 };
+
+// Egress queues that share a core counter (one PG) but not a profile, one line per PG.
+std::vector<std::string> class_map_warnings(const Scenario& sc);
 
 // The "host" object (config/host_config.cc).
 void load_host(Scenario& sc, const nlohmann::json& j);

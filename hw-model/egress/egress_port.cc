@@ -29,9 +29,15 @@ uint64_t EgressPort::now() { return now_ps(); }
 tlm::tlm_sync_enum EgressPort::nb_transport_fw(int, Packet& p, tlm::tlm_phase& phase, sc_core::sc_time&) {
   expect_begin_req(phase, name());
   if (p.kind != Packet::Kind::kData) m_ctrl.push_back(&p);
-  else m_q[m_bfc ? p.queue : p.prio].push_back(&p);
+  else m_q[m_bfc ? p.queue : m_tc_queue[p.tc]].push_back(&p);
   try_send();
   return tlm::TLM_COMPLETED;
+}
+
+void EgressPort::set_class_maps(const std::array<uint8_t, 8>& tc_to_queue, const std::array<uint8_t, 8>& pfc_to_queue) {
+  m_tc_queue = tc_to_queue;
+  m_queue_prios.fill(0);
+  for (int p = 0; p < 8; ++p) m_queue_prios[pfc_to_queue[size_t(p)]] |= uint8_t(1u << p);
 }
 
 void EgressPort::pfc_received(const PfcFrame& f) {
@@ -48,7 +54,7 @@ void EgressPort::trace(sc_core::sc_trace_file* tf) {
 
 void EgressPort::trace_pause() {
   const uint64_t t = now();
-  for (int q = 0; q < kQueues; ++q) m_tr_paused[size_t(q)] = m_pause.paused(uint8_t(q), t);
+  for (int q = 0; q < kQueues; ++q) m_tr_paused[size_t(q)] = m_pause.any_paused(m_queue_prios[size_t(q)], t);
   if (const uint64_t e = m_pause.next_expiry(0xff, t)) m_tr_ev.notify(ps(e - t));
 }
 
@@ -65,10 +71,11 @@ void EgressPort::bfc_received(const BfcFrame& f) {
   try_send();  // a resume may unblock a queue
 }
 
-// BFC pauses queues; PFC still pauses the priority of the frame at a queue's head.
+// PFC pauses the queues its priorities map to; with BFC, a queue waits while the class
+// queue of the frame at its head is PFC-paused.
 bool EgressPort::queue_paused(size_t q, uint64_t t) const {
-  if (!m_bfc) return m_pause.paused(uint8_t(q), t);
-  return m_bfc_paused.test(uint32_t(q)) || m_pause.paused(m_q[q].front()->prio, t);
+  if (!m_bfc) return m_pause.any_paused(m_queue_prios[q], t);
+  return m_bfc_paused.test(uint32_t(q)) || m_pause.any_paused(m_queue_prios[m_tc_queue[m_q[q].front()->tc]], t);
 }
 
 void EgressPort::for_each_queued(const std::function<void(const Packet&, int, bool)>& fn) const {
@@ -123,7 +130,7 @@ void EgressPort::try_send() {
       uint8_t waiting = 0;  // priorities whose PFC pause holds a queue
       for (size_t i = 0; i < m_q.size(); ++i)
         if (!m_q[i].empty() && !(m_bfc && m_bfc_paused.test(uint32_t(i))))
-          waiting |= uint8_t(1u << (m_bfc ? m_q[i].front()->prio : i));
+          waiting |= m_queue_prios[m_bfc ? m_tc_queue[m_q[i].front()->tc] : i];
       if (const uint64_t t = m_pause.next_expiry(waiting, t_now)) m_wake.notify(ps(t - t_now));
       return;
     }

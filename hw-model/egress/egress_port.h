@@ -42,6 +42,9 @@ class EgressPort : public sc_core::sc_module, public PauseIf {
   // simulation starts; --vcd-signals pfc).
   void trace(sc_core::sc_trace_file* tf);
 
+  // The port's TC -> queue map and the queue each received PFC priority pauses
+  // (PORT_QOS_MAP tc_to_queue_map, pfc_to_queue_map); identity unless set.
+  void set_class_maps(const std::array<uint8_t, 8>& tc_to_queue, const std::array<uint8_t, 8>& pfc_to_queue);
   void pfc_received(const PfcFrame& f) override;
   // BFC: `queues` data queues indexed by Packet::queue, paused by BFC frames (before running).
   void enable_bfc(uint32_t queues);
@@ -80,6 +83,8 @@ class EgressPort : public sc_core::sc_module, public PauseIf {
   int m_rr = 0;
   bool m_quantum_given = false;
   PauseTimers m_pause;
+  std::array<uint8_t, 8> m_tc_queue{0, 1, 2, 3, 4, 5, 6, 7};
+  std::array<uint8_t, 8> m_queue_prios{1, 2, 4, 8, 16, 32, 64, 128};  // PFC priorities pausing each queue
   std::unique_ptr<bool[]> m_tr_paused;  // traced pause bits, when traced
   sc_core::sc_event m_tr_ev;
   bool m_busy = false;

@@ -17,6 +17,7 @@ Switch::Switch(sc_core::sc_module_name name, const Scenario& sc, uint32_t switch
     egress.push_back(std::make_unique<EgressPort>(("egress_" + sc.topo.ports[i].name).c_str(), i,
                                                   sc.topo.ports[i].rate_bps, sc.dwrr_quantum_bytes));
     EgressPort& e = *egress.back();
+    e.set_class_maps(sc.buffer.tc_to_queue[i], sc.buffer.pfc_to_queue[i]);
     ingress.to_egress.bind(e.in);
     pfc.out.bind(e.in);
     ingress.pause.bind(e.pause_export);

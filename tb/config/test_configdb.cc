@@ -7,6 +7,7 @@
 
 #include <unistd.h>
 
+#include <array>
 #include <cstdlib>
 #include <fstream>
 #include <random>
@@ -103,11 +104,19 @@ TEST(ConfigDb, VlabTraditionalWithLookup) {
   EXPECT_EQ(l.sc.buffer.dscp_to_tc[3][3], 0u);
   EXPECT_EQ(l.sc.buffer.dscp_to_tc[1][3], 3u);   // AZURE: DSCP 3 -> TC 3
   EXPECT_EQ(l.sc.buffer.dscp_to_tc[1][46], 5u);  // DSCP 46 -> TC 5
-  // One block names every table not modelled; the TC -> PG collapse is a warning.
+  // One block names every table not modelled.
   EXPECT_TRUE(has(l.report.ignored, "SCHEDULER (2 entries)"));
   EXPECT_TRUE(has(l.report.ignored, "WRED_PROFILE (1 entry)"));
   EXPECT_TRUE(has(l.report.ignored, "PORT: ports not in the topology (Ethernet120)"));
-  EXPECT_TRUE(has(l.sc.warnings, "TC_TO_PRIORITY_GROUP_MAP 'AZURE'"));
+  // TC_TO_PRIORITY_GROUP_MAP AZURE is followed: TCs 0, 1, 2, 5, 6 share PG 0, 3 and 4 keep
+  // their own, 7 -> 7; TC_TO_QUEUE_MAP AZURE is the identity. Ethernet12 has no map.
+  const std::array<uint8_t, 8> azure_pg{0, 0, 0, 3, 4, 0, 0, 7}, identity{0, 1, 2, 3, 4, 5, 6, 7};
+  EXPECT_EQ(l.sc.buffer.tc_to_pg[1], azure_pg);
+  EXPECT_EQ(l.sc.buffer.tc_to_queue[1], identity);
+  EXPECT_EQ(l.sc.buffer.tc_to_pg[3], identity);
+  EXPECT_EQ(l.sc.pg_priorities(1, 3), 0x08);
+  EXPECT_FALSE(has(l.sc.warnings, "TC_TO_PRIORITY_GROUP_MAP"));
+  EXPECT_FALSE(has(l.sc.warnings, "BUFFER_QUEUE profiles"));  // PG 0's queues 0, 1, 2, 5, 6 are all lossy
 }
 
 // Without a pg_profile_lookup the generated profiles carry no xoff: each lossless PG gets
