@@ -188,6 +188,69 @@ void load_mmu(Scenario& sc, JsonReader r) {
   r.done();
 }
 
+// SONiC's PFC_WD table (pfcwdorch.cpp): GLOBAL.POLL_INTERVAL, and per port action,
+// detection_time and restoration_time, in ms. SONiC takes 100 ... 5000 ms (detection) and
+// 100 ... 60000 ms (restoration); shorter times are accepted, for short simulations.
+void load_pfc_wd(Scenario& sc, JsonReader t, bool skip_missing) {
+  PfcWatchdogCfg& wd = sc.pfc_wd;
+  wd.ports.assign(sc.ports(), {});
+  constexpr double kPsPerMs = 1e9;
+  for (auto it = t.object().begin(); it != t.object().end(); ++it) {
+    JsonReader e = t.child(it.key());
+    if (it.key() == "GLOBAL") {
+      wd.poll_ps = e.time_ps("POLL_INTERVAL", kPsPerMs, false, wd.poll_ps);
+      e.done();
+      continue;
+    }
+    PfcWatchdogCfg::Port cfg;
+    cfg.enabled = true;
+    const std::string action = e.string("action", "drop");
+    if (action == "drop") cfg.action = PfcWatchdogCfg::Action::kDrop;
+    else if (action == "forward") cfg.action = PfcWatchdogCfg::Action::kForward;
+    else if (action == "alert") cfg.action = PfcWatchdogCfg::Action::kAlert;
+    else e.fail("action", "must be drop, forward or alert");
+    cfg.detection_ps = e.time_ps("detection_time", kPsPerMs, false);
+    cfg.restoration_ps = e.time_ps("restoration_time", kPsPerMs, false);
+    e.done();
+    for (const auto& name : split(it.key(), ','))
+      if (const int p = port_index_or_skip(sc, name, t.field(it.key()), skip_missing); p >= 0) {
+        cfg.priorities = sc.buffer.pfcwd_sw_enable[size_t(p)];
+        wd.ports[size_t(p)] = cfg;
+      }
+  }
+  t.done();
+}
+
+// Faulty NICs: pause frames at a host's switch port from start to stop.
+void load_pfc_storms(Scenario& sc, const nlohmann::json& a) {
+  if (!a.is_array()) throw ConfigError("pfc_storms: must be an array");
+  for (size_t i = 0; i < a.size(); ++i) {
+    const std::string f = "pfc_storms[" + std::to_string(i) + "]";
+    JsonReader r(a[i], f);
+    PfcStormCfg st;
+    const auto hosts = parse_hosts(r.raw("host"), r.field("host"), sc);
+    if (hosts.size() != 1) r.fail("host", "exactly one host");
+    st.host = hosts[0];
+    const auto& h = sc.net.hosts[st.host];
+    st.port = h.port;
+    st.priorities = parse_prio_set(r.string("priorities"), r.field("priorities"));
+    st.quanta = uint16_t(r.integer("quanta", 1, 65535, 65535));
+    st.start_ps = r.time_ps("start_us", kPsPerUs, true, 0);
+    st.stop_ps = r.time_ps("stop_us", kPsPerUs, false, sc.duration_ps);
+    if (st.stop_ps > sc.duration_ps) r.fail("stop_us", "beyond duration_us");
+    if (st.stop_ps <= st.start_ps) r.fail("stop_us", "must be after start_us");
+    st.period_ps = r.time_ps("period_us", kPsPerUs, false);
+    // As for PFC refreshes: no more often than one PFC frame fits on the host's link.
+    const uint64_t rate = sc.host_rate_bps(st.host);
+    if ((unsigned __int128)rate * st.period_ps <
+        (unsigned __int128)(kMinFrameBytes + sc.topo.wire_overhead_bytes) * 8 * 1'000'000'000'000ull)
+      r.fail("period_us", "shorter than one PFC frame on " + h.name + "'s link");
+    r.done();
+    sc.pfc_storms.push_back(st);
+    sc.pfc_storm_switch.push_back(h.sw);
+  }
+}
+
 void load_buffer(Scenario& sc, JsonReader r, bool skip_missing = false) {
   BufferCfg& b = sc.buffer;
   const uint32_t np = sc.ports();
@@ -257,6 +320,7 @@ void load_buffer(Scenario& sc, JsonReader r, bool skip_missing = false) {
   profs.done();
 
   b.pfc_enable.assign(np, 0);
+  b.pfcwd_sw_enable.assign(np, 0);
   b.dscp_to_tc.assign(np, {});
   b.dot1p_to_tc.assign(np, {});
   b.has_dot1p_map.assign(np, 0);
@@ -293,6 +357,11 @@ void load_buffer(Scenario& sc, JsonReader r, bool skip_missing = false) {
       if (e.has("pfc_enable")) {
         const std::string s = e.string("pfc_enable");
         pfc = s.empty() ? 0 : parse_prio_set(s, e.field("pfc_enable"));
+      }
+      int wd = -1;  // pfcwd_sw_enable: the priorities the PFC watchdog watches
+      if (e.has("pfcwd_sw_enable")) {
+        const std::string s = e.string("pfcwd_sw_enable");
+        wd = s.empty() ? 0 : parse_prio_set(s, e.field("pfcwd_sw_enable"));
       }
       std::array<uint8_t, 64> dscp{};
       bool has_dscp = false;
@@ -332,6 +401,7 @@ void load_buffer(Scenario& sc, JsonReader r, bool skip_missing = false) {
           if (m.given) (*m.per_port)[p] = m.map;
       for (uint32_t p : ports) {
         b.pfc_enable[p] = pfc;
+        b.pfcwd_sw_enable[p] = uint8_t(wd < 0 ? pfc : wd);
         if (has_dscp) b.dscp_to_tc[p] = dscp;
         if (has_dot1p) {
           b.dot1p_to_tc[p] = dot1p;
@@ -392,6 +462,7 @@ void load_buffer(Scenario& sc, JsonReader r, bool skip_missing = false) {
   };
   fill(b.pg_profile, "BUFFER_PG", true);
   fill(b.queue_profile, "BUFFER_QUEUE", false);
+  if (r.has("PFC_WD")) load_pfc_wd(sc, r.child("PFC_WD"), skip_missing);
   r.done();
 }
 
@@ -843,14 +914,20 @@ Scenario load_scenario(const nlohmann::json& j, const std::string& origin) {
           throw ConfigError(f + ".name: '" + sc.traffic[i].name + "' already names traffic[" + std::to_string(k) + "]");
       if (sc.traffic[i].stop_ps > sc.duration_ps) throw ConfigError(f + ".stop_us: beyond duration_us");
     }
+    if (r.has("pfc_storms")) load_pfc_storms(sc, r.raw("pfc_storms"));
     r.done();
     sc.core_config().validate();
     if (sc.net.graph) {
       build_switch_views(sc, j.at("buffer"));
+      for (size_t i = 0; i < sc.pfc_storms.size(); ++i)
+        std::const_pointer_cast<Scenario>(sc.views[sc.pfc_storm_switch[i]])->pfc_storms.push_back(sc.pfc_storms[i]);
     } else {
       sc.warnings = headroom_warnings(sc);
       for (auto& w : class_map_warnings(sc)) sc.warnings.push_back(std::move(w));
     }
+    for (uint32_t s = 0; s < sc.net.switches.size(); ++s)
+      if (sc.bfc.enabled && sc.switch_view(s).pfc_wd.enabled())
+        throw ConfigError("buffer.PFC_WD: the PFC watchdog is not modelled with bfc.enabled");
   } catch (const std::invalid_argument& e) {
     throw ConfigError(origin + ": " + e.what());
   } catch (const ConfigError& e) {

@@ -110,9 +110,40 @@ struct BufferCfg {
   // pfc_to_queue_map); identity where not given.
   std::vector<std::array<uint8_t, 8>> tc_to_pg, tc_to_queue, pfc_to_queue;  // per port
   std::vector<uint8_t> lossless_pgs;  // per port, bit per PG: a PFC-enabled TC maps to it (derived)
+  std::vector<uint8_t> pfcwd_sw_enable;  // per port: the watched priorities (default pfc_enable)
   std::vector<std::array<uint8_t, 64>> dscp_to_tc;  // per port
   std::vector<std::array<uint8_t, 8>> dot1p_to_tc;  // per port
   std::vector<uint8_t> has_dot1p_map;               // per port
+};
+
+// SONiC's PFC watchdog (PFC_WD table, pfcwdorch; docs/configuration.md "PFC watchdog"):
+// per port, the queues of its watched PFC priorities.
+struct PfcWatchdogCfg {
+  enum class Action : uint8_t { kDrop, kForward, kAlert };
+  struct Port {
+    bool enabled = false;
+    Action action = Action::kDrop;
+    uint64_t detection_ps = 0;
+    uint64_t restoration_ps = 0;
+    uint8_t priorities = 0;  // PORT_QOS_MAP pfcwd_sw_enable, else pfc_enable
+  };
+  uint64_t poll_ps = 200'000'000'000;  // PFC_WD.GLOBAL.POLL_INTERVAL, SONiC's 200 ms
+  std::vector<Port> ports;              // per port; empty: no PFC_WD table
+  bool enabled() const {
+    for (const auto& p : ports)
+      if (p.enabled) return true;
+    return false;
+  }
+};
+
+// A faulty NIC's PFC storm (scenario `pfc_storms`): pause frames for `priorities` at the
+// switch port facing the host, every period from start to stop.
+struct PfcStormCfg {
+  uint32_t host = 0;
+  uint32_t port = 0;  // on the host's switch
+  uint8_t priorities = 0;
+  uint16_t quanta = 0xFFFF;
+  uint64_t start_ps = 0, stop_ps = 0, period_ps = 0;
 };
 
 struct PfcCfg {
@@ -169,6 +200,7 @@ struct Scenario {
   NetworkCfg net;  // switches, hosts, links (the single-switch form too)
   MmuCfg mmu;
   BufferCfg buffer;
+  PfcWatchdogCfg pfc_wd;  // buffer.PFC_WD
   PfcCfg pfc;
   AdmissionCfg admission;
   uint32_t dwrr_quantum_bytes = 1600;
@@ -176,6 +208,9 @@ struct Scenario {
   std::vector<GeneratorCfg> traffic;
   OutputCfg output;
   BfcCfg bfc;
+  // Per switch view: the storms at its ports (the top level lists every switch's).
+  std::vector<PfcStormCfg> pfc_storms;
+  std::vector<uint32_t> pfc_storm_switch;  // top level: the switch of each storm
 
   static constexpr uint32_t kPrios = 8;
   uint32_t ports() const { return uint32_t(topo.ports.size()); }
