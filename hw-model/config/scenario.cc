@@ -639,7 +639,7 @@ GeneratorCfg load_generator(const Scenario& sc, JsonReader r, size_t i) {
 
 // Graph form: each switch reads the SONiC tables (its own or the shared ones) over its own
 // ports; the view is what its MMU, pipeline and PFC generator see.
-void build_switch_views(Scenario& sc, const nlohmann::json& shared_buffer) {
+void build_switch_views(Scenario& sc, const nlohmann::json& shared_buffer, const nlohmann::json& watchdog) {
   for (size_t s = 0; s < sc.net.switches.size(); ++s) {
     const NetworkCfg::Switch& sw = sc.net.switches[s];
     auto v = std::make_shared<Scenario>();
@@ -662,6 +662,7 @@ void build_switch_views(Scenario& sc, const nlohmann::json& shared_buffer) {
     const std::string f = own ? "topology.switches[" + std::to_string(s) + "].buffer" : "buffer";
     try {
       load_buffer(*v, JsonReader(own ? sw.buffer : shared_buffer, f), !own);
+      if (!watchdog.is_null() && v->pfc_wd.ports.empty()) load_pfc_wd(*v, JsonReader(watchdog, "pfc_watchdog"), true);
       // threshold_queues applies where the port exists with that class; else the default.
       OutputCfg& o = v->output;
       auto keep = [&](int port, int prio, bool lossless) {
@@ -842,6 +843,11 @@ Scenario load_scenario(const nlohmann::json& j, const std::string& origin) {
     if (sc.mmu.buffer_bytes / sc.mmu.cell_bytes == 0)
       throw ConfigError("mmu.buffer_bytes: smaller than one cell");
     load_buffer(sc, r.child("buffer"));
+    // pfc_watchdog: PFC_WD's keys for every switch whose buffer has no PFC_WD of its own.
+    if (r.has("pfc_watchdog")) {
+      if (sc.pfc_wd.ports.empty()) load_pfc_wd(sc, r.child("pfc_watchdog"), false);
+      else r.child("pfc_watchdog");
+    }
     sc.measure_end_ps = sc.duration_ps;
     if (r.has("measure")) {
       JsonReader m = r.child("measure");
@@ -918,7 +924,7 @@ Scenario load_scenario(const nlohmann::json& j, const std::string& origin) {
     r.done();
     sc.core_config().validate();
     if (sc.net.graph) {
-      build_switch_views(sc, j.at("buffer"));
+      build_switch_views(sc, j.at("buffer"), j.contains("pfc_watchdog") ? j.at("pfc_watchdog") : nlohmann::json());
       for (size_t i = 0; i < sc.pfc_storms.size(); ++i)
         std::const_pointer_cast<Scenario>(sc.views[sc.pfc_storm_switch[i]])->pfc_storms.push_back(sc.pfc_storms[i]);
     } else {

@@ -96,6 +96,17 @@ TEST(PfcWatchdog, DropDetectsDropsAndRestores) {
   EXPECT_EQ(s["packets"]["dropped"], drops);
 }
 
+// The top-level pfc_watchdog takes PFC_WD's keys for every switch without its own.
+TEST(PfcWatchdog, TopLevelSectionIsTheSame) {
+  json j = storm("drop");
+  j["pfc_watchdog"] = j["buffer"]["PFC_WD"];
+  j["buffer"].erase("PFC_WD");
+  json a = run(storm("drop"), "in_buffer"), b = run(j, "top_level");
+  ASSERT_FALSE(a.is_null() || b.is_null());
+  for (json* s : {&a, &b}) s->erase("wall_time_s"), s->erase("scenario");
+  EXPECT_EQ(a, b);
+}
+
 // forward: the stormed queue ignores the pause and sends; alert: counts the storm only.
 TEST(PfcWatchdog, ForwardSendsThroughTheStormAlertOnlyCounts) {
   const json none = run(storm(""), "none");
