@@ -90,6 +90,22 @@ json switch_config(const Scenario& v, const std::string& name) {
     }
     sw["ports"].push_back(pj);
   }
+  if (v.pfc_wd.enabled()) {
+    static const char* const kActions[] = {"drop", "forward", "alert"};
+    json ports = json::object();
+    for (uint32_t port = 0; port < v.ports(); ++port) {
+      const auto& w = v.pfc_wd.ports[port];
+      if (!w.enabled) continue;
+      json prios = json::array();
+      for (uint32_t p = 0; p < Scenario::kPrios; ++p)
+        if (w.priorities >> p & 1) prios.push_back(p);
+      ports[v.topo.ports[port].name] = {{"action", kActions[size_t(w.action)]},
+                                        {"detection_ms", double(w.detection_ps) / 1e9},
+                                        {"restoration_ms", double(w.restoration_ps) / 1e9},
+                                        {"priorities", prios}};
+    }
+    sw["pfc_watchdog"] = {{"poll_interval_ms", double(v.pfc_wd.poll_ps) / 1e9}, {"ports", ports}};
+  }
   return sw;
 }
 
@@ -187,6 +203,14 @@ void print_effective_config(std::ostream& os, const json& eff) {
              << (ll ? cell(e, "xon_cells") : "-") << (ll ? cell(e, "xon_offset_cells") : "-") << "\n";
           first = false;
         }
+    }
+    if (sw.contains("pfc_watchdog")) {
+      const json& w = sw["pfc_watchdog"];
+      os << "  PFC watchdog, poll " << w["poll_interval_ms"].dump() << " ms:";
+      for (auto it = w["ports"].begin(); it != w["ports"].end(); ++it)
+        os << " " << it.key() << " " << (*it)["action"].get<std::string>() << " " << (*it)["detection_ms"].dump()
+           << "/" << (*it)["restoration_ms"].dump() << " ms prio " << list((*it)["priorities"]) << ";";
+      os << "\n";
     }
   }
   os << "(* xoff derived: mmusim's safe headroom, the profile has none; PFC prio: the priorities a PG's XOFF "

@@ -13,6 +13,7 @@
 
 #include "cli_harness.h"
 #include "config/config_load.h"
+#include "config/effective_config.h"
 
 namespace {
 
@@ -195,6 +196,13 @@ TEST(PfcWatchdog, ConfigDbImport) {
   EXPECT_NE(ignored.find("PFC_WD.GLOBAL fields (BIG_RED_SWITCH)"), std::string::npos) << ignored;
   EXPECT_NE(ignored.find("PFC_WD: ports not in the topology (Ethernet64)"), std::string::npos) << ignored;
   EXPECT_EQ(ignored.find("pfcwd_sw_enable"), std::string::npos) << ignored;
+  // config show's view of it.
+  const json w = mmusim::effective_config(sc)["switches"][0]["pfc_watchdog"];
+  EXPECT_EQ(w["poll_interval_ms"], 200.0);
+  EXPECT_EQ(w["ports"]["Ethernet0"], json({{"action", "forward"}, {"detection_ms", 400.0}, {"restoration_ms", 800.0},
+                                           {"priorities", {3}}}));
+  EXPECT_EQ(w["ports"]["Ethernet4"]["priorities"], json({3, 4}));
+  EXPECT_FALSE(w["ports"].contains("Ethernet8"));
 }
 
 }  // namespace
