@@ -46,7 +46,7 @@ class EgressPort : public sc_core::sc_module, public PauseIf {
   // (PORT_QOS_MAP tc_to_queue_map, pfc_to_queue_map); identity unless set.
   void set_class_maps(const std::array<uint8_t, 8>& tc_to_queue, const std::array<uint8_t, 8>& pfc_to_queue);
   void pfc_received(const PfcFrame& f) override;
-  // PFC watchdog (pfc/pfc_watchdog.h): `on_pfc` runs at each received PFC frame; `drop`
+  // PFC watchdog (pfcwd/pfc_watchdog.h): `on_pfc` runs at each received PFC frame; `drop`
   // takes each frame the watchdog drops, after its cells left the MMU.
   void enable_watchdog(std::function<void()> on_pfc, std::function<void(Packet&)> drop);
   // Queues whose PFC pause is ignored (mitigated) and whose frames are dropped, queued ones

@@ -18,8 +18,8 @@
 #include "mmu/csr_target.h"
 #include "mmu/mmu.h"
 #include "pfc/pfc_generator.h"
-#include "pfc/pfc_storm.h"
-#include "pfc/pfc_watchdog.h"
+#include "pfcwd/pfc_storm.h"
+#include "pfcwd/pfc_watchdog.h"
 
 namespace mmusim {
 

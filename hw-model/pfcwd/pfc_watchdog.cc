@@ -1,4 +1,4 @@
-#include "pfc/pfc_watchdog.h"
+#include "pfcwd/pfc_watchdog.h"
 
 #include "common/sim_time.h"
 

@@ -1,4 +1,4 @@
-#include "pfc/pfc_storm.h"
+#include "pfcwd/pfc_storm.h"
 
 #include "common/sim_time.h"
 
