@@ -17,7 +17,7 @@ LAYERS = [
     ("bfc", "link"),
     ("mmu",),                                     # admission + buffer accounting
     ("egress",),                                  # scheduler
-    ("ingress",),                                 # pipeline -> MMU -> egress
+    ("ingress", "pfcwd"),                         # pipeline -> MMU -> egress; PFC watchdog on egress queues
     ("host",),
     ("switch",),
     ("sim",),                                     # the network of switches, hosts, links

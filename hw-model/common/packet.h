@@ -34,7 +34,9 @@ struct Packet {
   uint8_t dscp = 0;
   uint8_t ecn = 0;      // IP ECN field (RFC 3168): 0 Not-ECT, 1 ECT(1), 2 ECT(0), 3 CE
   int8_t pcp = -1;      // >= 0: 802.1Q tagged
-  // Filled by the switch ingress pipeline.
+  // Filled by the switch ingress pipeline: the traffic class (also the PFC priority) and the
+  // priority group it maps to at the ingress port, the admission core's priority index.
+  uint8_t tc = 0;
   uint8_t prio = 0;
   uint32_t cells = 0;
   uint16_t in_port = 0;

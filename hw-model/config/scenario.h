@@ -108,10 +108,46 @@ struct BufferCfg {
   std::vector<Profile> profiles;
   std::vector<int> pg_profile;     // [port*8+pg], -1 = unset
   std::vector<int> queue_profile;  // [port*8+q]
-  std::vector<uint8_t> pfc_enable;  // per port, bit per priority
+  std::vector<uint8_t> pfc_enable;  // per port, bit per priority (= TC: the NIC's priority is its TC)
+  // TC -> PG at an ingress port, TC -> queue at an egress port, received PFC priority ->
+  // the egress queue it pauses (PORT_QOS_MAP tc_to_pg_map, tc_to_queue_map,
+  // pfc_to_queue_map); identity where not given.
+  std::vector<std::array<uint8_t, 8>> tc_to_pg, tc_to_queue, pfc_to_queue;  // per port
+  std::vector<uint8_t> lossless_pgs;  // per port, bit per PG: a PFC-enabled TC maps to it (derived)
+  std::vector<uint8_t> pfcwd_sw_enable;  // per port: the watched priorities (default pfc_enable)
   std::vector<std::array<uint8_t, 64>> dscp_to_tc;  // per port
   std::vector<std::array<uint8_t, 8>> dot1p_to_tc;  // per port
   std::vector<uint8_t> has_dot1p_map;               // per port
+};
+
+// SONiC's PFC watchdog (PFC_WD table, pfcwdorch; docs/configuration.md "PFC watchdog"):
+// per port, the queues of its watched PFC priorities.
+struct PfcWatchdogCfg {
+  enum class Action : uint8_t { kDrop, kForward, kAlert };
+  struct Port {
+    bool enabled = false;
+    Action action = Action::kDrop;
+    uint64_t detection_ps = 0;
+    uint64_t restoration_ps = 0;
+    uint8_t priorities = 0;  // PORT_QOS_MAP pfcwd_sw_enable, else pfc_enable
+  };
+  uint64_t poll_ps = 200'000'000'000;  // PFC_WD.GLOBAL.POLL_INTERVAL, SONiC's 200 ms
+  std::vector<Port> ports;              // per port; empty: no PFC_WD table
+  bool enabled() const {
+    for (const auto& p : ports)
+      if (p.enabled) return true;
+    return false;
+  }
+};
+
+// A faulty NIC's PFC storm (scenario `pfc_storms`): pause frames for `priorities` at the
+// switch port facing the host, every period from start to stop.
+struct PfcStormCfg {
+  uint32_t host = 0;
+  uint32_t port = 0;  // on the host's switch
+  uint8_t priorities = 0;
+  uint16_t quanta = 0xFFFF;
+  uint64_t start_ps = 0, stop_ps = 0, period_ps = 0;
 };
 
 struct PfcCfg {
@@ -170,6 +206,7 @@ struct Scenario {
   NetworkCfg net;  // switches, hosts, links (the single-switch form too)
   MmuCfg mmu;
   BufferCfg buffer;
+  PfcWatchdogCfg pfc_wd;  // buffer.PFC_WD
   PfcCfg pfc;
   AdmissionCfg admission;
   uint32_t dwrr_quantum_bytes = 1600;
@@ -179,6 +216,9 @@ struct Scenario {
   BfcCfg bfc;
   WredCfg wred;
   IntCfg int_telemetry;
+  // Per switch view: the storms at its ports (the top level lists every switch's).
+  std::vector<PfcStormCfg> pfc_storms;
+  std::vector<uint32_t> pfc_storm_switch;  // top level: the switch of each storm
 
   static constexpr uint32_t kPrios = 8;
   uint32_t ports() const { return uint32_t(topo.ports.size()); }
@@ -189,13 +229,24 @@ struct Scenario {
   std::vector<std::shared_ptr<const Scenario>> views;
   // Unsafe but valid settings found by the loader (config/headroom.h), every switch's.
   std::vector<std::string> warnings;
-  bool lossless(uint32_t port, uint32_t prio) const {
-    return (buffer.pfc_enable[port] >> prio) & 1u;
-  }
+  // PG `pg` of ingress port `port` is lossless when a PFC-enabled TC maps to it.
+  bool lossless(uint32_t port, uint32_t pg) const { return (buffer.lossless_pgs[port] >> pg) & 1u; }
+  bool tc_lossless(uint32_t port, uint32_t tc) const { return (buffer.pfc_enable[port] >> tc) & 1u; }
+  // The PFC priorities an XOFF of PG `pg` pauses: its PFC-enabled TCs.
+  uint8_t pg_priorities(uint32_t port, uint32_t pg) const;
+  // Queue `q` of egress port `port` is lossless when a PFC-enabled TC of the port maps to it.
+  bool queue_lossless(uint32_t port, uint32_t q) const;
+  // The BUFFER_QUEUE profile of each of the admission core's egress counters [port*8+PG]:
+  // the core has one priority index, the PG, so the queues that a PG's TCs map to share a
+  // counter, with the profile of the lowest TC's queue (docs/configuration.md, "TC, PG and queue").
+  std::vector<int> core_queue_profiles() const;
   // The integer admission-core configuration in cells.
   admission::CoreConfig core_config() const;
   uint64_t cells(uint64_t bytes) const { return (bytes + mmu.cell_bytes - 1) / mmu.cell_bytes; }
 };
+
+// Egress queues that share a core counter (one PG) but not a profile, one line per PG.
+std::vector<std::string> class_map_warnings(const Scenario& sc);
 
 // The "host" object (config/host_config.cc).
 void load_host(Scenario& sc, const nlohmann::json& j);

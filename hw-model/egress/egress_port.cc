@@ -7,7 +7,8 @@ namespace mmusim {
 EgressPort::EgressPort(sc_core::sc_module_name name, uint32_t port, uint64_t link_bps,
                        uint32_t dwrr_quantum)
     : sc_module(name), in("in"), to_link("to_link"), pause_export("pause_export"), mmu("mmu"),
-      m_port(port), m_quantum(dwrr_quantum), m_q(kQueues), m_deficit(kQueues, 0), m_pause(link_bps) {
+      m_port(port), m_quantum(dwrr_quantum), m_q(kQueues), m_deficit(kQueues, 0), m_pause(link_bps),
+      m_queue_tx(kQueues, 0) {
   in.register_nb_transport_fw(this, &EgressPort::nb_transport_fw);
   to_link.register_nb_transport_bw(this, &EgressPort::nb_transport_bw);
   pause_export.bind(*this);
@@ -29,15 +30,49 @@ uint64_t EgressPort::now() { return now_ps(); }
 tlm::tlm_sync_enum EgressPort::nb_transport_fw(int, Packet& p, tlm::tlm_phase& phase, sc_core::sc_time&) {
   expect_begin_req(phase, name());
   if (p.kind != Packet::Kind::kData) m_ctrl.push_back(&p);
-  else m_q[m_bfc ? p.queue : p.prio].push_back(&p);
+  else if (const size_t q = m_bfc ? p.queue : m_tc_queue[p.tc]; m_wd_drop >> q & 1) wd_drop(p);
+  else m_q[q].push_back(&p);
   try_send();
   return tlm::TLM_COMPLETED;
 }
 
+void EgressPort::set_class_maps(const std::array<uint8_t, 8>& tc_to_queue, const std::array<uint8_t, 8>& pfc_to_queue) {
+  m_tc_queue = tc_to_queue;
+  m_queue_prios.fill(0);
+  for (int p = 0; p < 8; ++p) m_queue_prios[pfc_to_queue[size_t(p)]] |= uint8_t(1u << p);
+}
+
 void EgressPort::pfc_received(const PfcFrame& f) {
   m_pause.apply(f, now());
+  for (int p = 0; p < 8; ++p)
+    if (f.class_enable >> p & 1) ++(f.quanta[size_t(p)] ? m_pfc_rx : m_pfc_xon)[size_t(p)];
+  if (m_wd_on_pfc) m_wd_on_pfc();
   if (m_tr_paused) trace_pause();
   try_send();  // a resume may unblock a queue
+}
+
+void EgressPort::enable_watchdog(std::function<void()> on_pfc, std::function<void(Packet&)> drop) {
+  m_wd_on_pfc = std::move(on_pfc);
+  m_wd_drop_fn = std::move(drop);
+}
+
+void EgressPort::wd_drop(Packet& p) {
+  ++m_wd_drops;
+  mmu->depart(p);
+  m_wd_drop_fn(p);
+}
+
+void EgressPort::set_watchdog_queues(uint8_t ignore_pause, uint8_t drop) {
+  const uint8_t flush = uint8_t(drop & ~m_wd_drop);
+  m_wd_ignore = ignore_pause;
+  m_wd_drop = drop;
+  for (size_t q = 0; q < m_q.size() && q < 8; ++q)
+    if (flush >> q & 1) {
+      for (Packet* p : m_q[q]) wd_drop(*p);
+      m_q[q].clear();
+      m_deficit[q] = 0;
+    }
+  try_send();  // an ignored pause may unblock a queue
 }
 
 void EgressPort::trace(sc_core::sc_trace_file* tf) {
@@ -48,7 +83,7 @@ void EgressPort::trace(sc_core::sc_trace_file* tf) {
 
 void EgressPort::trace_pause() {
   const uint64_t t = now();
-  for (int q = 0; q < kQueues; ++q) m_tr_paused[size_t(q)] = m_pause.paused(uint8_t(q), t);
+  for (int q = 0; q < kQueues; ++q) m_tr_paused[size_t(q)] = m_pause.any_paused(m_queue_prios[size_t(q)], t);
   if (const uint64_t e = m_pause.next_expiry(0xff, t)) m_tr_ev.notify(ps(e - t));
 }
 
@@ -56,6 +91,7 @@ void EgressPort::enable_bfc(uint32_t queues) {
   m_bfc = true;
   m_q.assign(queues, {});
   m_deficit.assign(queues, 0);
+  m_queue_tx.assign(queues, 0);
 }
 
 void EgressPort::bfc_received(const BfcFrame& f) {
@@ -65,10 +101,11 @@ void EgressPort::bfc_received(const BfcFrame& f) {
   try_send();  // a resume may unblock a queue
 }
 
-// BFC pauses queues; PFC still pauses the priority of the frame at a queue's head.
+// PFC pauses the queues its priorities map to; with BFC, a queue waits while the class
+// queue of the frame at its head is PFC-paused.
 bool EgressPort::queue_paused(size_t q, uint64_t t) const {
-  if (!m_bfc) return m_pause.paused(uint8_t(q), t);
-  return m_bfc_paused.test(uint32_t(q)) || m_pause.paused(m_q[q].front()->prio, t);
+  if (!m_bfc) return !(m_wd_ignore >> q & 1) && m_pause.any_paused(m_queue_prios[q], t);
+  return m_bfc_paused.test(uint32_t(q)) || m_pause.any_paused(m_queue_prios[m_tc_queue[m_q[q].front()->tc]], t);
 }
 
 void EgressPort::for_each_queued(const std::function<void(const Packet&, int, bool)>& fn) const {
@@ -123,12 +160,13 @@ void EgressPort::try_send() {
       uint8_t waiting = 0;  // priorities whose PFC pause holds a queue
       for (size_t i = 0; i < m_q.size(); ++i)
         if (!m_q[i].empty() && !(m_bfc && m_bfc_paused.test(uint32_t(i))))
-          waiting |= uint8_t(1u << (m_bfc ? m_q[i].front()->prio : i));
+          waiting |= m_queue_prios[m_bfc ? m_tc_queue[m_q[i].front()->tc] : i];
       if (const uint64_t t = m_pause.next_expiry(waiting, t_now)) m_wake.notify(ps(t - t_now));
       return;
     }
     p = m_q[size_t(q)].front();
     m_q[size_t(q)].pop_front();
+    ++m_queue_tx[size_t(q)];
     if (m_q[size_t(q)].empty()) {  // textbook DWRR: an emptied queue loses its credit and turn
       m_deficit[size_t(q)] = 0;
       m_rr = (q + 1) % int(m_q.size());

@@ -63,7 +63,8 @@ void IngressPipeline::on_arrival() {
     p->out_port = hops.size() == 1 ? hops[0]
                                    : hops[ecmp_pick(m_ecmp_seed, m_switch_id, ft.src_ip, ft.dst_ip, ft.src_port,
                                                     ft.dst_port, ft.proto, uint32_t(hops.size()))];
-    p->prio = classify(m_sc.buffer, p->in_port, p->dscp, p->pcp);
+    p->tc = classify(m_sc.buffer, p->in_port, p->dscp, p->pcp);
+    p->prio = m_sc.buffer.tc_to_pg[p->in_port][p->tc];
     p->cells = uint32_t(m_sc.cells(p->bytes));
     // First MMU clock edge after the pipeline latency, then one decision per cycle.
     uint64_t& slot = m_next_slot[p->in_port % m_next_slot.size()];

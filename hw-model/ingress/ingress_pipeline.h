@@ -1,6 +1,6 @@
 #pragma once
 // Ingress pipeline: receives frames from every port's link, hands PFC frames to the
-// port's transmitter, classifies data (DSCP or PCP -> priority, lossless per
+// port's transmitter, classifies data (DSCP or PCP -> TC -> PG, lossless per
 // PORT_QOS_MAP.pfc_enable), counts cells, routes, and after a fixed latency makes one
 // admission decision per MMU cycle per pipeline. With BFC, admitted packets pass through
 // the BFC unit (queue assignment, pause counters) and BFC frames go to the port's transmitter.

@@ -15,6 +15,10 @@ PfcGenerator::PfcGenerator(sc_core::sc_module_name name, const Scenario& sc, uin
       m_since(size_t(sc.ports()) * Scenario::kPrios, 0) {
   out.register_nb_transport_bw(this, &PfcGenerator::nb_transport_bw);
   event_export.bind(*this);
+  for (uint32_t port = 0; port < sc.ports(); ++port) {
+    auto& v = m_pg_prios.emplace_back();
+    for (uint32_t pg = 0; pg < Scenario::kPrios; ++pg) v[pg] = sc.pg_priorities(port, pg);
+  }
   for (const auto& p : sc.topo.ports) {
     const uint64_t pause = pause_quanta_to_ps(sc.pfc.pause_quanta, p.rate_bps);
     m_refresh_every.push_back(std::max<uint64_t>(1, uint64_t(double(pause) * sc.pfc.refresh_fraction)));
@@ -46,8 +50,8 @@ uint64_t PfcGenerator::clip(uint64_t a, uint64_t b) const {
   return b > a ? b - a : 0;
 }
 
-void PfcGenerator::pfc_event(uint32_t port, uint8_t prio, admission::PfcEvent e) {
-  const uint8_t bit = uint8_t(1u << prio);
+void PfcGenerator::pfc_event(uint32_t port, uint8_t pg, admission::PfcEvent e) {
+  const uint8_t bit = uint8_t(1u << pg);
   if (e == admission::PfcEvent::kXoff) {
     ++m_xoff;
     m_queue_paused[port] |= bit;
@@ -67,7 +71,12 @@ void PfcGenerator::port_pfc_event(uint32_t port, admission::PfcEvent e) {
 
 void PfcGenerator::update(uint32_t port) {
   const uint64_t now = now_ps();
-  const uint8_t want = m_port_paused[port] ? 0xFF : m_queue_paused[port];
+  uint8_t want = 0xFF;
+  if (!m_port_paused[port]) {
+    want = 0;
+    for (uint32_t pg = 0; pg < Scenario::kPrios; ++pg)
+      if (m_queue_paused[port] >> pg & 1) want |= m_pg_prios[port][pg];
+  }
   const uint8_t changed = uint8_t(want ^ m_paused[port]);
   if (!changed) return;
   for (uint32_t q = 0; q < Scenario::kPrios; ++q) {

@@ -365,6 +365,11 @@ nlohmann::json Network::switch_summary(uint32_t s, const std::vector<uint8_t>& b
   if (sw.bfc) j["bfc"] = sw.bfc_summary(m_sc.duration_ps, bfc_can_drain);
   if (view.wred.configured()) j["wred"] = m.wred_summary();
   if (view.int_telemetry.enabled()) j["int"] = m.int_summary();
+  if (sw.watchdog) {  // its drops are the switch's drops too (conservation)
+    j["pfc_watchdog"] = sw.watchdog->summary();
+    j["drops"]["pfc_watchdog"] = sw.watchdog->drops();
+    j["packets"]["dropped"] = j["packets"]["dropped"].get<uint64_t>() + sw.watchdog->drops();
+  }
   if (m_sc.output.ingress_peaks) {
     nlohmann::json peaks = nlohmann::json::object();
     for (uint32_t p = 0; p < view.ports(); ++p) peaks[view.topo.ports[p].name] = m.ingress_peak_bytes(p);

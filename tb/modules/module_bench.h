@@ -189,6 +189,7 @@ inline Packet& data_packet(PacketPool& pool, uint32_t bytes, uint8_t prio, uint3
   Packet* p = pool.get();
   p->bytes = bytes;
   p->prio = prio;
+  p->tc = prio;  // identity class maps: TC = PG = queue
   p->flow = flow;
   return *p;
 }

@@ -11,13 +11,25 @@ using namespace modtest;
 // pause = 65535 quanta at 100 Gb/s = 335,539,200 ps; refresh every 0.5 of it = 167,769,600 ps.
 constexpr uint64_t kRefresh = 167'769'600;
 
+// Priorities 3 and 4 lossless on every port, each in its own PG unless `pg_map` says otherwise.
+Scenario pfc_scenario(const json& pg_map = json()) {
+  json j = small_scenario_json();
+  for (auto& e : j["buffer"]["PORT_QOS_MAP"]) {
+    e["pfc_enable"] = "3,4";
+    if (!pg_map.is_null()) e["tc_to_pg_map"] = "M";
+  }
+  if (!pg_map.is_null()) j["buffer"]["TC_TO_PRIORITY_GROUP_MAP"] = {{"M", pg_map}};
+  return load_scenario(j, "module-test");
+}
+
 struct PfcBench {
-  Scenario sc = small_scenario();
+  Scenario sc;
+  explicit PfcBench(Scenario s = pfc_scenario()) : sc(std::move(s)) { bind(); }
   PacketPool pool;
   Script src{"src"};
   PfcGenerator gen{"pfc", sc, 1, pool};
   std::vector<std::unique_ptr<Sink>> out;
-  PfcBench() {
+  void bind() {
     for (uint32_t i = 0; i < sc.ports(); ++i) {
       out.push_back(std::make_unique<Sink>(("port" + std::to_string(i)).c_str()));
       gen.out.bind(out.back()->in);
@@ -109,6 +121,26 @@ TEST(PfcGenerator, OneRefreshCoversEveryPausedPriorityOfThePort) {
   EXPECT_EQ(o[2].at("begin"), 60 * kUs + kRefresh);
   EXPECT_EQ(o[2].at("class_enable"), 0x18);
   EXPECT_EQ(o[2].at("quanta"), json({0, 0, 0, 0xFFFF, 0xFFFF, 0, 0, 0}));
+}
+
+// TCs 3 and 4 (both PFC-enabled) in PG 3: the PG's XOFF pauses priorities 3 and 4 in one
+// frame and its XON resumes both; PG 4 holds no TC and is never paused by the core.
+TEST(PfcGenerator, PgXoffPausesEveryPriorityMappedToIt) {
+  const json j = parse_ok(run_in_child([] {
+    PfcBench b(pfc_scenario({{"4", 3}}));
+    b.xoff(10 * kUs, 1, 3);
+    b.xon(20 * kUs, 1, 3);
+    sc_core::sc_start(ps(100 * kUs));
+    return b.result().dump();
+  }));
+  const json& o = j.at("out").at(1);
+  ASSERT_EQ(o.size(), 2u) << o.dump();
+  EXPECT_EQ(o[0].at("class_enable"), 0x18);
+  EXPECT_EQ(o[0].at("quanta"), json({0, 0, 0, 0xFFFF, 0xFFFF, 0, 0, 0}));
+  EXPECT_EQ(o[1].at("begin"), 20 * kUs);
+  EXPECT_EQ(o[1].at("class_enable"), 0x18);
+  EXPECT_EQ(o[1].at("quanta"), json({0, 0, 0, 0, 0, 0, 0, 0}));
+  EXPECT_EQ(j.at("xoff"), 1);
 }
 
 TEST(PfcGenerator, RefreshRestartsFromEachXoff) {
