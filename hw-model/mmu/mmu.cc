@@ -5,7 +5,7 @@
 #include <limits>
 
 #include "common/sim_time.h"
-#include "config/splitmix.h"
+#include "common/splitmix.h"
 
 namespace mmusim {
 
