@@ -1,6 +1,7 @@
 // The scenario's "host" object: NIC transport (ACKs, go-back-N), Smart-Pause and the
 // congestion-control transports (host.transport).
 #include <cmath>
+#include <set>
 
 #include "config/json_reader.h"
 #include "config/scenario.h"
@@ -210,6 +211,58 @@ void load_host(Scenario& sc, const nlohmann::json& j) {
   // Smart-Pause measures delay through ACKs, so it turns them on.
   h.acks = h.acks || h.smart_pause;
   r.done();
+}
+
+}  // namespace mmusim
+
+namespace mmusim {
+
+std::vector<std::string> check_transport_classes(const Scenario& sc) {
+  std::vector<std::string> warnings;
+  for (size_t g = 0; g < sc.traffic.size(); ++g) {
+    const GeneratorCfg& gen = sc.traffic[g];
+    if (gen.kind == GeneratorCfg::Kind::kTrace || gen.srcs.empty()) continue;  // the class is per flow
+    const std::string f = "traffic[" + std::to_string(g) + "]";
+    std::set<uint32_t> seen_tc;
+    for (uint32_t h : gen.srcs) {
+      const auto& host = sc.net.hosts[h];
+      const BufferCfg& b = sc.switch_view(host.sw).buffer;
+      // The class the NIC gives the flow (traffic_manager classifies at the host's port).
+      const uint32_t tc = gen.pcp >= 0 && b.has_dot1p_map[host.port] ? b.dot1p_to_tc[host.port][size_t(gen.pcp)]
+                                                                     : b.dscp_to_tc[host.port][gen.pcp >= 0 ? 0 : gen.dscp];
+      if (!seen_tc.insert(tc).second) continue;
+      const TransportKind k = gen.transport >= 0 ? TransportKind(gen.transport) : sc.host.transport.for_class(uint8_t(tc));
+      const std::string who = f + " ('" + gen.name + "', transport " + transport_name(k) + ", TC " + std::to_string(tc) + ")";
+      const std::string field = gen.transport >= 0                      ? f + ".transport"
+                                : sc.host.transport.by_class[tc & 7] >= 0 ? "host.transport.classes." + std::to_string(tc)
+                                                                          : std::string("host.transport.default");
+      if (k == TransportKind::kDcqcn || k == TransportKind::kDctcp) {
+        // ECN-driven: some egress queue of this class must carry a marking WRED profile.
+        bool marks = false;
+        for (uint32_t s = 0; s < sc.net.switches.size() && !marks; ++s) {
+          const Scenario& v = sc.switch_view(s);
+          for (uint32_t p = 0; p < v.ports() && !marks; ++p) {
+            const size_t i = size_t(p) * Scenario::kPrios + v.buffer.tc_to_queue[p][tc];
+            marks = i < v.wred.queue_profile.size() && v.wred.queue_profile[i] >= 0 &&
+                    v.wred.profiles[size_t(v.wred.queue_profile[i])].marks_green();
+          }
+        }
+        if (!marks)
+          throw ConfigError(field + ": " + who + " reacts to ECN, but no egress queue of TC " + std::to_string(tc) +
+                            " has an ECN-marking WRED profile (wred.QUEUE with a profile whose ecn mode marks green)");
+      }
+      if (k == TransportKind::kPowertcp && !(sc.int_telemetry.classes >> tc & 1u))
+        throw ConfigError(field + ": " + who + " needs INT, but int.enabled_classes does not list TC " + std::to_string(tc));
+      // DCQCN (SIGCOMM'15 §2) and Reverie's RDMA runs assume a PFC-lossless fabric; go-back-N
+      // still recovers losses here, so a lossy RoCE class is a warning, not an error.
+      if ((k == TransportKind::kDcqcn || k == TransportKind::kPowertcp) &&
+          !sc.switch_view(host.sw).tc_lossless(host.port, tc))
+        warnings.push_back(who + ": RoCE on a class that is not PFC-lossless at " + host.name + "'s switch port " +
+                           sc.switch_view(host.sw).topo.ports[host.port].name +
+                           " (no pfc_enable): losses fall to go-back-N");
+    }
+  }
+  return warnings;
 }
 
 }  // namespace mmusim

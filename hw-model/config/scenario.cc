@@ -945,6 +945,7 @@ Scenario load_scenario(const nlohmann::json& j, const std::string& origin) {
       sc.warnings = headroom_warnings(sc);
       for (auto& w : class_map_warnings(sc)) sc.warnings.push_back(std::move(w));
     }
+    for (auto& w : check_transport_classes(sc)) sc.warnings.push_back(std::move(w));
     for (uint32_t s = 0; s < sc.net.switches.size(); ++s)
       if (sc.bfc.enabled && sc.switch_view(s).pfc_wd.enabled())
         throw ConfigError("buffer.PFC_WD: the PFC watchdog is not modelled with bfc.enabled");

@@ -254,6 +254,9 @@ void load_host(Scenario& sc, const nlohmann::json& j);
 // when a flow can have a transport).
 int8_t load_generator_transport(const nlohmann::json& v, const std::string& field);
 void finish_transports(Scenario& sc);
+// After the switch views: DCQCN/DCTCP need an ECN-marking queue of their class, PowerTCP
+// INT on it (ConfigError); RoCE on a class without PFC is returned as a warning.
+std::vector<std::string> check_transport_classes(const Scenario& sc);
 
 // Parse and validate. `origin` names the source in messages (file name or "default").
 Scenario load_scenario(const nlohmann::json& j, const std::string& origin);

@@ -113,6 +113,36 @@ TEST(WredBadInput, IntAndGeneratorEcnAreValidatedAndNamed) {
   expect_rejected(s, "traffic[0].ecn", "not_ect, ect0 or ect1");
 }
 
+// A transport on a class without its switch-side set-up (host_config.cc check_transport_classes).
+TEST(WredBadInput, TransportNeedsItsClassSetUp) {
+  // DSCP 24 is TC 3 (queue 3, lossless); the marking profile sits on queue 1 only.
+  json s = scenario(on_queue(kGood, "1"));
+  for (const std::string t : {"dcqcn", "dctcp"}) {
+    s["traffic"][0]["transport"] = t;
+    expect_rejected(s, "traffic[0].transport", "no egress queue of TC 3 has an ECN-marking WRED profile");
+  }
+  s["traffic"][0].erase("transport");
+  s["host"] = {{"transport", {{"classes", {{"3", "dctcp"}}}}}};
+  expect_rejected(s, "host.transport.classes.3", "no egress queue of TC 3 has an ECN-marking WRED profile");
+  s.erase("host");
+  s["traffic"][0]["transport"] = "powertcp";
+  s["int"] = {{"enabled_classes", {1}}};
+  expect_rejected(s, "traffic[0].transport", "int.enabled_classes does not list TC 3");
+  // Set up, they run; RoCE on lossy TC 1 (DSCP 8) is a warning.
+  s["int"] = {{"enabled_classes", {3}}};
+  s["wred"] = on_queue(kGood, "1,3");
+  RunResult r = run_mmusim(s);
+  EXPECT_EQ(r.status, 0) << r.output;
+  EXPECT_EQ(r.output.find("not PFC-lossless"), std::string::npos) << r.output;
+  std::filesystem::remove_all(r.dir);
+  s["traffic"][0]["transport"] = "dcqcn";
+  s["traffic"][0]["dscp"] = 8;
+  r = run_mmusim(s);
+  EXPECT_EQ(r.status, 0) << r.output;
+  EXPECT_NE(r.output.find("RoCE on a class that is not PFC-lossless"), std::string::npos) << r.output;
+  std::filesystem::remove_all(r.dir);
+}
+
 TEST(WredBadInput, GoodKeysAreAccepted) {
   json s = scenario({{"mark_at", "enqueue"},
                      {"WRED_PROFILE", {{"P", kGood}, {"L", with(with(kGood, "ecn", "ecn_none"), "yellow_min_threshold", 0)}}},

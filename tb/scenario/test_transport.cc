@@ -34,6 +34,14 @@ json lossy_scenario(int ports, uint64_t buffer, double duration_us) {
        {{"ingress_lossy_profile", {{"pool", "ingress_pool"}, {"static_th", b}}},
         {"egress_lossy_profile", {{"pool", "egress_lossy_pool"}, {"size", "0"}, {"dynamic_th", 0}}}}},
       {"PORT_QOS_MAP", {{port_list(ports), {{"pfc_enable", ""}}}}}};
+  // The load checks want ECN marking (DCQCN, DCTCP) and INT (PowerTCP) on the flows' class
+  // (DSCP 8, TC 1, queue 1); thresholds at the whole buffer never mark, so the runs are the
+  // unmarked ones these tests are about.
+  s["wred"] = {{"WRED_PROFILE",
+                {{"ECN_OFF_SCALE",
+                  {{"ecn", "ecn_green"}, {"green_min_threshold", b}, {"green_max_threshold", b}}}}},
+               {"QUEUE", {{port_list(ports) + "|1", {{"wred_profile", "ECN_OFF_SCALE"}}}}}};
+  s["int"] = {{"enabled_classes", {1}}};
   return s;
 }
 
