@@ -12,12 +12,6 @@ EgressPort::EgressPort(sc_core::sc_module_name name, uint32_t port, uint64_t lin
   to_link.register_nb_transport_bw(this, &EgressPort::nb_transport_bw);
   pause_export.bind(*this);
   SC_HAS_PROCESS(EgressPort);
-  SC_METHOD(on_tx_done);
-  sensitive << m_tx_done;
-  dont_initialize();
-  SC_METHOD(try_send);
-  sensitive << m_wake;
-  dont_initialize();
   // A pause ends without an event of its own: while traced, this wakes at each expiry.
   SC_METHOD(trace_pause);
   sensitive << m_tr_ev;
@@ -124,7 +118,7 @@ void EgressPort::try_send() {
       for (size_t i = 0; i < m_q.size(); ++i)
         if (!m_q[i].empty() && !(m_bfc && m_bfc_paused.test(uint32_t(i))))
           waiting |= uint8_t(1u << (m_bfc ? m_q[i].front()->prio : i));
-      if (const uint64_t t = m_pause.next_expiry(waiting, t_now)) m_wake.notify(ps(t - t_now));
+      if (const uint64_t t = m_pause.next_expiry(waiting, t_now)) wake_at(t);
       return;
     }
     p = m_q[size_t(q)].front();
@@ -142,7 +136,19 @@ void EgressPort::try_send() {
   tlm::tlm_phase phase = tlm::BEGIN_REQ;
   sc_core::sc_time t = sc_core::SC_ZERO_TIME;
   to_link->nb_transport_fw(*p, phase, t);
-  m_tx_done.notify(t);
+  m_cal.at<&EgressPort::on_tx_done>(t_now + t.value(), Phase::kDeparture, this);
+}
+
+void EgressPort::wake_at(uint64_t t) {
+  if (m_wake_at != 0 && m_wake_at <= t) return;
+  m_wake_at = t;
+  m_cal.at<&EgressPort::on_wake>(t, Phase::kRetry, this);
+}
+
+void EgressPort::on_wake() {
+  if (now() != m_wake_at) return;  // superseded by an earlier retry
+  m_wake_at = 0;
+  try_send();
 }
 
 void EgressPort::on_tx_done() {

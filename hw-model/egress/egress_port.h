@@ -16,6 +16,7 @@
 #include <tlm_utils/simple_initiator_socket.h>
 
 #include "bfc/bfc_if.h"
+#include "common/calendar.h"
 #include "common/protocol.h"
 #include "egress/pause_if.h"
 #include "mmu/admission_if.h"
@@ -66,6 +67,8 @@ class EgressPort : public sc_core::sc_module, public PauseIf {
   static uint64_t now();
   void try_send();
   void on_tx_done();
+  void wake_at(uint64_t t);  // retry at t (a pause expiry); an earlier pending retry stands
+  void on_wake();
   int pick_dwrr(uint64_t t);
   bool queue_paused(size_t q, uint64_t t) const;
   void trace_pause();  // refresh the traced pause bits, wake again at the next expiry
@@ -85,8 +88,8 @@ class EgressPort : public sc_core::sc_module, public PauseIf {
   bool m_busy = false;
   // What departs when serialisation ends: a copy, as the far end may already own the frame.
   Packet m_on_wire;
-  sc_core::sc_event m_tx_done;
-  sc_core::sc_event m_wake;
+  Calendar::Client m_cal;
+  uint64_t m_wake_at = 0;  // pending retry, 0 = none
   FrameHook m_tx_hook;
   uint64_t m_tx_data = 0;
   uint64_t m_tx_pfc = 0;
