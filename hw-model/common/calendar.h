@@ -4,7 +4,15 @@
 // is an entry keyed by (time, phase, component, posting order) that one SystemC method
 // dispatches in key order. Simultaneous happenings thus run in a documented order that
 // does not depend on how many SystemC events exist (docs/architecture.md, "Event
-// ordering"), and a wake-up costs a heap entry instead of a kernel event.
+// ordering"), and a wake-up costs a queue entry instead of a kernel event.
+//
+// Temporal decoupling (TLM-2.0 loosely timed): with a horizon set (set_horizon, the end of
+// the current sc_start), one activation of the method runs entries ahead of the kernel's
+// time up to the kernel's next pending activity or the horizon, whichever is first, so
+// the kernel is entered once per stretch instead of once per picosecond that has an entry.
+// Blocks read the time with now_ps() (common/sim_time.h), which is the calendar's time
+// while it dispatches and the kernel's otherwise.
+#include <array>
 #include <cstdint>
 #include <type_traits>
 #include <vector>
@@ -74,11 +82,20 @@ class Calendar {
   };
 
   // The calendar of this simulation (one per process, as SystemC's kernel), made at first use.
-  static Calendar& get();
+  static Calendar& get() {
+    if (!s_cal) s_cal = new Calendar;  // never destroyed: its kernel event outlives main()
+    return *s_cal;
+  }
+  // The model's time: the calendar's while it dispatches, else the kernel's.
+  static uint64_t now() {
+    return s_cal && s_cal->m_dispatching ? s_cal->m_now : sc_core::sc_time_stamp().value();
+  }
 
   void post(uint64_t t_ps, Phase ph, uint32_t component, Fn fn, void* obj, uint64_t arg);
-  size_t pending() const { return m_heap.size(); }
-  uint64_t dispatched() const { return m_dispatched; }
+  // Run entries ahead of the kernel up to (not including) t_ps; 0: never run ahead (and
+  // stop running ahead at once, as after a failed output write).
+  void set_horizon(uint64_t t_ps);
+  size_t pending() const { return m_size; }
 
  private:
   static constexpr int kSeqBits = 40;
@@ -96,14 +113,29 @@ class Calendar {
   Calendar();
   uint32_t add_component();
   void dispatch();
-  void arm(uint64_t t_ps, uint64_t now);
+  void arm(uint64_t t_ps, uint64_t kernel_now);
+  // Radix heap over time (entries are never earlier than the last time taken, m_last):
+  // bucket b > 0 holds times whose highest bit differing from m_last is b - 1; bucket 0,
+  // the entries at m_last, is a heap by key.
+  void insert(const Entry& e);
+  uint64_t lowest_bucket_time() const { return m_bucket_min[size_t(__builtin_ctzll(m_nonempty) + 1)]; }
+  uint64_t next_time() const;
+  void advance(uint64_t t);  // t, the lowest bucket's least time, becomes m_last
+  Entry take();              // the least entry of bucket 0; not empty
 
-  std::vector<Entry> m_heap;  // binary min-heap by (t, key)
+  inline static Calendar* s_cal = nullptr;
+  std::array<std::vector<Entry>, 65> m_bucket;
+  std::array<uint64_t, 65> m_bucket_min;  // least time in each bucket b > 0 (kNever: empty)
+  uint64_t m_nonempty = 0;  // bit b - 1: bucket b (b > 0) holds entries
+  uint64_t m_last = 0;
+  size_t m_size = 0;
   uint64_t m_seq = 0;
   uint32_t m_components = 0;
+  uint64_t m_now = 0;
+  uint64_t m_horizon = 0;
+  uint64_t m_limit = 0;  // while dispatching: entries before this time run
   uint64_t m_armed = kNever;  // time the kernel event is notified for
   bool m_dispatching = false;
-  uint64_t m_dispatched = 0;
   sc_core::sc_event m_ev;
 };
 

@@ -180,6 +180,7 @@ void Network::open_outputs() {
   // output would be lost as well.
   auto stop = [this] {
     m_write_failed = true;
+    Calendar::get().set_horizon(0);  // stop at the kernel's time
     if (sc_core::sc_is_running()) sc_core::sc_pause();
   };
   for (auto& sw : m_switches) {
@@ -247,6 +248,8 @@ nlohmann::json Network::run() {
   bool shown = false;
   for (uint64_t done = 0; done < m_sc.duration_ps && !m_write_failed;) {
     const uint64_t d = std::min(step, m_sc.duration_ps - done);
+    // Run ahead of the kernel up to the chunk's end, unless the VCD samples kernel time.
+    Calendar::get().set_horizon(m_vcd ? 0 : done + d);
     sc_core::sc_start(ps(d));
     m_vcd_ready = true;
     done += d;
