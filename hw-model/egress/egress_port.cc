@@ -23,7 +23,11 @@ uint64_t EgressPort::now() { return now_ps(); }
 tlm::tlm_sync_enum EgressPort::nb_transport_fw(int, Packet& p, tlm::tlm_phase& phase, sc_core::sc_time&) {
   expect_begin_req(phase, name());
   if (p.kind != Packet::Kind::kData) m_ctrl.push_back(&p);
-  else m_q[m_bfc ? p.queue : p.prio].push_back(&p);
+  else {
+    const uint32_t q = m_bfc ? p.queue : p.prio;
+    m_q[q].push_back(&p);
+    m_nonempty.set(q, true);
+  }
   try_send();
   return tlm::TLM_COMPLETED;
 }
@@ -79,29 +83,67 @@ uint64_t EgressPort::queued_data() const {
   return n;
 }
 
-int EgressPort::pick_dwrr(uint64_t t) {
-  // An emptied queue's credit is cleared where it empties (try_send), so idle queues hold
-  // none and the scan only needs one sendable queue to know the walk below ends.
+int EgressPort::next_sendable(int from, uint64_t t) const {
   const int nq = int(m_q.size());
-  int q0 = 0;
-  while (q0 < nq && (m_q[size_t(q0)].empty() || queue_paused(size_t(q0), t))) ++q0;
-  if (q0 == nq) return -1;
-  for (;;) {
-    const size_t q = size_t(m_rr);
-    if (!m_q[q].empty() && !queue_paused(q, t)) {
-      if (!m_quantum_given) {
-        m_deficit[q] += m_quantum;
-        m_quantum_given = true;
-      }
-      const uint32_t need = m_q[q].front()->bytes;
-      if (m_deficit[q] >= need) {
-        m_deficit[q] -= need;
-        return int(q);
-      }
-    }
-    m_rr = m_rr + 1 == nq ? 0 : m_rr + 1;
-    m_quantum_given = false;
+  for (int q = next_nonempty(from); q < nq; q = next_nonempty(q + 1))
+    if (!queue_paused(size_t(q), t)) return q;
+  for (int q = next_nonempty(0); q < from; q = next_nonempty(q + 1))
+    if (!queue_paused(size_t(q), t)) return q;
+  return -1;
+}
+
+int EgressPort::next_nonempty(int from) const {
+  for (int w = from / 64; w < int(m_nonempty.w.size()); ++w) {
+    uint64_t bits = m_nonempty.w[size_t(w)];
+    if (w == from / 64) bits &= ~uint64_t(0) << (from % 64);
+    if (bits) return w * 64 + __builtin_ctzll(bits);
   }
+  return int(kBfcMaxQueues);
+}
+
+int EgressPort::pick_dwrr(uint64_t t) {
+  // DWRR's walk from m_rr, jumping over queues that are empty or paused (passing one ends
+  // the turn and its quantum). An emptied queue's credit is cleared where it empties
+  // (try_send), so idle queues hold none.
+  int q = next_sendable(m_rr, t);
+  if (q < 0) return -1;
+  const int nq = int(m_q.size());
+  for (;;) {
+    if (q != m_rr) {
+      m_rr = q;
+      m_quantum_given = false;
+    }
+    if (!m_quantum_given) {
+      m_deficit[size_t(q)] += m_quantum;
+      m_quantum_given = true;
+    }
+    const uint32_t need = m_q[size_t(q)].front()->bytes;
+    if (m_deficit[size_t(q)] >= need) {
+      m_deficit[size_t(q)] -= need;
+      return q;
+    }
+    m_quantum_given = false;
+    q = next_sendable(q + 1 == nq ? 0 : q + 1, t);
+  }
+}
+
+// A frame is some 300 bytes (PFC/BFC payloads, INT stack); its departure (MMU, BFC unit,
+// deadlock check) reads only these.
+void EgressPort::keep_on_wire(const Packet& p) {
+  Packet& w = m_on_wire;
+  w.kind = p.kind;
+  w.bytes = p.bytes;
+  w.flow = p.flow;
+  w.tuple = p.tuple;
+  w.prio = p.prio;
+  w.cells = p.cells;
+  w.in_port = p.in_port;
+  w.out_port = p.out_port;
+  w.headroom = p.headroom;
+  w.upstream_q = p.upstream_q;
+  w.queue = p.queue;
+  w.bfc_slot = p.bfc_slot;
+  w.bfc_counted = p.bfc_counted;
 }
 
 void EgressPort::try_send() {
@@ -115,22 +157,23 @@ void EgressPort::try_send() {
     const int q = pick_dwrr(t_now);
     if (q < 0) {
       uint8_t waiting = 0;  // priorities whose PFC pause holds a queue
-      for (size_t i = 0; i < m_q.size(); ++i)
-        if (!m_q[i].empty() && !(m_bfc && m_bfc_paused.test(uint32_t(i))))
-          waiting |= uint8_t(1u << (m_bfc ? m_q[i].front()->prio : i));
+      for (int i = next_nonempty(0); i < int(m_q.size()); i = next_nonempty(i + 1))
+        if (!(m_bfc && m_bfc_paused.test(uint32_t(i))))
+          waiting |= uint8_t(1u << (m_bfc ? m_q[size_t(i)].front()->prio : i));
       if (const uint64_t t = m_pause.next_expiry(waiting, t_now)) wake_at(t);
       return;
     }
     p = m_q[size_t(q)].front();
     m_q[size_t(q)].pop_front();
     if (m_q[size_t(q)].empty()) {  // textbook DWRR: an emptied queue loses its credit and turn
+      m_nonempty.set(uint32_t(q), false);
       m_deficit[size_t(q)] = 0;
       m_rr = (q + 1) % int(m_q.size());
       m_quantum_given = false;
     }
   }
   m_busy = true;
-  m_on_wire = *p;
+  keep_on_wire(*p);
   if (m_bfc && p->kind == Packet::Kind::kData) p->upstream_q = p->queue;  // the next hop's upstreamQ
   if (m_tx_hook) m_tx_hook(*p, t_now);
   tlm::tlm_phase phase = tlm::BEGIN_REQ;
