@@ -7,18 +7,17 @@
 namespace mmusim {
 namespace {
 
-// Bucket 0 is a std heap, which keeps its largest first: "less" is "later".
-struct LaterKey {
+// std heaps keep their largest first: "less" is "later".
+struct Later {
   template <class E>
   bool operator()(const E& a, const E& b) const {
-    return a.key > b.key;
+    return a.t != b.t ? a.t > b.t : a.key > b.key;
   }
 };
 
 }  // namespace
 
 Calendar::Calendar() {
-  m_bucket_min.fill(kNever);
   sc_core::sc_spawn_options o;
   o.spawn_method();
   o.dont_initialize();
@@ -33,46 +32,62 @@ uint32_t Calendar::add_component() {
 }
 
 void Calendar::insert(const Entry& e) {
-  if (e.t == m_last) {
-    m_bucket[0].push_back(e);
-    std::push_heap(m_bucket[0].begin(), m_bucket[0].end(), LaterKey{});
-    return;
+  if (e.t < m_base + (uint64_t(1) << kSlotShift)) {
+    m_ready.push_back(e);
+    std::push_heap(m_ready.begin(), m_ready.end(), Later{});
+  } else if (e.t < m_base + kSpan) {
+    const size_t s = size_t(e.t >> kSlotShift) & (kSlots - 1);
+    m_slot[s].push_back(e);
+    m_slot_used[s / 64] |= uint64_t(1) << (s % 64);
+    ++m_in_slots;
+  } else {
+    m_overflow.push_back(e);
+    std::push_heap(m_overflow.begin(), m_overflow.end(), Later{});
   }
-  const size_t b = size_t(64 - __builtin_clzll(e.t ^ m_last));
-  m_bucket[b].push_back(e);
-  m_bucket_min[b] = std::min(m_bucket_min[b], e.t);
-  m_nonempty |= uint64_t(1) << (b - 1);
 }
 
-uint64_t Calendar::next_time() const {
-  if (!m_bucket[0].empty()) return m_last;
-  return m_nonempty ? lowest_bucket_time() : kNever;
+int Calendar::next_slot(size_t from) const {
+  constexpr size_t kWords = kSlots / 64;
+  const size_t w0 = from / 64;
+  if (const uint64_t bits = m_slot_used[w0] & (~uint64_t(0) << (from % 64)))
+    return int(w0 * 64 + size_t(__builtin_ctzll(bits)));
+  for (size_t k = 1; k <= kWords; ++k) {
+    const size_t w = (w0 + k) & (kWords - 1);
+    if (const uint64_t bits = m_slot_used[w]) return int(w * 64 + size_t(__builtin_ctzll(bits)));
+  }
+  return -1;
 }
 
-void Calendar::advance(uint64_t t) {
-  // Every entry of the lowest bucket lands in a lower one relative to its least time t
-  // (amortised: an entry moves at most 64 times, in practice once or twice).
-  const int b = __builtin_ctzll(m_nonempty) + 1;
-  auto& v = m_bucket[size_t(b)];
-  m_nonempty &= ~(uint64_t(1) << (b - 1));
-  m_bucket_min[size_t(b)] = kNever;
-  m_last = t;
-  for (const Entry& e : v) insert(e);
-  v.clear();
+void Calendar::advance() {
+  const size_t cur = size_t(m_base >> kSlotShift) & (kSlots - 1);
+  if (m_in_slots) {
+    const size_t s = size_t(next_slot((cur + 1) % kSlots));
+    m_base += uint64_t((s + kSlots - cur) % kSlots) << kSlotShift;
+    auto& v = m_slot[s];
+    m_in_slots -= v.size();
+    m_slot_used[s / 64] &= ~(uint64_t(1) << (s % 64));
+    m_ready.swap(v);  // empty before: keeps both buffers
+    if (m_ready.size() > 1) std::make_heap(m_ready.begin(), m_ready.end(), Later{});
+  } else {
+    m_base = m_overflow.front().t >> kSlotShift << kSlotShift;
+  }
+  // The span moved: overflow entries now within it join the wheel (or the current slot).
+  while (!m_overflow.empty() && m_overflow.front().t < m_base + kSpan) {
+    std::pop_heap(m_overflow.begin(), m_overflow.end(), Later{});
+    const Entry e = m_overflow.back();
+    m_overflow.pop_back();
+    insert(e);
+  }
 }
 
-Calendar::Entry Calendar::take() {
-  auto& b0 = m_bucket[0];
-  if (b0.size() > 1) std::pop_heap(b0.begin(), b0.end(), LaterKey{});
-  const Entry e = b0.back();
-  b0.pop_back();
-  --m_size;
-  return e;
+uint64_t Calendar::next_time() {
+  if (m_ready.empty()) advance();
+  return m_ready.front().t;
 }
 
 void Calendar::post(uint64_t t_ps, Phase ph, uint32_t component, Fn fn, void* obj, uint64_t arg) {
   const uint64_t now = Calendar::now();
-  if (t_ps < now || t_ps < m_last) SC_REPORT_FATAL("mmusim_calendar", "wake-up posted in the past");
+  if (t_ps < now) SC_REPORT_FATAL("mmusim_calendar", "wake-up posted in the past");
   if (m_seq == (uint64_t(1) << kSeqBits)) SC_REPORT_FATAL("mmusim_calendar", "2^40 wake-ups posted");
   insert({t_ps, uint64_t(ph) << 61 | uint64_t(component) << kSeqBits | m_seq++, fn, obj, arg});
   ++m_size;
@@ -102,15 +117,12 @@ void Calendar::dispatch() {
   }
   m_dispatching = true;
   // Entries posted while dispatching run in this same pass, in key order.
-  for (;;) {
-    if (m_bucket[0].empty()) {
-      if (!m_nonempty) break;
-      const uint64_t t = lowest_bucket_time();
-      if (t >= m_limit) break;
-      advance(t);
-    }
-    m_now = m_last;
-    const Entry e = take();
+  while (m_size && next_time() < m_limit) {
+    if (m_ready.size() > 1) std::pop_heap(m_ready.begin(), m_ready.end(), Later{});
+    const Entry e = m_ready.back();
+    m_ready.pop_back();
+    --m_size;
+    m_now = e.t;
     e.fn(e.obj, e.arg);
   }
   m_dispatching = false;

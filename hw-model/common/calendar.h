@@ -114,20 +114,26 @@ class Calendar {
   uint32_t add_component();
   void dispatch();
   void arm(uint64_t t_ps, uint64_t kernel_now);
-  // Radix heap over time (entries are never earlier than the last time taken, m_last):
-  // bucket b > 0 holds times whose highest bit differing from m_last is b - 1; bucket 0,
-  // the entries at m_last, is a heap by key.
+  // A timing wheel: slot s holds the entries of one slot width [start, start + W) up to a
+  // wheel's span ahead of the current slot; the current slot's entries are in m_ready, a
+  // heap by (time, key); later ones wait in m_overflow, a heap, and join the wheel as it
+  // turns. Each entry is placed once or twice, whatever its distance.
   void insert(const Entry& e);
-  uint64_t lowest_bucket_time() const { return m_bucket_min[size_t(__builtin_ctzll(m_nonempty) + 1)]; }
-  uint64_t next_time() const;
-  void advance(uint64_t t);  // t, the lowest bucket's least time, becomes m_last
-  Entry take();              // the least entry of bucket 0; not empty
+  void advance();  // m_ready is empty, an entry is pending: turn to the next slot holding one
+  uint64_t next_time();
+  int next_slot(size_t from) const;  // first non-empty slot at or after `from`, cyclically; -1: none
+
+  static constexpr int kSlotShift = 12;  // 4.096 ns per slot
+  static constexpr size_t kSlots = 2048;  // 8.4 us ahead, more than a link's delay
+  static constexpr uint64_t kSpan = uint64_t(kSlots) << kSlotShift;
 
   inline static Calendar* s_cal = nullptr;
-  std::array<std::vector<Entry>, 65> m_bucket;
-  std::array<uint64_t, 65> m_bucket_min;  // least time in each bucket b > 0 (kNever: empty)
-  uint64_t m_nonempty = 0;  // bit b - 1: bucket b (b > 0) holds entries
-  uint64_t m_last = 0;
+  std::vector<Entry> m_ready;
+  std::array<std::vector<Entry>, kSlots> m_slot;
+  std::array<uint64_t, kSlots / 64> m_slot_used{};  // bit per non-empty slot
+  size_t m_in_slots = 0;
+  std::vector<Entry> m_overflow;
+  uint64_t m_base = 0;  // start of the current slot
   size_t m_size = 0;
   uint64_t m_seq = 0;
   uint32_t m_components = 0;
