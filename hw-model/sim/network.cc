@@ -14,7 +14,7 @@
 namespace mmusim {
 namespace {
 
-nlohmann::json tw_json(const TimeWeighted& s) {
+nlohmann::json tw_json(const Mmu::Series& s) {
   return {{"mean", s.mean()}, {"p99", s.quantile(0.99)}, {"max", s.max()}};
 }
 
