@@ -2,16 +2,17 @@
 #include "common/calendar.h"
 
 #include <algorithm>
+#include <cstdlib>
 #include <string>
 
 namespace mmusim {
 namespace {
 
-// std heaps keep their largest first: "less" is "later".
+// The overflow is a std heap, which keeps its largest first: "less" is "later".
 struct Later {
   template <class E>
   bool operator()(const E& a, const E& b) const {
-    return a.t != b.t ? a.t > b.t : a.key > b.key;
+    return a.after(b);
   }
 };
 
@@ -31,19 +32,9 @@ uint32_t Calendar::add_component() {
   return m_components++;
 }
 
-void Calendar::insert(const Entry& e) {
-  if (e.t < m_base + (uint64_t(1) << kSlotShift)) {
-    m_ready.push_back(e);
-    std::push_heap(m_ready.begin(), m_ready.end(), Later{});
-  } else if (e.t < m_base + kSpan) {
-    const size_t s = size_t(e.t >> kSlotShift) & (kSlots - 1);
-    m_slot[s].push_back(e);
-    m_slot_used[s / 64] |= uint64_t(1) << (s % 64);
-    ++m_in_slots;
-  } else {
-    m_overflow.push_back(e);
-    std::push_heap(m_overflow.begin(), m_overflow.end(), Later{});
-  }
+void Calendar::insert_overflow(const Entry& e) {
+  m_overflow.push_back(e);
+  std::push_heap(m_overflow.begin(), m_overflow.end(), Later{});
 }
 
 int Calendar::next_slot(size_t from) const {
@@ -67,7 +58,7 @@ void Calendar::advance() {
     m_in_slots -= v.size();
     m_slot_used[s / 64] &= ~(uint64_t(1) << (s % 64));
     m_ready.swap(v);  // empty before: keeps both buffers
-    if (m_ready.size() > 1) std::make_heap(m_ready.begin(), m_ready.end(), Later{});
+    if (m_ready.size() > 1) std::sort(m_ready.begin(), m_ready.end(), Later{});
   } else {
     m_base = m_overflow.front().t >> kSlotShift << kSlotShift;
   }
@@ -82,16 +73,12 @@ void Calendar::advance() {
 
 uint64_t Calendar::next_time() {
   if (m_ready.empty()) advance();
-  return m_ready.front().t;
+  return m_ready.back().t;
 }
 
-void Calendar::post(uint64_t t_ps, Phase ph, uint32_t component, Fn fn, void* obj, uint64_t arg) {
-  const uint64_t now = Calendar::now();
-  if (t_ps < now) SC_REPORT_FATAL("mmusim_calendar", "wake-up posted in the past");
-  if (m_seq == (uint64_t(1) << kSeqBits)) SC_REPORT_FATAL("mmusim_calendar", "2^40 wake-ups posted");
-  insert({t_ps, uint64_t(ph) << 61 | uint64_t(component) << kSeqBits | m_seq++, fn, obj, arg});
-  ++m_size;
-  if (!m_dispatching && t_ps < m_armed) arm(t_ps, now);
+void Calendar::fail(const char* what) {
+  SC_REPORT_FATAL("mmusim_calendar", what);
+  std::abort();  // a fatal report whose action was configured not to stop
 }
 
 void Calendar::arm(uint64_t t_ps, uint64_t kernel_now) {
@@ -118,7 +105,6 @@ void Calendar::dispatch() {
   m_dispatching = true;
   // Entries posted while dispatching run in this same pass, in key order.
   while (m_size && next_time() < m_limit) {
-    if (m_ready.size() > 1) std::pop_heap(m_ready.begin(), m_ready.end(), Later{});
     const Entry e = m_ready.back();
     m_ready.pop_back();
     --m_size;

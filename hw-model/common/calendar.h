@@ -91,7 +91,14 @@ class Calendar {
     return s_cal && s_cal->m_dispatching ? s_cal->m_now : sc_core::sc_time_stamp().value();
   }
 
-  void post(uint64_t t_ps, Phase ph, uint32_t component, Fn fn, void* obj, uint64_t arg);
+  void post(uint64_t t_ps, Phase ph, uint32_t component, Fn fn, void* obj, uint64_t arg) {
+    const uint64_t t_now = now();
+    if (t_ps < t_now) fail("wake-up posted in the past");
+    if (m_seq == (uint64_t(1) << kSeqBits)) fail("2^40 wake-ups posted");
+    insert({t_ps, uint64_t(ph) << 61 | uint64_t(component) << kSeqBits | m_seq++, fn, obj, arg});
+    ++m_size;
+    if (!m_dispatching && t_ps < m_armed) arm(t_ps, t_now);
+  }
   // Run entries ahead of the kernel up to (not including) t_ps; 0: never run ahead (and
   // stop running ahead at once, as after a failed output write).
   void set_horizon(uint64_t t_ps);
@@ -108,6 +115,7 @@ class Calendar {
     Fn fn;
     void* obj;
     uint64_t arg;
+    bool after(const Entry& o) const { return t != o.t ? t > o.t : key > o.key; }
   };
 
   Calendar();
@@ -115,10 +123,25 @@ class Calendar {
   void dispatch();
   void arm(uint64_t t_ps, uint64_t kernel_now);
   // A timing wheel: slot s holds the entries of one slot width [start, start + W) up to a
-  // wheel's span ahead of the current slot; the current slot's entries are in m_ready, a
-  // heap by (time, key); later ones wait in m_overflow, a heap, and join the wheel as it
-  // turns. Each entry is placed once or twice, whatever its distance.
-  void insert(const Entry& e);
+  // wheel's span ahead of the current slot; the current slot's entries are in m_ready,
+  // sorted by (time, key), the least last; later ones wait in m_overflow, a heap, and join
+  // the wheel as it turns. Each entry is placed once or twice, whatever its distance.
+  void insert(const Entry& e) {
+    if (e.t < m_base + (uint64_t(1) << kSlotShift)) {
+      auto at = m_ready.end();  // mostly the least: posted for now, or a slot turned just now
+      while (at != m_ready.begin() && e.after(*(at - 1))) --at;
+      m_ready.insert(at, e);
+    } else if (e.t < m_base + kSpan) {
+      const size_t s = size_t(e.t >> kSlotShift) & (kSlots - 1);
+      m_slot[s].push_back(e);
+      m_slot_used[s / 64] |= uint64_t(1) << (s % 64);
+      ++m_in_slots;
+    } else {
+      insert_overflow(e);
+    }
+  }
+  void insert_overflow(const Entry& e);
+  [[noreturn]] static void fail(const char* what);
   void advance();  // m_ready is empty, an entry is pending: turn to the next slot holding one
   uint64_t next_time();
   int next_slot(size_t from) const;  // first non-empty slot at or after `from`, cyclically; -1: none
