@@ -13,12 +13,6 @@ EgressPort::EgressPort(sc_core::sc_module_name name, uint32_t port, uint64_t lin
   to_link.register_nb_transport_bw(this, &EgressPort::nb_transport_bw);
   pause_export.bind(*this);
   SC_HAS_PROCESS(EgressPort);
-  SC_METHOD(on_tx_done);
-  sensitive << m_tx_done;
-  dont_initialize();
-  SC_METHOD(try_send);
-  sensitive << m_wake;
-  dont_initialize();
   // A pause ends without an event of its own: while traced, this wakes at each expiry.
   SC_METHOD(trace_pause);
   sensitive << m_tr_ev;
@@ -31,7 +25,10 @@ tlm::tlm_sync_enum EgressPort::nb_transport_fw(int, Packet& p, tlm::tlm_phase& p
   expect_begin_req(phase, name());
   if (p.kind != Packet::Kind::kData) m_ctrl.push_back(&p);
   else if (const size_t q = m_bfc ? p.queue : m_tc_queue[p.tc]; m_wd_drop >> q & 1) wd_drop(p);
-  else m_q[q].push_back(&p);
+  else {
+    m_q[q].push_back(&p);
+    m_nonempty.set(uint32_t(q), true);
+  }
   try_send();
   return tlm::TLM_COMPLETED;
 }
@@ -70,6 +67,7 @@ void EgressPort::set_watchdog_queues(uint8_t ignore_pause, uint8_t drop) {
     if (flush >> q & 1) {
       for (Packet* p : m_q[q]) wd_drop(*p);
       m_q[q].clear();
+      m_nonempty.set(uint32_t(q), false);
       m_deficit[q] = 0;
     }
   try_send();  // an ignored pause may unblock a queue
@@ -122,29 +120,68 @@ uint64_t EgressPort::queued_data() const {
   return n;
 }
 
-int EgressPort::pick_dwrr(uint64_t t) {
-  // An emptied queue's credit is cleared where it empties (try_send), so idle queues hold
-  // none and the scan only needs one sendable queue to know the walk below ends.
+int EgressPort::next_sendable(int from, uint64_t t) const {
   const int nq = int(m_q.size());
-  int q0 = 0;
-  while (q0 < nq && (m_q[size_t(q0)].empty() || queue_paused(size_t(q0), t))) ++q0;
-  if (q0 == nq) return -1;
-  for (;;) {
-    const size_t q = size_t(m_rr);
-    if (!m_q[q].empty() && !queue_paused(q, t)) {
-      if (!m_quantum_given) {
-        m_deficit[q] += m_quantum;
-        m_quantum_given = true;
-      }
-      const uint32_t need = m_q[q].front()->bytes;
-      if (m_deficit[q] >= need) {
-        m_deficit[q] -= need;
-        return int(q);
-      }
-    }
-    m_rr = m_rr + 1 == nq ? 0 : m_rr + 1;
-    m_quantum_given = false;
+  for (int q = next_nonempty(from); q < nq; q = next_nonempty(q + 1))
+    if (!queue_paused(size_t(q), t)) return q;
+  for (int q = next_nonempty(0); q < from; q = next_nonempty(q + 1))
+    if (!queue_paused(size_t(q), t)) return q;
+  return -1;
+}
+
+int EgressPort::next_nonempty(int from) const {
+  for (int w = from / 64; w < int(m_nonempty.w.size()); ++w) {
+    uint64_t bits = m_nonempty.w[size_t(w)];
+    if (w == from / 64) bits &= ~uint64_t(0) << (from % 64);
+    if (bits) return w * 64 + __builtin_ctzll(bits);
   }
+  return int(kBfcMaxQueues);
+}
+
+int EgressPort::pick_dwrr(uint64_t t) {
+  // DWRR's walk from m_rr, jumping over queues that are empty or paused (passing one ends
+  // the turn and its quantum). An emptied queue's credit is cleared where it empties
+  // (try_send), so idle queues hold none.
+  int q = next_sendable(m_rr, t);
+  if (q < 0) return -1;
+  const int nq = int(m_q.size());
+  for (;;) {
+    if (q != m_rr) {
+      m_rr = q;
+      m_quantum_given = false;
+    }
+    if (!m_quantum_given) {
+      m_deficit[size_t(q)] += m_quantum;
+      m_quantum_given = true;
+    }
+    const uint32_t need = m_q[size_t(q)].front()->bytes;
+    if (m_deficit[size_t(q)] >= need) {
+      m_deficit[size_t(q)] -= need;
+      return q;
+    }
+    m_quantum_given = false;
+    q = next_sendable(q + 1 == nq ? 0 : q + 1, t);
+  }
+}
+
+// A frame is some 300 bytes (PFC/BFC payloads, INT stack); its departure (MMU, BFC unit,
+// deadlock check) reads only these.
+void EgressPort::keep_on_wire(const Packet& p) {
+  Packet& w = m_on_wire;
+  w.kind = p.kind;
+  w.bytes = p.bytes;
+  w.flow = p.flow;
+  w.tuple = p.tuple;
+  w.prio = p.prio;
+  w.tc = p.tc;
+  w.cells = p.cells;
+  w.in_port = p.in_port;
+  w.out_port = p.out_port;
+  w.headroom = p.headroom;
+  w.upstream_q = p.upstream_q;
+  w.queue = p.queue;
+  w.bfc_slot = p.bfc_slot;
+  w.bfc_counted = p.bfc_counted;
 }
 
 void EgressPort::try_send() {
@@ -158,16 +195,17 @@ void EgressPort::try_send() {
     const int q = pick_dwrr(t_now);
     if (q < 0) {
       uint8_t waiting = 0;  // priorities whose PFC pause holds a queue
-      for (size_t i = 0; i < m_q.size(); ++i)
-        if (!m_q[i].empty() && !(m_bfc && m_bfc_paused.test(uint32_t(i))))
-          waiting |= m_queue_prios[m_bfc ? m_tc_queue[m_q[i].front()->tc] : i];
-      if (const uint64_t t = m_pause.next_expiry(waiting, t_now)) m_wake.notify(ps(t - t_now));
+      for (int i = next_nonempty(0); i < int(m_q.size()); i = next_nonempty(i + 1))
+        if (!(m_bfc && m_bfc_paused.test(uint32_t(i))))
+          waiting |= m_queue_prios[m_bfc ? m_tc_queue[m_q[size_t(i)].front()->tc] : size_t(i)];
+      if (const uint64_t t = m_pause.next_expiry(waiting, t_now)) wake_at(t);
       return;
     }
     p = m_q[size_t(q)].front();
     m_q[size_t(q)].pop_front();
     ++m_queue_tx[size_t(q)];
     if (m_q[size_t(q)].empty()) {  // textbook DWRR: an emptied queue loses its credit and turn
+      m_nonempty.set(uint32_t(q), false);
       m_deficit[size_t(q)] = 0;
       m_rr = (q + 1) % int(m_q.size());
       m_quantum_given = false;
@@ -175,13 +213,25 @@ void EgressPort::try_send() {
   }
   if (p->kind == Packet::Kind::kData) mmu->dequeue(*p);  // ECN marking at dequeue, INT
   m_busy = true;
-  m_on_wire = *p;
+  keep_on_wire(*p);
   if (m_bfc && p->kind == Packet::Kind::kData) p->upstream_q = p->queue;  // the next hop's upstreamQ
   if (m_tx_hook) m_tx_hook(*p, t_now);
   tlm::tlm_phase phase = tlm::BEGIN_REQ;
   sc_core::sc_time t = sc_core::SC_ZERO_TIME;
   to_link->nb_transport_fw(*p, phase, t);
-  m_tx_done.notify(t);
+  m_cal.at<&EgressPort::on_tx_done>(t_now + t.value(), Phase::kDeparture, this);
+}
+
+void EgressPort::wake_at(uint64_t t) {
+  if (m_wake_at != 0 && m_wake_at <= t) return;
+  m_wake_at = t;
+  m_cal.at<&EgressPort::on_wake>(t, Phase::kRetry, this);
+}
+
+void EgressPort::on_wake() {
+  if (now() != m_wake_at) return;  // superseded by an earlier retry
+  m_wake_at = 0;
+  try_send();
 }
 
 void EgressPort::on_tx_done() {

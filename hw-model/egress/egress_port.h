@@ -16,6 +16,7 @@
 #include <tlm_utils/simple_initiator_socket.h>
 
 #include "bfc/bfc_if.h"
+#include "common/calendar.h"
 #include "common/protocol.h"
 #include "egress/pause_if.h"
 #include "mmu/admission_if.h"
@@ -81,7 +82,14 @@ class EgressPort : public sc_core::sc_module, public PauseIf {
   static uint64_t now();
   void try_send();
   void on_tx_done();
+  void keep_on_wire(const Packet& p);
+  void wake_at(uint64_t t);  // retry at t (a pause expiry); an earlier pending retry stands
+  void on_wake();
   int pick_dwrr(uint64_t t);
+  // First queue at or after `from`, cyclically, holding a frame and not paused; or -1.
+  int next_sendable(int from, uint64_t t) const;
+  // First non-empty queue at or after `from`, or kBfcMaxQueues.
+  int next_nonempty(int from) const;
   bool queue_paused(size_t q, uint64_t t) const;
   void trace_pause();  // refresh the traced pause bits, wake again at the next expiry
 
@@ -90,6 +98,7 @@ class EgressPort : public sc_core::sc_module, public PauseIf {
   std::deque<Packet*> m_ctrl;
   std::vector<std::deque<Packet*>> m_q;
   std::vector<uint64_t> m_deficit;
+  QueueMask m_nonempty;  // data queues holding frames
   bool m_bfc = false;
   QueueMask m_bfc_paused;
   int m_rr = 0;
@@ -107,10 +116,11 @@ class EgressPort : public sc_core::sc_module, public PauseIf {
   std::unique_ptr<bool[]> m_tr_paused;  // traced pause bits, when traced
   sc_core::sc_event m_tr_ev;
   bool m_busy = false;
-  // What departs when serialisation ends: a copy, as the far end may already own the frame.
+  // What departs when serialisation ends: a copy of the fields departure reads, as the far
+  // end may already own the frame.
   Packet m_on_wire;
-  sc_core::sc_event m_tx_done;
-  sc_core::sc_event m_wake;
+  Calendar::Client m_cal;
+  uint64_t m_wake_at = 0;  // pending retry, 0 = none
   FrameHook m_tx_hook;
   uint64_t m_tx_data = 0;
   uint64_t m_tx_pfc = 0;

@@ -14,16 +14,6 @@ Host::Host(sc_core::sc_module_name name, uint32_t index, uint64_t rate_bps, Flow
       m_pool(pool), m_pause(rate_bps), m_ready(8) {
   rx.register_nb_transport_fw(this, &Host::on_rx_fw);
   tx.register_nb_transport_bw(this, &Host::on_tx_bw);
-  SC_HAS_PROCESS(Host);
-  SC_METHOD(on_rx);
-  sensitive << m_rx_ev;
-  dont_initialize();
-  SC_METHOD(on_tx_done);
-  sensitive << m_tx_done;
-  dont_initialize();
-  SC_METHOD(try_send);
-  sensitive << m_wake;
-  dont_initialize();
 }
 
 uint64_t Host::paused_ps() const { return m_pause.paused_ps(now_ps()); }
@@ -73,45 +63,38 @@ void Host::enqueue(uint32_t id, uint64_t eligible_ps, uint64_t now) {
 
 tlm::tlm_sync_enum Host::on_rx_fw(int, Packet& p, tlm::tlm_phase& ph, sc_core::sc_time& t) {
   expect_begin_req(ph, name());
-  const uint64_t now = now_ps();
-  m_arrivals.push(now + t.value(), &p);
   if (p.kind == Packet::Kind::kData) ++m_rx_data_pending;
-  m_rx_ev.notify(ps(m_arrivals.next_time() - now));
+  m_cal.at<&Host::on_rx>(now_ps() + t.value(), Phase::kArrival, this, &p);
   return tlm::TLM_COMPLETED;
 }
 
-void Host::on_rx() {
+void Host::on_rx(Packet* p) {
   const uint64_t now = now_ps();
-  while (!m_arrivals.empty() && m_arrivals.next_time() <= now) {
-    Packet* p = m_arrivals.top();
-    m_arrivals.pop();
-    if (p->kind == Packet::Kind::kPfc) {
-      ++m_pfc_rx;
-      m_pause.apply(p->pfc, now);
-      try_send();
-    } else if (p->kind == Packet::Kind::kBfc) {
-      if (!m_bfc) SC_REPORT_ERROR(name(), "BFC frame received by a NIC without BFC queues");
-      ++m_bfc_rx;
-      m_bfc_paused = p->bfc.paused;
-      try_send();
+  if (p->kind == Packet::Kind::kPfc) {
+    ++m_pfc_rx;
+    m_pause.apply(p->pfc, now);
+    try_send();
+  } else if (p->kind == Packet::Kind::kBfc) {
+    if (!m_bfc) SC_REPORT_ERROR(name(), "BFC frame received by a NIC without BFC queues");
+    ++m_bfc_rx;
+    m_bfc_paused = p->bfc.paused;
+    try_send();
+  } else {
+    --m_rx_data_pending;
+    ++m_delivered;
+    if (p->ack) {
+      receive_ack(*p, now);
+    } else if (p->cnp) {
+      receive_cnp(*p, now);
+    } else if (m_acks) {
+      receive_data(*p, now);
     } else {
-      --m_rx_data_pending;
-      ++m_delivered;
-      if (p->ack) {
-        receive_ack(*p, now);
-      } else if (p->cnp) {
-        receive_cnp(*p, now);
-      } else if (m_acks) {
-        receive_data(*p, now);
-      } else {
-        Flow& f = m_flows[p->flow];
-        f.received_bytes += std::min<uint64_t>(p->bytes, f.bytes - f.received_bytes);
-        if (f.received_bytes == f.bytes) f.finish_ps = now;
-      }
+      Flow& f = m_flows[p->flow];
+      f.received_bytes += std::min<uint64_t>(p->bytes, f.bytes - f.received_bytes);
+      if (f.received_bytes == f.bytes) f.finish_ps = now;
     }
-    m_pool.put(p);
   }
-  if (!m_arrivals.empty()) m_rx_ev.notify(ps(m_arrivals.next_time() - now));
+  m_pool.put(p);
 }
 
 // Go-back-N receiver: only the next expected byte is accepted; every data packet, in order
@@ -304,7 +287,7 @@ void Host::try_send() {
       uint64_t wake = m_pause.next_expiry(blocked, now);
       if (!m_waiting.empty() && (wake == 0 || m_waiting.next_time() < wake)) wake = m_waiting.next_time();
       if (!m_rto.empty() && (wake == 0 || m_rto.next_time() < wake)) wake = m_rto.next_time();
-      if (wake) m_wake.notify(ps(wake - now));
+      if (wake) wake_at(wake);
       return;
     }
     m_rr = (prio + 1) % nq;
@@ -390,7 +373,19 @@ void Host::transmit(Packet* p) {
   tlm::tlm_phase ph = tlm::BEGIN_REQ;
   sc_core::sc_time t = sc_core::SC_ZERO_TIME;
   tx->nb_transport_fw(*p, ph, t);
-  m_tx_done.notify(t);
+  m_cal.at<&Host::on_tx_done>(now_ps() + t.value(), Phase::kDeparture, this);
+}
+
+void Host::wake_at(uint64_t t) {
+  if (m_wake_at != 0 && m_wake_at <= t) return;
+  m_wake_at = t;
+  m_cal.at<&Host::on_wake>(t, Phase::kRetry, this);
+}
+
+void Host::on_wake() {
+  if (now_ps() != m_wake_at) return;  // superseded by an earlier retry
+  m_wake_at = 0;
+  try_send();
 }
 
 void Host::on_tx_done() {

@@ -20,6 +20,7 @@
 
 #include "common/protocol.h"
 #include "bfc/bfc_frame.h"
+#include "common/calendar.h"
 #include "common/timed_queue.h"
 #include "config/scenario.h"
 #include "host/flow.h"
@@ -62,9 +63,11 @@ class Host : public sc_core::sc_module {
  private:
   tlm::tlm_sync_enum on_rx_fw(int, Packet& p, tlm::tlm_phase& ph, sc_core::sc_time& t);
   tlm::tlm_sync_enum on_tx_bw(Packet&, tlm::tlm_phase&, sc_core::sc_time&) { return tlm::TLM_COMPLETED; }
-  void on_rx();
+  void on_rx(Packet* p);
   void try_send();
   void on_tx_done();
+  void wake_at(uint64_t t);  // retry at t; an earlier pending retry stands
+  void on_wake();
   void enqueue(uint32_t id, uint64_t eligible_ps, uint64_t now);
   void receive_data(Packet& p, uint64_t now);
   void receive_ack(const Packet& a, uint64_t now);
@@ -91,9 +94,9 @@ class Host : public sc_core::sc_module {
   TimedQueue<uint32_t> m_waiting;               // rate-limited flows, by eligible time
   int m_rr = 0;
   bool m_busy = false;
-  TimedQueue<Packet*> m_arrivals;
   uint64_t m_rx_data_pending = 0;
-  sc_core::sc_event m_rx_ev, m_tx_done, m_wake;
+  Calendar::Client m_cal;
+  uint64_t m_wake_at = 0;  // pending retry, 0 = none
   uint64_t m_injected = 0, m_delivered = 0, m_pfc_rx = 0, m_bfc_rx = 0;
   const HostCfg* m_acks = nullptr;  // null: no ACKs
   uint8_t m_ack_prio = 0;

@@ -16,12 +16,10 @@ using admission::Verdict;
 Mmu::Mmu(sc_core::sc_module_name name, const Scenario& sc)
     : sc_module(name), admission_export("admission_export"), pfc("pfc"), m_sc(sc),
       m_core(sc.core_config()), m_cell(sc.mmu.cell_bytes),
-      m_occ{{sc.measure_start_ps, sc.measure_end_ps, sc.output.occupancy_bucket_bytes},
-            {sc.measure_start_ps, sc.measure_end_ps, sc.output.occupancy_bucket_bytes},
-            {sc.measure_start_ps, sc.measure_end_ps, sc.output.occupancy_bucket_bytes},
-            {sc.measure_start_ps, sc.measure_end_ps, sc.output.occupancy_bucket_bytes},
-            {sc.measure_start_ps, sc.measure_end_ps, sc.output.occupancy_bucket_bytes},
-            {sc.measure_start_ps, sc.measure_end_ps, sc.output.occupancy_bucket_bytes}},
+      m_stats(kPools + sc.buffer.pools.size(), sc.measure_start_ps, sc.measure_end_ps,
+              sc.output.occupancy_bucket_bytes),
+      m_occ{m_stats.series(kLossless), m_stats.series(kLossy), m_stats.series(kHeadroom),
+            m_stats.series(kTotal), m_stats.series(kThLossless), m_stats.series(kThLossy)},
       m_drop_reason(5, 0) {
   m_in_cells.assign(sc.ports(), 0);
   m_in_peak.assign(sc.ports(), 0);
@@ -37,8 +35,7 @@ Mmu::Mmu(sc_core::sc_module_name name, const Scenario& sc)
     m_wred_dropped.assign(size_t(sc.ports()) * Scenario::kPrios, 0);
   }
   admission_export.bind(*this);
-  for (size_t i = 0; i < sc.buffer.pools.size(); ++i)
-    m_pool_stats.emplace_back(sc.measure_start_ps, sc.measure_end_ps, sc.output.occupancy_bucket_bytes);
+  for (size_t i = 0; i < sc.buffer.pools.size(); ++i) m_pool_stats.push_back(m_stats.series(kPools + i));
   for (uint32_t p = 0; p < sc.ports() && (m_ll_port < 0 || m_ly_port < 0); ++p)
     for (uint32_t q = 0; q < Scenario::kPrios; ++q) {
       if (sc.lossless(p, q) && m_ll_port < 0) m_ll_port = int(p), m_ll_prio = int(q);
@@ -170,17 +167,17 @@ void Mmu::sample_until(uint64_t t) {
 }
 
 void Mmu::update_stats(uint64_t t) {
+  m_stats.advance(t);
   const uint64_t total = m_core.total_used() * m_cell;
-  m_occ.lossless.set(t, m_ll * m_cell);
-  m_occ.lossy.set(t, m_ly * m_cell);
-  m_occ.headroom.set(t, m_hd * m_cell);
-  m_occ.total.set(t, total);
+  m_stats.set(kLossless, m_ll * m_cell);
+  m_stats.set(kLossy, m_ly * m_cell);
+  m_stats.set(kHeadroom, m_hd * m_cell);
+  m_stats.set(kTotal, total);
   const uint64_t th_ll = m_ll_port < 0 ? 0 : m_core.ingress_threshold(uint32_t(m_ll_port), uint32_t(m_ll_prio)) * m_cell;
   const uint64_t th_ly = m_ly_port < 0 ? 0 : m_core.egress_threshold(uint32_t(m_ly_port), uint32_t(m_ly_prio)) * m_cell;
-  m_occ.th_lossless.set(t, th_ll);
-  m_occ.th_lossy.set(t, th_ly);
-  for (size_t i = 0; i < m_pool_stats.size(); ++i)
-    m_pool_stats[i].set(t, m_core.pool_used(uint16_t(i)) * m_cell);
+  m_stats.set(kThLossless, th_ll);
+  m_stats.set(kThLossy, th_ly);
+  for (size_t i = 0; i < m_pool_stats.size(); ++i) m_stats.set(kPools + i, m_core.pool_used(uint16_t(i)) * m_cell);
   m_v_ll = m_ll * m_cell;
   m_v_ly = m_ly * m_cell;
   m_v_hd = m_hd * m_cell;
@@ -343,10 +340,7 @@ nlohmann::json Mmu::int_summary() const { return {{"hops_recorded", m_int_record
 
 void Mmu::finish(uint64_t end_ps) {
   sample_until(end_ps);
-  for (TimeWeighted* s : {&m_occ.lossless, &m_occ.lossy, &m_occ.headroom, &m_occ.total,
-                          &m_occ.th_lossless, &m_occ.th_lossy})
-    s->finish(end_ps);
-  for (auto& s : m_pool_stats) s.finish(end_ps);
+  m_stats.advance(end_ps);
 }
 
 }  // namespace mmusim

@@ -17,7 +17,7 @@
 #include "mmu/admission_if.h"
 #include "output/vcd_signals.h"
 #include "pfc/pfc_event_if.h"
-#include "stats/time_weighted.h"
+#include "stats/time_weighted_group.h"
 
 namespace mmusim {
 
@@ -50,11 +50,12 @@ class Mmu : public sc_core::sc_module, public AdmissionIf {
 
   const admission::AdmissionCore& core() const { return m_core; }
   admission::AdmissionCore& core_mut() { return m_core; }
+  using Series = TimeWeightedGroup::Series;
   struct Occupancy {
-    TimeWeighted lossless, lossy, headroom, total, th_lossless, th_lossy;
+    Series lossless, lossy, headroom, total, th_lossless, th_lossy;
   };
   const Occupancy& occupancy() const { return m_occ; }
-  const std::vector<TimeWeighted>& pools() const { return m_pool_stats; }
+  const std::vector<Series>& pools() const { return m_pool_stats; }
   uint64_t admitted() const { return m_admitted; }
   uint64_t admitted_headroom() const { return m_admitted_hdrm; }
   uint64_t dropped_lossless() const { return m_drop_lossless; }
@@ -99,8 +100,11 @@ class Mmu : public sc_core::sc_module, public AdmissionIf {
   };
   std::unique_ptr<Traced> m_tr;
   void trace_touch(uint32_t in_port, uint32_t out_port, uint32_t prio);
+  // Series 0..5: the Occupancy members in order; then one per pool.
+  enum : size_t { kLossless, kLossy, kHeadroom, kTotal, kThLossless, kThLossy, kPools };
+  TimeWeightedGroup m_stats;
   Occupancy m_occ;
-  std::vector<TimeWeighted> m_pool_stats;
+  std::vector<Series> m_pool_stats;
   uint64_t m_admitted = 0, m_admitted_hdrm = 0, m_drop_lossless = 0, m_drop_lossy = 0;
   std::vector<uint64_t> m_drop_reason;
   std::unique_ptr<admission::EcnMarker> m_wred;  // wred configured only

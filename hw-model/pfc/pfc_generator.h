@@ -13,9 +13,9 @@
 #include <tlm>
 #include <tlm_utils/multi_passthrough_initiator_socket.h>
 
+#include "common/calendar.h"
 #include "common/packet.h"
 #include "common/protocol.h"
-#include "common/timed_queue.h"
 #include "config/scenario.h"
 #include "pfc/pfc_event_if.h"
 
@@ -49,7 +49,7 @@ class PfcGenerator : public sc_core::sc_module, public PfcEventIf {
   void send(uint32_t port, uint8_t class_enable, uint8_t pause_mask);
   // Recompute the port's effective paused set and signal the difference upstream.
   void update(uint32_t port);
-  void on_refresh();
+  void on_refresh(uint32_t port);
   uint64_t clip(uint64_t a, uint64_t b) const;
 
   const Scenario& m_sc;
@@ -63,8 +63,7 @@ class PfcGenerator : public sc_core::sc_module, public PfcEventIf {
   std::vector<uint64_t> m_refresh_every;  // per port
   std::vector<uint64_t> m_since;          // per (port, prio): XOFF time
   uint64_t m_paused_closed = 0;
-  TimedQueue<uint32_t> m_timers;
-  sc_core::sc_event m_wake;
+  Calendar::Client m_cal;
   uint64_t m_pause_frames = 0, m_resume_frames = 0, m_xoff = 0, m_xon = 0;
 };
 

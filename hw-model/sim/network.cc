@@ -16,7 +16,7 @@
 namespace mmusim {
 namespace {
 
-nlohmann::json tw_json(const TimeWeighted& s) {
+nlohmann::json tw_json(const Mmu::Series& s) {
   return {{"mean", s.mean()}, {"p99", s.quantile(0.99)}, {"max", s.max()}};
 }
 
@@ -182,6 +182,7 @@ void Network::open_outputs() {
   // output would be lost as well.
   auto stop = [this] {
     m_write_failed = true;
+    Calendar::get().set_horizon(0);  // stop at the kernel's time
     if (sc_core::sc_is_running()) sc_core::sc_pause();
   };
   for (auto& sw : m_switches) {
@@ -249,6 +250,8 @@ nlohmann::json Network::run() {
   bool shown = false;
   for (uint64_t done = 0; done < m_sc.duration_ps && !m_write_failed;) {
     const uint64_t d = std::min(step, m_sc.duration_ps - done);
+    // Run ahead of the kernel up to the chunk's end, unless the VCD samples kernel time.
+    Calendar::get().set_horizon(m_vcd ? 0 : done + d);
     sc_core::sc_start(ps(d));
     m_vcd_ready = true;
     done += d;
