@@ -1,9 +1,11 @@
-// Two-flow convergence of each host transport, before the switch's own WRED/ECN marking
-// and INT exist: two real Host NICs (25 Gb/s) send long flows to a third through a
-// test-only bottleneck stub (10 Gb/s egress FIFO, 1 us per direction). The stub is not a
-// model of the switch: it marks CE on ECT packets when the queue it leaves behind exceeds
-// K (step marking), appends one INT record per data packet, and drops data past a buffer
-// of B bytes (drop-tail), just enough to close each transport's loop. Checked: over the
+// Two-flow convergence of each host transport alone, without the switch: two real Host
+// NICs (25 Gb/s) send long flows to a third through a test-only bottleneck stub (10 Gb/s
+// egress FIFO, 1 us per direction). The stub is not a model of the switch: it marks CE on
+// ECT packets when the queue it leaves behind exceeds K (step marking), appends one INT
+// record per data packet, and drops data past a buffer of B bytes (drop-tail), just enough
+// to close each transport's loop. What it adds to the through-the-switch runs of
+// tb/scenario/test_transport_loop.cc: a bottleneck slower than the senders' links, and a
+// failure here points at the host side, not the switch's marking. Checked: over the
 // second half of the run each flow's throughput is within 10 % of the fair share (half the
 // bottleneck) and together they use at least 90 % of it;
 // for DCTCP and DCQCN the dequeue-sampled mean queue stays near K. One forked simulation
