@@ -42,6 +42,7 @@ void Host::start_flow(uint32_t id) {
   Flow& f = m_flows[id];
   if (f.transport != TransportKind::kNone && m_acks) {
     auto t = make_transport(f.transport, m_acks->transport, m_rate_bps, f.packet_bytes, f.base_rtt_ps);
+    sat_inc(tc(f).flows);
     if (m_cc_free.empty()) {
       f.cc = uint32_t(m_cc.size());
       m_cc.push_back(std::move(t));
@@ -111,7 +112,7 @@ void Host::receive_data(Packet& p, uint64_t now) {
     }
     if (f.received_bytes == f.bytes) f.finish_ps = now;
   } else if (tcp && p.seq > f.received_bytes) {
-    ++m_ackc.out_of_order_kept;
+    sat_inc(tc(f).out_of_order_kept);
     keep_out_of_order(f, p.seq, p.seq + std::min<uint64_t>(p.bytes, f.bytes - p.seq));
   } else {
     ++m_ackc.out_of_order;
@@ -131,7 +132,7 @@ void Host::receive_data(Packet& p, uint64_t now) {
       (!f.cnp_sent || now >= f.last_cnp_ps + m_acks->transport.dcqcn.cnp_interval_ps)) {
     f.cnp_sent = true;
     f.last_cnp_ps = now;
-    ++m_ackc.cnps_sent;
+    sat_inc(tc(f).cnps_sent);
     Packet* c = reply(p);
     c->cnp = true;
     m_ack_q.push_back(c);
@@ -164,8 +165,9 @@ Packet* Host::reply(const Packet& p) {
 
 void Host::receive_cnp(const Packet& c, uint64_t now) {
   ++m_ackc.acks_received;
-  ++m_ackc.cnps_received;
-  if (Transport* t = transport(m_flows[c.flow])) t->on_cnp(now);
+  const Flow& f = m_flows[c.flow];
+  sat_inc(tc(f).cnps_received);
+  if (Transport* t = transport(f)) t->on_cnp(now);
 }
 
 void Host::release_transport(Flow& f) {
@@ -193,7 +195,7 @@ void Host::receive_ack(const Packet& a, uint64_t now) {
     e.snd_nxt = f.highest_sent;
     e.int_hops = a.int_echo.data();
     e.int_n = a.int_echo_hops;
-    m_ackc.ece_received += a.ece;
+    if (a.ece) sat_inc(tc(f).ece_acks);
     retransmit = t->on_ack(e, now);
   }
   if (a.cum_ack > f.acked_bytes) {
@@ -208,7 +210,7 @@ void Host::receive_ack(const Packet& a, uint64_t now) {
   if (t && t->own_loss_detection()) {
     // TCP: resend the first unacknowledged segment, then go on from SND.NXT.
     if (retransmit && f.acked_bytes < f.highest_sent) {
-      ++m_ackc.fast_retransmits;
+      sat_inc(tc(f).fast_retransmits);
       f.retx_pending = true;
     }
   } else if (gap) {
@@ -243,7 +245,10 @@ void Host::check_timeouts(uint64_t now) {
     f.rto_deadline_ps = 0;
     if (f.acked_bytes < f.highest_sent) {
       ++m_ackc.timeouts;
-      if (Transport* tr = transport(f)) tr->on_timeout(f.highest_sent - f.acked_bytes, now);
+      if (Transport* tr = transport(f)) {
+        sat_inc(tc(f).timeouts);
+        tr->on_timeout(f.highest_sent - f.acked_bytes, now);
+      }
       rewind(f, now);
     }
   }
@@ -303,7 +308,7 @@ void Host::try_send() {
     if (tw && !f.retx_pending) {  // window: one packet always goes when none is in flight
       const uint64_t flight = f.sent_bytes - f.acked_bytes;
       if (flight && flight + std::min<uint64_t>(f.packet_bytes, f.bytes - f.sent_bytes) > tw->window_bytes()) {
-        ++m_ackc.window_blocked;
+        sat_inc(tc(f).window_blocked);
         f.queued = false;  // an ACK that opens the window queues it again
         continue;
       }

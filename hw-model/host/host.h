@@ -25,6 +25,7 @@
 #include "config/scenario.h"
 #include "host/flow.h"
 #include "host/transport/transport.h"
+#include "host/transport_counters.h"
 #include "pfc/pause_timers.h"
 
 namespace mmusim {
@@ -53,12 +54,12 @@ class Host : public sc_core::sc_module {
     uint64_t out_of_order = 0;   // data discarded by the go-back-N receiver
     uint64_t rewinds = 0, timeouts = 0, retransmitted = 0;
     uint64_t holds = 0, held_ps = 0;  // Smart-Pause
-    // Transports: CNPs (counted in acks_sent / acks_received too: control frames from the
-    // receiver), ACKs with ECE received, window-limited picks.
-    uint64_t cnps_sent = 0, cnps_received = 0, ece_received = 0, window_blocked = 0;
-    uint64_t out_of_order_kept = 0, fast_retransmits = 0;  // TCP receivers and senders
   };
   const AckCounters& ack_counters() const { return m_ackc; }
+  // Per transport (CNPs also count in acks_sent / acks_received: control frames from the
+  // receiver; timeouts in timeouts).
+  const TransportCounterSet& transport_counters() const { return m_tc; }
+  const TransportCounters& transport_counters(TransportKind k) const { return m_tc[size_t(k)]; }
 
  private:
   tlm::tlm_sync_enum on_rx_fw(int, Packet& p, tlm::tlm_phase& ph, sc_core::sc_time& t);
@@ -73,6 +74,7 @@ class Host : public sc_core::sc_module {
   void receive_ack(const Packet& a, uint64_t now);
   void receive_cnp(const Packet& c, uint64_t now);
   Packet* reply(const Packet& p);
+  TransportCounters& tc(const Flow& f) { return m_tc[size_t(f.transport)]; }
   Transport* transport(const Flow& f) { return f.cc == Flow::kNoTransport ? nullptr : m_cc[f.cc].get(); }
   void release_transport(Flow& f);
   static void keep_out_of_order(Flow& f, uint64_t b, uint64_t e);
@@ -103,6 +105,7 @@ class Host : public sc_core::sc_module {
   std::deque<Packet*> m_ack_q;     // ACKs go ahead of data
   TimedQueue<uint32_t> m_rto;      // flows by retransmission deadline (stale entries skipped)
   AckCounters m_ackc;
+  TransportCounterSet m_tc{};
   std::vector<std::unique_ptr<Transport>> m_cc;  // per-flow transports, by Flow::cc
   std::vector<uint32_t> m_cc_free;               // released slots
 };

@@ -498,6 +498,7 @@ nlohmann::json Network::summary(double wall_s) const {
     if (m_sc.host.smart_pause)
       j["smart_pause"] = {{"holds", c.holds}, {"held_time_ns", double(c.held_ps) / 1000.0}};
   }
+  if (m_sc.host.transport.any()) j["transport"] = transport_summary(m_hosts);
   if (sw.contains("wred")) j["wred"] = {{"marked", sw["wred"]["marked"]}, {"dropped", sw["wred"]["dropped"]}};
   if (sw.contains("int")) j["int"] = sw["int"];
   if (sw.contains("bfc")) {

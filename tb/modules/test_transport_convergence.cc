@@ -225,8 +225,8 @@ json converge(const Bench& s) {
           {"mean_queue", stub.dequeues ? stub.queue_sum / double(stub.dequeues) : 0.0},
           {"marked", stub.marked},
           {"dropped", stub.dropped},
-          {"cnps", hosts[0]->ack_counters().cnps_sent},
-          {"ece", hosts[1]->ack_counters().ece_received + hosts[2]->ack_counters().ece_received}};
+          {"cnps", hosts[0]->transport_counters(s.kind).cnps_sent},
+          {"ece", hosts[1]->transport_counters(s.kind).ece_acks + hosts[2]->transport_counters(s.kind).ece_acks}};
 }
 
 json run(const Bench& s) {
@@ -313,7 +313,7 @@ json receive_out_of_order(TransportKind kind) {
   }
   sc_core::sc_start(ps(10 * kUs));
   return {{"cum_acks", cap.cum_acks}, {"received", flows[0].received_bytes},
-          {"kept", h0.ack_counters().out_of_order_kept}, {"discarded", h0.ack_counters().out_of_order}};
+          {"kept", h0.transport_counters(kind).out_of_order_kept}, {"discarded", h0.ack_counters().out_of_order}};
 }
 
 TEST(TcpReceiver, KeepsOutOfOrderDataRoceDoesNot) {

@@ -6,6 +6,7 @@
 // marking and INT and come with them.
 #include <gtest/gtest.h>
 
+#include <cstdio>
 #include <filesystem>
 #include <map>
 #include <sstream>
@@ -127,6 +128,50 @@ TEST(Transport, TcpLossyIncastDeliversEverything) {
   EXPECT_GT(dropped["none"], 0u);
   EXPECT_LT(dropped["cubic"], dropped["none"]);
   EXPECT_LT(dropped["dctcp"], dropped["none"]);
+}
+
+TEST(Transport, SummaryCountsPerTransport) {
+  // Lossless TC3 with step marking above 1500 B, h1-h4 (DCQCN) then h5-h8 (DCTCP) 200 KB
+  // each into h0: four line-rate senders fill the queue past K at once, so every flow sees
+  // marks, and with one CNP per flow per 10 s (longer than the run) each DCQCN flow's NP
+  // sends exactly one. Every marked packet is delivered (lossless) and acknowledged with
+  // ECE: the senders' ECE count is the switch's mark count. Nothing is lost: no timeout,
+  // no fast retransmission, nothing out of order.
+  json s = base_scenario(9, 2000);
+  s["topology"]["rate_gbps"] = 25;
+  s["buffer"] = sonic_buffer(9, 16 << 20, 14 << 20, std::to_string(2 << 20), 14 << 20, 0, 0, nullptr);
+  s["wred"] = {{"WRED_PROFILE",
+                {{"STEP", {{"ecn", "ecn_green"}, {"green_min_threshold", 1500}, {"green_max_threshold", 1500}}}}},
+               {"QUEUE", {{"Ethernet0|3", {{"wred_profile", "STEP"}}}}}};
+  s["host"] = {{"transport", {{"default", "dcqcn"}, {"dcqcn", {{"cnp_interval_us", 1e7}}}}}};
+  json a = incast("h1-h4", 200'000), b = incast("h5-h8", 200'000);
+  a["dscp"] = b["dscp"] = 24;
+  a["name"] = "roce";
+  b["name"] = "tcp";
+  b["transport"] = "dctcp";
+  b["start_us"] = 500;
+  s["traffic"] = json::array({a, b});
+  const json sum = simulate(s);
+  ASSERT_TRUE(sum.contains("transport")) << sum.dump();
+  EXPECT_EQ(sum["flows"]["completed"], 8);
+  EXPECT_EQ(sum["drops"]["lossless"], 0);
+  const json& q = sum["transport"]["dcqcn"];
+  const json& t = sum["transport"]["dctcp"];
+  std::printf("transport: %s; wred marked %llu\n", sum["transport"].dump().c_str(),
+              (unsigned long long)sum["wred"]["marked"].get<uint64_t>());
+  EXPECT_EQ(q["flows"], 4);
+  EXPECT_EQ(q["cnps_sent"], 4);
+  EXPECT_EQ(q["cnps_received"], 4);
+  EXPECT_EQ(t["flows"], 4);
+  EXPECT_EQ(t["cnps_sent"], 0);
+  EXPECT_GT(q["ece_acks_received"].get<uint64_t>(), 0u);
+  EXPECT_GT(t["ece_acks_received"].get<uint64_t>(), 0u);
+  EXPECT_EQ(q["ece_acks_received"].get<uint64_t>() + t["ece_acks_received"].get<uint64_t>(),
+            sum["wred"]["marked"].get<uint64_t>());
+  for (const json* c : {&q, &t})
+    for (const char* k : {"fast_retransmits", "timeouts", "out_of_order_kept"}) EXPECT_EQ((*c)[k], 0) << k;
+  EXPECT_EQ(q["window_blocked"], 0);  // DCQCN is rate-based: no window
+  EXPECT_FALSE(sum["transport"].contains("cubic"));
 }
 
 TEST(Transport, BadConfigurationNamesTheField) {

@@ -78,16 +78,10 @@ json converge(const Loop& l) {
           ++samples;
         });
         const json s = net.run();
-        const auto& c0 = net.host(0).ack_counters();
-        const auto& c1 = net.host(1).ack_counters();
-        const auto& c2 = net.host(2).ack_counters();
         const double cap = 25e9 / 8 * (kDurationUs / 2) * 1e-6;
         return json{{"share1", double(bytes[0]) / double(bytes[0] + bytes[1])},
                     {"util", double(bytes[0] + bytes[1]) / cap},
                     {"mean_queue", samples ? queue_sum / double(samples) : 0.0},
-                    {"cnps_sent", c0.cnps_sent},
-                    {"cnps_received", c1.cnps_received + c2.cnps_received},
-                    {"ece", c1.ece_received + c2.ece_received},
                     {"summary", s}}
             .dump();
       },
@@ -96,6 +90,10 @@ json converge(const Loop& l) {
   if (!r.ok) return json::object();
   json j = json::parse(r.text);
   const json& s = j["summary"];
+  const json& t = s["transport"][l.transport];  // the hosts' counters
+  j["cnps_sent"] = t["cnps_sent"];
+  j["cnps_received"] = t["cnps_received"];
+  j["ece"] = t["ece_acks_received"];
   std::printf("%s: share %.3f, util %.3f, mean queue %.0f B, marked %s, dropped %llu, CNPs %llu, ECE %llu\n",
               l.transport.c_str(), j["share1"].get<double>(), j["util"].get<double>(),
               j["mean_queue"].get<double>(), s.contains("wred") ? s["wred"]["marked"].dump().c_str() : "-",
