@@ -101,6 +101,10 @@ void load_transport(Scenario& sc, JsonReader r) {
     q.ecn = boolean(c, "ecn", q.ecn);
     c.done();
   }
+  if (r.has("roce_rto_us")) {
+    t.roce_rto_ps = r.time_ps("roce_rto_us", 1e6, false);
+    if (t.roce_rto_ps < 1'000'000) r.fail("roce_rto_us", "must be at least 1 us");
+  }
   if (r.has("powertcp")) {
     JsonReader c = r.child("powertcp");
     PowertcpCfg& q = t.powertcp;

@@ -67,6 +67,9 @@ struct TransportCfg {
   DctcpCfg dctcp;
   CubicCfg cubic;
   PowertcpCfg powertcp;
+  // RoCE (DCQCN, PowerTCP) retransmission timeout; 0: each flow's from its path, as an RDMA
+  // NIC's local ACK timeout (TrafficManager::roce_rto_ps).
+  uint64_t roce_rto_ps = 0;
   TransportCfg() { by_class.fill(-1); }
   bool any() const;  // some flow can have a transport
   TransportKind for_class(uint8_t prio) const {

@@ -40,11 +40,12 @@ struct Flow {
   bool queued = false;         // in the NIC's ready or waiting list
   // Transport (host.transport): which one, the sender's per-flow state (a slot of the
   // source NIC's, kNoTransport when none or released), the unloaded RTT of the routed path
-  // (PowerTCP's tau); at the receiver, DCQCN's NP: the last CNP sent.
+  // (PowerTCP's tau), a RoCE flow's RTO; at the receiver, DCQCN's NP: the last CNP sent.
   static constexpr uint32_t kNoTransport = ~0u;
   TransportKind transport = TransportKind::kNone;
   uint32_t cc = kNoTransport;
   uint64_t base_rtt_ps = 0;
+  uint64_t rto_ps = 0;  // RoCE: the path's retransmission timeout; 0: host.acks.rto_us
   bool cnp_sent = false;
   uint64_t last_cnp_ps = 0;
   // TCP (DCTCP, Cubic): the receiver keeps out-of-order data, [begin, end) byte ranges past

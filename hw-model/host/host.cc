@@ -232,7 +232,8 @@ void Host::rewind(Flow& f, uint64_t now) {
 
 void Host::arm_timeout(Flow& f, uint64_t now) {
   const Transport* t = transport(f);
-  f.rto_deadline_ps = now + (t ? t->rto_ps(m_acks->rto_ps) : m_acks->rto_ps);
+  const uint64_t dflt = f.rto_ps ? f.rto_ps : m_acks->rto_ps;
+  f.rto_deadline_ps = now + (t ? t->rto_ps(dflt) : dflt);
   m_rto.push(f.rto_deadline_ps, f.id);
 }
 

@@ -30,6 +30,26 @@ uint64_t TrafficManager::base_rtt_ps(const Flow& f, const std::vector<const Netw
   return rtt + 2 * (inner.size() + 1) * uint64_t(m_sc.mmu.pipeline_latency_cycles) * m_sc.mmu.clock_period_ps;
 }
 
+// A RoCE flow's retransmission timeout, as InfiniBand sizes a QP's local ACK timeout from
+// its path (IBA 9.7.6.1.3; rdma_cm sets timeout = PacketLifeTime + 1): 4.096 us x 2^n, the
+// smallest at least twice the packet lifetime L. L = half the unloaded RTT plus, at every
+// switch on the path, its whole buffer draining at the path's egress rate: under PFC a
+// packet can wait behind a full buffer at each hop, and an RTO below that rewinds flows
+// that are only queued (go-back-N then resends what is still in the network).
+uint64_t TrafficManager::roce_rto_ps(const Flow& f, const std::vector<const NetworkCfg::Port*>& inner) const {
+  if (m_sc.host.transport.roce_rto_ps) return m_sc.host.transport.roce_rto_ps;
+  uint64_t life = base_rtt_ps(f, inner) / 2;
+  uint32_t s = m_sc.net.hosts[f.src].sw;
+  for (size_t k = 0; k <= inner.size(); ++k) {
+    const uint64_t rate = k < inner.size() ? inner[k]->rate_bps : m_sc.net.hosts[f.dst].rate_bps;
+    life += serialization_ps(m_sc.switch_view(s).mmu.buffer_bytes, rate);
+    if (k < inner.size()) s = inner[k]->peer;
+  }
+  uint64_t rto = 4'096'000;
+  while (rto < 2 * life) rto *= 2;
+  return rto;
+}
+
 void TrafficManager::pull(uint32_t gen) {
   if (m_gens[gen]->next(m_head[gen]) && m_head[gen].start_ps < m_sc.duration_ps)
     m_cal.at<&TrafficManager::on_start>(m_head[gen].start_ps, Phase::kFlowStart, this, gen);
@@ -50,6 +70,7 @@ void TrafficManager::on_start(uint32_t g) {
   const int8_t gt = m_sc.traffic[g].transport;
   f.transport = gt >= 0 ? TransportKind(gt) : m_sc.host.transport.for_class(f.prio);
   if (f.transport == TransportKind::kPowertcp) f.base_rtt_ps = base_rtt_ps(f, path);
+  if (f.transport == TransportKind::kDcqcn || f.transport == TransportKind::kPowertcp) f.rto_ps = roce_rto_ps(f, path);
   m_flows.push_back(f);
   m_hosts[f.src]->start_flow(f.id);
   pull(g);

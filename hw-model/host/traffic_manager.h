@@ -21,6 +21,7 @@ class TrafficManager : public sc_core::sc_module {
  private:
   void pull(uint32_t gen);
   uint64_t base_rtt_ps(const Flow& f, const std::vector<const NetworkCfg::Port*>& inner) const;
+  uint64_t roce_rto_ps(const Flow& f, const std::vector<const NetworkCfg::Port*>& inner) const;
   void on_start(uint32_t gen);
 
   const Scenario& m_sc;

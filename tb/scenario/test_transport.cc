@@ -8,6 +8,7 @@
 
 #include <cstdio>
 #include <filesystem>
+#include <fstream>
 #include <map>
 #include <sstream>
 #include <string>
@@ -15,7 +16,10 @@
 
 #include <nlohmann/json.hpp>
 
+#include "../modules/sc_fork.h"
+#include "config/scenario.h"
 #include "scenario_harness.h"
+#include "sim/network.h"
 
 namespace mmusim::test {
 namespace {
@@ -174,6 +178,64 @@ TEST(Transport, SummaryCountsPerTransport) {
   EXPECT_FALSE(sum["transport"].contains("cubic"));
 }
 
+// scenarios/artifact_incast.json (16 x 4 MB from leaf1's hosts to h0 across a spine, 100
+// Gb/s, 8.7 MB buffers, PFC) with DCQCN and a WRED profile that never marks: DCQCN runs at
+// line rate and PFC alone holds the incast, queues of ~7 MB per switch, ~0.6 ms each.
+json artifact_dcqcn() {
+  std::ifstream in(std::string(MMUSIM_SOURCE_DIR) + "/scenarios/artifact_incast.json");
+  json s = json::parse(in);
+  std::string ports;
+  for (const auto& [k, v] : s["buffer"]["BUFFER_QUEUE"].items())
+    if (k.size() > 2 && k.substr(k.size() - 2) == "|3") ports = k.substr(0, k.size() - 2);
+  s["wred"] = {{"WRED_PROFILE",
+                {{"OFF", {{"ecn", "ecn_green"}, {"green_min_threshold", 1e8}, {"green_max_threshold", 1e8}}}}},
+               {"QUEUE", {{ports + "|3", {{"wred_profile", "OFF"}}}}}};
+  s["host"] = {{"transport", {{"default", "dcqcn"}}}};
+  return s;
+}
+
+TEST(Transport, RoceTimeoutAboveDeepPfcQueues) {
+  // The RTO of a RoCE flow comes from its path (traffic_manager.cc roce_rto_ps): L = half
+  // the unloaded RTT + each switch's buffer draining at the path's egress rate. By hand for
+  // h16 -> leaf1 -> spine -> leaf0 -> h0: four 100 Gb/s links of 2 us, each 2 x 2 us +
+  // 1520 B (121.6 ns) + 84 B (6.72 ns) = 4128.32 ns, plus 4 cycles of 1 ns per switch both
+  // ways (24 ns): RTT 16537.28 ns, half 8268.64 ns; three 8.7 MB buffers at 100 Gb/s, 696 us
+  // each: L = 2096268.64 ns, 2L = 4192.54 us, so RTO = 4.096 us x 2^10 = 4194.304 us.
+  const json s = artifact_dcqcn();
+  const auto r = run_in_child([&] {
+    const Scenario sc = load_scenario(s, "artifact");
+    Network net(sc, {});
+    const json sum = net.run();
+    json rto = json::array();
+    for (const Flow& f : net.flows()) rto.push_back(f.rto_ps);
+    return json{{"summary", sum}, {"rto", rto}}.dump();
+  }, 120);
+  ASSERT_TRUE(r.ok) << r.text;
+  const json out = json::parse(r.text);
+  ASSERT_EQ(out["rto"].size(), 16u);
+  for (const auto& v : out["rto"]) EXPECT_EQ(v.get<uint64_t>(), 4'194'304'000u);
+  // The run: every flow finishes with no loss and nothing resent. With host.acks.rto_us'
+  // 100 us (the RTO before this fix) 0 of 16 finished: timeouts fired on flows that were
+  // only queued and go-back-N filled the fabric with copies.
+  const json& sum = out["summary"];
+  expect_conservation(sum);
+  EXPECT_EQ(sum["flows"]["completed"], 16);
+  EXPECT_EQ(sum["packets"]["dropped"], 0);
+  EXPECT_EQ(sum["acks"]["timeouts"], 0);
+  EXPECT_EQ(sum["acks"]["retransmitted"], 0);
+  // The cause, shown: the same run with a 100 us RoCE RTO.
+  json short_rto = s;
+  short_rto["host"]["transport"]["roce_rto_us"] = 100;
+  const json bad = simulate(short_rto);
+  ASSERT_FALSE(bad.is_null());
+  std::printf("RoCE RTO 100 us: %llu of 16 flows done, %llu timeouts, %llu frames resent\n",
+              (unsigned long long)bad["flows"]["completed"].get<uint64_t>(),
+              (unsigned long long)bad["acks"]["timeouts"].get<uint64_t>(),
+              (unsigned long long)bad["acks"]["retransmitted"].get<uint64_t>());
+  EXPECT_GT(bad["transport"]["dcqcn"]["timeouts"].get<uint64_t>(), 0u);
+  EXPECT_LT(bad["flows"]["completed"].get<uint64_t>(), 16u);
+}
+
 TEST(Transport, BadConfigurationNamesTheField) {
   json s = lossy_scenario(2, 1 << 20, 100);
   s["host"] = {{"transport", {{"dcqcn", {{"g", 2}}}}}};
@@ -185,8 +247,13 @@ TEST(Transport, BadConfigurationNamesTheField) {
   RunResult q = run_mmusim(s);
   EXPECT_EQ(q.status, 1) << q.output;
   EXPECT_NE(q.output.find("host.transport.classes.1: unknown transport 'quic'"), std::string::npos) << q.output;
+  s["host"] = {{"transport", {{"default", "dcqcn"}, {"roce_rto_us", 0}}}};
+  RunResult z = run_mmusim(s);
+  EXPECT_EQ(z.status, 1) << z.output;
+  EXPECT_NE(z.output.find("host.transport.roce_rto_us: "), std::string::npos) << z.output;
   std::filesystem::remove_all(r.dir);
   std::filesystem::remove_all(q.dir);
+  std::filesystem::remove_all(z.dir);
 }
 
 TEST(Transport, DeterministicPerSeed) {
