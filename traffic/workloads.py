@@ -75,10 +75,18 @@ def arrival_gaps(rng, n, mean_gap, process="poisson", sigma=2.0):
     raise ValueError(f"arrival process '{process}' (poisson or lognormal)")
 
 
+def _other_groups(host, groups):
+    """The hosts of every group in `groups` (lists of hosts, e.g. per leaf) but host's own."""
+    return [h for g in groups if host not in g for h in g]
+
+
 def background(hosts, load, rate_gbps, duration_us, workload="websearch", process="poisson",
-               sigma=2.0, seed=1, dscp=0, start_us=0.0, dsts=None):
+               sigma=2.0, seed=1, dscp=0, start_us=0.0, dsts=None, groups=None):
     """Open-loop flows from every host in `hosts` to a uniformly chosen other host of
-    `dsts` (default: `hosts`), each source offering `load` x its line rate on average."""
+    `dsts` (default: `hosts`), each source offering `load` x its line rate on average.
+    With `groups` (lists of hosts, e.g. one per leaf) a source's destinations are the hosts
+    of the other groups instead, as the ABM/Reverie artifact's senders pick servers of other
+    leaves."""
     cdf = workload if isinstance(workload, Cdf) else load_cdf(workload)
     if not 0 < load <= 1:
         raise ValueError(f"load {load} must be in (0, 1]")
@@ -89,7 +97,7 @@ def background(hosts, load, rate_gbps, duration_us, workload="websearch", proces
     flows = []
     end_ns = (start_us + duration_us) * 1000.0
     for src in hosts:
-        others = [d for d in dsts if d != src]
+        others = _other_groups(src, groups) if groups else [d for d in dsts if d != src]
         if not others:
             raise ValueError(f"host {src} has no destination other than itself")
         t = start_us * 1000.0
@@ -111,22 +119,27 @@ def background(hosts, load, rate_gbps, duration_us, workload="websearch", proces
 
 
 def query_response(servers, file_bytes, requests_per_s, duration_us, seed=1, dscp=3,
-                   responders=None, start_us=0.0):
+                   responders=None, start_us=0.0, groups=None):
     """Reverie §4.1 incast: each server issues queries (Poisson, `requests_per_s` on
     average) to all `responders` (default: every other server); each responder answers
     with file_bytes / len(responders) bytes, so the requester receives a burst of the
-    file size from all of them at once."""
+    file size from all of them at once. With `groups` (lists of hosts, one per leaf) each
+    query goes to all servers of one other group, chosen uniformly at random (§4.1: "all
+    servers connected to a different leaf switch, chosen uniformly at random")."""
     rng = np.random.default_rng(seed)
     flows = []
     end_ns = (start_us + duration_us) * 1000.0
     mean_gap_ns = 1e9 / requests_per_s
     for req in servers:
         resp = [s for s in (servers if responders is None else responders) if s != req]
-        if not resp:
+        others = [g for g in groups if req not in g] if groups else None
+        if not resp or (groups and not others):
             raise ValueError(f"server {req} has no responder")
-        part = max(1, file_bytes // len(resp))
         t = start_us * 1000.0 + rng.exponential(mean_gap_ns)
         while t < end_ns:
+            if others:
+                resp = others[rng.integers(0, len(others))]
+            part = max(1, file_bytes // len(resp))
             for r in resp:
                 flows.append(FlowRecord(round(t, 3), r, req, part, dscp))
             t += rng.exponential(mean_gap_ns)

@@ -33,7 +33,7 @@ struct Args {
   long long seed = -1;
   std::string policy;
   std::string impl;
-  bool pcap = false, vcd = false, quiet = false;
+  bool pcap = false, vcd = false, quiet = false, progress = false;
   std::string vcd_signals = "mmu";
 };
 
@@ -105,6 +105,9 @@ int sc_main(int argc, char* argv[]) {
           },
           "GROUPS"));
   run->add_flag("--quiet", a.quiet, "no table on stdout");
+  run->add_flag("--progress", a.progress,
+                "progress on stderr (simulated time, packet-hops/s, ETA; at most a line a second) even when "
+                "stderr is not a terminal");
   mmusim::CompareArgs cmp;
   std::string cmp_policies = "dt,abm,reverie,dsh,sih";
   CLI::App* compare = app.add_subcommand("compare", "run one scenario under several policies, side by side");
@@ -200,7 +203,8 @@ int sc_main(int argc, char* argv[]) {
   }
   try {
     const bool vcd = a.vcd || run->count("--vcd-signals") > 0;
-    mmusim::Network net(sc, {a.out, a.pcap, vcd, true, mmusim::VcdSignals::parse(a.vcd_signals)});
+    const bool progress = a.progress || isatty(2);
+    mmusim::Network net(sc, {a.out, a.pcap, vcd, progress, mmusim::VcdSignals::parse(a.vcd_signals)});
     const nlohmann::json s = net.run();
     if (!a.quiet) mmusim::print_report(std::cout, s);
     if (sc.admission.rtl)

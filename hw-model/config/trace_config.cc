@@ -19,7 +19,7 @@ GeneratorCfg load_trace_generator(const Scenario& sc, JsonReader& r, GeneratorCf
   }
   r.done();
   try {
-    check_trace(g.trace_file, sc.ports());
+    check_trace(g.trace_file, sc.hosts());  // hosts: a graph has more than its largest switch has ports
   } catch (const ConfigError& e) {
     r.fail("file", e.what());
   }

@@ -10,7 +10,7 @@ namespace {
 class TraceGenerator : public Generator {
  public:
   TraceGenerator(const Scenario& sc, uint32_t index)
-      : m_g(sc.traffic[index]), m_index(index), m_mtu(sc.topo.mtu_bytes), m_reader(m_g.trace_file, sc.ports()) {}
+      : m_g(sc.traffic[index]), m_index(index), m_mtu(sc.topo.mtu_bytes), m_reader(m_g.trace_file, sc.hosts()) {}
   bool next(Flow& f) override {
     TraceRecord r;
     if (!m_reader.next(r)) return false;

@@ -1,7 +1,5 @@
 #include "sim/network.h"
 
-#include <unistd.h>
-
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
@@ -12,6 +10,7 @@
 #include "common/sim_time.h"
 #include "ingress/classifier.h"
 #include "pfc/pfc_frame.h"
+#include "sim/progress.h"
 
 namespace mmusim {
 namespace {
@@ -243,11 +242,10 @@ uint64_t Network::hops() const {
 
 nlohmann::json Network::run() {
   const auto t0 = std::chrono::steady_clock::now();
-  const bool tty = m_opt.progress && isatty(2);
+  Progress progress(m_sc.name, m_sc.duration_ps, m_opt.progress);
   // Chunks only pace the progress line; the model has no periodic process.
-  const uint64_t chunks = tty ? 100 : 1;
+  const uint64_t chunks = progress.chunks();
   const uint64_t step = (m_sc.duration_ps + chunks - 1) / chunks;
-  bool shown = false;
   for (uint64_t done = 0; done < m_sc.duration_ps && !m_write_failed;) {
     const uint64_t d = std::min(step, m_sc.duration_ps - done);
     // Run ahead of the kernel up to the chunk's end, unless the VCD samples kernel time.
@@ -255,14 +253,9 @@ nlohmann::json Network::run() {
     sc_core::sc_start(ps(d));
     m_vcd_ready = true;
     done += d;
-    const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-    if (tty && wall > 2.0) {
-      std::fprintf(stderr, "\r%s: %5.1f%% of %.1f us simulated, %.1f s wall", m_sc.name.c_str(),
-                   100.0 * double(done) / double(m_sc.duration_ps), double(m_sc.duration_ps) / 1e6, wall);
-      shown = true;
-    }
+    progress.update(done, hops(), std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
   }
-  if (shown) std::fprintf(stderr, "\n");
+  progress.finish();
   if (m_write_failed) {
     if (m_pcap) m_pcap->close();
     m_out->close();

@@ -22,7 +22,7 @@ struct RunOptions {
   std::string out_dir;  // empty: write nothing; else checked and prepared (OutputDir) before the run
   bool pcap = false;
   bool vcd = false;
-  bool progress = false;
+  bool progress = false;  // progress lines on stderr (sim/progress.h)
   VcdSignals vcd_signals{};  // groups in counters.vcd
 };
 

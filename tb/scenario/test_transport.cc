@@ -236,6 +236,26 @@ TEST(Transport, RoceTimeoutAboveDeepPfcQueues) {
   EXPECT_LT(bad["flows"]["completed"].get<uint64_t>(), 16u);
 }
 
+TEST(Transport, ReveriePaperScaleRunsConservatively) {
+  // scenarios/reverie_paper.json (Reverie §4.1: 256 hosts, 16 leaves x 4 spines, DCQCN on
+  // the lossless incast, Cubic on the websearch background), its first 1000 us: the traces
+  // name hosts past the largest switch's 20 ports, every frame is accounted for, nothing
+  // lossless is dropped, and both transports ran.
+  std::ifstream in(std::string(MMUSIM_SOURCE_DIR) + "/scenarios/reverie_paper.json");
+  json s = json::parse(in);
+  s["duration_us"] = 1000;
+  s["measure"] = {{"start_us", 0}, {"end_us", 1000}};
+  for (auto& g : s["traffic"]) g["file"] = std::string(MMUSIM_SOURCE_DIR) + "/" + g["file"].get<std::string>();
+  const json sum = simulate(s);
+  ASSERT_FALSE(sum.is_null());
+  EXPECT_EQ(sum["switches"].size(), 20u);
+  EXPECT_EQ(sum["drops"]["lossless"], 0);
+  EXPECT_GT(sum["generators"]["background"]["flows"].get<uint64_t>(), 50u);
+  EXPECT_GT(sum["transport"]["cubic"]["flows"].get<uint64_t>(), 50u);
+  EXPECT_GT(sum["transport"]["dcqcn"]["flows"].get<uint64_t>(), 0u);
+  EXPECT_GT(sum["wred"]["marked"].get<uint64_t>(), 0u);
+}
+
 TEST(Transport, BadConfigurationNamesTheField) {
   json s = lossy_scenario(2, 1 << 20, 100);
   s["host"] = {{"transport", {{"dcqcn", {{"g", 2}}}}}};

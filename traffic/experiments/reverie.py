@@ -80,6 +80,72 @@ def reverie_scenario(name, load, burst_bytes, active_us, seed, bg_dscp=LOSSY_DSC
     return sc
 
 
+# Reverie §4.1 at paper scale: 256 hosts on 16 leaves x 4 spines, 25G links of 2 us,
+# oversubscription 4, 5.12 KB per port per Gb/s (the leaf's 20 ports; spines get the same
+# buffer, as in the ABM/Reverie artifact), alpha = 1, headroom pool per [49] (eta per leaf
+# port), ingress pool = the rest, egress lossy pool 80 % of it, DCQCN on the lossless class
+# with [31]'s marking (HPCC, 25G: Kmin 100 KB, Kmax 400 KB, Pmax 20 %), Cubic on the lossy one.
+PAPER_LEAVES, PAPER_SPINES, PAPER_HPL = 16, 4, 16
+
+
+def paper_buffer():
+    return int(5120 * (PAPER_HPL + PAPER_SPINES) * SERVER_GBPS)
+
+
+def paper_scenario(name, load, burst_bytes, duration_us, seed, trace_dir, policy="dt", rdma="dcqcn",
+                   tcp="cubic", queries_per_s=2.0):
+    """The §4.1 fabric with websearch background (lossy, `tcp`) at `load` and the query-response
+    incast (lossless, `rdma`) of `burst_bytes` files at `queries_per_s` per server. Load is a
+    fraction of a server's share of its leaf's uplinks (25G / oversubscription), as the
+    artifact's request rate (load x server rate / oversubscription / mean flow size); every
+    flow and query goes to servers of another leaf. Traces are written to trace_dir and named
+    in the scenario by that path."""
+    sc = base(name, duration_us)
+    sc["seed"] = seed
+    sc["topology"] = {"generator": {"type": "leaf_spine", "leaves": PAPER_LEAVES, "spines": PAPER_SPINES,
+                                    "hosts_per_leaf": PAPER_HPL, "host_rate_gbps": SERVER_GBPS,
+                                    "oversubscription": 4, "link_delay_ns": 2000}}
+    ports = PAPER_HPL + PAPER_SPINES
+    names = [f"Ethernet{4 * i}" for i in range(ports)]
+    buffer = paper_buffer()
+    hdrm = ports * eta_bytes(SERVER_GBPS)
+    ingress = buffer - hdrm
+    sc["mmu"].update(buffer_bytes=buffer, pipelines=1)
+    old = next(iter(sc["buffer"]["PORT_QOS_MAP"])).split("|")[0]
+    allp = ",".join(names)
+    for table in ("BUFFER_PG", "BUFFER_QUEUE", "PORT_QOS_MAP"):
+        sc["buffer"][table] = {k.replace(old, allp): v for k, v in sc["buffer"][table].items()}
+    pools = sc["buffer"]["BUFFER_POOL"]
+    pools["ingress_lossless_pool"].update(size=str(ingress), xoff=str(hdrm))
+    pools["egress_lossless_pool"]["size"] = str(buffer)
+    pools["egress_lossy_pool"]["size"] = str(int(0.8 * ingress))
+    prof = sc["buffer"]["BUFFER_PROFILE"]
+    prof["pg_lossless_100000_2m_profile"]["dynamic_th"] = "0"
+    prof["egress_lossy_profile"]["dynamic_th"] = "0"
+    prof["ingress_lossy_profile"]["static_th"] = str(buffer)
+    prof["egress_lossless_profile"]["static_th"] = str(buffer)
+    sc["wred"] = {"WRED_PROFILE": {"DCQCN_25G": {"ecn": "ecn_green", "green_min_threshold": 100_000,
+                                                 "green_max_threshold": 400_000, "green_drop_probability": 20}},
+                  "QUEUE": {f"{allp}|3": {"wred_profile": "DCQCN_25G"}}}
+    sc["host"] = {"transport": {"classes": {"3": rdma, "1": tcp}}}
+    sc["admission"] = {"policy": policy}
+    if policy == "reverie":
+        sc["admission"]["ewma"] = {"k": 10}  # gamma = 1 - 2^-10 = 0.999
+    servers = list(range(PAPER_LEAVES * PAPER_HPL))
+    leaves = [servers[k * PAPER_HPL:(k + 1) * PAPER_HPL] for k in range(PAPER_LEAVES)]
+    bg = workloads.background(servers, load / 4, SERVER_GBPS, duration_us, "websearch", seed=seed,
+                              dscp=LOSSY_DSCP, groups=leaves)
+    inc = workloads.query_response(servers, burst_bytes, queries_per_s, duration_us, seed=seed + 1000,
+                                   dscp=LOSSLESS_DSCP, groups=leaves)
+    d = pathlib.Path(trace_dir)
+    d.mkdir(parents=True, exist_ok=True)
+    trace.write_trace(d / f"{name}-bg.csv", bg)
+    trace.write_trace(d / f"{name}-incast.csv", inc)
+    sc["traffic"] = [{"type": "trace", "name": "background", "file": str(d / f"{name}-bg.csv")},
+                     {"type": "trace", "name": "incast", "file": str(d / f"{name}-incast.csv")}]
+    return sc
+
+
 def reverie_metrics(s):
     inc = s["generators"]["incast"]
     return {"pfc_pauses": s["pfc"]["xoff_events"], "pause_frames": s["pfc"]["pause_frames"],

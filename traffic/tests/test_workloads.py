@@ -1,5 +1,7 @@
 """Workloads: published CDFs, arrival processes, query-response incast, periodic bursts."""
 import math
+import os
+import random
 import unittest
 
 import numpy as np
@@ -113,6 +115,39 @@ class Incast(unittest.TestCase):
         n = len(by_query) / len(servers)
         print(f"\nquery-response: {n:.1f} queries per server (expected 200)")
         self.assertAlmostEqual(n, 200, delta=30)
+
+    def test_query_response_asks_one_other_leaf_at_random(self):
+        seed = int(os.environ.get("MMUSIM_SEED", random.SystemRandom().randrange(1 << 30)))
+        print(f"\nMMUSIM_SEED={seed}")
+        leaves = [list(range(3 * k, 3 * k + 3)) for k in range(4)]
+        servers = [h for g in leaves for h in g]
+        fl = workloads.query_response(servers, 3_000_000, requests_per_s=2000, duration_us=100_000, seed=seed,
+                                      groups=leaves)
+        by_query = {}
+        for f in fl:
+            by_query.setdefault((f.start_ns, f.dst), []).append(f)
+        picks = [0] * 4
+        for (_, req), v in by_query.items():
+            srcs = {f.src for f in v}
+            # All three servers of one leaf, not the requester's, a third of the file each.
+            leaf = next(k for k, g in enumerate(leaves) if srcs == set(g))
+            self.assertNotIn(req, leaves[leaf])
+            self.assertTrue(all(f.bytes == 1_000_000 for f in v))
+            picks[leaf] += 1
+        # ~2400 queries, each leaf asked by the 9 servers of the other three, 1/3 of their
+        # queries each: ~600 per leaf (binomial sd ~ 21).
+        print(f"queries per answering leaf {picks}")
+        for p in picks:
+            self.assertAlmostEqual(p, sum(picks) / 4, delta=120)
+
+    def test_background_groups_send_to_other_leaves_only(self):
+        seed = int(os.environ.get("MMUSIM_SEED", random.SystemRandom().randrange(1 << 30)))
+        print(f"\nMMUSIM_SEED={seed}")
+        leaves = [[0, 1], [2, 3], [4, 5]]
+        fl = workloads.background([0, 1, 2, 3, 4, 5], 0.5, 25, 100_000, "websearch", seed=seed, groups=leaves)
+        self.assertTrue(fl)
+        self.assertTrue(all(f.dst // 2 != f.src // 2 for f in fl))
+        self.assertEqual({f.dst for f in fl if f.src == 0}, {2, 3, 4, 5})
 
     def test_periodic_bursts(self):
         fl = workloads.periodic_bursts([1, 2, 3], 0, 5000, period_us=10, count=4, start_us=5)
