@@ -33,6 +33,7 @@ Mmu::Mmu(sc_core::sc_module_name name, const Scenario& sc)
     m_wred = std::make_unique<admission::EcnMarker>(wred_queue_configs(sc), sc.ports(), Scenario::kPrios, seed);
     m_wred_marked.assign(size_t(sc.ports()) * Scenario::kPrios, 0);
     m_wred_dropped.assign(size_t(sc.ports()) * Scenario::kPrios, 0);
+    m_wred_cells.assign(size_t(sc.ports()) * Scenario::kPrios, 0);
   }
   admission_export.bind(*this);
   for (size_t i = 0; i < sc.buffer.pools.size(); ++i) m_pool_stats.push_back(m_stats.series(kPools + i));
@@ -211,7 +212,7 @@ bool Mmu::admit(Packet& p) {
   bool mark = false;
   if (m_wred) {
     const bool at_enqueue = m_sc.wred.mark_at == WredCfg::MarkAt::kEnqueue;
-    const auto a = m_wred->decide(p.out_port, p.prio, m_core.egress_cells(p.out_port, p.prio), p.ecn, at_enqueue,
+    const auto a = m_wred->decide(p.out_port, p.prio, m_wred_cells[size_t(p.out_port) * Scenario::kPrios + p.prio], p.ecn, at_enqueue,
                                   !m_sc.lossless(p.in_port, p.prio));
     if (a == admission::WredAction::kDrop) {
       ++m_wred_dropped[size_t(p.out_port) * Scenario::kPrios + p.prio];
@@ -241,6 +242,7 @@ bool Mmu::admit(Packet& p) {
   ++m_admitted;
   ++m_buffered;
   if (mark) mark_ce(p);
+  if (m_wred) m_wred_cells[size_t(p.out_port) * Scenario::kPrios + p.prio] += p.cells;
   m_queued_bytes[p.out_port] += p.bytes;
   m_in_cells[p.in_port] += p.cells;
   m_in_peak[p.in_port] = std::max(m_in_peak[p.in_port], m_in_cells[p.in_port]);
@@ -279,6 +281,11 @@ void Mmu::depart(const Packet& p) {
   }
   m_hd -= from_hd;
   cls -= p.cells - from_hd;
+  if (m_wred) {
+    uint64_t& q = m_wred_cells[size_t(p.out_port) * Scenario::kPrios + p.prio];
+    if (q < p.cells) model_error(std::logic_error("egress queue cells would go negative"), p, "departure");
+    q -= p.cells;
+  }
   --m_buffered;
   m_in_cells[p.in_port] -= p.cells;
   update_stats(t);
@@ -304,10 +311,10 @@ void Mmu::dequeue(Packet& p) {
   }
   m_queued_bytes[p.out_port] -= p.bytes;
   if (m_wred && m_sc.wred.mark_at == WredCfg::MarkAt::kDequeue) {
-    // The egress counter still holds this packet until its last bit leaves.
-    const uint64_t cells = m_core.egress_cells(p.out_port, p.prio);
+    // The queue still holds this packet's cells until its last bit leaves.
+    const uint64_t cells = m_wred_cells[size_t(p.out_port) * Scenario::kPrios + p.prio];
     if (cells < p.cells) {
-      const std::logic_error e("egress counter below the departing packet's cells");
+      const std::logic_error e("egress queue cells below the departing packet's");
       model_error(e, p, "dequeue");
     }
     if (m_wred->decide(p.out_port, p.prio, cells - p.cells, p.ecn, true, false) == admission::WredAction::kMark)

@@ -109,6 +109,9 @@ class Mmu : public sc_core::sc_module, public AdmissionIf {
   std::vector<uint64_t> m_drop_reason;
   std::unique_ptr<admission::EcnMarker> m_wred;  // wred configured only
   std::vector<uint64_t> m_wred_marked, m_wred_dropped;
+  // Cells in each egress (port, priority) queue, what WRED reads: the core's egress counters
+  // do not hold it under every policy (Reverie counts lossless packets at ingress only).
+  std::vector<uint64_t> m_wred_cells;
   uint8_t m_int_classes = 0;
   // Per egress port: data bytes waiting in its queues (INT qlen) and transmitted (INT txBytes).
   std::vector<uint64_t> m_queued_bytes, m_tx_bytes;

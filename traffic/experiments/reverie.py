@@ -52,7 +52,22 @@ def leaf_scenario(name, duration_us):
     return sc
 
 
-def reverie_scenario(name, load, burst_bytes, active_us, seed, bg_dscp=LOSSY_DSCP, queries=4, out=None):
+def paper_transports(sc, ports_25g, ports_100g):
+    """Reverie's transports (§4.1): DCQCN on the lossless class (TC 3) with [31]'s (HPCC's)
+    RED-ECN marking per link speed (Kmin/Kmax 100/400 KB at 25G, 400/1600 KB at 100G, Pmax
+    20 %, DOMAIN.md §10), Cubic (minRTO 1 ms) on the lossy one (TC 1)."""
+    profiles = {"DCQCN_25G": (100_000, 400_000), "DCQCN_100G": (400_000, 1_600_000)}
+    sc["wred"] = {"WRED_PROFILE": {n: {"ecn": "ecn_green", "green_min_threshold": lo, "green_max_threshold": hi,
+                                       "green_drop_probability": 20} for n, (lo, hi) in profiles.items()},
+                  "QUEUE": {}}
+    for ports, prof in ((ports_25g, "DCQCN_25G"), (ports_100g, "DCQCN_100G")):
+        if ports:
+            sc["wred"]["QUEUE"][",".join(ports) + "|3"] = {"wred_profile": prof}
+    sc["host"] = {"transport": {"classes": {"3": "dcqcn", "1": "cubic"}}}
+
+
+def reverie_scenario(name, load, burst_bytes, active_us, seed, bg_dscp=LOSSY_DSCP, queries=4, out=None,
+                     transports=False):
     """Background: websearch Poisson flows at `load`: each server to a random uplink (the
     rest of the fabric) at load x 25G, each uplink to a random server at load x 100G.
     Incast (§4.1 query-response): a server queries the servers of other leaves, whose
@@ -62,6 +77,9 @@ def reverie_scenario(name, load, burst_bytes, active_us, seed, bg_dscp=LOSSY_DSC
     duration_us = active_us + max(1200.0, 4 * burst_bytes * 8 / (SERVER_GBPS * 1e3))
     sc = leaf_scenario(name, duration_us)
     sc["seed"] = seed
+    if transports:
+        names = [f"Ethernet{4 * i}" for i in range(SERVERS + UPLINKS)]
+        paper_transports(sc, names[:SERVERS], names[SERVERS:])
     servers = list(range(SERVERS))
     uplinks = list(range(SERVERS, SERVERS + UPLINKS))
     bg = (workloads.background(servers, load, SERVER_GBPS, duration_us, "websearch", seed=seed,
@@ -124,10 +142,8 @@ def paper_scenario(name, load, burst_bytes, duration_us, seed, trace_dir, policy
     prof["egress_lossy_profile"]["dynamic_th"] = "0"
     prof["ingress_lossy_profile"]["static_th"] = str(buffer)
     prof["egress_lossless_profile"]["static_th"] = str(buffer)
-    sc["wred"] = {"WRED_PROFILE": {"DCQCN_25G": {"ecn": "ecn_green", "green_min_threshold": 100_000,
-                                                 "green_max_threshold": 400_000, "green_drop_probability": 20}},
-                  "QUEUE": {f"{allp}|3": {"wred_profile": "DCQCN_25G"}}}
-    sc["host"] = {"transport": {"classes": {"3": rdma, "1": tcp}}}
+    paper_transports(sc, names, [])
+    sc["host"]["transport"]["classes"] = {"3": rdma, "1": tcp}
     sc["admission"] = {"policy": policy}
     if policy == "reverie":
         sc["admission"]["ewma"] = {"k": 10}  # gamma = 1 - 2^-10 = 0.999
@@ -226,10 +242,63 @@ def compare_table(avg, xkey, xfmt):
     return "\n".join(lines), red
 
 
+def paper_comparison(red, paper):
+    """Rows setting our reductions beside the paper's: (label, key, paper %) -> markdown."""
+    lines = ["| headline | paper | mmusim | relative difference | same direction, within ±50 % |",
+             "|---|---|---|---|---|"]
+    for label, key, p in paper:
+        ours = red[key]
+        rel = 100.0 * (ours / p - 1)
+        ok = "yes" if ours * p > 0 and abs(rel) <= 50 else "no"
+        lines.append(f"| {label} | {p:.1f} % | {ours:.1f} % | {rel:+.0f} % | {ok} |")
+    return "\n".join(lines)
+
+
 def sizes(full):
     if full:
         return dict(active_us=6000, seeds=list(range(1, 9)), queries=20)
     return dict(active_us=1800, seeds=[1, 2], queries=6)
+
+
+FIG7_PAPER = [("Fig. 7a pauses, Reverie vs DT", "pauses_vs_dt", 60.0),
+              ("Fig. 7a pauses, Reverie vs ABM", "pauses_vs_abm", 71.2),
+              ("Fig. 7b incast FCT, Reverie vs DT", "fct_vs_dt", 18.5),
+              ("Fig. 7b incast FCT, Reverie vs ABM", "fct_vs_abm", 18.2)]
+
+
+def reverie_fig7_cc(out, mmusim, jobs, full):
+    """Fig. 7 with the paper's transports: DCQCN on the incast, Cubic on the background."""
+    z = sizes(full)
+    loads = [0.2, 0.4, 0.6, 0.8]
+    name = "reverie-fig7-cc"
+    avg = policy_sweep(name, loads, "load",
+                       lambda x, s: reverie_scenario(f"fig7cc-l{int(x * 100)}-s{s}", x, 2_000_000, z["active_us"], s,
+                                                     queries=z["queries"], out=os.path.join(work_dir(out), "traces"),
+                                                     transports=True),
+                       out, mmusim, jobs, z["seeds"])
+    plot_policies(avg, "load", "websearch (lossy, Cubic) load", os.path.join(out, f"{name}.png"),
+                  "Reverie Fig. 7 with DCQCN (incast) and Cubic (background)")
+    table, red = compare_table(avg, "load", lambda x: f"{int(x * 100)} %")
+    text = f"""## Reverie Fig. 7 with DCQCN and Cubic: PFC pauses and incast FCT vs background load
+
+`python3 -m traffic.experiments {name} --out docs/results --doc docs/results.md{' --full' if full else ''}`:
+Fig. 7's set-up below (the §4.1 leaf as one switch, 2 MB query-response incast, websearch background),
+now closed loop as the paper runs it: the incast (lossless TC 3) with DCQCN at Reverie's parameters
+(`host.transport.dcqcn` defaults) and [31]'s RED-ECN marking on queue 3 (Kmin/Kmax 100/400 KB on the
+25G server ports, 400/1600 KB on the 100G uplinks, Pmax 20 %), the background (lossy TC 1) with Cubic
+(minRTO 1 ms); {z['queries']} queries in the first {z['active_us']} us, seeds {z['seeds']}.
+Files: `{name}.csv`, `{name}-runs.csv`, `{name}.png`.
+
+![](results/{name}.png)
+
+{table}
+
+{paper_comparison(red, FIG7_PAPER)}
+
+Relative difference = mmusim's reduction / the paper's − 1. The pause reductions are sums over
+the grid, the FCT ones means over it (as the open-loop section).
+"""
+    return avg, text
 
 
 def reverie_fig7(out, mmusim, jobs, full):

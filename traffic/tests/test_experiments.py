@@ -62,6 +62,15 @@ class QuickExperiments(unittest.TestCase):
         self.assertLess(rv, 0.7 * abm)
         self.assertTrue(all(r["incast_completed"] == r["incast_flows"] for r in avg))
 
+    def test_fig7_cc_with_dcqcn_and_cubic_reverie_fewest_pauses(self):
+        avg = self.run_exp("reverie-fig7-cc")
+        dt, abm, rv = (self._pauses(avg, p) for p in ("dt", "abm", "reverie"))
+        print(f"\nFig. 7 with DCQCN/Cubic, pauses summed over loads: dt {dt:.0f}, abm {abm:.0f}, reverie {rv:.0f}")
+        self.assertLess(rv, 0.7 * dt)
+        self.assertLess(rv, 0.7 * abm)
+        self.assertTrue(all(r["incast_completed"] == r["incast_flows"] for r in avg))
+        self.assertTrue(all(float(r["drops_lossless"]) == 0 for r in avg))
+
     def test_fig8_pauses_grow_with_burst_reverie_fewest(self):
         avg = self.run_exp("reverie-fig8")
         dt = [float(r["pfc_pauses"]) for r in avg if r["policy"] == "dt"]
