@@ -212,8 +212,8 @@ bool Mmu::admit(Packet& p) {
   bool mark = false;
   if (m_wred) {
     const bool at_enqueue = m_sc.wred.mark_at == WredCfg::MarkAt::kEnqueue;
-    const auto a = m_wred->decide(p.out_port, p.prio, m_wred_cells[size_t(p.out_port) * Scenario::kPrios + p.prio], p.ecn, at_enqueue,
-                                  !m_sc.lossless(p.in_port, p.prio));
+    const uint64_t q = m_wred_cells[size_t(p.out_port) * Scenario::kPrios + p.prio];
+    const auto a = m_wred->decide(p.out_port, p.prio, q, p.ecn, at_enqueue, !m_sc.lossless(p.in_port, p.prio));
     if (a == admission::WredAction::kDrop) {
       ++m_wred_dropped[size_t(p.out_port) * Scenario::kPrios + p.prio];
       ++m_drop_lossy;

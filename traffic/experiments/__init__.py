@@ -3,7 +3,8 @@ results page that puts our numbers beside the paper's.
 
   python3 -m traffic.experiments NAME [--out DIR (default experiments-out)] [--doc docs/results.md] [--full] [--jobs N]
 
-NAME: reverie-fig2, reverie-fig7, reverie-fig7-cc (Fig. 7 with DCQCN and Cubic), reverie-fig8, reverie-fig10, dsh-fig11b, bb-fig6, bb-fig7,
+NAME: reverie-fig2, reverie-fig7, reverie-fig7-cc (Fig. 7 with DCQCN and Cubic), reverie-fig7-fabric
+(the same on the paper's 256-host fabric), reverie-fig8, reverie-fig10, dsh-fig11b, bb-fig6, bb-fig7,
 bfc-fig7, or all.
 Default size is quick (CI); --full runs longer, finer grids and more seeds. Hosts are
 open loop except in reverie-fig7-cc (the paper's DCQCN and Cubic), so most are the
@@ -17,10 +18,11 @@ from traffic.experiments.bb import bb_fig6, bb_fig7
 from traffic.experiments.bfc import bfc_fig7
 from traffic.experiments.common import set_work_dir, update_doc
 from traffic.experiments.dsh import dsh_fig11b
-from traffic.experiments.reverie import reverie_fig2, reverie_fig7, reverie_fig7_cc, reverie_fig8, reverie_fig10
+from traffic.experiments.reverie import (reverie_fig2, reverie_fig7, reverie_fig7_cc, reverie_fig7_fabric, reverie_fig8,
+                                         reverie_fig10)
 
 EXPERIMENTS = {"reverie-fig2": reverie_fig2, "reverie-fig7": reverie_fig7, "reverie-fig7-cc": reverie_fig7_cc,
-               "reverie-fig8": reverie_fig8,
+               "reverie-fig7-fabric": reverie_fig7_fabric, "reverie-fig8": reverie_fig8,
                "reverie-fig10": reverie_fig10, "dsh-fig11b": dsh_fig11b,
                "bb-fig6": bb_fig6, "bb-fig7": bb_fig7, "bfc-fig7": bfc_fig7}
 

@@ -313,6 +313,40 @@ pauses slow the paper's incast in its 256-host fabric. The fabric itself is
     return avg, text
 
 
+def reverie_fig7_fabric(out, mmusim, jobs, full):
+    """Fig. 7 points on the paper's 256-host fabric (paper_scenario), DCQCN and Cubic."""
+    loads = [0.4, 0.8] if full else [0.8]
+    seeds = [1, 2, 3, 4] if full else [1]
+    duration_us, qps = 6000, 20.0
+    name = "reverie-fig7-fabric"
+    avg = policy_sweep(name, loads, "load",
+                       lambda x, s: paper_scenario(f"fab-l{int(x * 100)}-s{s}", x, 2_000_000, duration_us, s,
+                                                   os.path.join(work_dir(out), "traces"), queries_per_s=qps),
+                       out, mmusim, jobs, seeds)
+    plot_policies(avg, "load", "websearch (lossy, Cubic) load", os.path.join(out, f"{name}.png"),
+                  "Reverie Fig. 7 points on the 256-host fabric (DCQCN incast, Cubic background)")
+    table, red = compare_table(avg, "load", lambda x: f"{int(x * 100)} %")
+    text = f"""## Reverie Fig. 7 on the 256-host fabric (DCQCN and Cubic)
+
+`python3 -m traffic.experiments {name} --out docs/results --doc docs/results.md{' --full' if full else ''}`:
+`paper_scenario`, the §4.1 fabric of `scenarios/reverie_paper.json` (16 leaves x 4 spines, 256 hosts at
+25G, docs/performance.md), {duration_us} us per run, the query rate time-compressed to {qps:g} queries/s/server
+(the paper's 2 would give about 6 queries fabric-wide in a run) so that each run holds some 28 incasts
+of a 2 MB file from the 16 servers of a random other leaf; loads {loads}, seeds {seeds}; flows started
+late in the run may not finish. Files: `{name}.csv`, `{name}-runs.csv`, `{name}.png`.
+
+![](results/{name}.png)
+
+{table}
+
+{paper_comparison(red, FIG7_PAPER)}
+
+Unlike the one-switch leaf above, a pause here can spread: a leaf's XOFF stops a spine's egress,
+whose queue fills and pauses the other leaves' uplinks.
+"""
+    return avg, text
+
+
 def reverie_fig7(out, mmusim, jobs, full):
     z = sizes(full)
     loads = [0.2, 0.4, 0.6, 0.8]
