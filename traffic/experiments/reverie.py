@@ -347,10 +347,9 @@ whose queue fills and pauses the other leaves' uplinks. Pauses come out within Â
 reductions. The incast FCT does not move: a query's 2 MB reach the requester through its one 25G
 port, {2_000_000 * 8 / (SERVER_GBPS * 1e3):.0f} us at line rate, and the mean answer FCT is
 {min(fcts):.0f}â€“{max(fcts):.0f} us under every policy, so the answers already arrive at that port's
-line rate and the pauses Reverie saves did not hold them back in these runs (DCQCN, marking from
-100 KB, slows the answering NICs before the lossless pool fills). Only the first part of each
-paper run is simulated (6 ms with 10 x the query rate, against the paper's seconds at 2/s), so
-the paper's FCT gain, which comes with its long runs' queue build-up, is not reproduced here.
+line rate and the pauses Reverie saves did not hold them back in these runs. Only the first
+part of a paper run is simulated (6 ms at 10 x the query rate, against the paper's seconds at
+2/s); whether the paper's FCT gain appears over runs that long is not tested here.
 """
     return avg, text
 
