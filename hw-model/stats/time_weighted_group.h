@@ -1,9 +1,11 @@
 #pragma once
 // Time-weighted statistics of quantities that change at the same instants (one MMU's
-// class occupancies, pools and thresholds) on one clock: each stretch between changes is
-// added to every series at once (a multiply-add and a histogram add each), with the window
-// arithmetic done once. The results equal one TimeWeighted per quantity (time-weighted
-// sums are additive in time, so stretches split differently give the same sums).
+// class occupancies, pools and thresholds) on one clock. The clock clips each instant to
+// the measurement window once; a series then costs nothing at an instant where it keeps
+// its value, and a change adds the stretch it held its old value (a subtraction of clipped
+// times, a multiply-add and a histogram add). The results equal one TimeWeighted per
+// quantity (time-weighted sums are additive in time, so stretches split differently give
+// the same sums). mean() and quantile() are complete after finish().
 #include <cstdint>
 #include <vector>
 
@@ -26,56 +28,66 @@ class TimeWeightedGroup {
   };
 
   TimeWeightedGroup(size_t n, uint64_t win_start, uint64_t win_end, uint64_t bucket)
-      : m_start(win_start), m_end(win_end), m_bucket(bucket ? bucket : 1), m_s(n) {
-    for (auto& s : m_s) s.hist.assign(1, 0);
+      : m_start(win_start), m_end(win_end > win_start ? win_end : win_start), m_bucket(bucket ? bucket : 1),
+        m_clipped(m_start), m_s(n) {
+    for (auto& s : m_s) {
+      s.since = m_clipped;
+      s.hist.assign(1, 0);
+    }
     m_in_window = m_start == 0 && m_end > 0;
   }
 
   // The values held since the last change are held up to `t` (non-decreasing).
   void advance(uint64_t t) {
     if (t <= m_last) return;
-    const uint64_t a = m_last > m_start ? m_last : m_start;
-    const uint64_t b = t < m_end ? t : m_end;
-    if (b > a) {
-      const uint64_t dt = b - a;
-      if (m_last <= m_start)  // the values held at the window's start
-        for (S& s : m_s)
-          if (s.value > s.max) s.max = s.value;
-      for (S& s : m_s) {
-        s.integral += (unsigned __int128)s.value * dt;
-        s.hist[s.bin] += dt;
-      }
-      m_time += dt;
-    }
+    if (m_last <= m_start && t > m_start && m_end > m_start)  // the values held at the window's start
+      for (S& s : m_s)
+        if (s.value > s.max) s.max = s.value;
     m_last = t;
+    m_clipped = t < m_start ? m_start : t < m_end ? t : m_end;
     m_in_window = t >= m_start && t < m_end;
   }
   // Series i becomes v at the time of the last advance.
   void set(size_t i, uint64_t v) {
     S& s = m_s[i];
     if (v != s.value) {
+      close(s);
       s.value = v;
       s.bin = size_t(v / m_bucket);
       if (s.bin >= s.hist.size()) s.hist.resize(s.bin + 1, 0);
     }
     if (m_in_window && v > s.max) s.max = v;
   }
+  // The values are held up to `t`, the end of the run: every stretch is added.
+  void finish(uint64_t t) {
+    advance(t);
+    for (S& s : m_s) close(s);
+  }
   Series series(size_t i) const { return Series(*this, i); }
 
  private:
   struct S {
     uint64_t value = 0;
-    size_t bin = 0;  // histogram bin of value
+    uint64_t since = 0;  // clipped time since which value is held and not yet added
+    size_t bin = 0;      // histogram bin of value
     uint64_t max = 0;
     unsigned __int128 integral = 0;
     std::vector<uint64_t> hist;
   };
-  double mean(size_t i) const { return m_time ? double(m_s[i].integral) / double(m_time) : 0.0; }
+  // Adds series s's stretch up to the clock.
+  void close(S& s) {
+    const uint64_t dt = m_clipped - s.since;
+    s.integral += (unsigned __int128)s.value * dt;
+    s.hist[s.bin] += dt;
+    s.since = m_clipped;
+  }
+  uint64_t time() const { return m_clipped - m_start; }
+  double mean(size_t i) const { return time() ? double(m_s[i].integral) / double(time()) : 0.0; }
   // Smallest bucket edge below which the quantity spent >= q of the window, capped at max.
   uint64_t quantile(size_t i, double q) const {
     const S& s = m_s[i];
-    if (m_time == 0) return 0;
-    const unsigned __int128 need = (unsigned __int128)(double(m_time) * q);
+    if (time() == 0) return 0;
+    const unsigned __int128 need = (unsigned __int128)(double(time()) * q);
     unsigned __int128 acc = 0;
     for (size_t b = 0; b < s.hist.size(); ++b) {
       acc += s.hist[b];
@@ -89,8 +101,8 @@ class TimeWeightedGroup {
 
   uint64_t m_start, m_end, m_bucket;
   uint64_t m_last = 0;
+  uint64_t m_clipped;        // m_last clipped to the window
   bool m_in_window = false;  // m_last is in the window
-  uint64_t m_time = 0;
   std::vector<S> m_s;
 };
 
