@@ -25,12 +25,12 @@ struct IntHop {
   uint32_t qlen_bytes = 0;  // egress queue length at dequeue
 };
 
-struct Packet {
+// A frame's fields but its INT records: what the pool resets when it hands a frame out
+// again. The fields the switch reads per hop come first (one cache line); the records are
+// read only below their counts (int_hops, int_echo_hops), so a reused frame leaves them.
+struct PacketHead {
   enum class Kind : uint8_t { kData, kPfc, kBfc };
   Kind kind = Kind::kData;
-  uint32_t bytes = 0;   // frame bytes (headers + payload + FCS), without preamble/IFG
-  uint32_t flow = 0;    // index into the flow table
-  FiveTuple tuple;
   uint8_t dscp = 0;
   uint8_t ecn = 0;      // IP ECN field (RFC 3168): 0 Not-ECT, 1 ECT(1), 2 ECT(0), 3 CE
   int8_t pcp = -1;      // >= 0: 802.1Q tagged
@@ -38,36 +38,42 @@ struct Packet {
   // priority group it maps to at the ingress port, the admission core's priority index.
   uint8_t tc = 0;
   uint8_t prio = 0;
-  uint32_t cells = 0;
-  uint16_t in_port = 0;
-  uint16_t out_port = 0;
   bool headroom = false;  // admitted into PFC headroom
-  PfcFrame pfc;           // kind == kPfc
   // Host transport (host.acks): data carry their byte offset and send time; an ACK (a data
   // frame to the switch) echoes them with the arrival time and the receiver's cumulative ack.
   bool ack = false;
-  uint64_t seq = 0;
-  uint64_t tx_ps = 0;
-  uint64_t rx_ps = 0;        // ACK: arrival of the acknowledged packet at the receiver
-  uint64_t cum_ack = 0;      // ACK: bytes the receiver holds in order
+  uint32_t bytes = 0;   // frame bytes (headers + payload + FCS), without preamble/IFG
+  uint32_t flow = 0;    // index into the flow table
+  uint32_t cells = 0;
+  uint16_t in_port = 0;
+  uint16_t out_port = 0;
+  // BFC (hw-model/bfc/): the sender's queue, stamped by the transmitting NIC or egress port;
+  // then this switch's egress queue, flow-table slot, and whether a pause counter counts it.
+  uint16_t upstream_q = 0;
+  uint16_t queue = 0;
+  FiveTuple tuple;
+  uint32_t bfc_slot = 0;
+  bool bfc_counted = false;
   // Host transports (hw-model/host/transport/): ECE on an ACK echoes the acknowledged
   // packet's CE mark (DCTCP, Cubic); a CNP (DCQCN's NP -> RP, a data frame of the ACK
   // class to the switch) tells the sender its packets were CE-marked.
   bool ece = false;
   bool cnp = false;
-  // BFC (hw-model/bfc/): the sender's queue, stamped by the transmitting NIC or egress port;
-  // then this switch's egress queue, flow-table slot, and whether a pause counter counts it.
-  uint16_t upstream_q = 0;
-  uint16_t queue = 0;
-  uint32_t bfc_slot = 0;
-  bool bfc_counted = false;
-  BfcFrame bfc;  // kind == kBfc
-  // INT stack (hw-model/host transports that use it, e.g. PowerTCP): one record per hop.
+  // INT records held (hw-model/host transports that use it, e.g. PowerTCP): one per hop;
+  // on an ACK, those of the acknowledged data packet, echoed to the sender.
   static constexpr size_t kMaxIntHops = 5;
   uint8_t int_hops = 0;
-  std::array<IntHop, kMaxIntHops> int_stack{};
-  // ACK: the acknowledged data packet's INT stack, echoed to the sender (PowerTCP).
   uint8_t int_echo_hops = 0;
+  uint64_t seq = 0;
+  uint64_t tx_ps = 0;
+  uint64_t rx_ps = 0;        // ACK: arrival of the acknowledged packet at the receiver
+  uint64_t cum_ack = 0;      // ACK: bytes the receiver holds in order
+  PfcFrame pfc;  // kind == kPfc
+  BfcFrame bfc;  // kind == kBfc
+};
+
+struct Packet : PacketHead {
+  std::array<IntHop, kMaxIntHops> int_stack{};
   std::array<IntHop, kMaxIntHops> int_echo{};
 };
 
@@ -81,7 +87,7 @@ class PacketPool {
     }
     Packet* p = m_free.back();
     m_free.pop_back();
-    *p = Packet{};
+    static_cast<PacketHead&>(*p) = PacketHead{};
     return p;
   }
   void put(Packet* p) { m_free.push_back(p); }

@@ -52,9 +52,13 @@ void IngressPipeline::on_arrival(Packet* p) {
                                                   ft.dst_port, ft.proto, uint32_t(hops.size()))];
   p->tc = classify(m_sc.buffer, p->in_port, p->dscp, p->pcp);
   p->prio = m_sc.buffer.tc_to_pg[p->in_port][p->tc];
-  p->cells = uint32_t(m_sc.cells(p->bytes));
+  if (p->bytes != m_last_bytes) {  // frames mostly repeat a size: reuse its cells
+    m_last_bytes = p->bytes;
+    m_last_cells = uint32_t(m_sc.cells(p->bytes));
+  }
+  p->cells = m_last_cells;
   // First MMU clock edge after the pipeline latency, then one decision per cycle.
-  uint64_t& slot = m_next_slot[p->in_port % m_next_slot.size()];
+  uint64_t& slot = m_next_slot[m_next_slot.size() == 1 ? 0 : p->in_port % m_next_slot.size()];
   uint64_t t = (now_ps() + m_latency + m_period - 1) / m_period * m_period;
   if (t < slot) t = slot;
   slot = t + m_period;

@@ -59,6 +59,7 @@ class IngressPipeline : public sc_core::sc_module {
   uint64_t m_period;
   uint64_t m_latency;
   std::vector<uint64_t> m_next_slot;  // per pipeline: first free decision cycle
+  uint32_t m_last_bytes = 0, m_last_cells = 0;  // cells of the last frame size seen
   std::unordered_map<uint32_t, std::vector<uint16_t>> m_fib;  // looked up, never iterated
   uint64_t m_ecmp_seed = 0;
   uint32_t m_switch_id = 0;

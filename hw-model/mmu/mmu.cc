@@ -347,7 +347,7 @@ nlohmann::json Mmu::int_summary() const { return {{"hops_recorded", m_int_record
 
 void Mmu::finish(uint64_t end_ps) {
   sample_until(end_ps);
-  m_stats.advance(end_ps);
+  m_stats.finish(end_ps);
 }
 
 }  // namespace mmusim

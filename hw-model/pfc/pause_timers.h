@@ -21,9 +21,12 @@ class PauseTimers {
         m_since[i] = now;
         m_until[i] = now + pause_quanta_to_ps(f.quanta[i], m_link_bps);
       }
+    m_last_until = 0;
+    for (uint64_t u : m_until) m_last_until = u > m_last_until ? u : m_last_until;
   }
   bool paused(uint8_t prio, uint64_t now) const { return m_until[prio] > now; }
   bool any_paused(uint8_t mask, uint64_t now) const {
+    if (m_last_until <= now) return false;  // mostly: no pause running
     for (int p = 0; p < 8; ++p)
       if ((mask >> p & 1) && m_until[size_t(p)] > now) return true;
     return false;
@@ -31,6 +34,7 @@ class PauseTimers {
   // Earliest expiry after `now` among priorities in `mask`, or 0 when none is paused.
   uint64_t next_expiry(uint8_t mask, uint64_t now) const {
     uint64_t best = 0;
+    if (m_last_until <= now) return best;
     for (int p = 0; p < 8; ++p)
       if ((mask >> p & 1) && m_until[size_t(p)] > now && (best == 0 || m_until[size_t(p)] < best))
         best = m_until[size_t(p)];
@@ -50,6 +54,7 @@ class PauseTimers {
   uint64_t m_link_bps;
   std::array<uint64_t, 8> m_until{};
   std::array<uint64_t, 8> m_since{};
+  uint64_t m_last_until = 0;  // the latest of m_until: no priority is paused from then on
   uint64_t m_paused_ps = 0;  // closed intervals
 };
 

@@ -1,9 +1,11 @@
 #pragma once
 // Time-weighted statistics of quantities that change at the same instants (one MMU's
-// class occupancies, pools and thresholds) on one clock: each stretch between changes is
-// added to every series at once (a multiply-add and a histogram add each), with the window
-// arithmetic done once. The results equal one TimeWeighted per quantity (time-weighted
-// sums are additive in time, so stretches split differently give the same sums).
+// class occupancies, pools and thresholds) on one clock. The clock clips each instant to
+// the measurement window once; a series then costs nothing at an instant where it keeps
+// its value, and a change adds the stretch it held its old value (a subtraction of clipped
+// times, a multiply-add and a histogram add). The results equal one TimeWeighted per
+// quantity (time-weighted sums are additive in time, so stretches split differently give
+// the same sums). mean() and quantile() are complete after finish().
 #include <cstdint>
 #include <vector>
 
@@ -15,8 +17,8 @@ class TimeWeightedGroup {
   class Series {
    public:
     Series(const TimeWeightedGroup& g, size_t i) : m_g(&g), m_i(i) {}
-    uint64_t value() const { return m_g->m_s[m_i].value; }
-    uint64_t max() const { return m_g->m_s[m_i].max; }
+    uint64_t value() const { return m_g->m_now[m_i].value; }
+    uint64_t max() const { return m_g->m_now[m_i].max; }
     double mean() const { return m_g->mean(m_i); }
     uint64_t quantile(double q) const { return m_g->quantile(m_i, q); }
 
@@ -26,72 +28,94 @@ class TimeWeightedGroup {
   };
 
   TimeWeightedGroup(size_t n, uint64_t win_start, uint64_t win_end, uint64_t bucket)
-      : m_start(win_start), m_end(win_end), m_bucket(bucket ? bucket : 1), m_s(n) {
-    for (auto& s : m_s) s.hist.assign(1, 0);
+      : m_start(win_start), m_end(win_end > win_start ? win_end : win_start), m_bucket(bucket ? bucket : 1),
+        m_clipped(m_start), m_now(n), m_acc(n), m_hist(n, std::vector<uint64_t>(1, 0)) {
+    for (size_t i = 0; i < n; ++i) m_acc[i] = {0, m_clipped, 0, m_hist[i].data(), 1};
     m_in_window = m_start == 0 && m_end > 0;
   }
 
   // The values held since the last change are held up to `t` (non-decreasing).
   void advance(uint64_t t) {
     if (t <= m_last) return;
-    const uint64_t a = m_last > m_start ? m_last : m_start;
-    const uint64_t b = t < m_end ? t : m_end;
-    if (b > a) {
-      const uint64_t dt = b - a;
-      if (m_last <= m_start)  // the values held at the window's start
-        for (S& s : m_s)
-          if (s.value > s.max) s.max = s.value;
-      for (S& s : m_s) {
-        s.integral += (unsigned __int128)s.value * dt;
-        s.hist[s.bin] += dt;
-      }
-      m_time += dt;
-    }
+    if (m_last <= m_start && t > m_start && m_end > m_start)  // the values held at the window's start
+      for (Now& s : m_now)
+        if (s.value > s.max) s.max = s.value;
     m_last = t;
+    m_clipped = t < m_start ? m_start : t < m_end ? t : m_end;
     m_in_window = t >= m_start && t < m_end;
   }
   // Series i becomes v at the time of the last advance.
   void set(size_t i, uint64_t v) {
-    S& s = m_s[i];
-    if (v != s.value) {
-      s.value = v;
-      s.bin = size_t(v / m_bucket);
-      if (s.bin >= s.hist.size()) s.hist.resize(s.bin + 1, 0);
-    }
+    Now& s = m_now[i];
+    if (v != s.value) change(i, v);
     if (m_in_window && v > s.max) s.max = v;
+  }
+  // The values are held up to `t`, the end of the run: every stretch is added.
+  void finish(uint64_t t) {
+    advance(t);
+    for (size_t i = 0; i < m_now.size(); ++i) close(i);
   }
   Series series(size_t i) const { return Series(*this, i); }
 
  private:
-  struct S {
+  // What every operation reads, apart from what only a change touches: a series costs
+  // one cache line's share at an instant where it keeps its value.
+  struct Now {
     uint64_t value = 0;
-    size_t bin = 0;  // histogram bin of value
     uint64_t max = 0;
-    unsigned __int128 integral = 0;
-    std::vector<uint64_t> hist;
   };
-  double mean(size_t i) const { return m_time ? double(m_s[i].integral) / double(m_time) : 0.0; }
+  struct Acc {
+    unsigned __int128 integral;
+    uint64_t since;  // clipped time since which value is held and not yet added
+    size_t bin;      // histogram bin of value
+    uint64_t* hist;  // m_hist's data and size
+    size_t bins;
+  };
+  void change(size_t i, uint64_t v) {
+    close(i);
+    Acc& a = m_acc[i];
+    m_now[i].value = v;
+    a.bin = size_t(v / m_bucket);
+    if (a.bin >= a.bins) {
+      m_hist[i].resize(a.bin + 1, 0);
+      a.hist = m_hist[i].data();
+      a.bins = m_hist[i].size();
+    }
+  }
+  // Adds series i's stretch up to the clock.
+  void close(size_t i) {
+    Acc& a = m_acc[i];
+    const uint64_t dt = m_clipped - a.since;
+    a.integral += (unsigned __int128)m_now[i].value * dt;
+    a.hist[a.bin] += dt;
+    a.since = m_clipped;
+  }
+  uint64_t time() const { return m_clipped - m_start; }
+  double mean(size_t i) const { return time() ? double(m_acc[i].integral) / double(time()) : 0.0; }
   // Smallest bucket edge below which the quantity spent >= q of the window, capped at max.
   uint64_t quantile(size_t i, double q) const {
-    const S& s = m_s[i];
-    if (m_time == 0) return 0;
-    const unsigned __int128 need = (unsigned __int128)(double(m_time) * q);
+    const std::vector<uint64_t>& hist = m_hist[i];
+    const uint64_t max = m_now[i].max;
+    if (time() == 0) return 0;
+    const unsigned __int128 need = (unsigned __int128)(double(time()) * q);
     unsigned __int128 acc = 0;
-    for (size_t b = 0; b < s.hist.size(); ++b) {
-      acc += s.hist[b];
-      if (acc >= need && s.hist[b]) {
+    for (size_t b = 0; b < hist.size(); ++b) {
+      acc += hist[b];
+      if (acc >= need && hist[b]) {
         const uint64_t edge = (b + 1) * m_bucket;
-        return edge < s.max ? edge : s.max;
+        return edge < max ? edge : max;
       }
     }
-    return s.max;
+    return max;
   }
 
   uint64_t m_start, m_end, m_bucket;
   uint64_t m_last = 0;
+  uint64_t m_clipped;        // m_last clipped to the window
   bool m_in_window = false;  // m_last is in the window
-  uint64_t m_time = 0;
-  std::vector<S> m_s;
+  std::vector<Now> m_now;
+  std::vector<Acc> m_acc;
+  std::vector<std::vector<uint64_t>> m_hist;
 };
 
 }  // namespace mmusim

@@ -1,0 +1,85 @@
+// Time-weighted statistics: TimeWeightedGroup (one clock, a series added only when it
+// changes) against a case computed by hand and against one TimeWeighted per series on
+// random change streams (same mean, maximum, value and quantiles).
+#include <gtest/gtest.h>
+
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <random>
+#include <vector>
+
+#include "stats/time_weighted.h"
+#include "stats/time_weighted_group.h"
+
+using mmusim::TimeWeighted;
+using mmusim::TimeWeightedGroup;
+
+namespace {
+
+uint64_t seed() {
+  if (const char* s = std::getenv("MMUSIM_SEED")) return std::strtoull(s, nullptr, 0);
+  return std::random_device{}();
+}
+
+}  // namespace
+
+TEST(TimeWeightedGroup, HandComputedWindow) {
+  // Window [10, 50), buckets of 10. Series 0: 0 until 20, 30 until 40, then 5 (to the end,
+  // 60). Series 1: 7 from 0 on, never changed (held at the window's start).
+  TimeWeightedGroup g(2, 10, 50, 10);
+  g.advance(0);
+  g.set(1, 7);
+  g.advance(20);
+  g.set(0, 30);
+  g.advance(40);
+  g.set(0, 5);
+  g.finish(60);
+  const auto s0 = g.series(0), s1 = g.series(1);
+  // In the window: 0 for 10, 30 for 20, 5 for 10 -> 650 / 40.
+  EXPECT_DOUBLE_EQ(s0.mean(), 650.0 / 40.0);
+  EXPECT_EQ(s0.max(), 30u);
+  EXPECT_EQ(s0.value(), 5u);
+  // Bin 0 (values 0 and 5) holds 20 of 40, bin 3 (30) the other 20.
+  EXPECT_EQ(s0.quantile(0.5), 10u);
+  EXPECT_EQ(s0.quantile(0.99), 30u);  // edge 40 capped at the maximum
+  EXPECT_DOUBLE_EQ(s1.mean(), 7.0);
+  EXPECT_EQ(s1.max(), 7u);
+  EXPECT_EQ(s1.quantile(0.99), 7u);  // edge 10 capped at the maximum
+}
+
+TEST(TimeWeightedGroup, EqualsOneTimeWeightedPerSeriesOnRandomStreams) {
+  const uint64_t s = seed();
+  std::printf("MMUSIM_SEED=%llu\n", (unsigned long long)s);
+  std::mt19937_64 rng(s);
+  for (int run = 0; run < 200; ++run) {
+    const size_t n = 1 + rng() % 6;
+    const uint64_t start = rng() % 3 == 0 ? 0 : rng() % 5000;
+    const uint64_t end = start + rng() % 10000;  // an empty window now and then
+    const uint64_t bucket = 1 + rng() % 64;
+    TimeWeightedGroup g(n, start, end, bucket);
+    std::vector<TimeWeighted> ref(n, TimeWeighted(start, end, bucket));
+    uint64_t t = 0;
+    for (int op = 0; op < 300; ++op) {
+      if (rng() % 4) t += rng() % 200;  // several changes at one instant too
+      g.advance(t);
+      for (size_t i = 0; i < n; ++i) {
+        if (rng() % 3) continue;
+        const uint64_t v = rng() % 4 == 0 ? 0 : rng() % 2000;
+        g.set(i, v);
+        ref[i].set(t, v);
+      }
+    }
+    const uint64_t t_end = t + rng() % 500;
+    g.finish(t_end);
+    for (size_t i = 0; i < n; ++i) {
+      ref[i].finish(t_end);
+      const auto si = g.series(i);
+      SCOPED_TRACE("run " + std::to_string(run) + " series " + std::to_string(i));
+      EXPECT_EQ(si.value(), ref[i].value());
+      EXPECT_EQ(si.max(), ref[i].max());
+      EXPECT_EQ(si.mean(), ref[i].mean());
+      for (double q : {0.0, 0.25, 0.5, 0.9, 0.99, 1.0}) EXPECT_EQ(si.quantile(q), ref[i].quantile(q));
+    }
+  }
+}
