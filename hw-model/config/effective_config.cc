@@ -77,9 +77,10 @@ json switch_config(const Scenario& v, const std::string& name) {
         g["xon_offset_cells"] = ip.xon_offset_cells;
       }
       pj["pgs"].push_back(g);
-      // The queue's own BUFFER_QUEUE profile (profiles are in c.egress_profiles by index).
-      const auto& ep = c.egress_profiles[size_t(b.queue_profile[i])];
-      const auto& epr = b.profiles[size_t(b.queue_profile[i])];
+      // The profile of the core's egress (port, queue) counter (egress profiles are the
+      // BUFFER_PROFILE entries by index).
+      const auto& ep = c.egress_profiles[c.queue_profile[i]];
+      const auto& epr = b.profiles[c.queue_profile[i]];
       pj["queues"].push_back({{"name", std::to_string(q)},
                               {"tcs", members(0xFF, b.tc_to_queue[port], q)},
                               {"paused_by", members(0xFF, b.pfc_to_queue[port], q)},

@@ -677,13 +677,13 @@ void build_switch_views(Scenario& sc, const nlohmann::json& shared_buffer, const
       // threshold_queues applies where the port exists with that class; else the default.
       OutputCfg& o = v->output;
       auto keep = [&](int port, int prio, bool lossless) {
-        return port >= 0 && port < int(v->ports()) && v->lossless(uint32_t(port), uint32_t(prio)) == lossless;
+        if (port < 0 || port >= int(v->ports())) return false;
+        return (lossless ? v->lossless(uint32_t(port), uint32_t(prio)) : v->queue_lossless(uint32_t(port), uint32_t(prio))) == lossless;
       };
       if (!keep(o.th_lossless_port, o.th_lossless_prio, true)) o.th_lossless_port = -1;
       if (!keep(o.th_lossy_port, o.th_lossy_prio, false)) o.th_lossy_port = -1;
       v->core_config().validate();
       for (auto& w : headroom_warnings(*v)) sc.warnings.push_back(std::move(w));
-      for (auto& w : class_map_warnings(*v)) sc.warnings.push_back("switch '" + sw.name + "' " + w);
     } catch (const std::exception& e) {
       throw ConfigError("switch '" + sw.name + "': " + e.what());
     }
@@ -724,54 +724,6 @@ bool Scenario::queue_lossless(uint32_t port, uint32_t q) const {
   return false;
 }
 
-std::vector<int> Scenario::core_queue_profiles() const {
-  // The lowest TC that some ingress port maps to the PG decides; queue `pg` if none does.
-  std::array<int, kPrios> first_tc;
-  first_tc.fill(-1);
-  for (uint32_t in = 0; in < ports(); ++in)
-    for (uint32_t tc = kPrios; tc-- > 0;) {
-      int& f = first_tc[buffer.tc_to_pg[in][tc]];
-      if (f < 0 || int(tc) < f) f = int(tc);
-    }
-  std::vector<int> out(size_t(ports()) * kPrios);
-  for (uint32_t port = 0; port < ports(); ++port)
-    for (uint32_t pg = 0; pg < kPrios; ++pg) {
-      const uint32_t q = first_tc[pg] < 0 ? pg : buffer.tc_to_queue[port][size_t(first_tc[pg])];
-      out[size_t(port) * kPrios + pg] = buffer.queue_profile[size_t(port) * kPrios + q];
-    }
-  return out;
-}
-
-std::vector<std::string> class_map_warnings(const Scenario& sc) {
-  // Queues whose TCs share a PG share the core's egress counter and must agree on a profile
-  // to be admitted as configured.
-  std::vector<std::string> out;
-  const BufferCfg& b = sc.buffer;
-  for (uint32_t pg = 0; pg < Scenario::kPrios; ++pg) {
-    uint8_t tcs = 0;
-    for (uint32_t in = 0; in < sc.ports(); ++in)
-      for (uint32_t tc = 0; tc < Scenario::kPrios; ++tc)
-        if (b.tc_to_pg[in][tc] == pg) tcs |= uint8_t(1u << tc);
-    for (uint32_t port = 0; port < sc.ports(); ++port) {
-      std::map<std::string, std::string> profiles;  // profile -> queues
-      for (uint32_t tc = 0; tc < Scenario::kPrios; ++tc)
-        if (tcs >> tc & 1) {
-          const uint32_t q = b.tc_to_queue[port][tc];
-          std::string& qs = profiles[b.profiles[size_t(b.queue_profile[size_t(port) * Scenario::kPrios + q])].name];
-          if (qs.find(std::to_string(q)) == std::string::npos) qs += (qs.empty() ? "" : ",") + std::to_string(q);
-        }
-      if (profiles.size() < 2) continue;
-      std::string list;
-      for (const auto& [prof, qs] : profiles) list += (list.empty() ? "" : ", ") + qs + " '" + prof + "'";
-      out.push_back(sc.topo.ports[port].name + ": TCs of PG " + std::to_string(pg) + " go to queues with different " +
-                    "BUFFER_QUEUE profiles (" + list + "); the admission core counts egress per (port, PG), so " +
-                    "they share one counter with the first one's profile");
-      break;  // one line per PG
-    }
-  }
-  return out;
-}
-
 admission::CoreConfig Scenario::core_config() const {
   admission::CoreConfig c;
   const BufferCfg& b = buffer;
@@ -804,7 +756,6 @@ admission::CoreConfig Scenario::core_config() const {
   const size_t n = size_t(ports()) * kPrios;
   c.pg_profile.resize(n);
   c.queue_profile.resize(n);
-  const std::vector<int> queue_prof = core_queue_profiles();
   c.lossless.resize(n);
   for (uint32_t port = 0; port < ports(); ++port)
     for (uint32_t q = 0; q < kPrios; ++q) {
@@ -812,7 +763,7 @@ admission::CoreConfig Scenario::core_config() const {
       const size_t pi = size_t(b.pg_profile[i]);
       const auto& pr = b.profiles[pi];
       c.lossless[i] = lossless(port, q) ? 1 : 0;
-      c.queue_profile[i] = uint16_t(queue_prof[i]);
+      c.queue_profile[i] = uint16_t(b.queue_profile[i]);  // egress counters are per (port, queue)
       uint64_t xoff = 0;
       if (c.lossless[i]) {
         xoff = pr.has_xoff ? pr.xoff_bytes : safe[port] * cb;
@@ -943,7 +894,6 @@ Scenario load_scenario(const nlohmann::json& j, const std::string& origin) {
         std::const_pointer_cast<Scenario>(sc.views[sc.pfc_storm_switch[i]])->pfc_storms.push_back(sc.pfc_storms[i]);
     } else {
       sc.warnings = headroom_warnings(sc);
-      for (auto& w : class_map_warnings(sc)) sc.warnings.push_back(std::move(w));
     }
     for (uint32_t s = 0; s < sc.net.switches.size(); ++s)
       if (sc.bfc.enabled && sc.switch_view(s).pfc_wd.enabled())

@@ -236,17 +236,10 @@ struct Scenario {
   uint8_t pg_priorities(uint32_t port, uint32_t pg) const;
   // Queue `q` of egress port `port` is lossless when a PFC-enabled TC of the port maps to it.
   bool queue_lossless(uint32_t port, uint32_t q) const;
-  // The BUFFER_QUEUE profile of each of the admission core's egress counters [port*8+PG]:
-  // the core has one priority index, the PG, so the queues that a PG's TCs map to share a
-  // counter, with the profile of the lowest TC's queue (docs/configuration.md, "TC, PG and queue").
-  std::vector<int> core_queue_profiles() const;
   // The integer admission-core configuration in cells.
   admission::CoreConfig core_config() const;
   uint64_t cells(uint64_t bytes) const { return (bytes + mmu.cell_bytes - 1) / mmu.cell_bytes; }
 };
-
-// Egress queues that share a core counter (one PG) but not a profile, one line per PG.
-std::vector<std::string> class_map_warnings(const Scenario& sc);
 
 // The "host" object (config/host_config.cc).
 void load_host(Scenario& sc, const nlohmann::json& j);

@@ -39,7 +39,7 @@ Mmu::Mmu(sc_core::sc_module_name name, const Scenario& sc)
   for (uint32_t p = 0; p < sc.ports() && (m_ll_port < 0 || m_ly_port < 0); ++p)
     for (uint32_t q = 0; q < Scenario::kPrios; ++q) {
       if (sc.lossless(p, q) && m_ll_port < 0) m_ll_port = int(p), m_ll_prio = int(q);
-      if (!sc.lossless(p, q) && m_ly_port < 0) m_ly_port = int(p), m_ly_prio = int(q);
+      if (!sc.queue_lossless(p, q) && m_ly_port < 0) m_ly_port = int(p), m_ly_prio = int(q);
     }
   if (sc.output.th_lossless_port >= 0) m_ll_port = sc.output.th_lossless_port, m_ll_prio = sc.output.th_lossless_prio;
   if (sc.output.th_lossy_port >= 0) m_ly_port = sc.output.th_lossy_port, m_ly_prio = sc.output.th_lossy_prio;
@@ -54,6 +54,16 @@ void Mmu::enable_timeseries(std::ostream* out) {
 }
 
 void Mmu::enable_rtl(const std::string& waveform) {
+  // The RTL unit has one priority index for both sides.
+  for (uint32_t in = 0; in < m_sc.ports(); ++in)
+    for (uint32_t out = 0; out < m_sc.ports(); ++out)
+      for (uint32_t tc = 0; tc < Scenario::kPrios; ++tc)
+        if (m_sc.buffer.tc_to_pg[in][tc] != m_sc.buffer.tc_to_queue[out][tc])
+          throw ConfigError("admission.impl: rtl: the RTL unit counts egress per (port, PG): TC " + std::to_string(tc) +
+                            " maps to PG " + std::to_string(m_sc.buffer.tc_to_pg[in][tc]) + " at " +
+                            m_sc.topo.ports[in].name + " but to queue " +
+                            std::to_string(m_sc.buffer.tc_to_queue[out][tc]) + " at " + m_sc.topo.ports[out].name +
+                            " (tc_to_pg_map and tc_to_queue_map must agree under impl rtl)");
   try {
     m_rtl = std::make_unique<RtlEngine>(m_core.config(), waveform);
   } catch (const std::invalid_argument& e) {
@@ -118,12 +128,12 @@ void Mmu::trace(sc_core::sc_trace_file* tf, const VcdSignals& sel) {
   }
 }
 
-void Mmu::trace_touch(uint32_t in_port, uint32_t out_port, uint32_t prio) {
+void Mmu::trace_touch(uint32_t in_port, uint32_t out_port, uint32_t prio, uint32_t queue) {
   const uint32_t prios = m_core.config().prios;
-  const size_t ii = size_t(in_port) * prios + prio, ei = size_t(out_port) * prios + prio;
+  const size_t ii = size_t(in_port) * prios + prio, ei = size_t(out_port) * prios + queue;
   m_tr->ing[ii] = m_core.ingress_cells(in_port, prio) * m_cell;
   m_tr->hdrm[ii] = m_core.headroom_cells(in_port, prio) * m_cell;
-  m_tr->egr[ei] = m_core.egress_cells(out_port, prio) * m_cell;
+  m_tr->egr[ei] = m_core.egress_cells(out_port, queue) * m_cell;
   m_tr->xoff[ii] = m_core.paused(in_port, prio);
   m_tr->port_xoff[in_port] = m_core.port_paused(in_port);
   if (m_tr->sel.ports) {
@@ -194,10 +204,10 @@ void Mmu::model_error(const std::exception& e, const Packet& p, const char* op) 
   throw std::logic_error(msg);  // not reached: errors throw by default
 }
 
-void Mmu::mark_ce(Packet& p) {
+void Mmu::mark_ce(Packet& p, uint8_t q) {
   if (p.ecn == 3) return;  // already CE: counted where it was marked
   p.ecn = 3;
-  const size_t i = size_t(p.out_port) * Scenario::kPrios + p.prio;
+  const size_t i = size_t(p.out_port) * Scenario::kPrios + q;
   ++m_wred_marked[i];
   if (m_tr && !m_tr->marked.empty()) m_tr->marked[i] = m_wred_marked[i];
 }
@@ -208,20 +218,21 @@ bool Mmu::admit(Packet& p) {
   // WRED first, on the egress queue without this packet: drops (lossy queue, and never a
   // packet of a lossless ingress PG), and marks when wred.mark_at is enqueue (applied once
   // the packet is admitted).
+  const uint8_t q = queue_of(p);
   bool mark = false;
   if (m_wred) {
     const bool at_enqueue = m_sc.wred.mark_at == WredCfg::MarkAt::kEnqueue;
-    const auto a = m_wred->decide(p.out_port, p.prio, m_core.egress_cells(p.out_port, p.prio), p.ecn, at_enqueue,
+    const auto a = m_wred->decide(p.out_port, q, m_core.egress_cells(p.out_port, q), p.ecn, at_enqueue,
                                   !m_sc.lossless(p.in_port, p.prio));
     if (a == admission::WredAction::kDrop) {
-      ++m_wred_dropped[size_t(p.out_port) * Scenario::kPrios + p.prio];
+      ++m_wred_dropped[size_t(p.out_port) * Scenario::kPrios + q];
       ++m_drop_lossy;
       return false;
     }
     mark = a == admission::WredAction::kMark;
   }
   admission::Result r;
-  const admission::Request req{p.in_port, p.out_port, p.prio, p.cells, t / m_sc.mmu.clock_period_ps};
+  const admission::Request req{p.in_port, p.out_port, p.prio, p.cells, t / m_sc.mmu.clock_period_ps, q};
   if (m_op_hook) m_op_hook(true, req);
   try {
     r = m_core.admit(req);
@@ -231,7 +242,7 @@ bool Mmu::admit(Packet& p) {
   }
   if (r.pfc != PfcEvent::kNone) pfc->pfc_event(p.in_port, p.prio, r.pfc);
   if (r.port_pfc != PfcEvent::kNone) pfc->port_pfc_event(p.in_port, r.port_pfc);
-  if (m_tr) trace_touch(p.in_port, p.out_port, p.prio);
+  if (m_tr) trace_touch(p.in_port, p.out_port, p.prio, q);
   if (r.verdict == Verdict::kDrop) {
     ++m_drop_reason[size_t(r.reason)];
     if (m_sc.lossless(p.in_port, p.prio)) ++m_drop_lossless;
@@ -240,7 +251,7 @@ bool Mmu::admit(Packet& p) {
   }
   ++m_admitted;
   ++m_buffered;
-  if (mark) mark_ce(p);
+  if (mark) mark_ce(p, q);
   m_queued_bytes[p.out_port] += p.bytes;
   m_in_cells[p.in_port] += p.cells;
   m_in_peak[p.in_port] = std::max(m_in_peak[p.in_port], m_in_cells[p.in_port]);
@@ -262,8 +273,9 @@ void Mmu::depart(const Packet& p) {
   sample_until(t);
   const uint64_t hd_before = m_core.headroom_cells(p.in_port, p.prio);
   admission::PfcUpdate ev;
-  const admission::Departure dep{p.in_port, p.out_port, p.prio, p.cells, t / m_sc.mmu.clock_period_ps};
-  if (m_op_hook) m_op_hook(false, {dep.in_port, dep.out_port, dep.prio, dep.cells, dep.cycle});
+  const uint8_t q = queue_of(p);
+  const admission::Departure dep{p.in_port, p.out_port, p.prio, p.cells, t / m_sc.mmu.clock_period_ps, q};
+  if (m_op_hook) m_op_hook(false, {dep.in_port, dep.out_port, dep.prio, dep.cells, dep.cycle, q});
   try {
     ev = m_core.depart(dep);
     if (m_rtl) ev = m_rtl->depart(dep);
@@ -282,7 +294,7 @@ void Mmu::depart(const Packet& p) {
   --m_buffered;
   m_in_cells[p.in_port] -= p.cells;
   update_stats(t);
-  if (m_tr) trace_touch(p.in_port, p.out_port, p.prio);
+  if (m_tr) trace_touch(p.in_port, p.out_port, p.prio, q);
   if (ev.pfc != PfcEvent::kNone) pfc->pfc_event(p.in_port, p.prio, ev.pfc);
   if (ev.port_pfc != PfcEvent::kNone) pfc->port_pfc_event(p.in_port, ev.port_pfc);
 }
@@ -305,15 +317,16 @@ void Mmu::dequeue(Packet& p) {
   m_queued_bytes[p.out_port] -= p.bytes;
   if (m_wred && m_sc.wred.mark_at == WredCfg::MarkAt::kDequeue) {
     // The egress counter still holds this packet until its last bit leaves.
-    const uint64_t cells = m_core.egress_cells(p.out_port, p.prio);
+    const uint8_t q = queue_of(p);
+    const uint64_t cells = m_core.egress_cells(p.out_port, q);
     if (cells < p.cells) {
       const std::logic_error e("egress counter below the departing packet's cells");
       model_error(e, p, "dequeue");
     }
-    if (m_wred->decide(p.out_port, p.prio, cells - p.cells, p.ecn, true, false) == admission::WredAction::kMark)
-      mark_ce(p);
+    if (m_wred->decide(p.out_port, q, cells - p.cells, p.ecn, true, false) == admission::WredAction::kMark)
+      mark_ce(p, q);
   }
-  if (!p.ack && (m_int_classes >> p.prio & 1)) push_int_hop(p, now_ps());
+  if (!p.ack && (m_int_classes >> p.tc & 1)) push_int_hop(p, now_ps());
   m_tx_bytes[p.out_port] += p.bytes;
 }
 

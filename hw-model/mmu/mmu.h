@@ -75,7 +75,9 @@ class Mmu : public sc_core::sc_module, public AdmissionIf {
   void sample_until(uint64_t t);
   void write_row(uint64_t t);
   void update_stats(uint64_t t);
-  void mark_ce(Packet& p);
+  void mark_ce(Packet& p, uint8_t queue);
+  // The egress queue the packet's TC joins at its egress port (tc_to_queue_map).
+  uint8_t queue_of(const Packet& p) const { return m_sc.buffer.tc_to_queue[p.out_port][p.tc]; }
   void push_int_hop(Packet& p, uint64_t t);
   [[noreturn]] void model_error(const std::exception& e, const Packet& p, const char* op);
 
@@ -99,7 +101,7 @@ class Mmu : public sc_core::sc_module, public AdmissionIf {
     std::unique_ptr<bool[]> xoff, port_xoff;
   };
   std::unique_ptr<Traced> m_tr;
-  void trace_touch(uint32_t in_port, uint32_t out_port, uint32_t prio);
+  void trace_touch(uint32_t in_port, uint32_t out_port, uint32_t prio, uint32_t queue);
   // Series 0..5: the Occupancy members in order; then one per pool.
   enum : size_t { kLossless, kLossy, kHeadroom, kTotal, kThLossless, kThLossy, kPools };
   TimeWeightedGroup m_stats;
