@@ -10,7 +10,7 @@
 
 #include "bfc/bfc_frame.h"
 #include "common/sim_time.h"
-#include "ingress/classifier.h"
+#include "host/generators.h"
 #include "pfc/pfc_frame.h"
 
 namespace mmusim {
@@ -139,7 +139,7 @@ Network::Network(const Scenario& sc, const RunOptions& opt) : m_sc(sc), m_opt(op
     down->out.bind(m_hosts[i]->rx);
     if (sc.bfc.enabled) m_hosts[i]->enable_bfc(sc.bfc.queues_per_port);  // NIC upstream of BFC
     if (sc.host.acks)
-      m_hosts[i]->enable_acks(sc.host, classify(sc.switch_view(hc.sw).buffer, hc.port, sc.host.ack_dscp, -1));
+      m_hosts[i]->enable_acks(sc.host, sc.switch_view(hc.sw).buffer.classifier(hc.port).classify(sc.host.ack_dscp, -1));
     hosts.push_back(m_hosts[i].get());
   }
   for (uint32_t s = 0; s < net.switches.size(); ++s)
@@ -157,7 +157,9 @@ Network::Network(const Scenario& sc, const RunOptions& opt) : m_sc(sc), m_opt(op
     m_switches[s]->ingress.set_ecmp(sc.seed, s);
     for (uint32_t d = 0; d < net.hosts.size(); ++d) m_switches[s]->ingress.add_route(host_ip(d), m_routes[s][d]);
   }
-  m_traffic = std::make_unique<TrafficManager>("traffic", sc, m_flows, hosts);
+  std::vector<std::unique_ptr<Generator>> gens;
+  for (uint32_t g = 0; g < sc.traffic.size(); ++g) gens.push_back(make_generator(sc, g));
+  m_traffic = std::make_unique<TrafficManager>("traffic", traffic_config(sc), std::move(gens), m_flows, hosts);
   const std::string dir = opt.out_dir.empty() ? std::string(".") : opt.out_dir;
   if (sc.admission.rtl)
     for (auto& sw : m_switches) {
