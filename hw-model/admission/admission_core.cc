@@ -136,18 +136,18 @@ void AdmissionCore::load_state(const ArchState& s) {
   m_c.total = s.total;
 }
 
-void AdmissionCore::check(uint32_t in, uint32_t out, uint8_t prio, const char* what) const {
-  if (in >= m_cfg.ports || out >= m_cfg.ports || prio >= m_cfg.prios)
+void AdmissionCore::check(uint32_t in, uint32_t out, uint8_t prio, uint8_t queue, const char* what) const {
+  if (in >= m_cfg.ports || out >= m_cfg.ports || prio >= m_cfg.prios || queue >= m_cfg.prios)
     throw std::out_of_range(std::string(what) + " names a port or priority out of range");
 }
 
 Result AdmissionCore::admit(const Request& r) {
-  check(r.in_port, r.out_port, r.prio, "admission request");
+  check(r.in_port, r.out_port, r.prio, r.egress_queue(), "admission request");
   return m_policy->admit(m_c, r);
 }
 
 PfcUpdate AdmissionCore::depart(const Departure& d) {
-  check(d.in_port, d.out_port, d.prio, "departure");
+  check(d.in_port, d.out_port, d.prio, d.egress_queue(), "departure");
   return m_policy->depart(m_c, d);
 }
 

@@ -54,7 +54,7 @@ class AdmissionCore {
   }
 
  private:
-  void check(uint32_t in, uint32_t out, uint8_t prio, const char* what) const;
+  void check(uint32_t in, uint32_t out, uint8_t prio, uint8_t queue, const char* what) const;
 
   CoreConfig m_cfg;
   Counters m_c;

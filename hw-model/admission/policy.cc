@@ -26,9 +26,9 @@ bool Policy::over(const Counters&, uint64_t q, uint32_t n, uint64_t reserved, ui
 }
 
 void Policy::charge(Counters& c, const Request& r, bool to_headroom) const {
-  const size_t ii = c.idx(r.in_port, r.prio), ei = c.idx(r.out_port, r.prio);
+  const size_t ii = c.idx(r.in_port, r.prio), ei = c.idx(r.out_port, r.egress_queue());
   const auto& ip = pg(r.in_port, r.prio);
-  const auto& ep = queue(r.out_port, r.prio);
+  const auto& ep = queue(r.out_port, r.egress_queue());
   if (to_headroom) {
     c.add(c.hdrm[ii], r.cells, "ingress headroom");
     c.add(c.hdrm_pool_used, r.cells, "headroom pool");
@@ -44,9 +44,9 @@ void Policy::charge(Counters& c, const Request& r, bool to_headroom) const {
 }
 
 uint64_t Policy::refund(Counters& c, const Departure& d) const {
-  const size_t ii = c.idx(d.in_port, d.prio), ei = c.idx(d.out_port, d.prio);
+  const size_t ii = c.idx(d.in_port, d.prio), ei = c.idx(d.out_port, d.egress_queue());
   const auto& ip = pg(d.in_port, d.prio);
-  const auto& ep = queue(d.out_port, d.prio);
+  const auto& ep = queue(d.out_port, d.egress_queue());
   const uint64_t from_hdrm = d.cells < c.hdrm[ii] ? d.cells : c.hdrm[ii];
   const uint64_t from_ing = d.cells - from_hdrm;
   if (from_ing > c.ing[ii]) throw CounterError("counter underflow: ingress queue");

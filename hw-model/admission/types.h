@@ -101,12 +101,18 @@ struct CoreConfig {
   void validate() const;
 };
 
+// The ingress side is counted per (in_port, prio = PG), the egress side per (out_port,
+// queue): a switch's tc_to_queue_map may send TCs of one PG to different queues.
+constexpr int16_t kQueueIsPrio = -1;  // queue = prio (identity maps; the RTL unit's only case)
+
 struct Request {
   uint32_t in_port = 0;
   uint32_t out_port = 0;
   uint8_t prio = 0;
   uint32_t cells = 0;
   uint64_t cycle = 0;  // MMU cycle of the decision (periodic EWMA, ABM intervals)
+  int16_t queue = kQueueIsPrio;
+  uint8_t egress_queue() const { return queue < 0 ? prio : uint8_t(queue); }
 };
 
 struct Result {
@@ -123,6 +129,8 @@ struct Departure {
   uint8_t prio = 0;
   uint32_t cells = 0;
   uint64_t cycle = 0;
+  int16_t queue = kQueueIsPrio;
+  uint8_t egress_queue() const { return queue < 0 ? prio : uint8_t(queue); }
 };
 
 struct PfcUpdate {

@@ -7,32 +7,22 @@
 
 namespace mmusim {
 
-namespace {
-
-std::vector<uint64_t> port_rates(const Scenario& sc) {
-  std::vector<uint64_t> r;
-  for (const auto& p : sc.topo.ports) r.push_back(p.rate_bps);
-  return r;
-}
-
-}  // namespace
-
-BfcUnit::BfcUnit(sc_core::sc_module_name name, const Scenario& sc, uint32_t switch_id, PacketPool& pool)
-    : sc_module(name), out("out"), bfc_export("bfc_export"), m_sc(sc), m_switch_id(switch_id), m_pool(pool),
-      m_nq(sc.bfc.queues_per_port),
-      m_table(sc.ports(), m_nq, sc.bfc.table_factor, sc.bfc.assignment,
-              uint64_t(double(sc.bfc.hrtt_ps) * sc.bfc.sticky_factor), sc.seed * 1000003u + switch_id),
-      m_counters(sc.ports(), m_nq), m_th(port_rates(sc), sc.bfc.hrtt_ps, m_nq, sc.mmu.cell_bytes),
-      m_suppress(size_t(sc.ports()) * sc.ports(), 0), m_qlen(size_t(sc.ports()) * m_nq, 0),
-      m_port_cells(sc.ports(), 0), m_busy(sc.ports(), 0), m_active(sc.ports(), 0), m_peer_paused(sc.ports()),
-      m_pause_since(size_t(sc.ports()) * m_nq, 0), m_max_queue_cells(sc.ports(), 0) {
+BfcUnit::BfcUnit(sc_core::sc_module_name name, BfcUnitConfig cfg, uint32_t switch_id, PacketPool& pool)
+    : sc_module(name), out("out"), bfc_export("bfc_export"), m_cfg(std::move(cfg)), m_switch_id(switch_id), m_pool(pool),
+      m_nq(m_cfg.bfc.queues_per_port),
+      m_table(m_cfg.ports(), m_nq, m_cfg.bfc.table_factor, m_cfg.bfc.assignment,
+              uint64_t(double(m_cfg.bfc.hrtt_ps) * m_cfg.bfc.sticky_factor), m_cfg.seed * 1000003u + switch_id),
+      m_counters(m_cfg.ports(), m_nq), m_th(m_cfg.port_rate_bps, m_cfg.bfc.hrtt_ps, m_nq, m_cfg.cell_bytes),
+      m_suppress(size_t(m_cfg.ports()) * m_cfg.ports(), 0), m_qlen(size_t(m_cfg.ports()) * m_nq, 0),
+      m_port_cells(m_cfg.ports(), 0), m_busy(m_cfg.ports(), 0), m_active(m_cfg.ports(), 0), m_peer_paused(m_cfg.ports()),
+      m_pause_since(size_t(m_cfg.ports()) * m_nq, 0), m_max_queue_cells(m_cfg.ports(), 0) {
   out.register_nb_transport_bw(this, &BfcUnit::nb_transport_bw);
   bfc_export.bind(*this);
-  for (const auto& [in, eg] : sc.bfc.suppress) m_suppress[size_t(in) * sc.ports() + eg] = 1;
-  for (uint32_t p = 0; p < sc.ports(); ++p) {
-    m_bytes_tw.emplace_back(sc.measure_start_ps, sc.measure_end_ps, sc.output.occupancy_bucket_bytes);
-    m_busy_tw.emplace_back(sc.measure_start_ps, sc.measure_end_ps, 1);
-    m_empty_tw.emplace_back(sc.measure_start_ps, sc.measure_end_ps, 1);
+  for (const auto& [in, eg] : m_cfg.bfc.suppress) m_suppress[size_t(in) * m_cfg.ports() + eg] = 1;
+  for (uint32_t p = 0; p < m_cfg.ports(); ++p) {
+    m_bytes_tw.emplace_back(m_cfg.measure.start_ps, m_cfg.measure.end_ps, m_cfg.occupancy_bucket_bytes);
+    m_busy_tw.emplace_back(m_cfg.measure.start_ps, m_cfg.measure.end_ps, 1);
+    m_empty_tw.emplace_back(m_cfg.measure.start_ps, m_cfg.measure.end_ps, 1);
     m_empty_tw.back().set(0, 1);
   }
 }
@@ -58,7 +48,7 @@ void BfcUnit::change_queue(uint32_t port, uint32_t q, int64_t delta) {
     else --m_active[port];
   }
   m_max_queue_cells[port] = std::max(m_max_queue_cells[port], len);
-  m_bytes_tw[port].set(now, m_port_cells[port] * m_sc.mmu.cell_bytes);
+  m_bytes_tw[port].set(now, m_port_cells[port] * m_cfg.cell_bytes);
   m_busy_tw[port].set(now, m_busy[port]);
   m_empty_tw[port].set(now, m_port_cells[port] == 0 ? 1 : 0);
 }
@@ -72,7 +62,7 @@ void BfcUnit::enqueue(Packet& p) {
   // N_active as the packet joins: its own queue counts once it holds data.
   const uint32_t n = std::max<uint32_t>(1, m_active[eg] + (is_active(eg, q) || m_peer_paused[eg].test(q) ? 0 : 1));
   const bool over = m_qlen[size_t(eg) * m_nq + q] > m_th.cells(eg, n);
-  const bool suppressed = m_suppress[size_t(in) * m_sc.ports() + eg] != 0;
+  const bool suppressed = m_suppress[size_t(in) * m_cfg.ports() + eg] != 0;
   p.bfc_counted = over && !suppressed;
   if (over && suppressed) ++m_suppressed;
   change_queue(eg, q, int64_t(p.cells));
@@ -122,7 +112,7 @@ void BfcUnit::send(uint32_t port, BfcFrame::Op op, uint16_t queue) {
   out[int(port)]->nb_transport_fw(*p, ph, t);
   if (!m_refresh_armed && m_counters.nonzero()) {
     m_refresh_armed = true;
-    m_cal.at<&BfcUnit::on_refresh>(now_ps() + m_sc.bfc.refresh_ps, Phase::kRefresh, this);
+    m_cal.at<&BfcUnit::on_refresh>(now_ps() + m_cfg.bfc.refresh_ps, Phase::kRefresh, this);
   }
 }
 
@@ -150,21 +140,21 @@ void BfcUnit::sample_until(uint64_t t) {
   if (!m_series) return;
   // Lengths are constant since the last change, so rows up to `t` are exact (the state just
   // before each sample instant, as timeseries.csv).
-  for (; m_next_sample <= t && m_next_sample <= m_sc.duration_ps; m_next_sample += m_sc.output.sample_interval_ps) {
+  for (; m_next_sample <= t && m_next_sample <= m_cfg.duration_ps; m_next_sample += m_cfg.sample_interval_ps) {
     const uint64_t s = m_next_sample;
-    for (uint32_t p = 0; p < m_sc.ports(); ++p) {
+    for (uint32_t p = 0; p < m_cfg.ports(); ++p) {
       if (!m_port_cells[p]) continue;
       for (uint32_t q = 0; q < m_nq; ++q)
         if (const uint32_t len = m_qlen[size_t(p) * m_nq + q])
           *m_series << s / 1000 << '.' << char('0' + s / 100 % 10) << char('0' + s / 10 % 10) << char('0' + s % 10)
-                    << ',' << m_sc.topo.ports[p].name << ',' << q << ',' << uint64_t(len) * m_sc.mmu.cell_bytes << '\n';
+                    << ',' << m_cfg.port_names[p] << ',' << q << ',' << uint64_t(len) * m_cfg.cell_bytes << '\n';
     }
   }
 }
 
 void BfcUnit::finish(uint64_t now) {
   sample_until(now);
-  for (uint32_t p = 0; p < m_sc.ports(); ++p) {
+  for (uint32_t p = 0; p < m_cfg.ports(); ++p) {
     m_bytes_tw[p].finish(now);
     m_busy_tw[p].finish(now);
     m_empty_tw[p].finish(now);
@@ -173,13 +163,13 @@ void BfcUnit::finish(uint64_t now) {
 
 nlohmann::json BfcUnit::stats() const {
   nlohmann::json ports = nlohmann::json::array();
-  for (uint32_t p = 0; p < m_sc.ports(); ++p) {
+  for (uint32_t p = 0; p < m_cfg.ports(); ++p) {
     const double busy = m_busy_tw[p].mean();
-    ports.push_back({{"port", m_sc.topo.ports[p].name},
+    ports.push_back({{"port", m_cfg.port_names[p]},
                      {"empty_fraction", m_empty_tw[p].mean()},
                      {"mean_bytes", m_bytes_tw[p].mean()},
                      {"mean_queue_bytes", busy > 0 ? m_bytes_tw[p].mean() / busy : 0.0},
-                     {"max_queue_bytes", uint64_t(m_max_queue_cells[p]) * m_sc.mmu.cell_bytes},
+                     {"max_queue_bytes", uint64_t(m_max_queue_cells[p]) * m_cfg.cell_bytes},
                      {"th1_bytes", m_th.bytes(p, 1)}});
   }
   const auto& t = m_table.stats();

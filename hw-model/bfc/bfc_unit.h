@@ -19,7 +19,7 @@
 #include "bfc/threshold_table.h"
 #include "common/calendar.h"
 #include "common/protocol.h"
-#include "config/scenario.h"
+#include "config/block_config.h"
 #include "stats/time_weighted.h"
 
 namespace mmusim {
@@ -30,7 +30,7 @@ class BfcUnit : public sc_core::sc_module, public BfcIf {
   tlm_utils::multi_passthrough_initiator_socket<BfcUnit, 32, PacketProtocol> out;
   sc_core::sc_export<BfcIf> bfc_export;
 
-  BfcUnit(sc_core::sc_module_name name, const Scenario& sc, uint32_t switch_id, PacketPool& pool);
+  BfcUnit(sc_core::sc_module_name name, BfcUnitConfig cfg, uint32_t switch_id, PacketPool& pool);
 
   void enqueue(Packet& p) override;
   void depart(const Packet& p) override;
@@ -58,7 +58,7 @@ class BfcUnit : public sc_core::sc_module, public BfcIf {
     return m_qlen[size_t(port) * m_nq + q] > 0 && !m_peer_paused[port].test(q);
   }
 
-  const Scenario& m_sc;
+  const BfcUnitConfig m_cfg;
   uint32_t m_switch_id;
   PacketPool& m_pool;
   uint32_t m_nq;

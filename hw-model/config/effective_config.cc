@@ -9,6 +9,7 @@
 
 #include "config/headroom.h"
 #include "config/scenario.h"
+#include "config/wred_config.h"
 
 namespace mmusim {
 namespace {
@@ -18,6 +19,19 @@ using nlohmann::json;
 json threshold(const admission::Threshold& t) {
   if (t.dynamic) return {{"mode", "dynamic"}, {"dynamic_th", int(t.shift)}, {"alpha", std::ldexp(1.0, t.shift)}};
   return {{"mode", "static"}, {"static_cells", t.static_cells}};
+}
+
+// A queue's WRED/ECN attachment: the profile's green curve in bytes and in the cells (and
+// Q16 probability) the marker runs with, its ecn mode, and what it does on this queue.
+json wred_queue(const WredProfileCfg& p, const admission::WredQueueConfig& c, uint32_t cell_bytes) {
+  const auto& g = p.curve[WredProfileCfg::kGreen];
+  json w = {{"profile", p.name}, {"ecn", p.ecn}, {"marks", c.mark}, {"drops", c.drop}};
+  if (g.has)
+    w["green"] = {{"min_bytes", g.min_bytes}, {"min_cells", g.min_bytes / cell_bytes},
+                  {"max_bytes", g.max_bytes}, {"max_cells", g.max_bytes / cell_bytes},
+                  {"probability_pct", g.probability_pct}};
+  if (c.active) w["green"]["probability_q16"] = c.green.p_max_q16;  // what the marker draws against
+  return w;
 }
 
 json switch_config(const Scenario& v, const std::string& name) {
@@ -41,6 +55,8 @@ json switch_config(const Scenario& v, const std::string& name) {
     if (p.has_xoff) pj["xoff_bytes"] = p.xoff_bytes, pj["xoff_cells"] = p.xoff_bytes / cb;
     sw["pools"].push_back(pj);
   }
+  const std::vector<admission::WredQueueConfig> wred =
+      v.wred.configured() ? wred_queue_configs(v) : std::vector<admission::WredQueueConfig>();
   for (uint32_t port = 0; port < v.ports(); ++port) {
     const PortCfg& pc = v.topo.ports[port];
     json pj = {{"name", pc.name},
@@ -77,18 +93,30 @@ json switch_config(const Scenario& v, const std::string& name) {
         g["xon_offset_cells"] = ip.xon_offset_cells;
       }
       pj["pgs"].push_back(g);
-      // The queue's own BUFFER_QUEUE profile (profiles are in c.egress_profiles by index).
-      const auto& ep = c.egress_profiles[size_t(b.queue_profile[i])];
-      const auto& epr = b.profiles[size_t(b.queue_profile[i])];
-      pj["queues"].push_back({{"name", std::to_string(q)},
-                              {"tcs", members(0xFF, b.tc_to_queue[port], q)},
-                              {"paused_by", members(0xFF, b.pfc_to_queue[port], q)},
-                              {"profile", epr.name},
-                              {"pool", b.pools[epr.pool].name},
-                              {"reserved_cells", ep.reserved_cells},
-                              {"threshold", threshold(ep.th)}});
+      // The profile of the core's egress (port, queue) counter (egress profiles are the
+      // BUFFER_PROFILE entries by index).
+      const auto& ep = c.egress_profiles[c.queue_profile[i]];
+      const auto& epr = b.profiles[c.queue_profile[i]];
+      json qj = {{"name", std::to_string(q)},
+                 {"tcs", members(0xFF, b.tc_to_queue[port], q)},
+                 {"paused_by", members(0xFF, b.pfc_to_queue[port], q)},
+                 {"profile", epr.name},
+                 {"pool", b.pools[epr.pool].name},
+                 {"reserved_cells", ep.reserved_cells},
+                 {"threshold", threshold(ep.th)}};
+      if (!wred.empty() && v.wred.queue_profile[i] >= 0)
+        qj["wred"] = wred_queue(v.wred.profiles[size_t(v.wred.queue_profile[i])], wred[i], v.mmu.cell_bytes);
+      pj["queues"].push_back(qj);
     }
     sw["ports"].push_back(pj);
+  }
+  if (v.wred.configured())
+    sw["wred_mark_at"] = v.wred.mark_at == WredCfg::MarkAt::kDequeue ? "dequeue" : "enqueue";
+  if (v.int_telemetry.enabled()) {
+    json classes = json::array();
+    for (uint32_t tc = 0; tc < Scenario::kPrios; ++tc)
+      if (v.int_telemetry.classes >> tc & 1) classes.push_back(tc);
+    sw["int"] = {{"classes", classes}, {"header_bytes", v.int_telemetry.header_bytes}};
   }
   if (v.pfc_wd.enabled()) {
     static const char* const kActions[] = {"drop", "forward", "alert"};
@@ -204,6 +232,29 @@ void print_effective_config(std::ostream& os, const json& eff) {
           first = false;
         }
     }
+    if (sw.contains("wred_mark_at")) {
+      os << "  WRED/ECN, marking at " << sw["wred_mark_at"].get<std::string>() << ":\n  " << std::setw(16) << "queue"
+         << std::setw(24) << "profile" << std::setw(18) << "ecn" << std::setw(8) << "action" << std::setw(24)
+         << "green min B (cells)" << std::setw(24) << "green max B (cells)" << "probability\n";
+      for (const auto& p : sw["ports"])
+        for (const auto& q : p["queues"]) {
+          if (!q.contains("wred")) continue;
+          const json& w = q["wred"];
+          const bool g = w.contains("green");
+          auto bc = [&](const char* b, const char* c) {
+            return g ? w["green"][b].dump() + " (" + w["green"][c].dump() + ")" : std::string("-");
+          };
+          const std::string action = w["marks"].get<bool>() ? "mark" : w["drops"].get<bool>() ? "drop" : "none";
+          os << "  " << std::setw(16) << (p["name"].get<std::string>() + "|" + q["name"].get<std::string>())
+             << std::setw(24) << w["profile"].get<std::string>() << std::setw(18) << w["ecn"].get<std::string>()
+             << std::setw(8) << action << std::setw(24) << bc("min_bytes", "min_cells") << std::setw(24)
+             << bc("max_bytes", "max_cells")
+             << (g ? w["green"]["probability_pct"].dump() + " %" : std::string("-")) << "\n";
+        }
+    }
+    if (sw.contains("int"))
+      os << "  INT on TCs " << list(sw["int"]["classes"]) << ", header " << sw["int"]["header_bytes"].dump()
+         << " B\n";
     if (sw.contains("pfc_watchdog")) {
       const json& w = sw["pfc_watchdog"];
       os << "  PFC watchdog, poll " << w["poll_interval_ms"].dump() << " ms:";

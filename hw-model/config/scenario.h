@@ -12,18 +12,14 @@
 
 #include "admission/admission_core.h"
 #include "config/bfc_config.h"
+#include "config/block_config.h"
+#include "config/config_error.h"
 #include "config/headroom.h"
 #include "config/topology.h"
 #include "config/transport_config.h"
 #include "config/wred_config.h"
 
 namespace mmusim {
-
-// Bad scenario, trace or command line: the message names the field.
-class ConfigError : public std::runtime_error {
- public:
-  using std::runtime_error::runtime_error;
-};
 
 struct PortCfg {
   std::string name;      // SONiC port name, e.g. Ethernet8
@@ -118,36 +114,7 @@ struct BufferCfg {
   std::vector<std::array<uint8_t, 64>> dscp_to_tc;  // per port
   std::vector<std::array<uint8_t, 8>> dot1p_to_tc;  // per port
   std::vector<uint8_t> has_dot1p_map;               // per port
-};
-
-// SONiC's PFC watchdog (PFC_WD table, pfcwdorch; docs/configuration.md "PFC watchdog"):
-// per port, the queues of its watched PFC priorities.
-struct PfcWatchdogCfg {
-  enum class Action : uint8_t { kDrop, kForward, kAlert };
-  struct Port {
-    bool enabled = false;
-    Action action = Action::kDrop;
-    uint64_t detection_ps = 0;
-    uint64_t restoration_ps = 0;
-    uint8_t priorities = 0;  // PORT_QOS_MAP pfcwd_sw_enable, else pfc_enable
-  };
-  uint64_t poll_ps = 200'000'000'000;  // PFC_WD.GLOBAL.POLL_INTERVAL, SONiC's 200 ms
-  std::vector<Port> ports;              // per port; empty: no PFC_WD table
-  bool enabled() const {
-    for (const auto& p : ports)
-      if (p.enabled) return true;
-    return false;
-  }
-};
-
-// A faulty NIC's PFC storm (scenario `pfc_storms`): pause frames for `priorities` at the
-// switch port facing the host, every period from start to stop.
-struct PfcStormCfg {
-  uint32_t host = 0;
-  uint32_t port = 0;  // on the host's switch
-  uint8_t priorities = 0;
-  uint16_t quanta = 0xFFFF;
-  uint64_t start_ps = 0, stop_ps = 0, period_ps = 0;
+  PortClassifier classifier(uint32_t port) const { return {dscp_to_tc[port], dot1p_to_tc[port], has_dot1p_map[port] != 0}; }
 };
 
 struct PfcCfg {
@@ -220,7 +187,7 @@ struct Scenario {
   std::vector<PfcStormCfg> pfc_storms;
   std::vector<uint32_t> pfc_storm_switch;  // top level: the switch of each storm
 
-  static constexpr uint32_t kPrios = 8;
+  static constexpr uint32_t kPrios = kClasses;
   uint32_t ports() const { return uint32_t(topo.ports.size()); }
   uint32_t hosts() const { return uint32_t(net.hosts.size()); }
   uint64_t host_rate_bps(uint32_t host) const { return net.hosts[host].rate_bps; }
@@ -236,17 +203,10 @@ struct Scenario {
   uint8_t pg_priorities(uint32_t port, uint32_t pg) const;
   // Queue `q` of egress port `port` is lossless when a PFC-enabled TC of the port maps to it.
   bool queue_lossless(uint32_t port, uint32_t q) const;
-  // The BUFFER_QUEUE profile of each of the admission core's egress counters [port*8+PG]:
-  // the core has one priority index, the PG, so the queues that a PG's TCs map to share a
-  // counter, with the profile of the lowest TC's queue (docs/configuration.md, "TC, PG and queue").
-  std::vector<int> core_queue_profiles() const;
   // The integer admission-core configuration in cells.
   admission::CoreConfig core_config() const;
   uint64_t cells(uint64_t bytes) const { return (bytes + mmu.cell_bytes - 1) / mmu.cell_bytes; }
 };
-
-// Egress queues that share a core counter (one PG) but not a profile, one line per PG.
-std::vector<std::string> class_map_warnings(const Scenario& sc);
 
 // The "host" object (config/host_config.cc).
 void load_host(Scenario& sc, const nlohmann::json& j);

@@ -1,33 +1,34 @@
 #include "host/traffic_manager.h"
 
 #include "common/sim_time.h"
-#include "ingress/classifier.h"
+#include "host/generators.h"
+#include "host/host.h"
 
 namespace mmusim {
 
-TrafficManager::TrafficManager(sc_core::sc_module_name name, const Scenario& sc, FlowTable& flows,
-                               std::vector<Host*> hosts)
-    : sc_module(name), m_sc(sc), m_flows(flows), m_hosts(std::move(hosts)), m_routes(compute_routes(sc.net)) {
-  m_head.resize(sc.traffic.size());
-  for (uint32_t g = 0; g < sc.traffic.size(); ++g) {
-    m_gens.push_back(make_generator(sc, g));
-    pull(g);
-  }
+TrafficManager::TrafficManager(sc_core::sc_module_name name, TrafficConfig cfg,
+                               std::vector<std::unique_ptr<Generator>> gens, FlowTable& flows, std::vector<Host*> hosts)
+    : sc_module(name), m_cfg(std::move(cfg)), m_flows(flows), m_hosts(std::move(hosts)),
+      m_routes(compute_routes(m_cfg.net)), m_gens(std::move(gens)) {
+  m_head.resize(m_gens.size());
+  for (uint32_t g = 0; g < m_gens.size(); ++g) pull(g);
 }
+
+TrafficManager::~TrafficManager() = default;
 
 // Unloaded round trip: one full-size data frame out and one ACK back over every link of
 // the routed path (store and forward), with the ingress pipeline latency at each switch.
 uint64_t TrafficManager::base_rtt_ps(const Flow& f, const std::vector<const NetworkCfg::Port*>& inner) const {
-  const NetworkCfg::Host& a = m_sc.net.hosts[f.src];
-  const NetworkCfg::Host& b = m_sc.net.hosts[f.dst];
-  const uint64_t oh = m_sc.topo.wire_overhead_bytes;
-  const uint64_t data = uint64_t(f.packet_bytes) + oh, ack = uint64_t(m_sc.host.ack_bytes) + oh;
+  const NetworkCfg::Host& a = m_cfg.net.hosts[f.src];
+  const NetworkCfg::Host& b = m_cfg.net.hosts[f.dst];
+  const uint64_t oh = m_cfg.wire_overhead_bytes;
+  const uint64_t data = uint64_t(f.packet_bytes) + oh, ack = uint64_t(m_cfg.ack_bytes) + oh;
   auto link = [&](uint64_t rate, uint64_t delay) {
     return 2 * delay + serialization_ps(data, rate) + serialization_ps(ack, rate);
   };
   uint64_t rtt = link(a.rate_bps, a.delay_ps) + link(b.rate_bps, b.delay_ps);
   for (const NetworkCfg::Port* p : inner) rtt += link(p->rate_bps, p->delay_ps);
-  return rtt + 2 * (inner.size() + 1) * uint64_t(m_sc.mmu.pipeline_latency_cycles) * m_sc.mmu.clock_period_ps;
+  return rtt + 2 * (inner.size() + 1) * uint64_t(m_cfg.pipeline_latency_cycles) * m_cfg.clock_period_ps;
 }
 
 // A RoCE flow's retransmission timeout, as InfiniBand sizes a QP's local ACK timeout from
@@ -37,12 +38,12 @@ uint64_t TrafficManager::base_rtt_ps(const Flow& f, const std::vector<const Netw
 // packet can wait behind a full buffer at each hop, and an RTO below that rewinds flows
 // that are only queued (go-back-N then resends what is still in the network).
 uint64_t TrafficManager::roce_rto_ps(const Flow& f, const std::vector<const NetworkCfg::Port*>& inner) const {
-  if (m_sc.host.transport.roce_rto_ps) return m_sc.host.transport.roce_rto_ps;
+  if (m_cfg.transport.roce_rto_ps) return m_cfg.transport.roce_rto_ps;
   uint64_t life = base_rtt_ps(f, inner) / 2;
-  uint32_t s = m_sc.net.hosts[f.src].sw;
+  uint32_t s = m_cfg.net.hosts[f.src].sw;
   for (size_t k = 0; k <= inner.size(); ++k) {
-    const uint64_t rate = k < inner.size() ? inner[k]->rate_bps : m_sc.net.hosts[f.dst].rate_bps;
-    life += serialization_ps(m_sc.switch_view(s).mmu.buffer_bytes, rate);
+    const uint64_t rate = k < inner.size() ? inner[k]->rate_bps : m_cfg.net.hosts[f.dst].rate_bps;
+    life += serialization_ps(m_cfg.switch_buffer_bytes[s], rate);
     if (k < inner.size()) s = inner[k]->peer;
   }
   uint64_t rto = 4'096'000;
@@ -51,7 +52,7 @@ uint64_t TrafficManager::roce_rto_ps(const Flow& f, const std::vector<const Netw
 }
 
 void TrafficManager::pull(uint32_t gen) {
-  if (m_gens[gen]->next(m_head[gen]) && m_head[gen].start_ps < m_sc.duration_ps)
+  if (m_gens[gen]->next(m_head[gen]) && m_head[gen].start_ps < m_cfg.duration_ps)
     m_cal.at<&TrafficManager::on_start>(m_head[gen].start_ps, Phase::kFlowStart, this, gen);
 }
 
@@ -62,13 +63,12 @@ void TrafficManager::on_start(uint32_t g) {
   else f.tuple = FiveTuple{host_ip(f.src), host_ip(f.dst), uint16_t(49152 + f.id % 16384), 4791, 17};
   const FiveTuple& t = f.tuple;
   const auto path =
-      inner_path(m_sc.net, m_routes, m_sc.seed, f.src, f.dst, t.src_ip, t.dst_ip, t.src_port, t.dst_port, t.proto);
+      inner_path(m_cfg.net, m_routes, m_cfg.seed, f.src, f.dst, t.src_ip, t.dst_ip, t.src_port, t.dst_port, t.proto);
   f.switch_hops = uint32_t(path.size()) + 1;
   // The NIC classifies as the switch port it is attached to will.
-  const NetworkCfg::Host& at = m_sc.net.hosts[f.src];
-  f.prio = classify(m_sc.switch_view(at.sw).buffer, at.port, f.dscp, f.pcp);
-  const int8_t gt = m_sc.traffic[g].transport;
-  f.transport = gt >= 0 ? TransportKind(gt) : m_sc.host.transport.for_class(f.prio);
+  f.prio = m_cfg.host_classifier[f.src].classify(f.dscp, f.pcp);
+  const int8_t gt = m_cfg.generator_transport[g];
+  f.transport = gt >= 0 ? TransportKind(gt) : m_cfg.transport.for_class(f.prio);
   if (f.transport == TransportKind::kPowertcp) f.base_rtt_ps = base_rtt_ps(f, path);
   if (f.transport == TransportKind::kDcqcn || f.transport == TransportKind::kPowertcp) f.rto_ps = roce_rto_ps(f, path);
   m_flows.push_back(f);

@@ -7,16 +7,20 @@
 #include <systemc>
 
 #include "common/calendar.h"
-#include "config/scenario.h"
-#include "host/generators.h"
-#include "host/host.h"
+#include "config/block_config.h"
+#include "host/flow.h"
 
 namespace mmusim {
 
+class Generator;
+class Host;
+
 class TrafficManager : public sc_core::sc_module {
  public:
-  TrafficManager(sc_core::sc_module_name name, const Scenario& sc, FlowTable& flows,
-                 std::vector<Host*> hosts);
+  // One generator per scenario `traffic` entry, in order (host/generators.h builds them).
+  TrafficManager(sc_core::sc_module_name name, TrafficConfig cfg, std::vector<std::unique_ptr<Generator>> gens,
+                 FlowTable& flows, std::vector<Host*> hosts);
+  ~TrafficManager() override;
 
  private:
   void pull(uint32_t gen);
@@ -24,7 +28,7 @@ class TrafficManager : public sc_core::sc_module {
   uint64_t roce_rto_ps(const Flow& f, const std::vector<const NetworkCfg::Port*>& inner) const;
   void on_start(uint32_t gen);
 
-  const Scenario& m_sc;
+  const TrafficConfig m_cfg;
   FlowTable& m_flows;
   std::vector<Host*> m_hosts;
   Routes m_routes;  // for each flow's switch count (Flow::switch_hops)

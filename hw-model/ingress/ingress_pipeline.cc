@@ -1,15 +1,15 @@
 #include "ingress/ingress_pipeline.h"
 
 #include "common/sim_time.h"
-#include "ingress/classifier.h"
+#include "config/topology.h"  // ecmp_pick
 
 namespace mmusim {
 
-IngressPipeline::IngressPipeline(sc_core::sc_module_name name, const Scenario& sc, PacketPool& pool)
+IngressPipeline::IngressPipeline(sc_core::sc_module_name name, IngressConfig cfg, PacketPool& pool)
     : sc_module(name), from_link("from_link"), to_egress("to_egress"), pause("pause"), mmu("mmu"),
-      m_sc(sc), m_pool(pool), m_period(sc.mmu.clock_period_ps),
-      m_latency(uint64_t(sc.mmu.pipeline_latency_cycles) * sc.mmu.clock_period_ps),
-      m_next_slot(sc.mmu.pipelines, 0) {
+      m_cfg(std::move(cfg)), m_pool(pool), m_period(m_cfg.clock_period_ps),
+      m_latency(uint64_t(m_cfg.pipeline_latency_cycles) * m_cfg.clock_period_ps),
+      m_next_slot(m_cfg.pipelines, 0) {
   from_link.register_nb_transport_fw(this, &IngressPipeline::nb_transport_fw);
   to_egress.register_nb_transport_bw(this, &IngressPipeline::nb_transport_bw);
 }
@@ -50,11 +50,11 @@ void IngressPipeline::on_arrival(Packet* p) {
   p->out_port = hops.size() == 1 ? hops[0]
                                  : hops[ecmp_pick(m_ecmp_seed, m_switch_id, ft.src_ip, ft.dst_ip, ft.src_port,
                                                   ft.dst_port, ft.proto, uint32_t(hops.size()))];
-  p->tc = classify(m_sc.buffer, p->in_port, p->dscp, p->pcp);
-  p->prio = m_sc.buffer.tc_to_pg[p->in_port][p->tc];
+  p->tc = m_cfg.classifiers[p->in_port].classify(p->dscp, p->pcp);
+  p->prio = m_cfg.tc_to_pg[p->in_port][p->tc];
   if (p->bytes != m_last_bytes) {  // frames mostly repeat a size: reuse its cells
     m_last_bytes = p->bytes;
-    m_last_cells = uint32_t(m_sc.cells(p->bytes));
+    m_last_cells = (p->bytes + m_cfg.cell_bytes - 1) / m_cfg.cell_bytes;
   }
   p->cells = m_last_cells;
   // First MMU clock edge after the pipeline latency, then one decision per cycle.

@@ -17,7 +17,7 @@
 #include "bfc/bfc_if.h"
 #include "common/calendar.h"
 #include "common/protocol.h"
-#include "config/scenario.h"
+#include "config/block_config.h"
 #include "egress/pause_if.h"
 #include "mmu/admission_if.h"
 
@@ -31,7 +31,7 @@ class IngressPipeline : public sc_core::sc_module {
   sc_core::sc_port<AdmissionIf> mmu;
   sc_core::sc_port<BfcIf, 1, sc_core::SC_ZERO_OR_MORE_BOUND> bfc;  // bound when bfc.enabled
 
-  IngressPipeline(sc_core::sc_module_name name, const Scenario& sc, PacketPool& pool);
+  IngressPipeline(sc_core::sc_module_name name, IngressConfig cfg, PacketPool& pool);
   void add_route(uint32_t dst_ip, uint16_t port) { m_fib[dst_ip] = {port}; }
   // Equal-cost next hops: a frame takes ports[hash(5-tuple) % size], salted by set_ecmp.
   void add_route(uint32_t dst_ip, std::vector<uint16_t> ports) { m_fib[dst_ip] = std::move(ports); }
@@ -54,7 +54,7 @@ class IngressPipeline : public sc_core::sc_module {
   void on_arrival(Packet* p);
   void on_decision(Packet* p);
 
-  const Scenario& m_sc;
+  const IngressConfig m_cfg;
   PacketPool& m_pool;
   uint64_t m_period;
   uint64_t m_latency;

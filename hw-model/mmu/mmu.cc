@@ -13,48 +13,59 @@ using admission::DropReason;
 using admission::PfcEvent;
 using admission::Verdict;
 
-Mmu::Mmu(sc_core::sc_module_name name, const Scenario& sc)
-    : sc_module(name), admission_export("admission_export"), pfc("pfc"), m_sc(sc),
-      m_core(sc.core_config()), m_cell(sc.mmu.cell_bytes),
-      m_stats(kPools + sc.buffer.pools.size(), sc.measure_start_ps, sc.measure_end_ps,
-              sc.output.occupancy_bucket_bytes),
+Mmu::Mmu(sc_core::sc_module_name name, MmuConfig cfg)
+    : sc_module(name), admission_export("admission_export"), pfc("pfc"), m_cfg(std::move(cfg)),
+      m_core(m_cfg.core), m_cell(m_cfg.cell_bytes),
+      m_stats(kPools + m_cfg.pool_names.size(), m_cfg.measure.start_ps, m_cfg.measure.end_ps,
+              m_cfg.occupancy_bucket_bytes),
       m_occ{m_stats.series(kLossless), m_stats.series(kLossy), m_stats.series(kHeadroom),
             m_stats.series(kTotal), m_stats.series(kThLossless), m_stats.series(kThLossy)},
       m_drop_reason(5, 0) {
-  m_in_cells.assign(sc.ports(), 0);
-  m_in_peak.assign(sc.ports(), 0);
-  m_queued_bytes.assign(sc.ports(), 0);
-  m_tx_bytes.assign(sc.ports(), 0);
-  m_int_classes = sc.int_telemetry.classes;
-  if (sc.wred.configured()) {
+  const uint32_t ports = m_cfg.ports();
+  m_in_cells.assign(ports, 0);
+  m_in_peak.assign(ports, 0);
+  m_queued_bytes.assign(ports, 0);
+  m_tx_bytes.assign(ports, 0);
+  m_int_classes = m_cfg.int_classes;
+  if (!m_cfg.wred.empty()) {
     // The marker's own stream: the scenario seed, a tag, and this switch's name.
-    uint64_t seed = splitmix(sc.seed ^ 0x5752454400000000ull);  // "WRED"
-    for (char c : sc.topo.switch_name) seed = splitmix(seed ^ uint8_t(c));
-    m_wred = std::make_unique<admission::EcnMarker>(wred_queue_configs(sc), sc.ports(), Scenario::kPrios, seed);
-    m_wred_marked.assign(size_t(sc.ports()) * Scenario::kPrios, 0);
-    m_wred_dropped.assign(size_t(sc.ports()) * Scenario::kPrios, 0);
-    m_wred_cells.assign(size_t(sc.ports()) * Scenario::kPrios, 0);
+    uint64_t seed = splitmix(m_cfg.seed ^ 0x5752454400000000ull);  // "WRED"
+    for (char c : m_cfg.switch_name) seed = splitmix(seed ^ uint8_t(c));
+    m_wred = std::make_unique<admission::EcnMarker>(m_cfg.wred, ports, kClasses, seed);
+    m_wred_marked.assign(size_t(ports) * kClasses, 0);
+    m_wred_dropped.assign(size_t(ports) * kClasses, 0);
+    m_wred_cells.assign(size_t(ports) * kClasses, 0);
   }
   admission_export.bind(*this);
-  for (size_t i = 0; i < sc.buffer.pools.size(); ++i) m_pool_stats.push_back(m_stats.series(kPools + i));
-  for (uint32_t p = 0; p < sc.ports() && (m_ll_port < 0 || m_ly_port < 0); ++p)
-    for (uint32_t q = 0; q < Scenario::kPrios; ++q) {
-      if (sc.lossless(p, q) && m_ll_port < 0) m_ll_port = int(p), m_ll_prio = int(q);
-      if (!sc.lossless(p, q) && m_ly_port < 0) m_ly_port = int(p), m_ly_prio = int(q);
+  for (size_t i = 0; i < m_cfg.pool_names.size(); ++i) m_pool_stats.push_back(m_stats.series(kPools + i));
+  for (uint32_t p = 0; p < ports && (m_ll_port < 0 || m_ly_port < 0); ++p)
+    for (uint32_t q = 0; q < kClasses; ++q) {
+      if (m_cfg.lossless(p, q) && m_ll_port < 0) m_ll_port = int(p), m_ll_prio = int(q);
+      if (!m_cfg.queue_lossless[size_t(p) * kClasses + q] && m_ly_port < 0) m_ly_port = int(p), m_ly_prio = int(q);
     }
-  if (sc.output.th_lossless_port >= 0) m_ll_port = sc.output.th_lossless_port, m_ll_prio = sc.output.th_lossless_prio;
-  if (sc.output.th_lossy_port >= 0) m_ly_port = sc.output.th_lossy_port, m_ly_prio = sc.output.th_lossy_prio;
+  if (m_cfg.th_lossless_port >= 0) m_ll_port = m_cfg.th_lossless_port, m_ll_prio = m_cfg.th_lossless_prio;
+  if (m_cfg.th_lossy_port >= 0) m_ly_port = m_cfg.th_lossy_port, m_ly_prio = m_cfg.th_lossy_prio;
   update_stats(0);
 }
 
 void Mmu::enable_timeseries(std::ostream* out) {
   m_ts = out;
   *m_ts << "time_ns,lossless_bytes,lossy_bytes,headroom_bytes,total_bytes";
-  for (const auto& p : m_sc.buffer.pools) *m_ts << ",pool_" << p.name << "_bytes";
+  for (const auto& p : m_cfg.pool_names) *m_ts << ",pool_" << p << "_bytes";
   *m_ts << ",th_ingress_lossless_bytes,th_egress_lossy_bytes,q_ingress_lossless_bytes,qhat_ingress_lossless_bytes\n";
 }
 
 void Mmu::enable_rtl(const std::string& waveform) {
+  // The RTL unit has one priority index for both sides.
+  for (uint32_t in = 0; in < m_cfg.ports(); ++in)
+    for (uint32_t out = 0; out < m_cfg.ports(); ++out)
+      for (uint32_t tc = 0; tc < kClasses; ++tc)
+        if (m_cfg.tc_to_pg[in][tc] != m_cfg.tc_to_queue[out][tc])
+          throw ConfigError("admission.impl: rtl: the RTL unit counts egress per (port, PG): TC " + std::to_string(tc) +
+                            " maps to PG " + std::to_string(m_cfg.tc_to_pg[in][tc]) + " at " +
+                            m_cfg.port_names[in] + " but to queue " +
+                            std::to_string(m_cfg.tc_to_queue[out][tc]) + " at " + m_cfg.port_names[out] +
+                            " (tc_to_pg_map and tc_to_queue_map must agree under impl rtl)");
   try {
     m_rtl = std::make_unique<RtlEngine>(m_core.config(), waveform);
   } catch (const std::invalid_argument& e) {
@@ -98,12 +109,12 @@ void Mmu::trace(sc_core::sc_trace_file* tf, const VcdSignals& sel) {
   m_tr->port_xoff = std::make_unique<bool[]>(ports);
   for (uint32_t p = 0; p < ports; ++p) {
     const std::string port =
-        n + "." + (p < m_sc.topo.ports.size() ? m_sc.topo.ports[p].name : "port" + std::to_string(p));
+        n + "." + (p < m_cfg.port_names.size() ? m_cfg.port_names[p] : "port" + std::to_string(p));
     if (sel.ports) {
       sc_core::sc_trace(tf, m_tr->port_in[p], port + ".ingress_bytes");
       sc_core::sc_trace(tf, m_tr->port_eg[p], port + ".egress_bytes");
     }
-    if (sel.pfc && m_sc.admission.policy == "dsh") sc_core::sc_trace(tf, m_tr->port_xoff[p], port + ".port_xoff");
+    if (sel.pfc && m_cfg.core.policy == "dsh") sc_core::sc_trace(tf, m_tr->port_xoff[p], port + ".port_xoff");
     for (uint32_t q = 0; q < prios; ++q) {
       const size_t i = size_t(p) * prios + q;
       const std::string pg = port + ".pg" + std::to_string(q), queue = port + ".queue" + std::to_string(q);
@@ -111,20 +122,20 @@ void Mmu::trace(sc_core::sc_trace_file* tf, const VcdSignals& sel) {
         sc_core::sc_trace(tf, m_tr->ing[i], pg + ".ingress_bytes");
         sc_core::sc_trace(tf, m_tr->hdrm[i], pg + ".headroom_bytes");
         sc_core::sc_trace(tf, m_tr->egr[i], queue + ".egress_bytes");
-        if (!m_tr->marked.empty() && m_sc.wred.queue_profile[i] >= 0)
+        if (!m_tr->marked.empty() && m_cfg.wred_profile[i] >= 0)
           sc_core::sc_trace(tf, m_tr->marked[i], queue + ".ecn_marked");
       }
-      if (sel.pfc && m_sc.lossless(p, q)) sc_core::sc_trace(tf, m_tr->xoff[i], pg + ".xoff");
+      if (sel.pfc && m_cfg.lossless(p, q)) sc_core::sc_trace(tf, m_tr->xoff[i], pg + ".xoff");
     }
   }
 }
 
-void Mmu::trace_touch(uint32_t in_port, uint32_t out_port, uint32_t prio) {
+void Mmu::trace_touch(uint32_t in_port, uint32_t out_port, uint32_t prio, uint32_t queue) {
   const uint32_t prios = m_core.config().prios;
-  const size_t ii = size_t(in_port) * prios + prio, ei = size_t(out_port) * prios + prio;
+  const size_t ii = size_t(in_port) * prios + prio, ei = size_t(out_port) * prios + queue;
   m_tr->ing[ii] = m_core.ingress_cells(in_port, prio) * m_cell;
   m_tr->hdrm[ii] = m_core.headroom_cells(in_port, prio) * m_cell;
-  m_tr->egr[ei] = m_core.egress_cells(out_port, prio) * m_cell;
+  m_tr->egr[ei] = m_core.egress_cells(out_port, queue) * m_cell;
   m_tr->xoff[ii] = m_core.paused(in_port, prio);
   m_tr->port_xoff[in_port] = m_core.port_paused(in_port);
   if (m_tr->sel.ports) {
@@ -161,9 +172,9 @@ void Mmu::write_row(uint64_t t) {
 void Mmu::sample_until(uint64_t t) {
   if (!m_ts) return;
   // State is constant since the last change, so rows up to `t` are exact.
-  while (m_next_sample <= t && m_next_sample <= m_sc.duration_ps) {
+  while (m_next_sample <= t && m_next_sample <= m_cfg.duration_ps) {
     write_row(m_next_sample);
-    m_next_sample += m_sc.output.sample_interval_ps;
+    m_next_sample += m_cfg.sample_interval_ps;
   }
 }
 
@@ -195,10 +206,10 @@ void Mmu::model_error(const std::exception& e, const Packet& p, const char* op) 
   throw std::logic_error(msg);  // not reached: errors throw by default
 }
 
-void Mmu::mark_ce(Packet& p) {
+void Mmu::mark_ce(Packet& p, uint8_t q) {
   if (p.ecn == 3) return;  // already CE: counted where it was marked
   p.ecn = 3;
-  const size_t i = size_t(p.out_port) * Scenario::kPrios + p.prio;
+  const size_t i = size_t(p.out_port) * kClasses + q;
   ++m_wred_marked[i];
   if (m_tr && !m_tr->marked.empty()) m_tr->marked[i] = m_wred_marked[i];
 }
@@ -209,20 +220,21 @@ bool Mmu::admit(Packet& p) {
   // WRED first, on the egress queue without this packet: drops (lossy queue, and never a
   // packet of a lossless ingress PG), and marks when wred.mark_at is enqueue (applied once
   // the packet is admitted).
+  const uint8_t q = queue_of(p);
   bool mark = false;
   if (m_wred) {
-    const bool at_enqueue = m_sc.wred.mark_at == WredCfg::MarkAt::kEnqueue;
-    const uint64_t q = m_wred_cells[size_t(p.out_port) * Scenario::kPrios + p.prio];
-    const auto a = m_wred->decide(p.out_port, p.prio, q, p.ecn, at_enqueue, !m_sc.lossless(p.in_port, p.prio));
+    const bool at_enqueue = !m_cfg.wred_mark_at_dequeue;
+    const uint64_t cells = m_wred_cells[size_t(p.out_port) * kClasses + q];
+    const auto a = m_wred->decide(p.out_port, q, cells, p.ecn, at_enqueue, !m_cfg.lossless(p.in_port, p.prio));
     if (a == admission::WredAction::kDrop) {
-      ++m_wred_dropped[size_t(p.out_port) * Scenario::kPrios + p.prio];
+      ++m_wred_dropped[size_t(p.out_port) * kClasses + q];
       ++m_drop_lossy;
       return false;
     }
     mark = a == admission::WredAction::kMark;
   }
   admission::Result r;
-  const admission::Request req{p.in_port, p.out_port, p.prio, p.cells, t / m_sc.mmu.clock_period_ps};
+  const admission::Request req{p.in_port, p.out_port, p.prio, p.cells, t / m_cfg.clock_period_ps, q};
   if (m_op_hook) m_op_hook(true, req);
   try {
     r = m_core.admit(req);
@@ -232,17 +244,17 @@ bool Mmu::admit(Packet& p) {
   }
   if (r.pfc != PfcEvent::kNone) pfc->pfc_event(p.in_port, p.prio, r.pfc);
   if (r.port_pfc != PfcEvent::kNone) pfc->port_pfc_event(p.in_port, r.port_pfc);
-  if (m_tr) trace_touch(p.in_port, p.out_port, p.prio);
+  if (m_tr) trace_touch(p.in_port, p.out_port, p.prio, q);
   if (r.verdict == Verdict::kDrop) {
     ++m_drop_reason[size_t(r.reason)];
-    if (m_sc.lossless(p.in_port, p.prio)) ++m_drop_lossless;
+    if (m_cfg.lossless(p.in_port, p.prio)) ++m_drop_lossless;
     else ++m_drop_lossy;
     return false;
   }
   ++m_admitted;
   ++m_buffered;
-  if (mark) mark_ce(p);
-  if (m_wred) m_wred_cells[size_t(p.out_port) * Scenario::kPrios + p.prio] += p.cells;
+  if (mark) mark_ce(p, q);
+  if (m_wred) m_wred_cells[size_t(p.out_port) * kClasses + q] += p.cells;
   m_queued_bytes[p.out_port] += p.bytes;
   m_in_cells[p.in_port] += p.cells;
   m_in_peak[p.in_port] = std::max(m_in_peak[p.in_port], m_in_cells[p.in_port]);
@@ -250,7 +262,7 @@ bool Mmu::admit(Packet& p) {
   if (p.headroom) {
     ++m_admitted_hdrm;
     m_hd += p.cells;
-  } else if (m_sc.lossless(p.in_port, p.prio)) {
+  } else if (m_cfg.lossless(p.in_port, p.prio)) {
     m_ll += p.cells;
   } else {
     m_ly += p.cells;
@@ -264,8 +276,9 @@ void Mmu::depart(const Packet& p) {
   sample_until(t);
   const uint64_t hd_before = m_core.headroom_cells(p.in_port, p.prio);
   admission::PfcUpdate ev;
-  const admission::Departure dep{p.in_port, p.out_port, p.prio, p.cells, t / m_sc.mmu.clock_period_ps};
-  if (m_op_hook) m_op_hook(false, {dep.in_port, dep.out_port, dep.prio, dep.cells, dep.cycle});
+  const uint8_t q = queue_of(p);
+  const admission::Departure dep{p.in_port, p.out_port, p.prio, p.cells, t / m_cfg.clock_period_ps, q};
+  if (m_op_hook) m_op_hook(false, {dep.in_port, dep.out_port, dep.prio, dep.cells, dep.cycle, q});
   try {
     ev = m_core.depart(dep);
     if (m_rtl) ev = m_rtl->depart(dep);
@@ -274,7 +287,7 @@ void Mmu::depart(const Packet& p) {
   }
   // Headroom drains first (§2.2.1), whichever cells this packet was admitted into.
   const uint64_t from_hd = hd_before - m_core.headroom_cells(p.in_port, p.prio);
-  uint64_t& cls = m_sc.lossless(p.in_port, p.prio) ? m_ll : m_ly;
+  uint64_t& cls = m_cfg.lossless(p.in_port, p.prio) ? m_ll : m_ly;
   if (from_hd > m_hd || p.cells - from_hd > cls || m_buffered == 0 || p.cells > m_in_cells[p.in_port]) {
     const std::logic_error e("class occupancy would go negative");
     model_error(e, p, "departure");
@@ -282,14 +295,14 @@ void Mmu::depart(const Packet& p) {
   m_hd -= from_hd;
   cls -= p.cells - from_hd;
   if (m_wred) {
-    uint64_t& q = m_wred_cells[size_t(p.out_port) * Scenario::kPrios + p.prio];
-    if (q < p.cells) model_error(std::logic_error("egress queue cells would go negative"), p, "departure");
-    q -= p.cells;
+    uint64_t& w = m_wred_cells[size_t(p.out_port) * kClasses + q];
+    if (w < p.cells) model_error(std::logic_error("egress queue cells would go negative"), p, "departure");
+    w -= p.cells;
   }
   --m_buffered;
   m_in_cells[p.in_port] -= p.cells;
   update_stats(t);
-  if (m_tr) trace_touch(p.in_port, p.out_port, p.prio);
+  if (m_tr) trace_touch(p.in_port, p.out_port, p.prio, q);
   if (ev.pfc != PfcEvent::kNone) pfc->pfc_event(p.in_port, p.prio, ev.pfc);
   if (ev.port_pfc != PfcEvent::kNone) pfc->port_pfc_event(p.in_port, ev.port_pfc);
 }
@@ -300,7 +313,7 @@ void Mmu::push_int_hop(Packet& p, uint64_t t) {
     return;
   }
   const uint64_t q = std::min<uint64_t>(m_queued_bytes[p.out_port], std::numeric_limits<uint32_t>::max());
-  p.int_stack[p.int_hops++] = {t, m_tx_bytes[p.out_port], m_sc.topo.ports[p.out_port].rate_bps, uint32_t(q)};
+  p.int_stack[p.int_hops++] = {t, m_tx_bytes[p.out_port], m_cfg.port_rate_bps[p.out_port], uint32_t(q)};
   ++m_int_recorded;
 }
 
@@ -310,34 +323,35 @@ void Mmu::dequeue(Packet& p) {
     model_error(e, p, "dequeue");
   }
   m_queued_bytes[p.out_port] -= p.bytes;
-  if (m_wred && m_sc.wred.mark_at == WredCfg::MarkAt::kDequeue) {
+  if (m_wred && m_cfg.wred_mark_at_dequeue) {
     // The queue still holds this packet's cells until its last bit leaves.
-    const uint64_t cells = m_wred_cells[size_t(p.out_port) * Scenario::kPrios + p.prio];
+    const uint8_t q = queue_of(p);
+    const uint64_t cells = m_wred_cells[size_t(p.out_port) * kClasses + q];
     if (cells < p.cells) {
       const std::logic_error e("egress queue cells below the departing packet's");
       model_error(e, p, "dequeue");
     }
-    if (m_wred->decide(p.out_port, p.prio, cells - p.cells, p.ecn, true, false) == admission::WredAction::kMark)
-      mark_ce(p);
+    if (m_wred->decide(p.out_port, q, cells - p.cells, p.ecn, true, false) == admission::WredAction::kMark)
+      mark_ce(p, q);
   }
-  if (!p.ack && (m_int_classes >> p.prio & 1)) push_int_hop(p, now_ps());
+  if (!p.ack && (m_int_classes >> p.tc & 1)) push_int_hop(p, now_ps());
   m_tx_bytes[p.out_port] += p.bytes;
 }
 
 nlohmann::json Mmu::wred_summary() const {
   uint64_t marked = 0, dropped = 0;
   nlohmann::json queues = nlohmann::json::object();
-  for (uint32_t p = 0; p < m_sc.ports(); ++p)
-    for (uint32_t q = 0; q < Scenario::kPrios; ++q) {
-      const size_t i = size_t(p) * Scenario::kPrios + q;
-      const int prof = m_sc.wred.queue_profile[i];
+  for (uint32_t p = 0; p < m_cfg.ports(); ++p)
+    for (uint32_t q = 0; q < kClasses; ++q) {
+      const size_t i = size_t(p) * kClasses + q;
+      const int prof = m_cfg.wred_profile[i];
       if (prof < 0) continue;
       marked += m_wred_marked[i];
       dropped += m_wred_dropped[i];
-      queues[m_sc.topo.ports[p].name + "|" + std::to_string(q)] = {
-          {"profile", m_sc.wred.profiles[size_t(prof)].name}, {"marked", m_wred_marked[i]}, {"dropped", m_wred_dropped[i]}};
+      queues[m_cfg.port_names[p] + "|" + std::to_string(q)] = {
+          {"profile", m_cfg.wred_profile_names[size_t(prof)]}, {"marked", m_wred_marked[i]}, {"dropped", m_wred_dropped[i]}};
     }
-  return {{"mark_at", m_sc.wred.mark_at == WredCfg::MarkAt::kDequeue ? "dequeue" : "enqueue"},
+  return {{"mark_at", m_cfg.wred_mark_at_dequeue ? "dequeue" : "enqueue"},
           {"marked", marked},
           {"dropped", dropped},
           {"queues", queues}};

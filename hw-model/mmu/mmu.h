@@ -8,12 +8,14 @@
 #include <string>
 #include <vector>
 
+#include <nlohmann/json.hpp>
 #include <systemc>
 
 #include "admission/admission_core.h"
 #include "admission/ecn_marker.h"
 #include "cosim/rtl_engine.h"
-#include "config/scenario.h"
+#include "config/block_config.h"
+#include "config/config_error.h"
 #include "mmu/admission_if.h"
 #include "output/vcd_signals.h"
 #include "pfc/pfc_event_if.h"
@@ -26,7 +28,7 @@ class Mmu : public sc_core::sc_module, public AdmissionIf {
   sc_core::sc_export<AdmissionIf> admission_export;
   sc_core::sc_port<PfcEventIf> pfc;
 
-  Mmu(sc_core::sc_module_name name, const Scenario& sc);
+  Mmu(sc_core::sc_module_name name, MmuConfig cfg);
 
   bool admit(Packet& p) override;
   void depart(const Packet& p) override;
@@ -75,11 +77,13 @@ class Mmu : public sc_core::sc_module, public AdmissionIf {
   void sample_until(uint64_t t);
   void write_row(uint64_t t);
   void update_stats(uint64_t t);
-  void mark_ce(Packet& p);
+  void mark_ce(Packet& p, uint8_t queue);
+  // The egress queue the packet's TC joins at its egress port (tc_to_queue_map).
+  uint8_t queue_of(const Packet& p) const { return m_cfg.tc_to_queue[p.out_port][p.tc]; }
   void push_int_hop(Packet& p, uint64_t t);
   [[noreturn]] void model_error(const std::exception& e, const Packet& p, const char* op);
 
-  const Scenario& m_sc;
+  const MmuConfig m_cfg;
   admission::AdmissionCore m_core;
   std::unique_ptr<RtlEngine> m_rtl;
   OpHook m_op_hook;
@@ -99,7 +103,7 @@ class Mmu : public sc_core::sc_module, public AdmissionIf {
     std::unique_ptr<bool[]> xoff, port_xoff;
   };
   std::unique_ptr<Traced> m_tr;
-  void trace_touch(uint32_t in_port, uint32_t out_port, uint32_t prio);
+  void trace_touch(uint32_t in_port, uint32_t out_port, uint32_t prio, uint32_t queue);
   // Series 0..5: the Occupancy members in order; then one per pool.
   enum : size_t { kLossless, kLossy, kHeadroom, kTotal, kThLossless, kThLossy, kPools };
   TimeWeightedGroup m_stats;

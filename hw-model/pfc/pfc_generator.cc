@@ -7,21 +7,15 @@
 
 namespace mmusim {
 
-PfcGenerator::PfcGenerator(sc_core::sc_module_name name, const Scenario& sc, uint32_t switch_id,
-                           PacketPool& pool)
-    : sc_module(name), out("out"), event_export("event_export"), m_sc(sc), m_switch_id(switch_id),
-      m_pool(pool), m_queue_paused(sc.ports(), 0), m_port_paused(sc.ports(), 0), m_paused(sc.ports(), 0),
-      m_refresh_at(sc.ports(), 0),
-      m_since(size_t(sc.ports()) * Scenario::kPrios, 0) {
+PfcGenerator::PfcGenerator(sc_core::sc_module_name name, PfcGenConfig cfg, uint32_t switch_id, PacketPool& pool)
+    : sc_module(name), out("out"), event_export("event_export"), m_cfg(std::move(cfg)), m_switch_id(switch_id),
+      m_pool(pool), m_queue_paused(m_cfg.ports(), 0), m_pg_prios(m_cfg.pg_priorities), m_port_paused(m_cfg.ports(), 0),
+      m_paused(m_cfg.ports(), 0), m_refresh_at(m_cfg.ports(), 0), m_since(size_t(m_cfg.ports()) * kClasses, 0) {
   out.register_nb_transport_bw(this, &PfcGenerator::nb_transport_bw);
   event_export.bind(*this);
-  for (uint32_t port = 0; port < sc.ports(); ++port) {
-    auto& v = m_pg_prios.emplace_back();
-    for (uint32_t pg = 0; pg < Scenario::kPrios; ++pg) v[pg] = sc.pg_priorities(port, pg);
-  }
-  for (const auto& p : sc.topo.ports) {
-    const uint64_t pause = pause_quanta_to_ps(sc.pfc.pause_quanta, p.rate_bps);
-    m_refresh_every.push_back(std::max<uint64_t>(1, uint64_t(double(pause) * sc.pfc.refresh_fraction)));
+  for (const uint64_t rate : m_cfg.port_rate_bps) {
+    const uint64_t pause = pause_quanta_to_ps(m_cfg.pause_quanta, rate);
+    m_refresh_every.push_back(std::max<uint64_t>(1, uint64_t(double(pause) * m_cfg.refresh_fraction)));
   }
 }
 
@@ -32,7 +26,7 @@ void PfcGenerator::send(uint32_t port, uint8_t class_enable, uint8_t pause_mask)
   p->pfc.src_mac = port_mac(m_switch_id, port);
   p->pfc.class_enable = class_enable;
   for (int i = 0; i < 8; ++i)
-    if (class_enable >> i & 1) p->pfc.quanta[size_t(i)] = (pause_mask >> i & 1) ? m_sc.pfc.pause_quanta : 0;
+    if (class_enable >> i & 1) p->pfc.quanta[size_t(i)] = (pause_mask >> i & 1) ? m_cfg.pause_quanta : 0;
   if (pause_mask & class_enable) ++m_pause_frames;
   else ++m_resume_frames;
   tlm::tlm_phase ph = tlm::BEGIN_REQ;
@@ -41,8 +35,8 @@ void PfcGenerator::send(uint32_t port, uint8_t class_enable, uint8_t pause_mask)
 }
 
 uint64_t PfcGenerator::clip(uint64_t a, uint64_t b) const {
-  a = std::max(a, m_sc.measure_start_ps);
-  b = std::min(b, m_sc.measure_end_ps);
+  a = std::max(a, m_cfg.measure.start_ps);
+  b = std::min(b, m_cfg.measure.end_ps);
   return b > a ? b - a : 0;
 }
 
@@ -70,14 +64,14 @@ void PfcGenerator::update(uint32_t port) {
   uint8_t want = 0xFF;
   if (!m_port_paused[port]) {
     want = 0;
-    for (uint32_t pg = 0; pg < Scenario::kPrios; ++pg)
+    for (uint32_t pg = 0; pg < kClasses; ++pg)
       if (m_queue_paused[port] >> pg & 1) want |= m_pg_prios[port][pg];
   }
   const uint8_t changed = uint8_t(want ^ m_paused[port]);
   if (!changed) return;
-  for (uint32_t q = 0; q < Scenario::kPrios; ++q) {
+  for (uint32_t q = 0; q < kClasses; ++q) {
     if (!(changed >> q & 1)) continue;
-    const size_t i = size_t(port) * Scenario::kPrios + q;
+    const size_t i = size_t(port) * kClasses + q;
     if (want >> q & 1) m_since[i] = now;
     else m_paused_closed += clip(m_since[i], now);
   }
@@ -111,8 +105,8 @@ void PfcGenerator::on_refresh(uint32_t port) {
 uint64_t PfcGenerator::paused_ps(uint64_t now) const {
   uint64_t total = m_paused_closed;
   for (uint32_t p = 0; p < m_paused.size(); ++p)
-    for (uint32_t q = 0; q < Scenario::kPrios; ++q)
-      if (m_paused[p] >> q & 1) total += clip(m_since[size_t(p) * Scenario::kPrios + q], now);
+    for (uint32_t q = 0; q < kClasses; ++q)
+      if (m_paused[p] >> q & 1) total += clip(m_since[size_t(p) * kClasses + q], now);
   return total;
 }
 

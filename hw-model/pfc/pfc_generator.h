@@ -16,7 +16,7 @@
 #include "common/calendar.h"
 #include "common/packet.h"
 #include "common/protocol.h"
-#include "config/scenario.h"
+#include "config/block_config.h"
 #include "pfc/pfc_event_if.h"
 
 namespace mmusim {
@@ -27,7 +27,7 @@ class PfcGenerator : public sc_core::sc_module, public PfcEventIf {
   tlm_utils::multi_passthrough_initiator_socket<PfcGenerator, 32, PacketProtocol> out;
   sc_core::sc_export<PfcEventIf> event_export;
 
-  PfcGenerator(sc_core::sc_module_name name, const Scenario& sc, uint32_t switch_id, PacketPool& pool);
+  PfcGenerator(sc_core::sc_module_name name, PfcGenConfig cfg, uint32_t switch_id, PacketPool& pool);
 
   void pfc_event(uint32_t port, uint8_t pg, admission::PfcEvent e) override;
   void port_pfc_event(uint32_t port, admission::PfcEvent e) override;
@@ -52,7 +52,7 @@ class PfcGenerator : public sc_core::sc_module, public PfcEventIf {
   void on_refresh(uint32_t port);
   uint64_t clip(uint64_t a, uint64_t b) const;
 
-  const Scenario& m_sc;
+  const PfcGenConfig m_cfg;
   uint32_t m_switch_id;
   PacketPool& m_pool;
   std::vector<uint8_t> m_queue_paused;    // per port, bit per PG: PG-level XOFF

@@ -4,7 +4,7 @@
 // as if the host had sent them.
 #include <systemc>
 
-#include "config/scenario.h"
+#include "config/block_config.h"
 #include "egress/pause_if.h"
 
 namespace mmusim {

@@ -4,18 +4,18 @@
 
 namespace mmusim {
 
-PfcWatchdog::PfcWatchdog(sc_core::sc_module_name name, const Scenario& sc, const std::vector<EgressPort*>& egress,
+PfcWatchdog::PfcWatchdog(sc_core::sc_module_name name, PfcWatchdogConfig cfg, const std::vector<EgressPort*>& egress,
                          PacketPool& pool)
-    : sc_module(name), m_cfg(sc.pfc_wd), m_egress(egress), m_counters(sc.ports()) {
-  for (const auto& p : sc.topo.ports) m_names.push_back(p.name);
-  for (uint32_t port = 0; port < sc.ports(); ++port) {
+    : sc_module(name), m_cfg(std::move(cfg.wd)), m_egress(egress), m_names(std::move(cfg.port_names)),
+      m_counters(m_names.size()) {
+  for (uint32_t port = 0; port < m_names.size(); ++port) {
     const auto& pc = m_cfg.ports[port];
     if (!pc.enabled) continue;
     // SONiC watches the queue of each watched priority (here through pfc_to_queue_map).
-    for (uint8_t q = 0; q < Scenario::kPrios; ++q) {
+    for (uint8_t q = 0; q < kClasses; ++q) {
       uint8_t prios = 0;
-      for (uint32_t p = 0; p < Scenario::kPrios; ++p)
-        if ((pc.priorities >> p & 1) && sc.buffer.pfc_to_queue[port][p] == q) prios |= uint8_t(1u << p);
+      for (uint32_t p = 0; p < kClasses; ++p)
+        if ((pc.priorities >> p & 1) && cfg.pfc_to_queue[port][p] == q) prios |= uint8_t(1u << p);
       if (!prios) continue;
       Queue w;
       w.port = port;
@@ -63,7 +63,7 @@ void PfcWatchdog::poll() {
     const EgressPort& e = *m_egress[w.port];
     const auto& pc = m_cfg.ports[w.port];
     uint64_t rx = 0, xon = 0;
-    for (uint32_t p = 0; p < Scenario::kPrios; ++p)
+    for (uint32_t p = 0; p < kClasses; ++p)
       if (w.prios >> p & 1) rx += e.pfc_rx_pause(p), xon += e.pfc_rx_resume(p);
     const bool paused = e.any_paused(w.prios);
     const uint64_t tx = e.queue_tx(w.queue);

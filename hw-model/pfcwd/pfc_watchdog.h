@@ -12,7 +12,7 @@
 #include <nlohmann/json.hpp>
 #include <systemc>
 
-#include "config/scenario.h"
+#include "config/block_config.h"
 #include "egress/egress_port.h"
 
 namespace mmusim {
@@ -20,7 +20,7 @@ namespace mmusim {
 class PfcWatchdog : public sc_core::sc_module {
  public:
   // `egress`: the switch's egress ports in port order; dropped frames go back to `pool`.
-  PfcWatchdog(sc_core::sc_module_name name, const Scenario& sc, const std::vector<EgressPort*>& egress,
+  PfcWatchdog(sc_core::sc_module_name name, PfcWatchdogConfig cfg, const std::vector<EgressPort*>& egress,
               PacketPool& pool);
 
   // Per port: storms_detected, storms_restored, dropped, first_storm_ns, last_restore_ns;
@@ -45,7 +45,7 @@ class PfcWatchdog : public sc_core::sc_module {
   void poll();
   void mitigate(const Queue& q);
 
-  const PfcWatchdogCfg& m_cfg;
+  const PfcWatchdogCfg m_cfg;
   std::vector<EgressPort*> m_egress;
   std::vector<std::string> m_names;
   std::vector<Queue> m_queues;

@@ -192,6 +192,16 @@ TEST_F(ConfigDbCli, ConfigDiff) {
   EXPECT_NE(same.out.find("0 differences"), std::string::npos);
 }
 
+// The RTL unit has one priority index: the vlab maps put TCs 0-2 in PG 0 but in queues 0-2,
+// which only the C++ core (egress per queue) models.
+TEST_F(ConfigDbCli, RtlNeedsQueueEqualToPg) {
+  const std::string out = testing::TempDir() + "configdb_vlab_rtl";
+  expect_error(run_mmusim({"run", "scenarios/configdb_vlab_incast.json", "--set", "admission.impl=rtl", "--out", out,
+                           "--quiet"}),
+               1, {"admission.impl: rtl: the RTL unit counts egress per (port, PG): TC 1 maps to PG 0 at Ethernet0 but "
+                   "to queue 1 at Ethernet0"});
+}
+
 TEST_F(ConfigDbCli, ConfigBadInput) {
   expect_error(run_mmusim({"config"}), 2, {"subcommand"});
   expect_error(run_mmusim({"config", "diff", "scenarios/default.json"}), 2, {"files"});

@@ -1,7 +1,9 @@
 #pragma once
 // What the module tests share: test doubles (a Script driver, a Sink, stubs for the
 // admission, pause and PFC-event interfaces), frame builders, JSON views of what they
-// recorded, and a small 4-port scenario. One forked simulation per test (sc_fork.h).
+// recorded, and a small 4-port scenario whose blocks take their typed configuration from
+// config/block_config.h (ingress_config(sc), mmu_config(sc), ...). One forked simulation per
+// test (sc_fork.h).
 //
 // Frequently used figures (100 Gb/s, 20 B preamble + IFG per frame on the wire):
 //   1500 B frame: 1520 * 8 / 100e9 = 121.6 ns     1000 B frame: 1020 * 8 / 100e9 = 81.6 ns
@@ -26,10 +28,12 @@
 #include "common/packet.h"
 #include "common/protocol.h"
 #include "common/sim_time.h"
+#include "config/block_config.h"
 #include "config/scenario.h"
 #include "egress/egress_port.h"
 #include "egress/pause_if.h"
 #include "host/flow.h"
+#include "host/generators.h"
 #include "host/host.h"
 #include "host/traffic_manager.h"
 #include "ingress/ingress_pipeline.h"

@@ -9,11 +9,11 @@ using namespace modtest;
 
 // Script (AdmissionIf) -> Mmu -> PfcEventStub.
 struct MmuBench {
-  Scenario sc = load_scenario(default_scenario_json(), "default");
+  Scenario sc;
   Script src{"src"};
-  Mmu mmu{"mmu", sc};
+  Mmu mmu{"mmu", mmu_config(sc)};
   PfcEventStub pfc{"pfcstub"};
-  MmuBench() {
+  explicit MmuBench(Scenario s = load_scenario(default_scenario_json(), "default")) : sc(std::move(s)) {
     src.mmu.bind(mmu.admission_export);
     mmu.pfc.bind(pfc.exp);
   }
@@ -22,6 +22,7 @@ struct MmuBench {
     p.in_port = in;
     p.out_port = out;
     p.prio = prio;
+    p.tc = prio;  // identity class maps unless a test says otherwise
     p.cells = cells;
     p.bytes = cells * 256;
     return p;
@@ -152,6 +153,65 @@ TEST(Mmu, DepartureToTheWrongEgressQueueNamesThatCounter) {
   });
   EXPECT_FALSE(r.ok);
   EXPECT_NE(r.text.find("counter underflow: egress queue"), std::string::npos) << r.text;
+}
+
+// TCs 0-2 share PG 0 at every ingress port (tc_to_pg_map), queues stay TC = queue; queue 2
+// has a static threshold of 10 cells (2560 B), queue 1 the default lossy profile (6 cells
+// reserved, alpha 1 on the 57,344-cell egress_lossy_pool). h1 -> h0 (port 1 -> port 0):
+//   TC 2, 8 cells: queue 2 shared 0 < 10: admitted      (egress (0,2) = 8)
+//   TC 2, 8 cells: shared 8 < 10: admitted               (egress (0,2) = 16)
+//   TC 2, 1 cell:  shared 16 >= 10: dropped, egress threshold
+//   TC 1, 8 cells: queue 1 is its own counter: admitted  (egress (0,1) = 8)
+// One ingress counter (1, PG 0) = 24 cells; with an egress counter per PG instead, the TC 1
+// packet would find 16 cells of TC 2 in its counter and the queues would read 0.
+TEST(Mmu, TcsSharingAPgShareItsIngressCounterButNotTheirEgressQueues) {
+  const json j = parse_ok(run_in_child([] {
+    json cfg = small_scenario_json();
+    for (auto& e : cfg["buffer"]["PORT_QOS_MAP"]) e["tc_to_pg_map"] = "LOW3";
+    cfg["buffer"]["TC_TO_PRIORITY_GROUP_MAP"] = {{"LOW3", {{"0", "0"}, {"1", "0"}, {"2", "0"}, {"3", "3"},
+                                                           {"4", "4"}, {"5", "5"}, {"6", "6"}, {"7", "7"}}}};
+    cfg["buffer"]["BUFFER_PROFILE"]["egress_q2_profile"] = {{"pool", "egress_lossy_pool"}, {"size", "0"},
+                                                            {"static_th", "2560"}};
+    cfg["buffer"]["BUFFER_QUEUE"]["Ethernet0|2"] = {{"profile", "egress_q2_profile"}};
+    cfg["buffer"]["BUFFER_QUEUE"].erase("Ethernet0,Ethernet4,Ethernet8,Ethernet12|0-2");
+    cfg["buffer"]["BUFFER_QUEUE"]["Ethernet0,Ethernet4,Ethernet8,Ethernet12|0-1"] = {{"profile", "egress_lossy_profile"}};
+    cfg["buffer"]["BUFFER_QUEUE"]["Ethernet4,Ethernet8,Ethernet12|2"] = {{"profile", "egress_lossy_profile"}};
+    MmuBench b(load_scenario(cfg, "module-test"));
+    auto tc_pkt = [](uint8_t tc, uint32_t cells) {
+      Packet p = MmuBench::pkt(1, 0, 0, cells);  // PG 0
+      p.tc = tc;
+      return p;
+    };
+    std::vector<Packet> pk{tc_pkt(2, 8), tc_pkt(2, 8), tc_pkt(2, 1), tc_pkt(1, 8)};
+    json j;
+    auto counters = [&] {
+      const auto& c = b.mmu.core();
+      json s;
+      for (uint32_t k = 0; k < 3; ++k) {
+        s["ing"].push_back(c.ingress_cells(1, k));
+        s["egr"].push_back(c.egress_cells(0, k));
+      }
+      return s;
+    };
+    b.src.at(200 * kUs, [&] {
+      for (auto& p : pk) j["admit"].push_back(b.src.mmu->admit(p));
+      j["held"] = counters();
+      j["egress_drops"] = b.mmu.drops_by_reason()[size_t(admission::DropReason::kEgress)];
+    });
+    b.src.at(300 * kUs, [&] {
+      for (size_t i : {0, 1, 3}) b.src.mmu->depart(pk[i]);
+      j["empty"] = counters();
+    });
+    sc_core::sc_start(ps(1500 * kUs));
+    return j.dump();
+  }));
+  ASSERT_FALSE(j.empty());
+  EXPECT_EQ(j.at("admit"), json({true, true, false, true}));
+  EXPECT_EQ(j.at("held").at("ing"), json({24, 0, 0}));
+  EXPECT_EQ(j.at("held").at("egr"), json({0, 8, 16}));
+  EXPECT_EQ(j.at("egress_drops"), 1);
+  EXPECT_EQ(j.at("empty").at("ing"), json({0, 0, 0}));
+  EXPECT_EQ(j.at("empty").at("egr"), json({0, 0, 0}));
 }
 
 }  // namespace

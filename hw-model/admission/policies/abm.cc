@@ -31,18 +31,18 @@ class AbmPolicy : public SonicPolicy {
   }
 
   Result admit(Counters& c, const Request& r) override {
-    const size_t ii = c.idx(r.in_port, r.prio), ei = c.idx(r.out_port, r.prio);
+    const size_t ii = c.idx(r.in_port, r.prio), ei = c.idx(r.out_port, r.egress_queue());
     roll(0, ii, r.cycle);
     roll(1, ei, r.cycle);
     const uint64_t qi = c.ing[ii] + c.hdrm[ii], qe = c.egr[ei];
     Result res = SonicPolicy::admit(c, r);
     m_n[0].update(r.prio, qi, c.ing[ii] + c.hdrm[ii]);
-    m_n[1].update(r.prio, qe, c.egr[ei]);
+    m_n[1].update(r.egress_queue(), qe, c.egr[ei]);
     return res;
   }
 
   PfcUpdate depart(Counters& c, const Departure& d) override {
-    const size_t ii = c.idx(d.in_port, d.prio), ei = c.idx(d.out_port, d.prio);
+    const size_t ii = c.idx(d.in_port, d.prio), ei = c.idx(d.out_port, d.egress_queue());
     roll(0, ii, d.cycle);
     roll(1, ei, d.cycle);
     m_cur[0][ii] += d.cells;
@@ -51,7 +51,7 @@ class AbmPolicy : public SonicPolicy {
     // n_p after the departure, as the XON test below sees the pool after it too.
     if (d.cells > qi || d.cells > qe) return SonicPolicy::depart(c, d);  // throws CounterError
     m_n[0].update(d.prio, qi, qi - d.cells);
-    m_n[1].update(d.prio, qe, qe - d.cells);
+    m_n[1].update(d.egress_queue(), qe, qe - d.cells);
     return SonicPolicy::depart(c, d);
   }
 

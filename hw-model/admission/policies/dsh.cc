@@ -66,9 +66,10 @@ class DshPolicy : public SonicPolicy {
       return res;
     }
     // Egress admission as in the SONiC model (lossless egress thresholds are normally infinite).
-    const size_t ei = c.idx(r.out_port, r.prio);
-    const auto& ep = queue(r.out_port, r.prio);
-    if (over(c, c.egr[ei], r.cells, ep.reserved_cells, egress_threshold(c, r.out_port, r.prio),
+    const uint8_t eq = r.egress_queue();
+    const size_t ei = c.idx(r.out_port, eq);
+    const auto& ep = queue(r.out_port, eq);
+    if (over(c, c.egr[ei], r.cells, ep.reserved_cells, egress_threshold(c, r.out_port, eq),
              m_cfg.pool_cells[ep.pool], c.pool_used[ep.pool])) {
       res.reason = DropReason::kEgress;
       return res;

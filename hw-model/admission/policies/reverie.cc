@@ -56,15 +56,16 @@ class ReveriePolicy : public Policy {
   Result admit(Counters& c, const Request& r) override {
     Result res;
     const bool ll = lossless(r.in_port, r.prio);
-    // The queue this packet is accounted in: ingress (s, p) if lossless, egress (d, p) if lossy.
-    const size_t qi = c.idx(ll ? r.in_port : r.out_port, r.prio);
-    const uint64_t reserved = ll ? pg(r.in_port, r.prio).reserved_cells : queue(r.out_port, r.prio).reserved_cells;
+    // The queue this packet is accounted in: ingress (s, PG) if lossless, egress (d, queue) if lossy.
+    const uint8_t k = ll ? r.prio : r.egress_queue();
+    const size_t qi = c.idx(ll ? r.in_port : r.out_port, k);
+    const uint64_t reserved = ll ? pg(r.in_port, r.prio).reserved_cells : queue(r.out_port, k).reserved_cells;
     uint64_t& q = ll ? c.ing[qi] : c.egr[qi];
     Ewma& f = ll ? m_ewma_in : m_ewma_eg;
     f.on_arrival(qi, shared_part(q, reserved), r.cycle);
 
     const uint64_t grow = shared_part(q + r.cells, reserved) - shared_part(q, reserved);
-    const uint64_t gamma_cells = ll ? ingress_threshold(c, r.in_port, r.prio) : egress_threshold(c, r.out_port, r.prio);
+    const uint64_t gamma_cells = ll ? ingress_threshold(c, r.in_port, r.prio) : egress_threshold(c, r.out_port, k);
     // Eq. 4 in fixed point: q_hat <= Gamma.
     const bool fits = q + r.cells <= reserved ||
                       ((unsigned __int128)f.avg_fx(qi) <= ((unsigned __int128)gamma_cells << m_cfg.ewma.frac_bits) &&
@@ -101,15 +102,16 @@ class ReveriePolicy : public Policy {
       c.add(c.pool_used[m_pool], grow, "shared pool");
     }
     c.add(c.total, r.cells, "buffer");
-    m_n.update(r.prio, before, q + (ll ? c.hdrm[qi] : 0));
+    m_n.update(k, before, q + (ll ? c.hdrm[qi] : 0));
     res.verdict = to_headroom ? Verdict::kAdmitHeadroom : Verdict::kAdmitShared;
     return res;
   }
 
   PfcUpdate depart(Counters& c, const Departure& d) override {
     const bool ll = lossless(d.in_port, d.prio);
-    const size_t qi = c.idx(ll ? d.in_port : d.out_port, d.prio);
-    const uint64_t reserved = ll ? pg(d.in_port, d.prio).reserved_cells : queue(d.out_port, d.prio).reserved_cells;
+    const uint8_t k = ll ? d.prio : d.egress_queue();
+    const size_t qi = c.idx(ll ? d.in_port : d.out_port, k);
+    const uint64_t reserved = ll ? pg(d.in_port, d.prio).reserved_cells : queue(d.out_port, k).reserved_cells;
     uint64_t& q = ll ? c.ing[qi] : c.egr[qi];
     const uint64_t before = q + (ll ? c.hdrm[qi] : 0);
     const uint64_t s_before = shared_part(q, reserved);
@@ -123,7 +125,7 @@ class ReveriePolicy : public Policy {
     c.sub(q, from_q, ll ? "ingress queue" : "egress queue");
     c.sub(c.pool_used[m_pool], shrink, "shared pool");
     c.sub(c.total, d.cells, "buffer");
-    m_n.update(d.prio, before, q + (ll ? c.hdrm[qi] : 0));
+    m_n.update(k, before, q + (ll ? c.hdrm[qi] : 0));
     (ll ? m_ewma_in : m_ewma_eg).on_departure(qi, s_before, shared_part(q, reserved), d.cycle);
 
     PfcUpdate u;

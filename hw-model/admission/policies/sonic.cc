@@ -19,9 +19,10 @@ uint64_t SonicPolicy::egress_threshold(const Counters& c, uint32_t port, uint32_
 
 Result SonicPolicy::admit(Counters& c, const Request& r) {
   Result res;
-  const size_t ii = c.idx(r.in_port, r.prio), ei = c.idx(r.out_port, r.prio);
+  const uint8_t eq = r.egress_queue();
+  const size_t ii = c.idx(r.in_port, r.prio), ei = c.idx(r.out_port, eq);
   const auto& ip = pg(r.in_port, r.prio);
-  const auto& ep = queue(r.out_port, r.prio);
+  const auto& ep = queue(r.out_port, eq);
   const bool over_in = over(c, c.ing[ii], r.cells, ip.reserved_cells, ingress_threshold(c, r.in_port, r.prio),
                             m_cfg.pool_cells[ip.pool], c.pool_used[ip.pool]);
   bool to_headroom = false;
@@ -41,7 +42,7 @@ Result SonicPolicy::admit(Counters& c, const Request& r) {
     res.reason = DropReason::kIngress;
     return res;
   }
-  if (over(c, c.egr[ei], r.cells, ep.reserved_cells, egress_threshold(c, r.out_port, r.prio),
+  if (over(c, c.egr[ei], r.cells, ep.reserved_cells, egress_threshold(c, r.out_port, eq),
            m_cfg.pool_cells[ep.pool], c.pool_used[ep.pool])) {
     res.reason = DropReason::kEgress;
     return res;
