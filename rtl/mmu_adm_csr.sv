@@ -16,7 +16,7 @@ module mmu_adm_csr
   parameter int CW = 32,     // counter width
   parameter int NPOOLS = 4,  // pools
   parameter int NPROF = 8,   // profile table entries (ingress and egress each)
-  parameter logic [2:0] POLICIES = 3'b111,  // policies the unit has (mmu_admission)
+  parameter logic [5:0] POLICIES = 6'b011111,  // policies the unit has (mmu_admission)
   localparam int NQ = NPORTS * NPRIO
 ) (
   input  wire                 clk_i,
@@ -32,7 +32,7 @@ module mmu_adm_csr
   output logic                cfg_rvalid_o,
   output logic [31:0]         cfg_rdata_o,
   output logic                cfg_error_o,
-  output logic [1:0]          cfg_policy_o,
+  output logic [2:0]          cfg_policy_o,
   output wire                 cfg_policy_set_o,  // this cycle's write changes the policy
   output logic                cfg_ewma_rule_o,
   output logic                cfg_ewma_clamp_o,
@@ -71,6 +71,12 @@ module mmu_adm_csr
 
   assign cfg_ready_o = 1'b1;
 
+  // The reset policy: the lowest one the unit has.
+  function automatic int first_policy();
+    first_policy = 0;
+    for (int k = 5; k >= 0; k--) if (POLICIES[k]) first_policy = k;
+  endfunction
+
   logic [31:0] decisions, drops;
 
   // Address decode.
@@ -95,7 +101,7 @@ module mmu_adm_csr
   logic quiesce;
   always_comb begin
     quiesce = 1'b0;
-    if (a == 12'h002) quiesce = cfg_wdata_i[1:0] != cfg_policy_o;
+    if (a == 12'h002) quiesce = cfg_wdata_i[2:0] != cfg_policy_o;
     else if (a == 12'h006 || in_qmap) quiesce = 1'b1;
     else if (in_iprof && a[2:0] == 3'd0) quiesce = cfg_wdata_i[3:0] != ip_pool_o[iprof_k*4 +: 4];
     else if (in_iprof && a[2:0] == 3'd1) quiesce = 1'b1;
@@ -103,16 +109,14 @@ module mmu_adm_csr
     else if (in_eprof && a[1:0] == 2'd1) quiesce = 1'b1;
   end
   // Field values outside their ranges are refused, as the golden core refuses them:
-  // policy 3, ewma_k 31, dynamic_th -16, a pool or profile the unit does not have, a
-  // congestion level of 0 cells (every queue congested, none counted).
+  // a policy the unit lacks (CTRL.policy value i needs POLICIES[i]), ewma_k 31, dynamic_th
+  // -16, a pool or profile the unit does not have, a congestion level of 0 cells (every
+  // queue congested, none counted).
   logic bad_value;
   always_comb begin
     bad_value = 1'b0;
     if (a == 12'h002)
-      bad_value = cfg_wdata_i[1:0] == 2'd3 || cfg_wdata_i[12:8] == 5'd31 ||
-                  (cfg_wdata_i[1:0] == mmu_adm_pkg::POLICY_DT && !POLICIES[0]) ||
-                  (cfg_wdata_i[1:0] == mmu_adm_pkg::POLICY_REVERIE && !POLICIES[1]) ||
-                  (cfg_wdata_i[1:0] == mmu_adm_pkg::POLICY_DSH && !POLICIES[2]);
+      bad_value = cfg_wdata_i[2:0] > mmu_adm_pkg::POLICY_ABM || !POLICIES[cfg_wdata_i[2:0]] || cfg_wdata_i[12:8] == 5'd31;
     else if ((in_iprof && a[2:0] == 3'd0) || (in_eprof && a[1:0] == 2'd0))
       bad_value = cfg_wdata_i[20:16] == 5'b10000 || 32'(cfg_wdata_i[3:0]) >= 32'(NPOOLS);
     else if (a == 12'h006)
@@ -122,12 +126,11 @@ module mmu_adm_csr
   end
   wire refused = (quiesce && busy) || bad_value;
   wire do_write = cfg_valid_i && cfg_write_i && rw_reg && !refused;
-  assign cfg_policy_set_o = do_write && a == 12'h002 && cfg_wdata_i[1:0] != cfg_policy_o;
+  assign cfg_policy_set_o = do_write && a == 12'h002 && cfg_wdata_i[2:0] != cfg_policy_o;
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
-      cfg_policy_o <= POLICIES[0] ? mmu_adm_pkg::POLICY_DT :
-                      POLICIES[1] ? mmu_adm_pkg::POLICY_REVERIE : mmu_adm_pkg::POLICY_DSH;
+      cfg_policy_o <= 3'(first_policy());
       cfg_ewma_rule_o <= 1'b0;
       cfg_ewma_clamp_o <= 1'b0;
       cfg_ewma_k_o <= 5'd0;
@@ -154,7 +157,7 @@ module mmu_adm_csr
       q_lossless_o <= '0;
     end else if (do_write) begin
       if (a == 12'h002) begin
-        cfg_policy_o <= cfg_wdata_i[1:0];
+        cfg_policy_o <= cfg_wdata_i[2:0];
         cfg_ewma_rule_o <= cfg_wdata_i[4];
         cfg_ewma_clamp_o <= cfg_wdata_i[5];
         cfg_ewma_k_o <= cfg_wdata_i[12:8];
@@ -204,7 +207,7 @@ module mmu_adm_csr
     if (a == 12'h000) rdata = ID_VALUE;
     else if (a == 12'h001) rdata = {2'b0, 6'(CW), 3'b0, 5'(NPROF), 4'(NPOOLS), 4'(NPRIO), 8'(NPORTS)};
     else if (a == 12'h002)
-      rdata = {19'b0, cfg_ewma_k_o, 2'b0, cfg_ewma_clamp_o, cfg_ewma_rule_o, 2'b0, cfg_policy_o};
+      rdata = {19'b0, cfg_ewma_k_o, 2'b0, cfg_ewma_clamp_o, cfg_ewma_rule_o, 1'b0, cfg_policy_o};
     else if (a == 12'h004) rdata = 32'(cfg_buffer_o);
     else if (a == 12'h005) rdata = 32'(cfg_hdrm_pool_o);
     else if (a == 12'h006) rdata = 32'(cfg_congested_o);

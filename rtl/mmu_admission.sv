@@ -1,4 +1,5 @@
-// Admission unit of the shared-buffer MMU: SONiC counters, dt/reverie/dsh thresholds, PFC state.
+// Admission unit of the shared-buffer MMU: SONiC counters, dt/reverie/dsh/static/sih
+// thresholds, PFC state.
 //
 // A release (departure) and an admission request per cycle (DUAL_ISSUE; else one of them,
 // the release first), the request deciding on the state the release leaves. A request's
@@ -23,10 +24,11 @@ module mmu_admission
   parameter int NPROF = 8,       // ingress and egress profile table entries, each
   parameter int EWMA_FRAC = 16,  // fraction bits of the reverie filter state
   parameter int CELLW = 16,      // width of a packet's cell count
-  // Policies in the netlist, a mask of 1 << POLICY_*: bit 0 dt, 1 reverie, 2 dsh. A
-  // policy left out is refused by the CSR and its logic and state are constant, so
-  // synthesis removes them (scripts/ppa measures each policy's cost this way).
-  parameter logic [2:0] POLICIES = 3'b111,
+  // Policies in the netlist, a mask of 1 << POLICY_* (the CTRL.policy values): bit 0 dt,
+  // 1 reverie, 2 dsh, 3 static, 4 sih, 5 abm (not yet in RTL: must be 0). A policy left out
+  // is refused by the CSR and its logic and state are constant, so synthesis removes them
+  // (scripts/ppa measures each policy's cost this way).
+  parameter logic [5:0] POLICIES = 6'b011111,
   // 1: a release and a request are taken in the same cycle (two datapaths, the request's
   // view forwarded from the release's next state); 0: one datapath shared by both, a
   // request waits while a release is offered (smaller, shorter path).
@@ -86,7 +88,8 @@ module mmu_admission
   `MMU_PARAM_CHECK(NPROF < 1 || NPROF > 16, "NPROF must be 1..16")
   `MMU_PARAM_CHECK(EWMA_FRAC < 0 || EWMA_FRAC > 16, "EWMA_FRAC must be 0..16")
   `MMU_PARAM_CHECK(CELLW < 1 || CELLW > 16, "CELLW must be 1..16")
-  `MMU_PARAM_CHECK(POLICIES == 3'b000, "POLICIES must name at least one policy")
+  `MMU_PARAM_CHECK(POLICIES == 6'b000000, "POLICIES must name at least one policy")
+  `MMU_PARAM_CHECK(POLICIES[5], "POLICIES: abm (bit 5) is not implemented in RTL yet")
   `MMU_PARAM_CHECK(DUAL_ISSUE < 0 || DUAL_ISSUE > 1, "DUAL_ISSUE must be 0 or 1")
 
   localparam int PFW = NPROF > 1 ? $clog2(NPROF) : 1;   // profile index bits
@@ -95,11 +98,10 @@ module mmu_admission
   // ---------------------------------------------------------------------------------
   // Configuration registers.
   // ---------------------------------------------------------------------------------
-  logic [1:0]           cfg_policy;
-  logic                 cfg_policy_set;  // a CSR write changes the policy this cycle
-  // Policy decode; with one policy synthesised its decode is a constant.
-  wire pol_rev = POLICIES[1] && (POLICIES == 3'b010 || cfg_policy == mmu_adm_pkg::POLICY_REVERIE);
-  wire pol_dsh = POLICIES[2] && (POLICIES == 3'b100 || cfg_policy == mmu_adm_pkg::POLICY_DSH);
+  logic [2:0]           cfg_policy;      // decoded by mmu_adm_op (a constant with one policy)
+  /* verilator lint_off UNUSEDSIGNAL */
+  logic                 cfg_policy_set;  // a CSR write changes the policy this cycle (read with reverie)
+  /* verilator lint_on UNUSEDSIGNAL */
   logic                 cfg_ewma_rule;   // 0: update on dequeue, 1: on enqueue and dequeue
   logic                 cfg_ewma_clamp;
   logic [4:0]           cfg_ewma_k;
@@ -168,6 +170,27 @@ module mmu_admission
     end
   end
 
+  // sih: the headroom all lossless PGs may hold, the sum of their xoff (a sum over NQ
+  // CW-bit values: CW + QW bits).
+  localparam int HW = CW + QW;
+  logic [HW-1:0] sih_hdrm;
+  if (POLICIES[4]) begin : g_sih_hdrm
+    // A chain of partial sums, one wire per queue (an always_comb accumulating into
+    // sih_hdrm re-evaluates without end in Icarus 11; one flat vector is a loop to Verilator).
+    for (genvar i = 0; i < NQ; i++) begin : g_q
+      wire [HW-1:0] term = q_lossless[i] ? HW'(ip_xoff[q_pg_prof[i*5 +: PFW]*CW +: CW]) : '0;
+      wire [HW-1:0] sum;
+      if (i == 0) begin : g_first
+        assign sum = term;
+      end else begin : g_next
+        assign sum = g_q[i-1].sum + term;
+      end
+    end
+    assign sih_hdrm = g_q[NQ-1].sum;
+  end else begin : g_sih_hdrm_off
+    assign sih_hdrm = '0;
+  end
+
   // ---------------------------------------------------------------------------------
   // Operations: slot a is the release, slot b the request; the request sees the state the
   // release leaves, the order in which the golden core is told.
@@ -201,21 +224,22 @@ module mmu_admission
 
   // Configuration ports common to every datapath instance.
   `define MMU_OP_CFG \
-    .clk_i, .rst_ni, .pol_rev_i(pol_rev), .pol_dsh_i(pol_dsh), \
+    .clk_i, .rst_ni, .policy_i(cfg_policy), \
     .cfg_ewma_rule_i(cfg_ewma_rule), .cfg_ewma_clamp_i(cfg_ewma_clamp), .cfg_ewma_k_i(cfg_ewma_k), \
     .cfg_buffer_i(cfg_buffer), .cfg_hdrm_pool_i(cfg_hdrm_pool), .cfg_congested_i(cfg_congested), \
     .cfg_dsh_port_xon_off_i(cfg_dsh_port_xon_off), .cfg_pool_size_i(cfg_pool_size), \
     .ip_pool_i(ip_pool), .ep_pool_i(ep_pool), .q_pg_prof_i(q_pg_prof), .q_queue_prof_i(q_queue_prof), \
-    .ip_dynamic_i(ip_dynamic), .ip_shift_i(ip_shift), .ip_reserved_i(ip_reserved), .ip_static_i(ip_static), \
-    .ip_xoff_i(ip_xoff), .ip_xon_i(ip_xon), .ip_xon_offset_i(ip_xon_offset), \
-    .ep_dynamic_i(ep_dynamic), .ep_shift_i(ep_shift), .ep_reserved_i(ep_reserved), .ep_static_i(ep_static), \
-    .q_lossless_i(q_lossless), .rev_pool_i(rev_pool), .dsh_nq_i(dsh_nq), .dsh_ins_i(dsh_ins)
+    .tab_ip_dynamic_i(ip_dynamic), .tab_ip_shift_i(ip_shift), .ip_reserved_i(ip_reserved), .tab_ip_static_i(ip_static), \
+    .tab_ip_xoff_i(ip_xoff), .tab_ip_xon_i(ip_xon), .tab_ip_xon_offset_i(ip_xon_offset), \
+    .tab_ep_dynamic_i(ep_dynamic), .tab_ep_shift_i(ep_shift), .ep_reserved_i(ep_reserved), .tab_ep_static_i(ep_static), \
+    .q_lossless_i(q_lossless), .rev_pool_i(rev_pool), .tab_dsh_nq_i(dsh_nq), .tab_dsh_ins_i(dsh_ins), .sih_hdrm_i(sih_hdrm)
 
   if (DUAL_ISSUE != 0) begin : g_dual
     // Release datapath on the registers. A release has no verdict, a request no underflow.
     /* verilator lint_off PINCONNECTEMPTY */
     mmu_adm_op #(
-      .NPORTS(NPORTS), .NPRIO(NPRIO), .CW(CW), .NPOOLS(NPOOLS), .NPROF(NPROF), .EWMA_FRAC(EWMA_FRAC), .CELLW(CELLW)
+      .NPORTS(NPORTS), .NPRIO(NPRIO), .CW(CW), .NPOOLS(NPOOLS), .NPROF(NPROF), .EWMA_FRAC(EWMA_FRAC), .CELLW(CELLW),
+      .POLICIES(POLICIES)
     ) u_rel (
       `MMU_OP_CFG,
       .is_req_i(1'b0), .is_rel_i(a_valid), .ii_i(a_ii), .ei_i(a_ei), .in_port_i(rel_in_port_i), .cells_i(rel_cells_i),
@@ -236,7 +260,8 @@ module mmu_admission
     wire same_prio = rel_prio_i == req_prio_i;
     wire same_port = rel_in_port_i == req_in_port_i;
     mmu_adm_op #(
-      .NPORTS(NPORTS), .NPRIO(NPRIO), .CW(CW), .NPOOLS(NPOOLS), .NPROF(NPROF), .EWMA_FRAC(EWMA_FRAC), .CELLW(CELLW)
+      .NPORTS(NPORTS), .NPRIO(NPRIO), .CW(CW), .NPOOLS(NPOOLS), .NPROF(NPROF), .EWMA_FRAC(EWMA_FRAC), .CELLW(CELLW),
+      .POLICIES(POLICIES)
     ) u_req (
       `MMU_OP_CFG,
       .is_req_i(b_valid), .is_rel_i(1'b0), .ii_i(b_ii), .ei_i(b_ei), .in_port_i(req_in_port_i), .cells_i(req_cells_i),
@@ -262,7 +287,8 @@ module mmu_admission
     wire [PW-1:0]   o_in = a_valid ? rel_in_port_i : req_in_port_i;
     wire [2:0]      o_prio = a_valid ? rel_prio_i : req_prio_i;
     mmu_adm_op #(
-      .NPORTS(NPORTS), .NPRIO(NPRIO), .CW(CW), .NPOOLS(NPOOLS), .NPROF(NPROF), .EWMA_FRAC(EWMA_FRAC), .CELLW(CELLW)
+      .NPORTS(NPORTS), .NPRIO(NPRIO), .CW(CW), .NPOOLS(NPOOLS), .NPROF(NPROF), .EWMA_FRAC(EWMA_FRAC), .CELLW(CELLW),
+      .POLICIES(POLICIES)
     ) u_op (
       `MMU_OP_CFG,
       .is_req_i(b_valid), .is_rel_i(a_valid), .ii_i(o_ii), .ei_i(o_ei), .in_port_i(o_in),

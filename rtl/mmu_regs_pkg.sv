@@ -1,5 +1,5 @@
 // generated from rtl/regmap.json by scripts/gen_regs.py; do not edit
-// mmu_admission: CSR map of the admission unit. 32-bit registers at word addresses. Defined once here; scripts/gen_regs.py generates rtl/mmu_regs_pkg.sv, hw-model/admission/regs.h and docs/registers.md from it. A field not marked quiesce may be written under traffic: the unit and its golden core (hw-model/admission, every block reading its configuration live) use the new value from the next operation on. A write that changes a quiesce field while the buffer holds cells is refused (cfg_error_o), as is a value out of range (policy 3, ewma_k 31, shift -16, a pool or profile the unit lacks, CONGESTED_CELLS 0). A policy change restarts the reverie filters (q_hat 0).
+// mmu_admission: CSR map of the admission unit. 32-bit registers at word addresses. Defined once here; scripts/gen_regs.py generates rtl/mmu_regs_pkg.sv, hw-model/admission/regs.h and docs/registers.md from it. A field not marked quiesce may be written under traffic: the unit and its golden core (hw-model/admission, every block reading its configuration live) use the new value from the next operation on. A write that changes a quiesce field while the buffer holds cells is refused (cfg_error_o), as is a value out of range (a policy the unit was not built with, policy 6 or 7, ewma_k 31, shift -16, a pool or profile the unit lacks, CONGESTED_CELLS 0). A policy change restarts the reverie filters (q_hat 0).
 // Word addresses; arrays: entry k of REG at REG_ADDR + k * REG_STRIDE.
 // bit [31:0] is int unsigned (Icarus 11 does not parse int unsigned localparams).
 package mmu_regs_pkg;
@@ -50,13 +50,16 @@ package mmu_regs_pkg;
   // CTRL (rw, 0x002): Policy and filter control.
   localparam bit [31:0] CTRL_ADDR                      = 'h002;
   localparam bit [31:0] CTRL_RESET                     = 32'h00000000;
-  localparam bit [31:0] CTRL_QUIESCE_MASK              = 32'h00000003;  // changes only with an empty buffer
-  localparam bit [31:0] CTRL_POLICY_LSB                = 0;  // 0 dt, 1 reverie, 2 dsh
-  localparam bit [31:0] CTRL_POLICY_W                  = 2;
-  localparam bit [31:0] CTRL_POLICY_MASK               = 32'h00000003;
+  localparam bit [31:0] CTRL_QUIESCE_MASK              = 32'h00000007;  // changes only with an empty buffer
+  localparam bit [31:0] CTRL_POLICY_LSB                = 0;  // 0 dt, 1 reverie, 2 dsh, 3 static, 4 sih, 5 abm
+  localparam bit [31:0] CTRL_POLICY_W                  = 3;
+  localparam bit [31:0] CTRL_POLICY_MASK               = 32'h00000007;
   localparam bit [31:0] CTRL_POLICY_DT                 = 0;
   localparam bit [31:0] CTRL_POLICY_REVERIE            = 1;
   localparam bit [31:0] CTRL_POLICY_DSH                = 2;
+  localparam bit [31:0] CTRL_POLICY_STATIC             = 3;
+  localparam bit [31:0] CTRL_POLICY_SIH                = 4;
+  localparam bit [31:0] CTRL_POLICY_ABM                = 5;
   localparam bit [31:0] CTRL_EWMA_RULE_LSB             = 4;  // 0 update on dequeue, 1 on enqueue and dequeue
   localparam bit [31:0] CTRL_EWMA_RULE_W               = 1;
   localparam bit [31:0] CTRL_EWMA_RULE_MASK            = 32'h00000010;

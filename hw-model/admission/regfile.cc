@@ -95,7 +95,9 @@ uint32_t policy_code(const std::string& policy, const std::string& what) {
   if (policy == "dt") return r::CTRL_POLICY_DT;
   if (policy == "reverie") return r::CTRL_POLICY_REVERIE;
   if (policy == "dsh") return r::CTRL_POLICY_DSH;
-  fail(what + ": policy '" + policy + "' is not implemented by the RTL unit (dt, reverie, dsh)");
+  if (policy == "static") return r::CTRL_POLICY_STATIC;
+  if (policy == "sih") return r::CTRL_POLICY_SIH;
+  fail(what + ": policy '" + policy + "' is not implemented by the RTL unit (dt, reverie, dsh, static, sih)");
 }
 
 uint32_t ewma_rule_code(EwmaConfig::Rule rule, const std::string& what) {
@@ -343,7 +345,9 @@ void write(CoreConfig& c, uint32_t addr, uint32_t data, const RtlParams& p) {
       if (pol == r::CTRL_POLICY_DT) policy = "dt";
       else if (pol == r::CTRL_POLICY_REVERIE) policy = "reverie";
       else if (pol == r::CTRL_POLICY_DSH) policy = "dsh";
-      else fail(what + ".policy " + std::to_string(pol) + " is not defined (0 dt, 1 reverie, 2 dsh)");
+      else if (pol == r::CTRL_POLICY_STATIC) policy = "static";
+      else if (pol == r::CTRL_POLICY_SIH) policy = "sih";
+      else fail(what + ".policy " + std::to_string(pol) + " is not implemented (0 dt, 1 reverie, 2 dsh, 3 static, 4 sih)");
       const uint32_t rule = field(data, r::CTRL_EWMA_RULE_LSB, r::CTRL_EWMA_RULE_W);
       c.policy = policy;
       c.ewma.rule = rule == r::CTRL_EWMA_RULE_ENQUEUE_DEQUEUE ? EwmaConfig::Rule::kEnqueueDequeue

@@ -1,6 +1,6 @@
 #pragma once
 // generated from rtl/regmap.json by scripts/gen_regs.py; do not edit
-// mmu_admission: CSR map of the admission unit. 32-bit registers at word addresses. Defined once here; scripts/gen_regs.py generates rtl/mmu_regs_pkg.sv, hw-model/admission/regs.h and docs/registers.md from it. A field not marked quiesce may be written under traffic: the unit and its golden core (hw-model/admission, every block reading its configuration live) use the new value from the next operation on. A write that changes a quiesce field while the buffer holds cells is refused (cfg_error_o), as is a value out of range (policy 3, ewma_k 31, shift -16, a pool or profile the unit lacks, CONGESTED_CELLS 0). A policy change restarts the reverie filters (q_hat 0).
+// mmu_admission: CSR map of the admission unit. 32-bit registers at word addresses. Defined once here; scripts/gen_regs.py generates rtl/mmu_regs_pkg.sv, hw-model/admission/regs.h and docs/registers.md from it. A field not marked quiesce may be written under traffic: the unit and its golden core (hw-model/admission, every block reading its configuration live) use the new value from the next operation on. A write that changes a quiesce field while the buffer holds cells is refused (cfg_error_o), as is a value out of range (a policy the unit was not built with, policy 6 or 7, ewma_k 31, shift -16, a pool or profile the unit lacks, CONGESTED_CELLS 0). A policy change restarts the reverie filters (q_hat 0).
 // Word addresses; arrays: entry k of REG at REG_ADDR + k * REG_STRIDE.
 #include <cstdint>
 
@@ -49,13 +49,16 @@ inline constexpr uint32_t PARAMS_CW_MASK                 = 0x3f000000;
 // CTRL (rw, 0x002): Policy and filter control.
 inline constexpr uint32_t CTRL_ADDR                      = 0x002;
 inline constexpr uint32_t CTRL_RESET                     = 0x00000000;
-inline constexpr uint32_t CTRL_QUIESCE_MASK              = 0x00000003;  // changes only with an empty buffer
-inline constexpr uint32_t CTRL_POLICY_LSB                = 0;  // 0 dt, 1 reverie, 2 dsh
-inline constexpr uint32_t CTRL_POLICY_W                  = 2;
-inline constexpr uint32_t CTRL_POLICY_MASK               = 0x00000003;
+inline constexpr uint32_t CTRL_QUIESCE_MASK              = 0x00000007;  // changes only with an empty buffer
+inline constexpr uint32_t CTRL_POLICY_LSB                = 0;  // 0 dt, 1 reverie, 2 dsh, 3 static, 4 sih, 5 abm
+inline constexpr uint32_t CTRL_POLICY_W                  = 3;
+inline constexpr uint32_t CTRL_POLICY_MASK               = 0x00000007;
 inline constexpr uint32_t CTRL_POLICY_DT                 = 0;
 inline constexpr uint32_t CTRL_POLICY_REVERIE            = 1;
 inline constexpr uint32_t CTRL_POLICY_DSH                = 2;
+inline constexpr uint32_t CTRL_POLICY_STATIC             = 3;
+inline constexpr uint32_t CTRL_POLICY_SIH                = 4;
+inline constexpr uint32_t CTRL_POLICY_ABM                = 5;
 inline constexpr uint32_t CTRL_EWMA_RULE_LSB             = 4;  // 0 update on dequeue, 1 on enqueue and dequeue
 inline constexpr uint32_t CTRL_EWMA_RULE_W               = 1;
 inline constexpr uint32_t CTRL_EWMA_RULE_MASK            = 0x00000010;
@@ -274,7 +277,7 @@ struct RegInfo {
 inline constexpr RegInfo kRegisters[] = {
     {"ID", ID_ADDR, 0, 0, 0, Access::kRo, true, 0x4d4d5541, 0xffffffff},
     {"PARAMS", PARAMS_ADDR, 0, 0, 0, Access::kRo, false, 0x00000000, 0x3f1fffff},
-    {"CTRL", CTRL_ADDR, 0, 0, 0, Access::kRw, true, 0x00000000, 0x00001f33},
+    {"CTRL", CTRL_ADDR, 0, 0, 0, Access::kRw, true, 0x00000000, 0x00001f37},
     {"BUFFER_CELLS", BUFFER_CELLS_ADDR, 0, 0, 0, Access::kRw, true, 0x00000000, 0xffffffff},
     {"HDRM_POOL_CELLS", HDRM_POOL_CELLS_ADDR, 0, 0, 0, Access::kRw, true, 0x00000000, 0xffffffff},
     {"CONGESTED_CELLS", CONGESTED_CELLS_ADDR, 0, 0, 0, Access::kRw, true, 0x00000050, 0xffffffff},

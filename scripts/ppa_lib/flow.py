@@ -14,9 +14,18 @@ import subprocess
 import time
 
 REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-RTL = [os.path.join(REPO, 'rtl', f) for f in ('mmu_adm_pkg.sv', 'mmu_adm_csr.sv', 'mmu_adm_op.sv', 'mmu_admission.sv')]
+
+def _rtl_sources():
+    """The unit's sources in order (rtl/sources.f); its *.svh are included from rtl/."""
+    with open(os.path.join(REPO, 'rtl', 'sources.f')) as fh:
+        return [os.path.join(REPO, 'rtl', l.strip()) for l in fh if l.strip() and not l.startswith('#')]
+
+
+RTL = _rtl_sources()
+RTL_INCLUDES = sorted(os.path.join(REPO, 'rtl', f) for f in os.listdir(os.path.join(REPO, 'rtl')) if f.endswith('.svh'))
 TOP = 'mmu_admission'
-POLICY_BITS = {'dt': 1, 'reverie': 2, 'dsh': 4}
+# CTRL.policy values (rtl/regmap.json): bit i of the POLICIES mask is value i.
+POLICY_BITS = {'dt': 1, 'reverie': 2, 'dsh': 4, 'static': 8, 'sih': 16}
 
 # Libraries under the shared PDK folder (its README names the files and their pitfalls).
 LIBS = {
@@ -231,7 +240,7 @@ def make_config(ports=8, prios=2, cw=16, pools=2, prof=2, ewma_frac=16, cellw=16
         policies = [p.strip() for p in policies.split(',') if p.strip()]
     bad = [p for p in policies if p not in POLICY_BITS]
     if bad or not policies:
-        raise PpaError(f"--policies: expected a comma list of dt, reverie, dsh; got {','.join(policies) or 'nothing'}")
+        raise PpaError(f"--policies: expected a comma list of {', '.join(POLICY_BITS)}; got {','.join(policies) or 'nothing'}")
     checks = [(ports, 1, 64, '--ports'), (prios, 1, 8, '--prios'), (cw, 8, 32, '--cw'),
               (pools, 1, 16, '--pools'), (prof, 1, 16, '--prof'), (ewma_frac, 0, 16, '--ewma-frac'),
               (cellw, 1, 16, '--cellw'), (dual_issue, 0, 1, '--dual-issue')]
@@ -241,7 +250,7 @@ def make_config(ports=8, prios=2, cw=16, pools=2, prof=2, ewma_frac=16, cellw=16
     mask = 0
     for p in policies:
         mask |= POLICY_BITS[p]
-    order = [p for p in ('dt', 'reverie', 'dsh') if mask & POLICY_BITS[p]]
+    order = [p for p in POLICY_BITS if mask & POLICY_BITS[p]]
     return dict(ports=ports, prios=prios, cw=cw, pools=pools, prof=prof, ewma_frac=ewma_frac,
                 cellw=cellw, policies=order, policies_mask=mask, dual_issue=dual_issue)
 
@@ -281,7 +290,7 @@ def yosys_generic_script(cfg, lib, out):
                f"-set CELLW {cfg['cellw']} -set POLICIES {cfg['policies_mask']} "
                f"-set DUAL_ISSUE {cfg['dual_issue']} {TOP}")
     s = [
-        'read_verilog -sv -DSYNTHESIS ' + ' '.join(q(f) for f in RTL),
+        'read_verilog -sv -DSYNTHESIS -I' + q(os.path.join(REPO, 'rtl')) + ' ' + ' '.join(q(f) for f in RTL),
         chparam,
         f'hierarchy -check -top {TOP}',
         # The CSR block stays a module of its own: its area is reported exactly.
@@ -401,10 +410,10 @@ class _SrcClassifier:
     def __init__(self):
         self.lines = {}
         self.funcs = {}
-        for f in RTL:
+        for f in RTL + RTL_INCLUDES:
             with open(f) as fh:
                 self.lines[os.path.basename(f)] = fh.read().split('\n')
-        pkg = self.lines['mmu_adm_pkg.sv']
+        pkg = self.lines['mmu_adm_fn.svh']
         cur = None
         for i, l in enumerate(pkg, 1):
             m = re.search(r'function\s+automatic\s+\S+\s+(\w+)\s*\(', l)
@@ -434,10 +443,10 @@ class _SrcClassifier:
                     cat = 'thresholds'  # $div, $mod templates: reverie's divide by n_p
                     break
                 continue
-            if fname == 'mmu_adm_pkg.sv' and line in self.funcs:
+            if fname == 'mmu_adm_fn.svh' and line in self.funcs:
                 cat = _FUNC_CATEGORY.get(self.funcs[line], 'control')
                 break
-            if fname in ('mmu_admission.sv', 'mmu_adm_op.sv') and 0 < line <= len(self.lines[fname]):
+            if fname in self.lines and fname != 'mmu_adm_csr.sv' and 0 < line <= len(self.lines[fname]):
                 text = self.lines[fname][line - 1].split('//')[0]
                 for c, rx in _LINE_RULES:
                     if rx.search(text):
@@ -650,7 +659,7 @@ def run(cfg, lib=None, clock_ps=None, out='ppa-out', yosys_timeout=None, log=pri
     ys = os.path.join(out, 'synth.ys')
     script = yosys_generic_script(cfg, lib, out)
     # A generic netlist from the same script and RTL is reused (a stopped sweep resumes).
-    stamp = script + ''.join(f'{f} {os.path.getmtime(f)}\n' for f in RTL)
+    stamp = script + ''.join(f'{f} {os.path.getmtime(f)}\n' for f in RTL + RTL_INCLUDES)
     stamp_file = os.path.join(out, 'generic.stamp')
     reuse = (lib is not None and os.path.isfile(os.path.join(out, 'generic.il')) and os.path.isfile(stamp_file)
              and open(stamp_file).read() == stamp)
