@@ -1,18 +1,19 @@
 // The SONiC buffer model (reverie-nsdi24 §2.2), shared by dt, static, sih, abm and dsh's
 // lossy traffic as hw-model/admission/policies/sonic.cc is: ingress and egress admission
 // over pools, lossless PGs paused into headroom, the headroom-first release and the XON
-// test. The policy gives the thresholds and the headroom capacity; the XON test's threshold
-// on the state a release leaves is dt's (XON_DT 1) or the one given (XON_DT 0: a threshold
-// that does not depend on occupancy). (Computed here, not fed back from the policy: a
-// path out of this module and back in makes Icarus 11 re-evaluate without end.)
+// test. The policy gives the thresholds and the headroom capacity: the ingress and egress
+// thresholds on the view, and the ingress threshold on the state the operation leaves
+// (a release's XON test), computed from ipool_next_o.
 `include "mmu_adm_pol_if.svh"
 `default_nettype none
 
 /* verilator lint_off UNUSEDSIGNAL */
-module mmu_adm_sonic #(`MMU_POL_PARAMS, parameter int XON_DT = 1) (
+module mmu_adm_sonic #(`MMU_POL_PARAMS) (
   `MMU_POL_PORTS,
   input  wire [CW-1:0] ith_i,       // ingress threshold on the view
   input  wire [CW-1:0] eth_i,       // egress threshold on the view
+  output wire [CW-1:0] ipool_next_o, // the ingress pool's occupancy after the operation
+  input  wire [CW-1:0] ith_next_i,  // ingress threshold on that occupancy
   input  wire [HW-1:0] hdrm_cap_i   // headroom the lossless PGs may use in total
 );
 /* verilator lint_on UNUSEDSIGNAL */
@@ -29,20 +30,21 @@ module mmu_adm_sonic #(`MMU_POL_PARAMS, parameter int XON_DT = 1) (
 
   logic [SW-1:0] n, q_ing, q_hdrm, q_egr, grow, egrow, from_h, from_q, shrink, eshrink;
   logic over_in, over_eg, to_h;
-  logic [SW-1:0] s;
-  logic [CW-1:0] ith_next;  // the ingress threshold on the state a release leaves
+  logic xon_test;     // a release emptied a paused queue's headroom: test XON
+  logic paused_book;  // the pause bit before the XON test
+  logic [1:0] pfc_book;
 
-  // Bookkeeping: charge or refund every counter; XOFF, XON.
+  // Bookkeeping: charge or refund every counter; XOFF.
   always_comb begin
     verdict = mmu_adm_pkg::VERDICT_DROP;
-    pfc = mmu_adm_pkg::PFC_NONE;
+    pfc_book = mmu_adm_pkg::PFC_NONE;
     port_pfc = mmu_adm_pkg::PFC_NONE;
     reason = mmu_adm_pkg::REASON_NONE;
     underflow = 1'b0;
     n_ing = v_ing_i;
     n_hdrm = v_hdrm_i;
     n_egr = v_egr_i;
-    n_paused = v_paused_i;
+    paused_book = v_paused_i;
     n_avg_in = v_avg_in_i;
     n_avg_eg = v_avg_eg_i;
     n_pool_used = v_pool_used_i;
@@ -52,8 +54,7 @@ module mmu_adm_sonic #(`MMU_POL_PARAMS, parameter int XON_DT = 1) (
     n_port_paused = v_port_paused_i;
     n_port_shared = v_port_shared_i;
     n_port_ins = v_port_ins_i;
-    s = '0;
-    ith_next = '0;
+    xon_test = 1'b0;
     to_h = 1'b0;
     from_h = '0;
     from_q = '0;
@@ -74,8 +75,8 @@ module mmu_adm_sonic #(`MMU_POL_PARAMS, parameter int XON_DT = 1) (
         if (v_paused_i) begin
           to_h = 1'b1;
         end else if (over_in) begin
-          n_paused = 1'b1;
-          pfc = mmu_adm_pkg::PFC_XOFF;
+          paused_book = 1'b1;
+          pfc_book = mmu_adm_pkg::PFC_XOFF;
           to_h = 1'b1;
         end
       end
@@ -117,18 +118,23 @@ module mmu_adm_sonic #(`MMU_POL_PARAMS, parameter int XON_DT = 1) (
         n_egr = CW'(q_egr - n);
         n_pool_used[epool_i*CW +: CW] = CW'(SW'(n_pool_used[epool_i*CW +: CW]) - eshrink);
         n_total = CW'(SW'(v_total_i) - n);
-        // XON once headroom is empty: the queue empty, below xon, or xon_offset under the
-        // threshold on the state the release leaves.
-        s = shared_part(SW'(n_ing), ires_i);
-        ith_next = XON_DT != 0 ? dt_threshold(ip_dynamic_i, ip_shift_i, ip_static_i, ipool_size,
-                                              n_pool_used[ipool_i*CW +: CW])
-                               : ith_i;
-        if (v_paused_i && q_hdrm == from_h &&
-            (n_ing == '0 || s < SW'(ip_xon_i) || s + SW'(ip_xon_offset_i) <= SW'(ith_next))) begin
-          n_paused = 1'b0;
-          pfc = mmu_adm_pkg::PFC_XON;
-        end
+        xon_test = v_paused_i && q_hdrm == from_h;
       end
+    end
+  end
+  assign ipool_next_o = n_pool_used[ipool_i*CW +: CW];
+
+  // XON once headroom is empty: the queue empty, below xon, or xon_offset under the
+  // threshold on the state the release leaves (a block of its own: ith_next_i follows
+  // ipool_next_o).
+  logic [SW-1:0] s;
+  always_comb begin
+    n_paused = paused_book;
+    pfc = pfc_book;
+    s = shared_part(SW'(n_ing), ires_i);
+    if (xon_test && (n_ing == '0 || s < SW'(ip_xon_i) || s + SW'(ip_xon_offset_i) <= SW'(ith_next_i))) begin
+      n_paused = 1'b0;
+      pfc = mmu_adm_pkg::PFC_XON;
     end
   end
 
