@@ -1,239 +1,334 @@
-// CSR block of the admission unit: configuration registers and statistics (rtl/regmap.json).
+// generated from rtl/regmap.json by scripts/gen_regs.py; do not edit
 //
-// Arrays leave this block as flat vectors (entry k at [k*W +: W]): yosys 0.23 takes
-// neither packed 2-D nor unpacked array ports. Writes that change how queues are
-// accounted (policy, pools and reserved sizes of profiles, queue maps, congestion level)
-// are refused with cfg_error_o while the buffer holds cells: counters kept under the old
-// rule would no longer add up. So are values outside a field's range. Consistency across
-// registers (a pool no larger than the buffer, ingress and egress profiles on different
-// pools) is software's to keep; the golden core's configuration check states it.
+// Register block of mmu_admission (module mmu_adm_csr): address decode, storage with reset
+// values, access rights, field legality and the quiesce rule, all from the map. The unit
+// reads its configuration from the reg2hw_* outputs (arrays as flat vectors, entry k at
+// [k*W +: W]: yosys 0.23 takes neither packed 2-D nor unpacked array ports) and supplies
+// the statistics on hw2reg_* inputs. A write is refused (cfg_error_o, nothing stored) when
+// it names no register or a read-only one, carries a value a field does not allow, or
+// changes a quiesce field while busy_i (the buffer holds cells). Checks the map cannot
+// state are the unit's: a field marked hook shows its value on hook_<field>_o and is
+// refused by hook_<field>_bad_i (mmu_admission.sv). Reads return data one cycle later.
 `default_nettype none
 
 module mmu_adm_csr
 #(
   parameter int NPORTS = 8,  // switch ports
-  parameter int NPRIO = 8,   // priorities per port
-  parameter int CW = 32,     // counter width
+  parameter int NPRIO = 8,  // priorities per port
+  parameter int CW = 32,  // counter width: cell-count fields hold their low CW bits
   parameter int NPOOLS = 4,  // pools
-  parameter int NPROF = 8,   // profile table entries (ingress and egress each)
-  parameter logic [5:0] POLICIES = 6'b011111,  // policies the unit has (mmu_admission)
-  localparam int NQ = NPORTS * NPRIO
+  parameter int NPROF = 8,  // profile table entries (ingress and egress each)
+  parameter logic [2:0] CTRL_POLICY_RESET = 3'd0  // reset of CTRL.policy
 ) (
-  input  wire                 clk_i,
-  input  wire                 rst_ni,
-  input  wire                 cfg_valid_i,
-  output wire                 cfg_ready_o,
-  input  wire                 cfg_write_i,
-  input  wire [11:0]          cfg_addr_i,
-  // Registers narrower than 32 bits (CW < 32, fields) ignore the upper bits by design.
+  input  wire clk_i,
+  input  wire rst_ni,
+  // Bus: one access per cycle.
+  input  wire cfg_valid_i,
+  output wire cfg_ready_o,
+  input  wire cfg_write_i,
+  input  wire [11:0] cfg_addr_i,
+  // Bits outside every field, and above what a field holds, are ignored by design.
   /* verilator lint_off UNUSEDSIGNAL */
-  input  wire [31:0]          cfg_wdata_i,
+  input  wire [31:0] cfg_wdata_i,
   /* verilator lint_on UNUSEDSIGNAL */
-  output logic                cfg_rvalid_o,
-  output logic [31:0]         cfg_rdata_o,
-  output logic                cfg_error_o,
-  output logic [2:0]          cfg_policy_o,
-  output wire                 cfg_policy_set_o,  // this cycle's write changes the policy
-  output logic                cfg_ewma_rule_o,
-  output logic                cfg_ewma_clamp_o,
-  output logic [4:0]          cfg_ewma_k_o,
-  output logic [CW-1:0]       cfg_buffer_o,
-  output logic [CW-1:0]       cfg_hdrm_pool_o,
-  output logic [CW-1:0]       cfg_congested_o,
-  output logic [CW-1:0]       cfg_dsh_port_xon_off_o,
-  output logic [NPOOLS*CW-1:0] cfg_pool_size_o,
-  output logic [NPROF*4-1:0]  ip_pool_o,
-  output logic [NPROF-1:0]    ip_dynamic_o,
-  output logic [NPROF*5-1:0]  ip_shift_o,
-  output logic [NPROF*CW-1:0] ip_reserved_o,
-  output logic [NPROF*CW-1:0] ip_static_o,
-  output logic [NPROF*CW-1:0] ip_xoff_o,
-  output logic [NPROF*CW-1:0] ip_xon_o,
-  output logic [NPROF*CW-1:0] ip_xon_offset_o,
-  output logic [NPROF*4-1:0]  ep_pool_o,
-  output logic [NPROF-1:0]    ep_dynamic_o,
-  output logic [NPROF*5-1:0]  ep_shift_o,
-  output logic [NPROF*CW-1:0] ep_reserved_o,
-  output logic [NPROF*CW-1:0] ep_static_o,
-  output logic [NQ*5-1:0]     q_pg_prof_o,
-  output logic [NQ*5-1:0]     q_queue_prof_o,
-  output logic [NQ-1:0]       q_lossless_o,
-  input  wire [CW-1:0]        stat_total_i,
-  input  wire [CW-1:0]        stat_hdrm_pool_i,
-  input  wire [NPOOLS*CW-1:0] stat_pool_used_i,
-  input  wire                 stat_decision_i,
-  input  wire                 stat_drop_i
+  output logic cfg_rvalid_o,
+  output logic [31:0] cfg_rdata_o,
+  output logic cfg_error_o,  // the last access was refused
+  input  wire busy_i,  // the buffer holds cells: quiesce fields keep their values
+  output wire [2:0] hook_ctrl_policy_o,  // CTRL.policy of this cycle's write
+  input  wire hook_ctrl_policy_bad_i,  // the unit refuses it
+  // CTRL: Policy and filter control.
+  output logic [2:0] reg2hw_ctrl_policy_o,
+  output wire reg2hw_ctrl_policy_set_o,  // an accepted write changes it
+  output logic [0:0] reg2hw_ctrl_ewma_rule_o,
+  output logic [0:0] reg2hw_ctrl_ewma_clamp_o,
+  output logic [4:0] reg2hw_ctrl_ewma_k_o,
+  // BUFFER_CELLS: Physical buffer in cells.
+  output logic [CW-1:0] reg2hw_buffer_cells_cells_o,
+  // HDRM_POOL_CELLS: Headroom pool in cells.
+  output logic [CW-1:0] reg2hw_hdrm_pool_cells_cells_o,
+  // CONGESTED_CELLS: A queue with at least this many cells is congested (n_p, reverie).
+  output logic [CW-1:0] reg2hw_congested_cells_cells_o,
+  // DSH_PORT_XON_OFFSET: delta_p of the DSH port-level XON, cells.
+  output logic [CW-1:0] reg2hw_dsh_port_xon_offset_cells_o,
+  // POOL_SIZE: Shared size of pool i in cells.
+  output logic [NPOOLS*CW-1:0] reg2hw_pool_size_cells_o,
+  // IPROF_MODE: Ingress profile k: pool and threshold mode.
+  output logic [NPROF*4-1:0] reg2hw_iprof_mode_pool_o,
+  output logic [NPROF*1-1:0] reg2hw_iprof_mode_dynamic_o,
+  output logic [NPROF*5-1:0] reg2hw_iprof_mode_shift_o,
+  // IPROF_RESERVED: Ingress profile k: reserved cells.
+  output logic [NPROF*CW-1:0] reg2hw_iprof_reserved_cells_o,
+  // IPROF_STATIC: Ingress profile k: static threshold, cells.
+  output logic [NPROF*CW-1:0] reg2hw_iprof_static_cells_o,
+  // IPROF_XOFF: Ingress profile k: per-PG headroom (eta), cells.
+  output logic [NPROF*CW-1:0] reg2hw_iprof_xoff_cells_o,
+  // IPROF_XON: Ingress profile k: xon, cells.
+  output logic [NPROF*CW-1:0] reg2hw_iprof_xon_cells_o,
+  // IPROF_XON_OFFSET: Ingress profile k: xon_offset, cells.
+  output logic [NPROF*CW-1:0] reg2hw_iprof_xon_offset_cells_o,
+  // EPROF_MODE: Egress profile k: pool and threshold mode.
+  output logic [NPROF*4-1:0] reg2hw_eprof_mode_pool_o,
+  output logic [NPROF*1-1:0] reg2hw_eprof_mode_dynamic_o,
+  output logic [NPROF*5-1:0] reg2hw_eprof_mode_shift_o,
+  // EPROF_RESERVED: Egress profile k: reserved cells.
+  output logic [NPROF*CW-1:0] reg2hw_eprof_reserved_cells_o,
+  // EPROF_STATIC: Egress profile k: static threshold, cells.
+  output logic [NPROF*CW-1:0] reg2hw_eprof_static_cells_o,
+  // QMAP: Queue (port*NPRIO+prio): profiles and PFC enable.
+  output logic [(NPORTS*NPRIO)*5-1:0] reg2hw_qmap_pg_profile_o,
+  output logic [(NPORTS*NPRIO)*5-1:0] reg2hw_qmap_queue_profile_o,
+  output logic [(NPORTS*NPRIO)*1-1:0] reg2hw_qmap_lossless_o,
+  // STAT_TOTAL: Cells in the buffer.
+  input  wire [CW-1:0] hw2reg_stat_total_cells_i,
+  // STAT_HDRM_POOL: Cells in the headroom pool.
+  input  wire [CW-1:0] hw2reg_stat_hdrm_pool_cells_i,
+  // STAT_POOL_USED: Shared occupancy of pool i.
+  input  wire [NPOOLS*CW-1:0] hw2reg_stat_pool_used_cells_i,
+  // STAT_DECISIONS: Admission decisions since reset (wraps: a statistics counter, not an admission counter).
+  input  wire hw2reg_stat_decisions_inc_i,  // count one
+  // STAT_DROPS: Drops since reset (wraps).
+  input  wire hw2reg_stat_drops_inc_i  // count one
 );
-
-  localparam logic [31:0] ID_VALUE = 32'h4d4d5541;  // 'MMUA'
-  localparam int KW = NPROF > 1 ? $clog2(NPROF) : 1;  // profile index bits
-  localparam int QIW = NQ > 1 ? $clog2(NQ) : 1;       // queue index bits
 
   assign cfg_ready_o = 1'b1;
 
-  // The reset policy: the lowest one the unit has.
-  function automatic int first_policy();
-    first_policy = 0;
-    for (int k = 5; k >= 0; k--) if (POLICIES[k]) first_policy = k;
-  endfunction
-
-  logic [31:0] decisions, drops;
-
-  // Address decode.
+  // Address decode: one hit per register; an array's entry index.
   wire [11:0] a = cfg_addr_i;
-  wire        in_pool  = a >= 12'h010 && a < 12'h010 + 12'(NPOOLS);
-  wire        in_iprof = a >= 12'h040 && a < 12'h040 + 12'(NPROF * 8) && a[2:0] <= 3'd5;
-  wire        in_eprof = a >= 12'h0c0 && a < 12'h0c0 + 12'(NPROF * 4) && a[1:0] <= 2'd2;
-  wire        in_spool = a >= 12'h110 && a < 12'h110 + 12'(NPOOLS);
-  wire        in_qmap  = a >= 12'h200 && a < 12'h200 + 12'(NQ);
-  wire [11:0] pool_i  = a - 12'h010;
-  wire [11:0] iprof_k = (a - 12'h040) >> 3;
-  wire [11:0] eprof_k = (a - 12'h0c0) >> 2;
-  wire [11:0] spool_i = a - 12'h110;
-  wire [11:0] q_i     = a - 12'h200;
+  // POOL_SIZE: entry index and range.
+  wire [11:0] idx_g010 = a - 12'h10;
+  wire in_g010 = a >= 12'h10 && 32'(idx_g010) < 32'(NPOOLS);
+  // IPROF_MODE, IPROF_RESERVED, IPROF_STATIC, IPROF_XOFF, IPROF_XON, IPROF_XON_OFFSET: entry index and range.
+  wire [8:0] idx_g040_s8 = a[11:3] - 9'h8;
+  wire in_g040_s8 = a[11:3] >= 9'h8 && 32'(idx_g040_s8) < 32'(NPROF);
+  // EPROF_MODE, EPROF_RESERVED, EPROF_STATIC: entry index and range.
+  wire [9:0] idx_g0c0_s4 = a[11:2] - 10'h30;
+  wire in_g0c0_s4 = a[11:2] >= 10'h30 && 32'(idx_g0c0_s4) < 32'(NPROF);
+  // QMAP: entry index and range.
+  wire [11:0] idx_g200 = a - 12'h200;
+  wire in_g200 = a >= 12'h200 && 32'(idx_g200) < 32'((NPORTS*NPRIO));
+  // STAT_POOL_USED: entry index and range.
+  wire [11:0] idx_g110 = a - 12'h110;
+  wire in_g110 = a >= 12'h110 && 32'(idx_g110) < 32'(NPOOLS);
+  wire hit_id = a == 12'h000;
+  wire hit_params = a == 12'h001;
+  wire hit_ctrl = a == 12'h002;
+  wire hit_buffer_cells = a == 12'h004;
+  wire hit_hdrm_pool_cells = a == 12'h005;
+  wire hit_congested_cells = a == 12'h006;
+  wire hit_dsh_port_xon_offset = a == 12'h007;
+  wire hit_pool_size = in_g010;
+  wire hit_iprof_mode = in_g040_s8 && a[2:0] == 3'd0;
+  wire hit_iprof_reserved = in_g040_s8 && a[2:0] == 3'd1;
+  wire hit_iprof_static = in_g040_s8 && a[2:0] == 3'd2;
+  wire hit_iprof_xoff = in_g040_s8 && a[2:0] == 3'd3;
+  wire hit_iprof_xon = in_g040_s8 && a[2:0] == 3'd4;
+  wire hit_iprof_xon_offset = in_g040_s8 && a[2:0] == 3'd5;
+  wire hit_eprof_mode = in_g0c0_s4 && a[1:0] == 2'd0;
+  wire hit_eprof_reserved = in_g0c0_s4 && a[1:0] == 2'd1;
+  wire hit_eprof_static = in_g0c0_s4 && a[1:0] == 2'd2;
+  wire hit_qmap = in_g200;
+  wire hit_stat_total = a == 12'h100;
+  wire hit_stat_hdrm_pool = a == 12'h101;
+  wire hit_stat_pool_used = in_g110;
+  wire hit_stat_decisions = a == 12'h120;
+  wire hit_stat_drops = a == 12'h121;
+  wire rw_hit = hit_ctrl || hit_buffer_cells || hit_hdrm_pool_cells || hit_congested_cells || hit_dsh_port_xon_offset || hit_pool_size || hit_iprof_mode || hit_iprof_reserved || hit_iprof_static || hit_iprof_xoff || hit_iprof_xon || hit_iprof_xon_offset || hit_eprof_mode || hit_eprof_reserved || hit_eprof_static || hit_qmap;
+  wire ro_hit = hit_id || hit_params || hit_stat_total || hit_stat_hdrm_pool || hit_stat_pool_used || hit_stat_decisions || hit_stat_drops;
 
-  wire rw_reg = a == 12'h002 || (a >= 12'h004 && a <= 12'h007) || in_pool || in_iprof || in_eprof || in_qmap;
-  wire ro_reg = a == 12'h000 || a == 12'h001 || a == 12'h100 || a == 12'h101 || in_spool ||
-                a == 12'h120 || a == 12'h121;
+  // What a write would store: the bits each field holds.
+  wire [2:0] w_ctrl_policy = cfg_wdata_i[0 +: 3];
+  wire [0:0] w_ctrl_ewma_rule = cfg_wdata_i[4 +: 1];
+  wire [0:0] w_ctrl_ewma_clamp = cfg_wdata_i[5 +: 1];
+  wire [4:0] w_ctrl_ewma_k = cfg_wdata_i[8 +: 5];
+  wire [CW-1:0] w_buffer_cells_cells = cfg_wdata_i[0 +: CW];
+  wire [CW-1:0] w_hdrm_pool_cells_cells = cfg_wdata_i[0 +: CW];
+  wire [CW-1:0] w_congested_cells_cells = cfg_wdata_i[0 +: CW];
+  wire [CW-1:0] w_dsh_port_xon_offset_cells = cfg_wdata_i[0 +: CW];
+  wire [CW-1:0] w_pool_size_cells = cfg_wdata_i[0 +: CW];
+  wire [3:0] w_iprof_mode_pool = cfg_wdata_i[0 +: 4];
+  wire [0:0] w_iprof_mode_dynamic = cfg_wdata_i[8 +: 1];
+  wire [4:0] w_iprof_mode_shift = cfg_wdata_i[16 +: 5];
+  wire [CW-1:0] w_iprof_reserved_cells = cfg_wdata_i[0 +: CW];
+  wire [CW-1:0] w_iprof_static_cells = cfg_wdata_i[0 +: CW];
+  wire [CW-1:0] w_iprof_xoff_cells = cfg_wdata_i[0 +: CW];
+  wire [CW-1:0] w_iprof_xon_cells = cfg_wdata_i[0 +: CW];
+  wire [CW-1:0] w_iprof_xon_offset_cells = cfg_wdata_i[0 +: CW];
+  wire [3:0] w_eprof_mode_pool = cfg_wdata_i[0 +: 4];
+  wire [0:0] w_eprof_mode_dynamic = cfg_wdata_i[8 +: 1];
+  wire [4:0] w_eprof_mode_shift = cfg_wdata_i[16 +: 5];
+  wire [CW-1:0] w_eprof_reserved_cells = cfg_wdata_i[0 +: CW];
+  wire [CW-1:0] w_eprof_static_cells = cfg_wdata_i[0 +: CW];
+  wire [4:0] w_qmap_pg_profile = cfg_wdata_i[0 +: 5];
+  wire [4:0] w_qmap_queue_profile = cfg_wdata_i[8 +: 5];
+  wire [0:0] w_qmap_lossless = cfg_wdata_i[16 +: 1];
+  assign hook_ctrl_policy_o = cfg_wdata_i[0 +: 3];
 
-  // Writes that re-define accounting need an empty buffer.
-  wire busy = stat_total_i != '0;
-  logic quiesce;
-  always_comb begin
-    quiesce = 1'b0;
-    if (a == 12'h002) quiesce = cfg_wdata_i[2:0] != cfg_policy_o;
-    else if (a == 12'h006 || in_qmap) quiesce = 1'b1;
-    else if (in_iprof && a[2:0] == 3'd0) quiesce = cfg_wdata_i[3:0] != ip_pool_o[iprof_k*4 +: 4];
-    else if (in_iprof && a[2:0] == 3'd1) quiesce = 1'b1;
-    else if (in_eprof && a[1:0] == 2'd0) quiesce = cfg_wdata_i[3:0] != ep_pool_o[eprof_k*4 +: 4];
-    else if (in_eprof && a[1:0] == 2'd1) quiesce = 1'b1;
-  end
-  // Field values outside their ranges are refused, as the golden core refuses them:
-  // a policy the unit lacks (CTRL.policy value i needs POLICIES[i]), ewma_k 31, dynamic_th
-  // -16, a pool or profile the unit does not have, a congestion level of 0 cells (every
-  // queue congested, none counted).
-  logic bad_value;
-  always_comb begin
-    bad_value = 1'b0;
-    if (a == 12'h002)
-      bad_value = cfg_wdata_i[2:0] > mmu_adm_pkg::POLICY_ABM || !POLICIES[cfg_wdata_i[2:0]] || cfg_wdata_i[12:8] == 5'd31;
-    else if ((in_iprof && a[2:0] == 3'd0) || (in_eprof && a[1:0] == 2'd0))
-      bad_value = cfg_wdata_i[20:16] == 5'b10000 || 32'(cfg_wdata_i[3:0]) >= 32'(NPOOLS);
-    else if (a == 12'h006)
-      bad_value = cfg_wdata_i[CW-1:0] == '0;
-    else if (in_qmap)
-      bad_value = 32'(cfg_wdata_i[4:0]) >= 32'(NPROF) || 32'(cfg_wdata_i[12:8]) >= 32'(NPROF);
-  end
-  wire refused = (quiesce && busy) || bad_value;
-  wire do_write = cfg_valid_i && cfg_write_i && rw_reg && !refused;
-  assign cfg_policy_set_o = do_write && a == 12'h002 && cfg_wdata_i[2:0] != cfg_policy_o;
+  // Legal values (enum, min/max, index_of, the unit's hook).
+  wire bad_value = (hit_ctrl && !((w_ctrl_policy == 3'd0 || w_ctrl_policy == 3'd1 || w_ctrl_policy == 3'd2 || w_ctrl_policy == 3'd3 || w_ctrl_policy == 3'd4) && !hook_ctrl_policy_bad_i && 32'(w_ctrl_ewma_k) <= 32'd30)) ||
+                   (hit_congested_cells && !(32'(w_congested_cells_cells) >= 32'd1)) ||
+                   (hit_iprof_mode && !(32'(w_iprof_mode_pool) < 32'(NPOOLS) && (w_iprof_mode_shift ^ 5'h10) >= 5'd1)) ||
+                   (hit_eprof_mode && !(32'(w_eprof_mode_pool) < 32'(NPOOLS) && (w_eprof_mode_shift ^ 5'h10) >= 5'd1)) ||
+                   (hit_qmap && !(32'(w_qmap_pg_profile) < 32'(NPROF) && 32'(w_qmap_queue_profile) < 32'(NPROF)));
 
+  // Quiesce fields: a write changes one when it differs from what the register reads.
+  logic [31:0] rdata;
+  wire changes_quiesce = (hit_ctrl && (rdata[0 +: 3] != w_ctrl_policy)) ||
+                         (hit_congested_cells && (rdata[0 +: CW] != w_congested_cells_cells)) ||
+                         (hit_iprof_mode && (rdata[0 +: 4] != w_iprof_mode_pool)) ||
+                         (hit_iprof_reserved && (rdata[0 +: CW] != w_iprof_reserved_cells)) ||
+                         (hit_eprof_mode && (rdata[0 +: 4] != w_eprof_mode_pool)) ||
+                         (hit_eprof_reserved && (rdata[0 +: CW] != w_eprof_reserved_cells)) ||
+                         (hit_qmap && (rdata[0 +: 5] != w_qmap_pg_profile || rdata[8 +: 5] != w_qmap_queue_profile || rdata[16 +: 1] != w_qmap_lossless));
+  wire refused = (changes_quiesce && busy_i) || bad_value;
+  wire do_write = cfg_valid_i && cfg_write_i && rw_hit && !refused;
+  assign reg2hw_ctrl_policy_set_o = do_write && hit_ctrl && w_ctrl_policy != reg2hw_ctrl_policy_o;
+  logic [31:0] cnt_stat_decisions;
+  logic [31:0] cnt_stat_drops;
+
+  // Storage.
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
-      cfg_policy_o <= 3'(first_policy());
-      cfg_ewma_rule_o <= 1'b0;
-      cfg_ewma_clamp_o <= 1'b0;
-      cfg_ewma_k_o <= 5'd0;
-      cfg_buffer_o <= '0;
-      cfg_hdrm_pool_o <= '0;
-      cfg_congested_o <= CW'(80);
-      cfg_dsh_port_xon_off_o <= '0;
-      cfg_pool_size_o <= '0;
-      ip_pool_o <= '0;
-      ip_dynamic_o <= '0;
-      ip_shift_o <= '0;
-      ip_reserved_o <= '0;
-      ip_static_o <= '0;
-      ip_xoff_o <= '0;
-      ip_xon_o <= '0;
-      ip_xon_offset_o <= '0;
-      ep_pool_o <= '0;
-      ep_dynamic_o <= '0;
-      ep_shift_o <= '0;
-      ep_reserved_o <= '0;
-      ep_static_o <= '0;
-      q_pg_prof_o <= '0;
-      q_queue_prof_o <= '0;
-      q_lossless_o <= '0;
-    end else if (do_write) begin
-      if (a == 12'h002) begin
-        cfg_policy_o <= cfg_wdata_i[2:0];
-        cfg_ewma_rule_o <= cfg_wdata_i[4];
-        cfg_ewma_clamp_o <= cfg_wdata_i[5];
-        cfg_ewma_k_o <= cfg_wdata_i[12:8];
+      reg2hw_ctrl_policy_o <= CTRL_POLICY_RESET;
+      reg2hw_ctrl_ewma_rule_o <= '0;
+      reg2hw_ctrl_ewma_clamp_o <= '0;
+      reg2hw_ctrl_ewma_k_o <= '0;
+      reg2hw_buffer_cells_cells_o <= '0;
+      reg2hw_hdrm_pool_cells_cells_o <= '0;
+      reg2hw_congested_cells_cells_o <= CW'(80);
+      reg2hw_dsh_port_xon_offset_cells_o <= '0;
+      reg2hw_pool_size_cells_o <= '0;
+      reg2hw_iprof_mode_pool_o <= '0;
+      reg2hw_iprof_mode_dynamic_o <= '0;
+      reg2hw_iprof_mode_shift_o <= '0;
+      reg2hw_iprof_reserved_cells_o <= '0;
+      reg2hw_iprof_static_cells_o <= '0;
+      reg2hw_iprof_xoff_cells_o <= '0;
+      reg2hw_iprof_xon_cells_o <= '0;
+      reg2hw_iprof_xon_offset_cells_o <= '0;
+      reg2hw_eprof_mode_pool_o <= '0;
+      reg2hw_eprof_mode_dynamic_o <= '0;
+      reg2hw_eprof_mode_shift_o <= '0;
+      reg2hw_eprof_reserved_cells_o <= '0;
+      reg2hw_eprof_static_cells_o <= '0;
+      reg2hw_qmap_pg_profile_o <= '0;
+      reg2hw_qmap_queue_profile_o <= '0;
+      reg2hw_qmap_lossless_o <= '0;
+      cnt_stat_decisions <= '0;
+      cnt_stat_drops <= '0;
+    end else begin
+      if (do_write && hit_ctrl) begin
+        reg2hw_ctrl_policy_o <= w_ctrl_policy;
+        reg2hw_ctrl_ewma_rule_o <= w_ctrl_ewma_rule;
+        reg2hw_ctrl_ewma_clamp_o <= w_ctrl_ewma_clamp;
+        reg2hw_ctrl_ewma_k_o <= w_ctrl_ewma_k;
       end
-      if (a == 12'h004) cfg_buffer_o <= cfg_wdata_i[CW-1:0];
-      if (a == 12'h005) cfg_hdrm_pool_o <= cfg_wdata_i[CW-1:0];
-      if (a == 12'h006) cfg_congested_o <= cfg_wdata_i[CW-1:0];
-      if (a == 12'h007) cfg_dsh_port_xon_off_o <= cfg_wdata_i[CW-1:0];
-      if (in_pool) cfg_pool_size_o[pool_i*CW +: CW] <= cfg_wdata_i[CW-1:0];
-      if (in_iprof) begin
-        case (a[2:0])
-          3'd0: begin
-            ip_pool_o[iprof_k*4 +: 4] <= cfg_wdata_i[3:0];
-            ip_dynamic_o[iprof_k[KW-1:0]] <= cfg_wdata_i[8];
-            ip_shift_o[iprof_k*5 +: 5] <= cfg_wdata_i[20:16];
-          end
-          3'd1: ip_reserved_o[iprof_k*CW +: CW] <= cfg_wdata_i[CW-1:0];
-          3'd2: ip_static_o[iprof_k*CW +: CW] <= cfg_wdata_i[CW-1:0];
-          3'd3: ip_xoff_o[iprof_k*CW +: CW] <= cfg_wdata_i[CW-1:0];
-          3'd4: ip_xon_o[iprof_k*CW +: CW] <= cfg_wdata_i[CW-1:0];
-          default: ip_xon_offset_o[iprof_k*CW +: CW] <= cfg_wdata_i[CW-1:0];
-        endcase
+      if (do_write && hit_buffer_cells) begin
+        reg2hw_buffer_cells_cells_o <= w_buffer_cells_cells;
       end
-      if (in_eprof) begin
-        case (a[1:0])
-          2'd0: begin
-            ep_pool_o[eprof_k*4 +: 4] <= cfg_wdata_i[3:0];
-            ep_dynamic_o[eprof_k[KW-1:0]] <= cfg_wdata_i[8];
-            ep_shift_o[eprof_k*5 +: 5] <= cfg_wdata_i[20:16];
-          end
-          2'd1: ep_reserved_o[eprof_k*CW +: CW] <= cfg_wdata_i[CW-1:0];
-          default: ep_static_o[eprof_k*CW +: CW] <= cfg_wdata_i[CW-1:0];
-        endcase
+      if (do_write && hit_hdrm_pool_cells) begin
+        reg2hw_hdrm_pool_cells_cells_o <= w_hdrm_pool_cells_cells;
       end
-      if (in_qmap) begin
-        q_pg_prof_o[q_i*5 +: 5] <= cfg_wdata_i[4:0];
-        q_queue_prof_o[q_i*5 +: 5] <= cfg_wdata_i[12:8];
-        q_lossless_o[q_i[QIW-1:0]] <= cfg_wdata_i[16];
+      if (do_write && hit_congested_cells) begin
+        reg2hw_congested_cells_cells_o <= w_congested_cells_cells;
       end
+      if (do_write && hit_dsh_port_xon_offset) begin
+        reg2hw_dsh_port_xon_offset_cells_o <= w_dsh_port_xon_offset_cells;
+      end
+      if (do_write && hit_pool_size) begin
+        reg2hw_pool_size_cells_o[idx_g010*CW +: CW] <= w_pool_size_cells;
+      end
+      if (do_write && hit_iprof_mode) begin
+        reg2hw_iprof_mode_pool_o[idx_g040_s8*4 +: 4] <= w_iprof_mode_pool;
+        reg2hw_iprof_mode_dynamic_o[idx_g040_s8*1 +: 1] <= w_iprof_mode_dynamic;
+        reg2hw_iprof_mode_shift_o[idx_g040_s8*5 +: 5] <= w_iprof_mode_shift;
+      end
+      if (do_write && hit_iprof_reserved) begin
+        reg2hw_iprof_reserved_cells_o[idx_g040_s8*CW +: CW] <= w_iprof_reserved_cells;
+      end
+      if (do_write && hit_iprof_static) begin
+        reg2hw_iprof_static_cells_o[idx_g040_s8*CW +: CW] <= w_iprof_static_cells;
+      end
+      if (do_write && hit_iprof_xoff) begin
+        reg2hw_iprof_xoff_cells_o[idx_g040_s8*CW +: CW] <= w_iprof_xoff_cells;
+      end
+      if (do_write && hit_iprof_xon) begin
+        reg2hw_iprof_xon_cells_o[idx_g040_s8*CW +: CW] <= w_iprof_xon_cells;
+      end
+      if (do_write && hit_iprof_xon_offset) begin
+        reg2hw_iprof_xon_offset_cells_o[idx_g040_s8*CW +: CW] <= w_iprof_xon_offset_cells;
+      end
+      if (do_write && hit_eprof_mode) begin
+        reg2hw_eprof_mode_pool_o[idx_g0c0_s4*4 +: 4] <= w_eprof_mode_pool;
+        reg2hw_eprof_mode_dynamic_o[idx_g0c0_s4*1 +: 1] <= w_eprof_mode_dynamic;
+        reg2hw_eprof_mode_shift_o[idx_g0c0_s4*5 +: 5] <= w_eprof_mode_shift;
+      end
+      if (do_write && hit_eprof_reserved) begin
+        reg2hw_eprof_reserved_cells_o[idx_g0c0_s4*CW +: CW] <= w_eprof_reserved_cells;
+      end
+      if (do_write && hit_eprof_static) begin
+        reg2hw_eprof_static_cells_o[idx_g0c0_s4*CW +: CW] <= w_eprof_static_cells;
+      end
+      if (do_write && hit_qmap) begin
+        reg2hw_qmap_pg_profile_o[idx_g200*5 +: 5] <= w_qmap_pg_profile;
+        reg2hw_qmap_queue_profile_o[idx_g200*5 +: 5] <= w_qmap_queue_profile;
+        reg2hw_qmap_lossless_o[idx_g200*1 +: 1] <= w_qmap_lossless;
+      end
+      // Statistics counters wrap by design (software reads differences).
+      if (hw2reg_stat_decisions_inc_i) cnt_stat_decisions <= cnt_stat_decisions + 32'd1;
+      if (hw2reg_stat_drops_inc_i) cnt_stat_drops <= cnt_stat_drops + 32'd1;
     end
   end
 
-  // Read data, one cycle after the access.
-  logic [31:0] rdata;
+  // Read data of the addressed register (also the quiesce comparison's old value).
   always_comb begin
     rdata = '0;
-    if (a == 12'h000) rdata = ID_VALUE;
-    else if (a == 12'h001) rdata = {2'b0, 6'(CW), 3'b0, 5'(NPROF), 4'(NPOOLS), 4'(NPRIO), 8'(NPORTS)};
-    else if (a == 12'h002)
-      rdata = {19'b0, cfg_ewma_k_o, 2'b0, cfg_ewma_clamp_o, cfg_ewma_rule_o, 1'b0, cfg_policy_o};
-    else if (a == 12'h004) rdata = 32'(cfg_buffer_o);
-    else if (a == 12'h005) rdata = 32'(cfg_hdrm_pool_o);
-    else if (a == 12'h006) rdata = 32'(cfg_congested_o);
-    else if (a == 12'h007) rdata = 32'(cfg_dsh_port_xon_off_o);
-    else if (in_pool) rdata = 32'(cfg_pool_size_o[pool_i*CW +: CW]);
-    else if (in_iprof) begin
-      case (a[2:0])
-        3'd0: rdata = {11'b0, ip_shift_o[iprof_k*5 +: 5], 7'b0, ip_dynamic_o[iprof_k[KW-1:0]], 4'b0, ip_pool_o[iprof_k*4 +: 4]};
-        3'd1: rdata = 32'(ip_reserved_o[iprof_k*CW +: CW]);
-        3'd2: rdata = 32'(ip_static_o[iprof_k*CW +: CW]);
-        3'd3: rdata = 32'(ip_xoff_o[iprof_k*CW +: CW]);
-        3'd4: rdata = 32'(ip_xon_o[iprof_k*CW +: CW]);
-        default: rdata = 32'(ip_xon_offset_o[iprof_k*CW +: CW]);
-      endcase
-    end else if (in_eprof) begin
-      case (a[1:0])
-        2'd0: rdata = {11'b0, ep_shift_o[eprof_k*5 +: 5], 7'b0, ep_dynamic_o[eprof_k[KW-1:0]], 4'b0, ep_pool_o[eprof_k*4 +: 4]};
-        2'd1: rdata = 32'(ep_reserved_o[eprof_k*CW +: CW]);
-        default: rdata = 32'(ep_static_o[eprof_k*CW +: CW]);
-      endcase
-    end else if (a == 12'h100) rdata = 32'(stat_total_i);
-    else if (a == 12'h101) rdata = 32'(stat_hdrm_pool_i);
-    else if (in_spool) rdata = 32'(stat_pool_used_i[spool_i*CW +: CW]);
-    else if (a == 12'h120) rdata = decisions;
-    else if (a == 12'h121) rdata = drops;
-    else if (in_qmap) rdata = {15'b0, q_lossless_o[q_i[QIW-1:0]], 3'b0, q_queue_prof_o[q_i*5 +: 5], 3'b0, q_pg_prof_o[q_i*5 +: 5]};
+    if (hit_id) rdata[0 +: 32] = 32'h4d4d5541;
+    else if (hit_params) begin
+      rdata[0 +: 8] = 8'(NPORTS);
+      rdata[8 +: 4] = 4'(NPRIO);
+      rdata[12 +: 4] = 4'(NPOOLS);
+      rdata[16 +: 5] = 5'(NPROF);
+      rdata[24 +: 6] = 6'(CW);
+    end
+    else if (hit_ctrl) begin
+      rdata[0 +: 3] = reg2hw_ctrl_policy_o;
+      rdata[4 +: 1] = reg2hw_ctrl_ewma_rule_o;
+      rdata[5 +: 1] = reg2hw_ctrl_ewma_clamp_o;
+      rdata[8 +: 5] = reg2hw_ctrl_ewma_k_o;
+    end
+    else if (hit_buffer_cells) rdata[0 +: CW] = reg2hw_buffer_cells_cells_o;
+    else if (hit_hdrm_pool_cells) rdata[0 +: CW] = reg2hw_hdrm_pool_cells_cells_o;
+    else if (hit_congested_cells) rdata[0 +: CW] = reg2hw_congested_cells_cells_o;
+    else if (hit_dsh_port_xon_offset) rdata[0 +: CW] = reg2hw_dsh_port_xon_offset_cells_o;
+    else if (hit_pool_size) rdata[0 +: CW] = reg2hw_pool_size_cells_o[idx_g010*CW +: CW];
+    else if (hit_iprof_mode) begin
+      rdata[0 +: 4] = reg2hw_iprof_mode_pool_o[idx_g040_s8*4 +: 4];
+      rdata[8 +: 1] = reg2hw_iprof_mode_dynamic_o[idx_g040_s8*1 +: 1];
+      rdata[16 +: 5] = reg2hw_iprof_mode_shift_o[idx_g040_s8*5 +: 5];
+    end
+    else if (hit_iprof_reserved) rdata[0 +: CW] = reg2hw_iprof_reserved_cells_o[idx_g040_s8*CW +: CW];
+    else if (hit_iprof_static) rdata[0 +: CW] = reg2hw_iprof_static_cells_o[idx_g040_s8*CW +: CW];
+    else if (hit_iprof_xoff) rdata[0 +: CW] = reg2hw_iprof_xoff_cells_o[idx_g040_s8*CW +: CW];
+    else if (hit_iprof_xon) rdata[0 +: CW] = reg2hw_iprof_xon_cells_o[idx_g040_s8*CW +: CW];
+    else if (hit_iprof_xon_offset) rdata[0 +: CW] = reg2hw_iprof_xon_offset_cells_o[idx_g040_s8*CW +: CW];
+    else if (hit_eprof_mode) begin
+      rdata[0 +: 4] = reg2hw_eprof_mode_pool_o[idx_g0c0_s4*4 +: 4];
+      rdata[8 +: 1] = reg2hw_eprof_mode_dynamic_o[idx_g0c0_s4*1 +: 1];
+      rdata[16 +: 5] = reg2hw_eprof_mode_shift_o[idx_g0c0_s4*5 +: 5];
+    end
+    else if (hit_eprof_reserved) rdata[0 +: CW] = reg2hw_eprof_reserved_cells_o[idx_g0c0_s4*CW +: CW];
+    else if (hit_eprof_static) rdata[0 +: CW] = reg2hw_eprof_static_cells_o[idx_g0c0_s4*CW +: CW];
+    else if (hit_qmap) begin
+      rdata[0 +: 5] = reg2hw_qmap_pg_profile_o[idx_g200*5 +: 5];
+      rdata[8 +: 5] = reg2hw_qmap_queue_profile_o[idx_g200*5 +: 5];
+      rdata[16 +: 1] = reg2hw_qmap_lossless_o[idx_g200*1 +: 1];
+    end
+    else if (hit_stat_total) rdata[0 +: CW] = hw2reg_stat_total_cells_i;
+    else if (hit_stat_hdrm_pool) rdata[0 +: CW] = hw2reg_stat_hdrm_pool_cells_i;
+    else if (hit_stat_pool_used) rdata[0 +: CW] = hw2reg_stat_pool_used_cells_i[idx_g110*CW +: CW];
+    else if (hit_stat_decisions) rdata[0 +: 32] = cnt_stat_decisions;
+    else if (hit_stat_drops) rdata[0 +: 32] = cnt_stat_drops;
   end
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
@@ -241,16 +336,10 @@ module mmu_adm_csr
       cfg_rvalid_o <= 1'b0;
       cfg_rdata_o <= '0;
       cfg_error_o <= 1'b0;
-      decisions <= '0;
-      drops <= '0;
     end else begin
       cfg_rvalid_o <= cfg_valid_i && !cfg_write_i;
       if (cfg_valid_i && !cfg_write_i) cfg_rdata_o <= rdata;
-      if (cfg_valid_i)
-        cfg_error_o <= cfg_write_i ? !rw_reg || refused : !(rw_reg || ro_reg);
-      // Statistics counters wrap by design (software reads differences).
-      if (stat_decision_i) decisions <= decisions + 32'd1;
-      if (stat_drop_i) drops <= drops + 32'd1;
+      if (cfg_valid_i) cfg_error_o <= cfg_write_i ? !rw_hit || refused : !(rw_hit || ro_hit);
     end
   end
 

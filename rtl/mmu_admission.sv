@@ -33,6 +33,11 @@ module mmu_admission
   // view forwarded from the release's next state); 0: one datapath shared by both, a
   // request waits while a release is offered (smaller, shorter path).
   parameter int DUAL_ISSUE = 1,
+  // Read lanes of the debug/state port: a simulation's lockstep reads every word an
+  // operation touches in the same evaluation (hw-model/cosim/rtl_unit.h). 0: no port (one
+  // lane's pins, reading zero), for an area figure without it (docs/ppa.md).
+  parameter int DBG_LANES = 1,
+  localparam int DBGW = DBG_LANES > 0 ? DBG_LANES : 1,
   localparam int NQ = NPORTS * NPRIO,
   localparam int PW = NPORTS > 1 ? $clog2(NPORTS) : 1,
   localparam int QW = NQ > 1 ? $clog2(NQ) : 1,
@@ -74,7 +79,12 @@ module mmu_admission
   // Statistics.
   output logic [CW-1:0]    stat_total_o,
   output logic [CW-1:0]    stat_hdrm_pool_o,
-  output logic             stat_underflow_o  // sticky: a release exceeded a counter
+  output logic             stat_underflow_o, // sticky: a release exceeded a counter
+  // Debug/state read port: lane l reads the architectural state word at
+  // dbg_addr_i[16l +: 16] (the state map, "Debug/state read port" below) to
+  // dbg_data_o[64l +: 64], combinationally.
+  input  wire [16*DBGW-1:0] dbg_addr_i,
+  output logic [64*DBGW-1:0] dbg_data_o
 );
 
   // ---------------------------------------------------------------------------------
@@ -91,6 +101,7 @@ module mmu_admission
   `MMU_PARAM_CHECK(POLICIES == 6'b000000, "POLICIES must name at least one policy")
   `MMU_PARAM_CHECK(POLICIES[5], "POLICIES: abm (bit 5) is not implemented in RTL yet")
   `MMU_PARAM_CHECK(DUAL_ISSUE < 0 || DUAL_ISSUE > 1, "DUAL_ISSUE must be 0 or 1")
+  `MMU_PARAM_CHECK(DBG_LANES < 0 || DBG_LANES > 32, "DBG_LANES must be 0..32")
 
   localparam int PFW = NPROF > 1 ? $clog2(NPROF) : 1;   // profile index bits
   localparam int PLW = NPOOLS > 1 ? $clog2(NPOOLS) : 1; // pool index bits
@@ -125,21 +136,58 @@ module mmu_admission
   // ---------------------------------------------------------------------------------
   // State: the counter bank (hw-model/admission/counters.h) and policy state.
   // ---------------------------------------------------------------------------------
-  // Flat vectors, entry i at [i*W +: W]: one always_ff per entry below keeps every tool
-  // (Verilator, yosys 0.23, Icarus 11) on plain registers.
-  logic [NQ*CW-1:0]     ing_q;        // ingress (port, PG) cells outside headroom
-  logic [NQ*CW-1:0]     hdrm_q;       // ingress (port, PG) cells in headroom
-  logic [NQ*CW-1:0]     egr_q;        // egress (port, queue) cells
+  // Per-queue and per-port entries are memories (unpacked arrays) with one write per
+  // operation slot, so a simulator touches only the entries an operation addresses. An
+  // entry reads zero until written after reset or a policy change (its valid bit), so
+  // reset clears bit vectors only, as for a register file without reset. yosys keeps
+  // them as registers (mem2reg), named entry by entry (scripts/ppa).
+  (* mem2reg *) logic [CW-1:0] ing_q [0:NQ-1];      // ingress (port, PG) cells outside headroom
+  (* mem2reg *) logic [CW-1:0] hdrm_q [0:NQ-1];     // ingress (port, PG) cells in headroom
+  (* mem2reg *) logic [CW-1:0] egr_q [0:NQ-1];      // egress (port, queue) cells
+  // Policy state, never written when its policy is left out (POLICIES).
+  /* verilator lint_off UNDRIVEN */
+  (* mem2reg *) logic [AW-1:0] avg_in_q [0:NQ-1];   // reverie filter, ingress (lossless) queues
+  (* mem2reg *) logic [AW-1:0] avg_eg_q [0:NQ-1];   // reverie filter, egress (lossy) queues
+  (* mem2reg *) logic [CW-1:0] port_shared [0:NPORTS-1];  // dsh: lossless shared cells per port
+  (* mem2reg *) logic [CW-1:0] port_ins [0:NPORTS-1];     // dsh: insurance headroom cells per port
+  /* verilator lint_on UNDRIVEN */
+  logic [NQ-1:0]        ing_valid, egr_valid, avg_in_valid, avg_eg_valid;
+  logic [NPORTS-1:0]    port_valid;
   logic [NQ-1:0]        paused_q;     // queue-level XOFF
-  logic [NQ*AW-1:0]     avg_in_q;     // reverie filter, ingress (lossless) queues
-  logic [NQ*AW-1:0]     avg_eg_q;     // reverie filter, egress (lossy) queues
+  logic [NPORTS-1:0]    port_paused;  // dsh port-level XOFF
   logic [NPOOLS*CW-1:0] pool_used;
   logic [CW-1:0]        hdrm_used;
   logic [CW-1:0]        total_used;
   logic [8*(QW+1)-1:0]  ncong;        // reverie n_p: congested queues per priority
-  logic [NPORTS-1:0]    port_paused;  // dsh port-level XOFF
-  logic [NPORTS*CW-1:0] port_shared;  // dsh: lossless shared cells per port
-  logic [NPORTS*CW-1:0] port_ins;     // dsh: insurance headroom cells per port
+
+  // Queue indices (port * NPRIO + prio) of the release (a) and the request (b).
+  wire [QW-1:0] a_ii = QW'(rel_in_port_i) * QW'(NPRIO) + QW'(rel_prio_i);
+  wire [QW-1:0] a_ei = QW'(rel_out_port_i) * QW'(NPRIO) + QW'(rel_prio_i);
+  wire [QW-1:0] b_ii = QW'(req_in_port_i) * QW'(NPRIO) + QW'(req_prio_i);
+  wire [QW-1:0] b_ei = QW'(req_out_port_i) * QW'(NPRIO) + QW'(req_prio_i);
+
+  // Entry reads, two per memory: port a the release's queue or port (single issue: the
+  // operation's), port b the request's (dual issue only).
+  wire          a_first = DUAL_ISSUE != 0 || rel_valid_i;
+  wire [QW-1:0] ra_ii = a_first ? a_ii : b_ii;
+  wire [QW-1:0] ra_ei = a_first ? a_ei : b_ei;
+  wire [PW-1:0] ra_port = a_first ? rel_in_port_i : req_in_port_i;
+  wire [CW-1:0] rd_ing_a = ing_valid[ra_ii] ? ing_q[ra_ii] : '0;
+  /* verilator lint_off UNUSEDSIGNAL */ // port b: dual issue only
+  wire [CW-1:0] rd_ing_b = ing_valid[b_ii] ? ing_q[b_ii] : '0;
+  wire [CW-1:0] rd_hdrm_a = ing_valid[ra_ii] ? hdrm_q[ra_ii] : '0;
+  wire [CW-1:0] rd_hdrm_b = ing_valid[b_ii] ? hdrm_q[b_ii] : '0;
+  wire [CW-1:0] rd_egr_a = egr_valid[ra_ei] ? egr_q[ra_ei] : '0;
+  wire [CW-1:0] rd_egr_b = egr_valid[b_ei] ? egr_q[b_ei] : '0;
+  wire [AW-1:0] rd_avg_in_a = avg_in_valid[ra_ii] ? avg_in_q[ra_ii] : '0;
+  wire [AW-1:0] rd_avg_in_b = avg_in_valid[b_ii] ? avg_in_q[b_ii] : '0;
+  wire [AW-1:0] rd_avg_eg_a = avg_eg_valid[ra_ei] ? avg_eg_q[ra_ei] : '0;
+  wire [AW-1:0] rd_avg_eg_b = avg_eg_valid[b_ei] ? avg_eg_q[b_ei] : '0;
+  wire [CW-1:0] rd_port_shared_a = port_valid[ra_port] ? port_shared[ra_port] : '0;
+  wire [CW-1:0] rd_port_shared_b = port_valid[req_in_port_i] ? port_shared[req_in_port_i] : '0;
+  wire [CW-1:0] rd_port_ins_a = port_valid[ra_port] ? port_ins[ra_port] : '0;
+  wire [CW-1:0] rd_port_ins_b = port_valid[req_in_port_i] ? port_ins[req_in_port_i] : '0;
+  /* verilator lint_on UNUSEDSIGNAL */
 
   // ---------------------------------------------------------------------------------
   // Configuration-derived values.
@@ -200,12 +248,6 @@ module mmu_admission
   wire a_valid = rel_valid_i;
   wire b_valid = req_valid_i && req_ready_o;
 
-  // Queue indices (port * NPRIO + prio).
-  wire [QW-1:0] a_ii = QW'(rel_in_port_i) * QW'(NPRIO) + QW'(rel_prio_i);
-  wire [QW-1:0] a_ei = QW'(rel_out_port_i) * QW'(NPRIO) + QW'(rel_prio_i);
-  wire [QW-1:0] b_ii = QW'(req_in_port_i) * QW'(NPRIO) + QW'(req_prio_i);
-  wire [QW-1:0] b_ei = QW'(req_out_port_i) * QW'(NPRIO) + QW'(req_prio_i);
-
   // Each slot's decision and the next values of the entries it names (mmu_adm_op).
   logic [1:0]           a_pfc, a_port_pfc, b_verdict, b_pfc, b_port_pfc;
   logic [2:0]           b_reason;
@@ -243,11 +285,11 @@ module mmu_admission
     ) u_rel (
       `MMU_OP_CFG,
       .is_req_i(1'b0), .is_rel_i(a_valid), .ii_i(a_ii), .ei_i(a_ei), .in_port_i(rel_in_port_i), .cells_i(rel_cells_i),
-      .v_ing_i(ing_q[a_ii*CW +: CW]), .v_hdrm_i(hdrm_q[a_ii*CW +: CW]), .v_paused_i(paused_q[a_ii]),
-      .v_avg_in_i(avg_in_q[a_ii*AW +: AW]), .v_egr_i(egr_q[a_ei*CW +: CW]), .v_avg_eg_i(avg_eg_q[a_ei*AW +: AW]),
+      .v_ing_i(rd_ing_a), .v_hdrm_i(rd_hdrm_a), .v_paused_i(paused_q[a_ii]),
+      .v_avg_in_i(rd_avg_in_a), .v_egr_i(rd_egr_a), .v_avg_eg_i(rd_avg_eg_a),
       .v_pool_used_i(pool_used), .v_hdrm_used_i(hdrm_used), .v_total_i(total_used),
       .v_ncong_i(ncong[rel_prio_i*(QW+1) +: (QW+1)]), .v_port_paused_i(port_paused[rel_in_port_i]),
-      .v_port_shared_i(port_shared[rel_in_port_i*CW +: CW]), .v_port_ins_i(port_ins[rel_in_port_i*CW +: CW]),
+      .v_port_shared_i(rd_port_shared_a), .v_port_ins_i(rd_port_ins_a),
       .verdict_o(), .pfc_o(a_pfc), .port_pfc_o(a_port_pfc), .reason_o(), .underflow_o(a_underflow),
       .n_ing_o(a_ing), .n_hdrm_o(a_hdrm), .n_paused_o(a_paused), .n_avg_in_o(a_avg_in), .n_egr_o(a_egr),
       .n_avg_eg_o(a_avg_eg), .n_pool_used_o(a_pool_used), .n_hdrm_used_o(a_hdrm_used), .n_total_o(a_total),
@@ -265,14 +307,14 @@ module mmu_admission
     ) u_req (
       `MMU_OP_CFG,
       .is_req_i(b_valid), .is_rel_i(1'b0), .ii_i(b_ii), .ei_i(b_ei), .in_port_i(req_in_port_i), .cells_i(req_cells_i),
-      .v_ing_i(same_iq ? a_ing : ing_q[b_ii*CW +: CW]), .v_hdrm_i(same_iq ? a_hdrm : hdrm_q[b_ii*CW +: CW]),
-      .v_paused_i(same_iq ? a_paused : paused_q[b_ii]), .v_avg_in_i(same_iq ? a_avg_in : avg_in_q[b_ii*AW +: AW]),
-      .v_egr_i(same_eq ? a_egr : egr_q[b_ei*CW +: CW]), .v_avg_eg_i(same_eq ? a_avg_eg : avg_eg_q[b_ei*AW +: AW]),
+      .v_ing_i(same_iq ? a_ing : rd_ing_b), .v_hdrm_i(same_iq ? a_hdrm : rd_hdrm_b),
+      .v_paused_i(same_iq ? a_paused : paused_q[b_ii]), .v_avg_in_i(same_iq ? a_avg_in : rd_avg_in_b),
+      .v_egr_i(same_eq ? a_egr : rd_egr_b), .v_avg_eg_i(same_eq ? a_avg_eg : rd_avg_eg_b),
       .v_pool_used_i(a_pool_used), .v_hdrm_used_i(a_hdrm_used), .v_total_i(a_total),
       .v_ncong_i(same_prio ? a_ncong : ncong[req_prio_i*(QW+1) +: (QW+1)]),
       .v_port_paused_i(same_port ? a_port_paused : port_paused[req_in_port_i]),
-      .v_port_shared_i(same_port ? a_port_shared : port_shared[req_in_port_i*CW +: CW]),
-      .v_port_ins_i(same_port ? a_port_ins : port_ins[req_in_port_i*CW +: CW]),
+      .v_port_shared_i(same_port ? a_port_shared : rd_port_shared_b),
+      .v_port_ins_i(same_port ? a_port_ins : rd_port_ins_b),
       .verdict_o(b_verdict), .pfc_o(b_pfc), .port_pfc_o(b_port_pfc), .reason_o(b_reason), .underflow_o(),
       .n_ing_o(b_ing), .n_hdrm_o(b_hdrm), .n_paused_o(b_paused), .n_avg_in_o(b_avg_in), .n_egr_o(b_egr),
       .n_avg_eg_o(b_avg_eg), .n_pool_used_o(b_pool_used), .n_hdrm_used_o(b_hdrm_used), .n_total_o(b_total),
@@ -293,11 +335,11 @@ module mmu_admission
       `MMU_OP_CFG,
       .is_req_i(b_valid), .is_rel_i(a_valid), .ii_i(o_ii), .ei_i(o_ei), .in_port_i(o_in),
       .cells_i(a_valid ? rel_cells_i : req_cells_i),
-      .v_ing_i(ing_q[o_ii*CW +: CW]), .v_hdrm_i(hdrm_q[o_ii*CW +: CW]), .v_paused_i(paused_q[o_ii]),
-      .v_avg_in_i(avg_in_q[o_ii*AW +: AW]), .v_egr_i(egr_q[o_ei*CW +: CW]), .v_avg_eg_i(avg_eg_q[o_ei*AW +: AW]),
+      .v_ing_i(rd_ing_a), .v_hdrm_i(rd_hdrm_a), .v_paused_i(paused_q[o_ii]),
+      .v_avg_in_i(rd_avg_in_a), .v_egr_i(rd_egr_a), .v_avg_eg_i(rd_avg_eg_a),
       .v_pool_used_i(pool_used), .v_hdrm_used_i(hdrm_used), .v_total_i(total_used),
       .v_ncong_i(ncong[o_prio*(QW+1) +: (QW+1)]), .v_port_paused_i(port_paused[o_in]),
-      .v_port_shared_i(port_shared[o_in*CW +: CW]), .v_port_ins_i(port_ins[o_in*CW +: CW]),
+      .v_port_shared_i(rd_port_shared_a), .v_port_ins_i(rd_port_ins_a),
       .verdict_o(b_verdict), .pfc_o(a_pfc), .port_pfc_o(a_port_pfc), .reason_o(b_reason), .underflow_o(a_underflow),
       .n_ing_o(a_ing), .n_hdrm_o(a_hdrm), .n_paused_o(a_paused), .n_avg_in_o(a_avg_in), .n_egr_o(a_egr),
       .n_avg_eg_o(a_avg_eg), .n_pool_used_o(a_pool_used), .n_hdrm_used_o(a_hdrm_used), .n_total_o(a_total),
@@ -317,53 +359,70 @@ module mmu_admission
   wire a_fire = a_valid && !a_underflow;  // a release beyond a counter changes nothing
   wire b_fire = b_valid;
 
-  for (genvar i = 0; i < NQ; i++) begin : g_queue
-    always_ff @(posedge clk_i or negedge rst_ni) begin
-      if (!rst_ni) begin
-        ing_q[i*CW +: CW] <= '0;
-        hdrm_q[i*CW +: CW] <= '0;
-        paused_q[i] <= 1'b0;
-        egr_q[i*CW +: CW] <= '0;
-      end else begin
-        if (b_fire && b_ii == QW'(i)) begin
-          ing_q[i*CW +: CW] <= b_ing;
-          hdrm_q[i*CW +: CW] <= b_hdrm;
-          paused_q[i] <= b_paused;
-        end else if (a_fire && a_ii == QW'(i)) begin
-          ing_q[i*CW +: CW] <= a_ing;
-          hdrm_q[i*CW +: CW] <= a_hdrm;
-          paused_q[i] <= a_paused;
-        end
-        if (b_fire && b_ei == QW'(i)) egr_q[i*CW +: CW] <= b_egr;
-        else if (a_fire && a_ei == QW'(i)) egr_q[i*CW +: CW] <= a_egr;
+  // Memory writes: slot a writes unless slot b names the same entry, whose value already
+  // includes the release's effect.
+  wire a_wr_iq = a_fire && !(b_fire && b_ii == a_ii);
+  wire a_wr_eq = a_fire && !(b_fire && b_ei == a_ei);
+  wire a_wr_port = a_fire && !(b_fire && req_in_port_i == rel_in_port_i);
+  always_ff @(posedge clk_i) begin
+    if (a_wr_iq) begin
+      ing_q[a_ii] <= a_ing;
+      hdrm_q[a_ii] <= a_hdrm;
+    end
+    if (b_fire) begin
+      ing_q[b_ii] <= b_ing;
+      hdrm_q[b_ii] <= b_hdrm;
+    end
+    if (a_wr_eq) egr_q[a_ei] <= a_egr;
+    if (b_fire) egr_q[b_ei] <= b_egr;
+  end
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      ing_valid <= '0;
+      egr_valid <= '0;
+      paused_q <= '0;
+    end else begin
+      if (a_wr_iq) begin
+        ing_valid[a_ii] <= 1'b1;
+        paused_q[a_ii] <= a_paused;
       end
+      if (b_fire) begin
+        ing_valid[b_ii] <= 1'b1;
+        paused_q[b_ii] <= b_paused;
+      end
+      if (a_wr_eq) egr_valid[a_ei] <= 1'b1;
+      if (b_fire) egr_valid[b_ei] <= 1'b1;
     end
   end
 
   // Policy state exists only with its policy (POLICIES): reverie's filters and n_p
-  // counters, dsh's port pause state and port counters. Left out, it is constant zero.
+  // counters, dsh's port pause state and port counters. Left out, it reads constant zero.
   // A policy change (on an empty buffer: the CSR's rule) restarts the filters, as the
   // golden core builds a new policy; n_p and the dsh port counters are zero already then.
-  for (genvar i = 0; i < NQ; i++) begin : g_ewma
-    if (POLICIES[1]) begin : g_on
-      always_ff @(posedge clk_i or negedge rst_ni) begin
-        if (!rst_ni) begin
-          avg_in_q[i*AW +: AW] <= '0;
-          avg_eg_q[i*AW +: AW] <= '0;
-        end else if (cfg_policy_set) begin
-          avg_in_q[i*AW +: AW] <= '0;
-          avg_eg_q[i*AW +: AW] <= '0;
-        end else begin
-          if (b_fire && b_ii == QW'(i)) avg_in_q[i*AW +: AW] <= b_avg_in;
-          else if (a_fire && a_ii == QW'(i)) avg_in_q[i*AW +: AW] <= a_avg_in;
-          if (b_fire && b_ei == QW'(i)) avg_eg_q[i*AW +: AW] <= b_avg_eg;
-          else if (a_fire && a_ei == QW'(i)) avg_eg_q[i*AW +: AW] <= a_avg_eg;
-        end
-      end
-    end else begin : g_off
-      assign avg_in_q[i*AW +: AW] = '0;
-      assign avg_eg_q[i*AW +: AW] = '0;
+  if (POLICIES[1]) begin : g_ewma
+    always_ff @(posedge clk_i) begin
+      if (a_wr_iq) avg_in_q[a_ii] <= a_avg_in;
+      if (b_fire) avg_in_q[b_ii] <= b_avg_in;
+      if (a_wr_eq) avg_eg_q[a_ei] <= a_avg_eg;
+      if (b_fire) avg_eg_q[b_ei] <= b_avg_eg;
     end
+    always_ff @(posedge clk_i or negedge rst_ni) begin
+      if (!rst_ni) begin
+        avg_in_valid <= '0;
+        avg_eg_valid <= '0;
+      end else if (cfg_policy_set) begin
+        avg_in_valid <= '0;
+        avg_eg_valid <= '0;
+      end else begin
+        if (a_wr_iq) avg_in_valid[a_ii] <= 1'b1;
+        if (b_fire) avg_in_valid[b_ii] <= 1'b1;
+        if (a_wr_eq) avg_eg_valid[a_ei] <= 1'b1;
+        if (b_fire) avg_eg_valid[b_ei] <= 1'b1;
+      end
+    end
+  end else begin : g_no_ewma
+    assign avg_in_valid = '0;
+    assign avg_eg_valid = '0;
   end
 
   for (genvar p = 0; p < 8; p++) begin : g_prio
@@ -378,28 +437,35 @@ module mmu_admission
     end
   end
 
-  for (genvar p = 0; p < NPORTS; p++) begin : g_port
-    if (POLICIES[2]) begin : g_on
-      always_ff @(posedge clk_i or negedge rst_ni) begin
-        if (!rst_ni) begin
-          port_paused[p] <= 1'b0;
-          port_shared[p*CW +: CW] <= '0;
-          port_ins[p*CW +: CW] <= '0;
-        end else if (b_fire && req_in_port_i == PW'(p)) begin
-          port_paused[p] <= b_port_paused;
-          port_shared[p*CW +: CW] <= b_port_shared;
-          port_ins[p*CW +: CW] <= b_port_ins;
-        end else if (a_fire && rel_in_port_i == PW'(p)) begin
-          port_paused[p] <= a_port_paused;
-          port_shared[p*CW +: CW] <= a_port_shared;
-          port_ins[p*CW +: CW] <= a_port_ins;
+  if (POLICIES[2]) begin : g_port
+    always_ff @(posedge clk_i) begin
+      if (a_wr_port) begin
+        port_shared[rel_in_port_i] <= a_port_shared;
+        port_ins[rel_in_port_i] <= a_port_ins;
+      end
+      if (b_fire) begin
+        port_shared[req_in_port_i] <= b_port_shared;
+        port_ins[req_in_port_i] <= b_port_ins;
+      end
+    end
+    always_ff @(posedge clk_i or negedge rst_ni) begin
+      if (!rst_ni) begin
+        port_valid <= '0;
+        port_paused <= '0;
+      end else begin
+        if (a_wr_port) begin
+          port_valid[rel_in_port_i] <= 1'b1;
+          port_paused[rel_in_port_i] <= a_port_paused;
+        end
+        if (b_fire) begin
+          port_valid[req_in_port_i] <= 1'b1;
+          port_paused[req_in_port_i] <= b_port_paused;
         end
       end
-    end else begin : g_off
-      assign port_paused[p] = 1'b0;
-      assign port_shared[p*CW +: CW] = '0;
-      assign port_ins[p*CW +: CW] = '0;
     end
+  end else begin : g_no_port
+    assign port_valid = '0;
+    assign port_paused = '0;
   end
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
@@ -447,25 +513,99 @@ module mmu_admission
   assign stat_hdrm_pool_o = hdrm_used;
 
   // ---------------------------------------------------------------------------------
-  // CSR block.
+  // Debug/state read port: a lane's address is {region, index}, its word one zero-extended
+  // entry; an index past the region reads zero. The state map (hw-model/cosim/state_map.h
+  // holds the same table): region and index range
+  //   0 ing_q, 1 hdrm_q, 2 egr_q, 3 paused_q, 4 avg_in_q, 5 avg_eg_q   queue 0..NQ-1
+  //   6 ncong                                                           priority 0..7
+  //   7 port_paused, 8 port_shared, 9 port_ins                          port 0..NPORTS-1
+  //   10 pool_used                                                      pool 0..NPOOLS-1
+  //   11 0: total_used, 1: hdrm_used, 2: stat_underflow_o
   // ---------------------------------------------------------------------------------
+  for (genvar l = 0; l < DBG_LANES; l++) begin : g_dbg
+    wire [3:0]    dbg_region = dbg_addr_i[16*l+12 +: 4];
+    wire [11:0]   dbg_index = dbg_addr_i[16*l +: 12];
+    wire          dbg_in_q = 32'(dbg_index) < NQ;
+    wire          dbg_in_port = 32'(dbg_index) < NPORTS;
+    wire [QW-1:0] dbg_q = dbg_in_q ? dbg_index[QW-1:0] : '0;
+    wire [PW-1:0] dbg_p = dbg_in_port ? dbg_index[PW-1:0] : '0;
+    logic [63:0]  dbg_word;
+    always_comb begin
+      dbg_word = '0;
+      case (dbg_region)
+        4'd0: if (dbg_in_q && ing_valid[dbg_q]) dbg_word = 64'(ing_q[dbg_q]);
+        4'd1: if (dbg_in_q && ing_valid[dbg_q]) dbg_word = 64'(hdrm_q[dbg_q]);
+        4'd2: if (dbg_in_q && egr_valid[dbg_q]) dbg_word = 64'(egr_q[dbg_q]);
+        4'd3: if (dbg_in_q) dbg_word = 64'(paused_q[dbg_q]);
+        4'd4: if (dbg_in_q && avg_in_valid[dbg_q]) dbg_word = 64'(avg_in_q[dbg_q]);
+        4'd5: if (dbg_in_q && avg_eg_valid[dbg_q]) dbg_word = 64'(avg_eg_q[dbg_q]);
+        4'd6: if (dbg_index < 12'd8) dbg_word = 64'(ncong[dbg_index[2:0]*(QW+1) +: (QW+1)]);
+        4'd7: if (dbg_in_port) dbg_word = 64'(port_paused[dbg_p]);
+        4'd8: if (dbg_in_port && port_valid[dbg_p]) dbg_word = 64'(port_shared[dbg_p]);
+        4'd9: if (dbg_in_port && port_valid[dbg_p]) dbg_word = 64'(port_ins[dbg_p]);
+        4'd10: if (32'(dbg_index) < NPOOLS) dbg_word = 64'(pool_used[dbg_index[PLW-1:0]*CW +: CW]);
+        4'd11:
+          case (dbg_index)
+            12'd0: dbg_word = 64'(total_used);
+            12'd1: dbg_word = 64'(hdrm_used);
+            12'd2: dbg_word = 64'(stat_underflow_o);
+            default: ;
+          endcase
+        default: ;
+      endcase
+    end
+    assign dbg_data_o[64*l +: 64] = dbg_word;
+  end
+  if (DBG_LANES == 0) begin : g_no_dbg
+    /* verilator lint_off UNUSEDSIGNAL */
+    wire unused_dbg = ^dbg_addr_i;
+    /* verilator lint_on UNUSEDSIGNAL */
+    assign dbg_data_o = '0;
+  end
+
+  // ---------------------------------------------------------------------------------
+  // CSR block, generated from rtl/regmap.json (scripts/gen_regs.py), and the unit's hook.
+  // ---------------------------------------------------------------------------------
+  // Hook: the block refuses what the map states (enum values, ranges, quiesce); the unit
+  // also refuses a policy it was built without, and resets to the first one it has.
+  localparam logic [31:0] POLICY_MASK = 32'(POLICIES);
+  wire [2:0] csr_hook_policy;
+  wire       csr_hook_policy_bad = !POLICY_MASK[5'(csr_hook_policy)];
+  // The first policy the unit has.
+  localparam logic [2:0] POLICY_RESET = POLICIES[0] ? mmu_adm_pkg::POLICY_DT :
+                                        POLICIES[1] ? mmu_adm_pkg::POLICY_REVERIE :
+                                        POLICIES[2] ? mmu_adm_pkg::POLICY_DSH :
+                                        POLICIES[3] ? mmu_adm_pkg::POLICY_STATIC : mmu_adm_pkg::POLICY_SIH;
+  // A named net, not an expression on the port: yosys 0.23 otherwise re-derives the top
+  // module under a $paramod name and loses it.
+  wire csr_busy = total_used != '0;  // quiesce fields keep their values
+
   mmu_adm_csr #(
-    .NPORTS(NPORTS), .NPRIO(NPRIO), .CW(CW), .NPOOLS(NPOOLS), .NPROF(NPROF), .POLICIES(POLICIES)
+    .NPORTS(NPORTS), .NPRIO(NPRIO), .CW(CW), .NPOOLS(NPOOLS), .NPROF(NPROF), .CTRL_POLICY_RESET(POLICY_RESET)
   ) u_csr (
     .clk_i, .rst_ni,
     .cfg_valid_i, .cfg_ready_o, .cfg_write_i, .cfg_addr_i, .cfg_wdata_i,
     .cfg_rvalid_o, .cfg_rdata_o, .cfg_error_o,
-    .cfg_policy_o(cfg_policy), .cfg_policy_set_o(cfg_policy_set), .cfg_ewma_rule_o(cfg_ewma_rule), .cfg_ewma_clamp_o(cfg_ewma_clamp),
-    .cfg_ewma_k_o(cfg_ewma_k), .cfg_buffer_o(cfg_buffer), .cfg_hdrm_pool_o(cfg_hdrm_pool),
-    .cfg_congested_o(cfg_congested), .cfg_dsh_port_xon_off_o(cfg_dsh_port_xon_off),
-    .cfg_pool_size_o(cfg_pool_size),
-    .ip_pool_o(ip_pool), .ip_dynamic_o(ip_dynamic), .ip_shift_o(ip_shift), .ip_reserved_o(ip_reserved),
-    .ip_static_o(ip_static), .ip_xoff_o(ip_xoff), .ip_xon_o(ip_xon), .ip_xon_offset_o(ip_xon_offset),
-    .ep_pool_o(ep_pool), .ep_dynamic_o(ep_dynamic), .ep_shift_o(ep_shift), .ep_reserved_o(ep_reserved),
-    .ep_static_o(ep_static),
-    .q_pg_prof_o(q_pg_prof), .q_queue_prof_o(q_queue_prof), .q_lossless_o(q_lossless),
-    .stat_total_i(total_used), .stat_hdrm_pool_i(hdrm_used), .stat_pool_used_i(pool_used),
-    .stat_decision_i(b_valid), .stat_drop_i(b_valid && b_verdict == mmu_adm_pkg::VERDICT_DROP)
+    .busy_i(csr_busy),
+    .hook_ctrl_policy_o(csr_hook_policy), .hook_ctrl_policy_bad_i(csr_hook_policy_bad),
+    .reg2hw_ctrl_policy_o(cfg_policy), .reg2hw_ctrl_policy_set_o(cfg_policy_set),
+    .reg2hw_ctrl_ewma_rule_o(cfg_ewma_rule), .reg2hw_ctrl_ewma_clamp_o(cfg_ewma_clamp),
+    .reg2hw_ctrl_ewma_k_o(cfg_ewma_k), .reg2hw_buffer_cells_cells_o(cfg_buffer),
+    .reg2hw_hdrm_pool_cells_cells_o(cfg_hdrm_pool), .reg2hw_congested_cells_cells_o(cfg_congested),
+    .reg2hw_dsh_port_xon_offset_cells_o(cfg_dsh_port_xon_off), .reg2hw_pool_size_cells_o(cfg_pool_size),
+    .reg2hw_iprof_mode_pool_o(ip_pool), .reg2hw_iprof_mode_dynamic_o(ip_dynamic),
+    .reg2hw_iprof_mode_shift_o(ip_shift), .reg2hw_iprof_reserved_cells_o(ip_reserved),
+    .reg2hw_iprof_static_cells_o(ip_static), .reg2hw_iprof_xoff_cells_o(ip_xoff),
+    .reg2hw_iprof_xon_cells_o(ip_xon), .reg2hw_iprof_xon_offset_cells_o(ip_xon_offset),
+    .reg2hw_eprof_mode_pool_o(ep_pool), .reg2hw_eprof_mode_dynamic_o(ep_dynamic),
+    .reg2hw_eprof_mode_shift_o(ep_shift), .reg2hw_eprof_reserved_cells_o(ep_reserved),
+    .reg2hw_eprof_static_cells_o(ep_static),
+    .reg2hw_qmap_pg_profile_o(q_pg_prof), .reg2hw_qmap_queue_profile_o(q_queue_prof),
+    .reg2hw_qmap_lossless_o(q_lossless),
+    .hw2reg_stat_total_cells_i(total_used), .hw2reg_stat_hdrm_pool_cells_i(hdrm_used),
+    .hw2reg_stat_pool_used_cells_i(pool_used),
+    .hw2reg_stat_decisions_inc_i(b_valid),
+    .hw2reg_stat_drops_inc_i(b_valid && b_verdict == mmu_adm_pkg::VERDICT_DROP)
   );
 
 `ifndef SYNTHESIS

@@ -1,5 +1,5 @@
 // generated from rtl/regmap.json by scripts/gen_regs.py; do not edit
-// mmu_admission: CSR map of the admission unit. 32-bit registers at word addresses. Defined once here; scripts/gen_regs.py generates rtl/mmu_regs_pkg.sv, hw-model/admission/regs.h and docs/registers.md from it. A field not marked quiesce may be written under traffic: the unit and its golden core (hw-model/admission, every block reading its configuration live) use the new value from the next operation on. A write that changes a quiesce field while the buffer holds cells is refused (cfg_error_o), as is a value out of range (a policy the unit was not built with, policy 6 or 7, ewma_k 31, shift -16, a pool or profile the unit lacks, CONGESTED_CELLS 0). A policy change restarts the reverie filters (q_hat 0).
+// mmu_admission: CSR map of the admission unit. 32-bit registers at word addresses. Defined once here; scripts/gen_regs.py generates the register block rtl/mmu_adm_csr.sv, the constants rtl/mmu_regs_pkg.sv and hw-model/admission/regs.h, the C++ field table hw-model/admission/regfile_fields.h and docs/registers.md from it. A field not marked quiesce may be written under traffic: the unit and its golden core (hw-model/admission, every block reading its configuration live) use the new value from the next operation on. A write that changes a quiesce field while the buffer holds cells is refused (cfg_error_o), as is a value outside a field's legal values (Legal column: policy 3, ewma_k 31, shift -16, a pool or profile the unit lacks, CONGESTED_CELLS 0; and a policy the unit was built without). A policy change restarts the reverie filters (q_hat 0).
 // Word addresses; arrays: entry k of REG at REG_ADDR + k * REG_STRIDE.
 // bit [31:0] is int unsigned (Icarus 11 does not parse int unsigned localparams).
 package mmu_regs_pkg;
@@ -51,7 +51,7 @@ package mmu_regs_pkg;
   localparam bit [31:0] CTRL_ADDR                      = 'h002;
   localparam bit [31:0] CTRL_RESET                     = 32'h00000000;
   localparam bit [31:0] CTRL_QUIESCE_MASK              = 32'h00000007;  // changes only with an empty buffer
-  localparam bit [31:0] CTRL_POLICY_LSB                = 0;  // 0 dt, 1 reverie, 2 dsh, 3 static, 4 sih, 5 abm
+  localparam bit [31:0] CTRL_POLICY_LSB                = 0;  // 0 dt, 1 reverie, 2 dsh, 3 static, 4 sih (5 abm: reserved, not in the RTL yet)
   localparam bit [31:0] CTRL_POLICY_W                  = 3;
   localparam bit [31:0] CTRL_POLICY_MASK               = 32'h00000007;
   localparam bit [31:0] CTRL_POLICY_DT                 = 0;
@@ -59,7 +59,6 @@ package mmu_regs_pkg;
   localparam bit [31:0] CTRL_POLICY_DSH                = 2;
   localparam bit [31:0] CTRL_POLICY_STATIC             = 3;
   localparam bit [31:0] CTRL_POLICY_SIH                = 4;
-  localparam bit [31:0] CTRL_POLICY_ABM                = 5;
   localparam bit [31:0] CTRL_EWMA_RULE_LSB             = 4;  // 0 update on dequeue, 1 on enqueue and dequeue
   localparam bit [31:0] CTRL_EWMA_RULE_W               = 1;
   localparam bit [31:0] CTRL_EWMA_RULE_MASK            = 32'h00000010;
@@ -104,7 +103,7 @@ package mmu_regs_pkg;
   // POOL_SIZE (rw, 0x010 + k*1, k < NPOOLS): Shared size of pool i in cells.
   localparam bit [31:0] POOL_SIZE_ADDR                 = 'h010;
   localparam bit [31:0] POOL_SIZE_STRIDE               = 1;
-  localparam bit [31:0] POOL_SIZE_COUNT_MAX            = 48;  // entries before the next register
+  localparam bit [31:0] POOL_SIZE_COUNT_MAX            = 15;  // entries the map holds (room, parameter range)
   localparam bit [31:0] POOL_SIZE_RESET                = 32'h00000000;
   localparam bit [31:0] POOL_SIZE_CELLS_LSB            = 0;
   localparam bit [31:0] POOL_SIZE_CELLS_W              = 32;
@@ -113,7 +112,7 @@ package mmu_regs_pkg;
   // IPROF_MODE (rw, 0x040 + k*8, k < NPROF): Ingress profile k: pool and threshold mode.
   localparam bit [31:0] IPROF_MODE_ADDR                = 'h040;
   localparam bit [31:0] IPROF_MODE_STRIDE              = 8;
-  localparam bit [31:0] IPROF_MODE_COUNT_MAX           = 16;  // entries before the next register
+  localparam bit [31:0] IPROF_MODE_COUNT_MAX           = 16;  // entries the map holds (room, parameter range)
   localparam bit [31:0] IPROF_MODE_RESET               = 32'h00000000;
   localparam bit [31:0] IPROF_MODE_QUIESCE_MASK        = 32'h0000000f;  // changes only with an empty buffer
   localparam bit [31:0] IPROF_MODE_POOL_LSB            = 0;
@@ -129,7 +128,7 @@ package mmu_regs_pkg;
   // IPROF_RESERVED (rw, 0x041 + k*8, k < NPROF): Ingress profile k: reserved cells.
   localparam bit [31:0] IPROF_RESERVED_ADDR            = 'h041;
   localparam bit [31:0] IPROF_RESERVED_STRIDE          = 8;
-  localparam bit [31:0] IPROF_RESERVED_COUNT_MAX       = 16;  // entries before the next register
+  localparam bit [31:0] IPROF_RESERVED_COUNT_MAX       = 16;  // entries the map holds (room, parameter range)
   localparam bit [31:0] IPROF_RESERVED_RESET           = 32'h00000000;
   localparam bit [31:0] IPROF_RESERVED_QUIESCE_MASK    = 32'hffffffff;  // changes only with an empty buffer
   localparam bit [31:0] IPROF_RESERVED_CELLS_LSB       = 0;
@@ -139,7 +138,7 @@ package mmu_regs_pkg;
   // IPROF_STATIC (rw, 0x042 + k*8, k < NPROF): Ingress profile k: static threshold, cells.
   localparam bit [31:0] IPROF_STATIC_ADDR              = 'h042;
   localparam bit [31:0] IPROF_STATIC_STRIDE            = 8;
-  localparam bit [31:0] IPROF_STATIC_COUNT_MAX         = 16;  // entries before the next register
+  localparam bit [31:0] IPROF_STATIC_COUNT_MAX         = 16;  // entries the map holds (room, parameter range)
   localparam bit [31:0] IPROF_STATIC_RESET             = 32'h00000000;
   localparam bit [31:0] IPROF_STATIC_CELLS_LSB         = 0;
   localparam bit [31:0] IPROF_STATIC_CELLS_W           = 32;
@@ -148,7 +147,7 @@ package mmu_regs_pkg;
   // IPROF_XOFF (rw, 0x043 + k*8, k < NPROF): Ingress profile k: per-PG headroom (eta), cells.
   localparam bit [31:0] IPROF_XOFF_ADDR                = 'h043;
   localparam bit [31:0] IPROF_XOFF_STRIDE              = 8;
-  localparam bit [31:0] IPROF_XOFF_COUNT_MAX           = 16;  // entries before the next register
+  localparam bit [31:0] IPROF_XOFF_COUNT_MAX           = 16;  // entries the map holds (room, parameter range)
   localparam bit [31:0] IPROF_XOFF_RESET               = 32'h00000000;
   localparam bit [31:0] IPROF_XOFF_CELLS_LSB           = 0;
   localparam bit [31:0] IPROF_XOFF_CELLS_W             = 32;
@@ -157,7 +156,7 @@ package mmu_regs_pkg;
   // IPROF_XON (rw, 0x044 + k*8, k < NPROF): Ingress profile k: xon, cells.
   localparam bit [31:0] IPROF_XON_ADDR                 = 'h044;
   localparam bit [31:0] IPROF_XON_STRIDE               = 8;
-  localparam bit [31:0] IPROF_XON_COUNT_MAX            = 16;  // entries before the next register
+  localparam bit [31:0] IPROF_XON_COUNT_MAX            = 16;  // entries the map holds (room, parameter range)
   localparam bit [31:0] IPROF_XON_RESET                = 32'h00000000;
   localparam bit [31:0] IPROF_XON_CELLS_LSB            = 0;
   localparam bit [31:0] IPROF_XON_CELLS_W              = 32;
@@ -166,7 +165,7 @@ package mmu_regs_pkg;
   // IPROF_XON_OFFSET (rw, 0x045 + k*8, k < NPROF): Ingress profile k: xon_offset, cells.
   localparam bit [31:0] IPROF_XON_OFFSET_ADDR          = 'h045;
   localparam bit [31:0] IPROF_XON_OFFSET_STRIDE        = 8;
-  localparam bit [31:0] IPROF_XON_OFFSET_COUNT_MAX     = 16;  // entries before the next register
+  localparam bit [31:0] IPROF_XON_OFFSET_COUNT_MAX     = 16;  // entries the map holds (room, parameter range)
   localparam bit [31:0] IPROF_XON_OFFSET_RESET         = 32'h00000000;
   localparam bit [31:0] IPROF_XON_OFFSET_CELLS_LSB     = 0;
   localparam bit [31:0] IPROF_XON_OFFSET_CELLS_W       = 32;
@@ -175,7 +174,7 @@ package mmu_regs_pkg;
   // EPROF_MODE (rw, 0x0c0 + k*4, k < NPROF): Egress profile k: pool and threshold mode.
   localparam bit [31:0] EPROF_MODE_ADDR                = 'h0c0;
   localparam bit [31:0] EPROF_MODE_STRIDE              = 4;
-  localparam bit [31:0] EPROF_MODE_COUNT_MAX           = 16;  // entries before the next register
+  localparam bit [31:0] EPROF_MODE_COUNT_MAX           = 16;  // entries the map holds (room, parameter range)
   localparam bit [31:0] EPROF_MODE_RESET               = 32'h00000000;
   localparam bit [31:0] EPROF_MODE_QUIESCE_MASK        = 32'h0000000f;  // changes only with an empty buffer
   localparam bit [31:0] EPROF_MODE_POOL_LSB            = 0;
@@ -191,7 +190,7 @@ package mmu_regs_pkg;
   // EPROF_RESERVED (rw, 0x0c1 + k*4, k < NPROF): Egress profile k: reserved cells.
   localparam bit [31:0] EPROF_RESERVED_ADDR            = 'h0c1;
   localparam bit [31:0] EPROF_RESERVED_STRIDE          = 4;
-  localparam bit [31:0] EPROF_RESERVED_COUNT_MAX       = 16;  // entries before the next register
+  localparam bit [31:0] EPROF_RESERVED_COUNT_MAX       = 16;  // entries the map holds (room, parameter range)
   localparam bit [31:0] EPROF_RESERVED_RESET           = 32'h00000000;
   localparam bit [31:0] EPROF_RESERVED_QUIESCE_MASK    = 32'hffffffff;  // changes only with an empty buffer
   localparam bit [31:0] EPROF_RESERVED_CELLS_LSB       = 0;
@@ -201,7 +200,7 @@ package mmu_regs_pkg;
   // EPROF_STATIC (rw, 0x0c2 + k*4, k < NPROF): Egress profile k: static threshold, cells.
   localparam bit [31:0] EPROF_STATIC_ADDR              = 'h0c2;
   localparam bit [31:0] EPROF_STATIC_STRIDE            = 4;
-  localparam bit [31:0] EPROF_STATIC_COUNT_MAX         = 16;  // entries before the next register
+  localparam bit [31:0] EPROF_STATIC_COUNT_MAX         = 16;  // entries the map holds (room, parameter range)
   localparam bit [31:0] EPROF_STATIC_RESET             = 32'h00000000;
   localparam bit [31:0] EPROF_STATIC_CELLS_LSB         = 0;
   localparam bit [31:0] EPROF_STATIC_CELLS_W           = 32;
@@ -210,7 +209,7 @@ package mmu_regs_pkg;
   // QMAP (rw, 0x200 + k*1, k < NPORTS*NPRIO): Queue (port*NPRIO+prio): profiles and PFC enable.
   localparam bit [31:0] QMAP_ADDR                      = 'h200;
   localparam bit [31:0] QMAP_STRIDE                    = 1;
-  localparam bit [31:0] QMAP_COUNT_MAX                 = 3584;  // entries before the next register
+  localparam bit [31:0] QMAP_COUNT_MAX                 = 3584;  // entries the map holds (room, parameter range)
   localparam bit [31:0] QMAP_RESET                     = 32'h00000000;
   localparam bit [31:0] QMAP_QUIESCE_MASK              = 32'h00011f1f;  // changes only with an empty buffer
   localparam bit [31:0] QMAP_PG_PROFILE_LSB            = 0;
@@ -238,7 +237,7 @@ package mmu_regs_pkg;
   // STAT_POOL_USED (ro, 0x110 + k*1, k < NPOOLS): Shared occupancy of pool i.
   localparam bit [31:0] STAT_POOL_USED_ADDR            = 'h110;
   localparam bit [31:0] STAT_POOL_USED_STRIDE          = 1;
-  localparam bit [31:0] STAT_POOL_USED_COUNT_MAX       = 16;  // entries before the next register
+  localparam bit [31:0] STAT_POOL_USED_COUNT_MAX       = 15;  // entries the map holds (room, parameter range)
   localparam bit [31:0] STAT_POOL_USED_CELLS_LSB       = 0;
   localparam bit [31:0] STAT_POOL_USED_CELLS_W         = 32;
   localparam bit [31:0] STAT_POOL_USED_CELLS_MASK      = 32'hffffffff;

@@ -130,14 +130,31 @@ def _read_pcapng(path, f):
         yield n, float(ts), buf, len(buf)
 
 
-def import_pcap(path, idle_us=None, host_map=None):
+ETH_TYPE_MAC_CONTROL = 0x8808
+MAC_CONTROL_OPCODES = {0x0001: "802.3x PAUSE", 0x0101: "PFC (802.1Qbb)"}
+
+
+def _skipped_kind(eth):
+    """What a frame that carries no IPv4 flow is, for the import's warnings."""
+    if eth.type == ETH_TYPE_MAC_CONTROL:
+        data = bytes(eth.data)
+        opcode = int.from_bytes(data[:2], "big") if len(data) >= 2 else -1
+        return MAC_CONTROL_OPCODES.get(opcode, "MAC control")
+    return f"EtherType 0x{eth.type:04x}"
+
+
+def import_pcap(path, idle_us=None, host_map=None, warnings=None):
     """Flows from a pcap or pcapng (Ethernet, optional 802.1Q; IPv4 with TCP/UDP/other).
 
     Packets are grouped by 5-tuple; a gap longer than idle_us starts a new flow. A flow's
     start is its first packet's timestamp relative to the capture's first packet, its
     size the sum of frame lengths on the wire, DSCP from the IP header, PCP from the VLAN
     tag. Hosts: host_map {ip string: index}, else in order of first appearance.
-    ValueError naming the file and packet on a capture that is not one, or is cut short.
+    Frames that carry no IPv4 flow (PFC, PAUSE, ARP, IPv6, ...) and flows from a host to
+    itself (a loopback capture: mmusim's hosts never send to themselves) are left out and
+    counted in `warnings` (a list of strings, when given).
+    ValueError naming the file and packet on a capture that is not one, or is cut short,
+    and naming the file when nothing in it is a flow mmusim can replay.
     """
     import dpkt
 
@@ -145,6 +162,8 @@ def import_pcap(path, idle_us=None, host_map=None):
     flows = {}   # 5-tuple -> [start_s, last_s, bytes, dscp, pcp, src, dst]
     done = []
     t0 = None
+    skipped = collections.Counter()  # kind of frame without an IPv4 flow -> frames
+    frames = 0
 
     def host(ip):
         if ip not in hosts:
@@ -159,11 +178,13 @@ def import_pcap(path, idle_us=None, host_map=None):
                 eth = dpkt.ethernet.Ethernet(buf)
             except dpkt.UnpackError as e:
                 raise ValueError(f"{path}: packet {n}: not an Ethernet frame ({str(e) or type(e).__name__})") from None
+            frames += 1
             pcp = -1
             if getattr(eth, "vlan_tags", None):
                 pcp = eth.vlan_tags[0].pri
             ip = eth.data
             if not isinstance(ip, dpkt.ip.IP):
+                skipped[_skipped_kind(eth)] += 1
                 continue
             t0 = ts if t0 is None else t0
             l4 = ip.data
@@ -180,6 +201,22 @@ def import_pcap(path, idle_us=None, host_map=None):
             fl[1] = ts
             fl[2] += wirelen
     done.extend(flows.items())
+    loops = [(key, fl) for key, fl in done if fl[5] == fl[6]]
+    done = [(key, fl) for key, fl in done if fl[5] != fl[6]]
+    notes = []
+    if skipped:
+        kinds = ", ".join(f"{k} {v}" for k, v in sorted(skipped.items(), key=lambda kv: (-kv[1], kv[0])))
+        notes.append(f"{path}: {sum(skipped.values())} of {frames} frames carry no IPv4 flow and are "
+                     f"left out ({kinds})")
+    if loops:
+        addrs = ", ".join(sorted({key[0] for key, _ in loops}))
+        notes.append(f"{path}: {len(loops)} flows ({sum(fl[2] for _, fl in loops)} bytes) go from a host "
+                     f"to itself ({addrs}; a loopback capture?) and are left out: mmusim's hosts never "
+                     f"send to themselves")
+    if not done:
+        raise ValueError("; ".join(notes) + ": no flow to import" if notes else f"{path}: no frames, no flow to import")
+    if warnings is not None:
+        warnings.extend(notes)
     out = [FlowRecord(round((fl[0] - t0) * 1e9, 3), fl[5], fl[6], fl[2], fl[3], fl[4],
                       key[2], key[3], key[4]) for key, fl in done]
     out.sort(key=lambda r: (r.start_ns, r.src, r.src_port))
@@ -232,7 +269,10 @@ def main(argv=None):
             flows = workloads.query_response(parse_hosts(a.servers), a.file_bytes, a.rate,
                                              a.duration_us, a.seed, a.dscp)
         else:
-            flows, hosts = import_pcap(a.pcap, a.idle_us)
+            notes = []
+            flows, hosts = import_pcap(a.pcap, a.idle_us, warnings=notes)
+            for note in notes:
+                print(f"traffic.trace: warning: {note}", file=sys.stderr)
             for ip, h in sorted(hosts.items(), key=lambda kv: kv[1]):
                 print(f"h{h} = {ip}", file=sys.stderr)
     except (OSError, ValueError) as e:

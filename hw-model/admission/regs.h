@@ -1,6 +1,6 @@
 #pragma once
 // generated from rtl/regmap.json by scripts/gen_regs.py; do not edit
-// mmu_admission: CSR map of the admission unit. 32-bit registers at word addresses. Defined once here; scripts/gen_regs.py generates rtl/mmu_regs_pkg.sv, hw-model/admission/regs.h and docs/registers.md from it. A field not marked quiesce may be written under traffic: the unit and its golden core (hw-model/admission, every block reading its configuration live) use the new value from the next operation on. A write that changes a quiesce field while the buffer holds cells is refused (cfg_error_o), as is a value out of range (a policy the unit was not built with, policy 6 or 7, ewma_k 31, shift -16, a pool or profile the unit lacks, CONGESTED_CELLS 0). A policy change restarts the reverie filters (q_hat 0).
+// mmu_admission: CSR map of the admission unit. 32-bit registers at word addresses. Defined once here; scripts/gen_regs.py generates the register block rtl/mmu_adm_csr.sv, the constants rtl/mmu_regs_pkg.sv and hw-model/admission/regs.h, the C++ field table hw-model/admission/regfile_fields.h and docs/registers.md from it. A field not marked quiesce may be written under traffic: the unit and its golden core (hw-model/admission, every block reading its configuration live) use the new value from the next operation on. A write that changes a quiesce field while the buffer holds cells is refused (cfg_error_o), as is a value outside a field's legal values (Legal column: policy 3, ewma_k 31, shift -16, a pool or profile the unit lacks, CONGESTED_CELLS 0; and a policy the unit was built without). A policy change restarts the reverie filters (q_hat 0).
 // Word addresses; arrays: entry k of REG at REG_ADDR + k * REG_STRIDE.
 #include <cstdint>
 
@@ -50,7 +50,7 @@ inline constexpr uint32_t PARAMS_CW_MASK                 = 0x3f000000;
 inline constexpr uint32_t CTRL_ADDR                      = 0x002;
 inline constexpr uint32_t CTRL_RESET                     = 0x00000000;
 inline constexpr uint32_t CTRL_QUIESCE_MASK              = 0x00000007;  // changes only with an empty buffer
-inline constexpr uint32_t CTRL_POLICY_LSB                = 0;  // 0 dt, 1 reverie, 2 dsh, 3 static, 4 sih, 5 abm
+inline constexpr uint32_t CTRL_POLICY_LSB                = 0;  // 0 dt, 1 reverie, 2 dsh, 3 static, 4 sih (5 abm: reserved, not in the RTL yet)
 inline constexpr uint32_t CTRL_POLICY_W                  = 3;
 inline constexpr uint32_t CTRL_POLICY_MASK               = 0x00000007;
 inline constexpr uint32_t CTRL_POLICY_DT                 = 0;
@@ -58,7 +58,6 @@ inline constexpr uint32_t CTRL_POLICY_REVERIE            = 1;
 inline constexpr uint32_t CTRL_POLICY_DSH                = 2;
 inline constexpr uint32_t CTRL_POLICY_STATIC             = 3;
 inline constexpr uint32_t CTRL_POLICY_SIH                = 4;
-inline constexpr uint32_t CTRL_POLICY_ABM                = 5;
 inline constexpr uint32_t CTRL_EWMA_RULE_LSB             = 4;  // 0 update on dequeue, 1 on enqueue and dequeue
 inline constexpr uint32_t CTRL_EWMA_RULE_W               = 1;
 inline constexpr uint32_t CTRL_EWMA_RULE_MASK            = 0x00000010;
@@ -103,7 +102,7 @@ inline constexpr uint32_t DSH_PORT_XON_OFFSET_CELLS_MASK = 0xffffffff;
 // POOL_SIZE (rw, 0x010 + k*1, k < NPOOLS): Shared size of pool i in cells.
 inline constexpr uint32_t POOL_SIZE_ADDR                 = 0x010;
 inline constexpr uint32_t POOL_SIZE_STRIDE               = 1;
-inline constexpr uint32_t POOL_SIZE_COUNT_MAX            = 48;  // entries before the next register
+inline constexpr uint32_t POOL_SIZE_COUNT_MAX            = 15;  // entries the map holds (room, parameter range)
 inline constexpr uint32_t POOL_SIZE_RESET                = 0x00000000;
 inline constexpr uint32_t POOL_SIZE_CELLS_LSB            = 0;
 inline constexpr uint32_t POOL_SIZE_CELLS_W              = 32;
@@ -112,7 +111,7 @@ inline constexpr uint32_t POOL_SIZE_CELLS_MASK           = 0xffffffff;
 // IPROF_MODE (rw, 0x040 + k*8, k < NPROF): Ingress profile k: pool and threshold mode.
 inline constexpr uint32_t IPROF_MODE_ADDR                = 0x040;
 inline constexpr uint32_t IPROF_MODE_STRIDE              = 8;
-inline constexpr uint32_t IPROF_MODE_COUNT_MAX           = 16;  // entries before the next register
+inline constexpr uint32_t IPROF_MODE_COUNT_MAX           = 16;  // entries the map holds (room, parameter range)
 inline constexpr uint32_t IPROF_MODE_RESET               = 0x00000000;
 inline constexpr uint32_t IPROF_MODE_QUIESCE_MASK        = 0x0000000f;  // changes only with an empty buffer
 inline constexpr uint32_t IPROF_MODE_POOL_LSB            = 0;
@@ -128,7 +127,7 @@ inline constexpr uint32_t IPROF_MODE_SHIFT_MASK          = 0x001f0000;
 // IPROF_RESERVED (rw, 0x041 + k*8, k < NPROF): Ingress profile k: reserved cells.
 inline constexpr uint32_t IPROF_RESERVED_ADDR            = 0x041;
 inline constexpr uint32_t IPROF_RESERVED_STRIDE          = 8;
-inline constexpr uint32_t IPROF_RESERVED_COUNT_MAX       = 16;  // entries before the next register
+inline constexpr uint32_t IPROF_RESERVED_COUNT_MAX       = 16;  // entries the map holds (room, parameter range)
 inline constexpr uint32_t IPROF_RESERVED_RESET           = 0x00000000;
 inline constexpr uint32_t IPROF_RESERVED_QUIESCE_MASK    = 0xffffffff;  // changes only with an empty buffer
 inline constexpr uint32_t IPROF_RESERVED_CELLS_LSB       = 0;
@@ -138,7 +137,7 @@ inline constexpr uint32_t IPROF_RESERVED_CELLS_MASK      = 0xffffffff;
 // IPROF_STATIC (rw, 0x042 + k*8, k < NPROF): Ingress profile k: static threshold, cells.
 inline constexpr uint32_t IPROF_STATIC_ADDR              = 0x042;
 inline constexpr uint32_t IPROF_STATIC_STRIDE            = 8;
-inline constexpr uint32_t IPROF_STATIC_COUNT_MAX         = 16;  // entries before the next register
+inline constexpr uint32_t IPROF_STATIC_COUNT_MAX         = 16;  // entries the map holds (room, parameter range)
 inline constexpr uint32_t IPROF_STATIC_RESET             = 0x00000000;
 inline constexpr uint32_t IPROF_STATIC_CELLS_LSB         = 0;
 inline constexpr uint32_t IPROF_STATIC_CELLS_W           = 32;
@@ -147,7 +146,7 @@ inline constexpr uint32_t IPROF_STATIC_CELLS_MASK        = 0xffffffff;
 // IPROF_XOFF (rw, 0x043 + k*8, k < NPROF): Ingress profile k: per-PG headroom (eta), cells.
 inline constexpr uint32_t IPROF_XOFF_ADDR                = 0x043;
 inline constexpr uint32_t IPROF_XOFF_STRIDE              = 8;
-inline constexpr uint32_t IPROF_XOFF_COUNT_MAX           = 16;  // entries before the next register
+inline constexpr uint32_t IPROF_XOFF_COUNT_MAX           = 16;  // entries the map holds (room, parameter range)
 inline constexpr uint32_t IPROF_XOFF_RESET               = 0x00000000;
 inline constexpr uint32_t IPROF_XOFF_CELLS_LSB           = 0;
 inline constexpr uint32_t IPROF_XOFF_CELLS_W             = 32;
@@ -156,7 +155,7 @@ inline constexpr uint32_t IPROF_XOFF_CELLS_MASK          = 0xffffffff;
 // IPROF_XON (rw, 0x044 + k*8, k < NPROF): Ingress profile k: xon, cells.
 inline constexpr uint32_t IPROF_XON_ADDR                 = 0x044;
 inline constexpr uint32_t IPROF_XON_STRIDE               = 8;
-inline constexpr uint32_t IPROF_XON_COUNT_MAX            = 16;  // entries before the next register
+inline constexpr uint32_t IPROF_XON_COUNT_MAX            = 16;  // entries the map holds (room, parameter range)
 inline constexpr uint32_t IPROF_XON_RESET                = 0x00000000;
 inline constexpr uint32_t IPROF_XON_CELLS_LSB            = 0;
 inline constexpr uint32_t IPROF_XON_CELLS_W              = 32;
@@ -165,7 +164,7 @@ inline constexpr uint32_t IPROF_XON_CELLS_MASK           = 0xffffffff;
 // IPROF_XON_OFFSET (rw, 0x045 + k*8, k < NPROF): Ingress profile k: xon_offset, cells.
 inline constexpr uint32_t IPROF_XON_OFFSET_ADDR          = 0x045;
 inline constexpr uint32_t IPROF_XON_OFFSET_STRIDE        = 8;
-inline constexpr uint32_t IPROF_XON_OFFSET_COUNT_MAX     = 16;  // entries before the next register
+inline constexpr uint32_t IPROF_XON_OFFSET_COUNT_MAX     = 16;  // entries the map holds (room, parameter range)
 inline constexpr uint32_t IPROF_XON_OFFSET_RESET         = 0x00000000;
 inline constexpr uint32_t IPROF_XON_OFFSET_CELLS_LSB     = 0;
 inline constexpr uint32_t IPROF_XON_OFFSET_CELLS_W       = 32;
@@ -174,7 +173,7 @@ inline constexpr uint32_t IPROF_XON_OFFSET_CELLS_MASK    = 0xffffffff;
 // EPROF_MODE (rw, 0x0c0 + k*4, k < NPROF): Egress profile k: pool and threshold mode.
 inline constexpr uint32_t EPROF_MODE_ADDR                = 0x0c0;
 inline constexpr uint32_t EPROF_MODE_STRIDE              = 4;
-inline constexpr uint32_t EPROF_MODE_COUNT_MAX           = 16;  // entries before the next register
+inline constexpr uint32_t EPROF_MODE_COUNT_MAX           = 16;  // entries the map holds (room, parameter range)
 inline constexpr uint32_t EPROF_MODE_RESET               = 0x00000000;
 inline constexpr uint32_t EPROF_MODE_QUIESCE_MASK        = 0x0000000f;  // changes only with an empty buffer
 inline constexpr uint32_t EPROF_MODE_POOL_LSB            = 0;
@@ -190,7 +189,7 @@ inline constexpr uint32_t EPROF_MODE_SHIFT_MASK          = 0x001f0000;
 // EPROF_RESERVED (rw, 0x0c1 + k*4, k < NPROF): Egress profile k: reserved cells.
 inline constexpr uint32_t EPROF_RESERVED_ADDR            = 0x0c1;
 inline constexpr uint32_t EPROF_RESERVED_STRIDE          = 4;
-inline constexpr uint32_t EPROF_RESERVED_COUNT_MAX       = 16;  // entries before the next register
+inline constexpr uint32_t EPROF_RESERVED_COUNT_MAX       = 16;  // entries the map holds (room, parameter range)
 inline constexpr uint32_t EPROF_RESERVED_RESET           = 0x00000000;
 inline constexpr uint32_t EPROF_RESERVED_QUIESCE_MASK    = 0xffffffff;  // changes only with an empty buffer
 inline constexpr uint32_t EPROF_RESERVED_CELLS_LSB       = 0;
@@ -200,7 +199,7 @@ inline constexpr uint32_t EPROF_RESERVED_CELLS_MASK      = 0xffffffff;
 // EPROF_STATIC (rw, 0x0c2 + k*4, k < NPROF): Egress profile k: static threshold, cells.
 inline constexpr uint32_t EPROF_STATIC_ADDR              = 0x0c2;
 inline constexpr uint32_t EPROF_STATIC_STRIDE            = 4;
-inline constexpr uint32_t EPROF_STATIC_COUNT_MAX         = 16;  // entries before the next register
+inline constexpr uint32_t EPROF_STATIC_COUNT_MAX         = 16;  // entries the map holds (room, parameter range)
 inline constexpr uint32_t EPROF_STATIC_RESET             = 0x00000000;
 inline constexpr uint32_t EPROF_STATIC_CELLS_LSB         = 0;
 inline constexpr uint32_t EPROF_STATIC_CELLS_W           = 32;
@@ -209,7 +208,7 @@ inline constexpr uint32_t EPROF_STATIC_CELLS_MASK        = 0xffffffff;
 // QMAP (rw, 0x200 + k*1, k < NPORTS*NPRIO): Queue (port*NPRIO+prio): profiles and PFC enable.
 inline constexpr uint32_t QMAP_ADDR                      = 0x200;
 inline constexpr uint32_t QMAP_STRIDE                    = 1;
-inline constexpr uint32_t QMAP_COUNT_MAX                 = 3584;  // entries before the next register
+inline constexpr uint32_t QMAP_COUNT_MAX                 = 3584;  // entries the map holds (room, parameter range)
 inline constexpr uint32_t QMAP_RESET                     = 0x00000000;
 inline constexpr uint32_t QMAP_QUIESCE_MASK              = 0x00011f1f;  // changes only with an empty buffer
 inline constexpr uint32_t QMAP_PG_PROFILE_LSB            = 0;
@@ -237,7 +236,7 @@ inline constexpr uint32_t STAT_HDRM_POOL_CELLS_MASK      = 0xffffffff;
 // STAT_POOL_USED (ro, 0x110 + k*1, k < NPOOLS): Shared occupancy of pool i.
 inline constexpr uint32_t STAT_POOL_USED_ADDR            = 0x110;
 inline constexpr uint32_t STAT_POOL_USED_STRIDE          = 1;
-inline constexpr uint32_t STAT_POOL_USED_COUNT_MAX       = 16;  // entries before the next register
+inline constexpr uint32_t STAT_POOL_USED_COUNT_MAX       = 15;  // entries the map holds (room, parameter range)
 inline constexpr uint32_t STAT_POOL_USED_CELLS_LSB       = 0;
 inline constexpr uint32_t STAT_POOL_USED_CELLS_W         = 32;
 inline constexpr uint32_t STAT_POOL_USED_CELLS_MASK      = 0xffffffff;
@@ -272,32 +271,34 @@ struct RegInfo {
   bool has_reset;
   uint32_t reset;
   uint32_t fields_mask;  // bits that belong to a field
+  uint16_t first_field;  // its fields: kFields[first_field .. + n_fields) (regfile_fields.h)
+  uint16_t n_fields;
 };
 
 inline constexpr RegInfo kRegisters[] = {
-    {"ID", ID_ADDR, 0, 0, 0, Access::kRo, true, 0x4d4d5541, 0xffffffff},
-    {"PARAMS", PARAMS_ADDR, 0, 0, 0, Access::kRo, false, 0x00000000, 0x3f1fffff},
-    {"CTRL", CTRL_ADDR, 0, 0, 0, Access::kRw, true, 0x00000000, 0x00001f37},
-    {"BUFFER_CELLS", BUFFER_CELLS_ADDR, 0, 0, 0, Access::kRw, true, 0x00000000, 0xffffffff},
-    {"HDRM_POOL_CELLS", HDRM_POOL_CELLS_ADDR, 0, 0, 0, Access::kRw, true, 0x00000000, 0xffffffff},
-    {"CONGESTED_CELLS", CONGESTED_CELLS_ADDR, 0, 0, 0, Access::kRw, true, 0x00000050, 0xffffffff},
-    {"DSH_PORT_XON_OFFSET", DSH_PORT_XON_OFFSET_ADDR, 0, 0, 0, Access::kRw, true, 0x00000000, 0xffffffff},
-    {"POOL_SIZE", POOL_SIZE_ADDR, 1, COUNT_NPOOLS, 48, Access::kRw, true, 0x00000000, 0xffffffff},
-    {"IPROF_MODE", IPROF_MODE_ADDR, 8, COUNT_NPROF, 16, Access::kRw, true, 0x00000000, 0x001f010f},
-    {"IPROF_RESERVED", IPROF_RESERVED_ADDR, 8, COUNT_NPROF, 16, Access::kRw, true, 0x00000000, 0xffffffff},
-    {"IPROF_STATIC", IPROF_STATIC_ADDR, 8, COUNT_NPROF, 16, Access::kRw, true, 0x00000000, 0xffffffff},
-    {"IPROF_XOFF", IPROF_XOFF_ADDR, 8, COUNT_NPROF, 16, Access::kRw, true, 0x00000000, 0xffffffff},
-    {"IPROF_XON", IPROF_XON_ADDR, 8, COUNT_NPROF, 16, Access::kRw, true, 0x00000000, 0xffffffff},
-    {"IPROF_XON_OFFSET", IPROF_XON_OFFSET_ADDR, 8, COUNT_NPROF, 16, Access::kRw, true, 0x00000000, 0xffffffff},
-    {"EPROF_MODE", EPROF_MODE_ADDR, 4, COUNT_NPROF, 16, Access::kRw, true, 0x00000000, 0x001f010f},
-    {"EPROF_RESERVED", EPROF_RESERVED_ADDR, 4, COUNT_NPROF, 16, Access::kRw, true, 0x00000000, 0xffffffff},
-    {"EPROF_STATIC", EPROF_STATIC_ADDR, 4, COUNT_NPROF, 16, Access::kRw, true, 0x00000000, 0xffffffff},
-    {"QMAP", QMAP_ADDR, 1, COUNT_NPORTS | COUNT_NPRIO, 3584, Access::kRw, true, 0x00000000, 0x00011f1f},
-    {"STAT_TOTAL", STAT_TOTAL_ADDR, 0, 0, 0, Access::kRo, false, 0x00000000, 0xffffffff},
-    {"STAT_HDRM_POOL", STAT_HDRM_POOL_ADDR, 0, 0, 0, Access::kRo, false, 0x00000000, 0xffffffff},
-    {"STAT_POOL_USED", STAT_POOL_USED_ADDR, 1, COUNT_NPOOLS, 16, Access::kRo, false, 0x00000000, 0xffffffff},
-    {"STAT_DECISIONS", STAT_DECISIONS_ADDR, 0, 0, 0, Access::kRo, false, 0x00000000, 0xffffffff},
-    {"STAT_DROPS", STAT_DROPS_ADDR, 0, 0, 0, Access::kRo, false, 0x00000000, 0xffffffff},
+    {"ID", ID_ADDR, 0, 0, 0, Access::kRo, true, 0x4d4d5541, 0xffffffff, 0, 1},
+    {"PARAMS", PARAMS_ADDR, 0, 0, 0, Access::kRo, false, 0x00000000, 0x3f1fffff, 1, 5},
+    {"CTRL", CTRL_ADDR, 0, 0, 0, Access::kRw, true, 0x00000000, 0x00001f37, 6, 4},
+    {"BUFFER_CELLS", BUFFER_CELLS_ADDR, 0, 0, 0, Access::kRw, true, 0x00000000, 0xffffffff, 10, 1},
+    {"HDRM_POOL_CELLS", HDRM_POOL_CELLS_ADDR, 0, 0, 0, Access::kRw, true, 0x00000000, 0xffffffff, 11, 1},
+    {"CONGESTED_CELLS", CONGESTED_CELLS_ADDR, 0, 0, 0, Access::kRw, true, 0x00000050, 0xffffffff, 12, 1},
+    {"DSH_PORT_XON_OFFSET", DSH_PORT_XON_OFFSET_ADDR, 0, 0, 0, Access::kRw, true, 0x00000000, 0xffffffff, 13, 1},
+    {"POOL_SIZE", POOL_SIZE_ADDR, 1, COUNT_NPOOLS, 15, Access::kRw, true, 0x00000000, 0xffffffff, 14, 1},
+    {"IPROF_MODE", IPROF_MODE_ADDR, 8, COUNT_NPROF, 16, Access::kRw, true, 0x00000000, 0x001f010f, 15, 3},
+    {"IPROF_RESERVED", IPROF_RESERVED_ADDR, 8, COUNT_NPROF, 16, Access::kRw, true, 0x00000000, 0xffffffff, 18, 1},
+    {"IPROF_STATIC", IPROF_STATIC_ADDR, 8, COUNT_NPROF, 16, Access::kRw, true, 0x00000000, 0xffffffff, 19, 1},
+    {"IPROF_XOFF", IPROF_XOFF_ADDR, 8, COUNT_NPROF, 16, Access::kRw, true, 0x00000000, 0xffffffff, 20, 1},
+    {"IPROF_XON", IPROF_XON_ADDR, 8, COUNT_NPROF, 16, Access::kRw, true, 0x00000000, 0xffffffff, 21, 1},
+    {"IPROF_XON_OFFSET", IPROF_XON_OFFSET_ADDR, 8, COUNT_NPROF, 16, Access::kRw, true, 0x00000000, 0xffffffff, 22, 1},
+    {"EPROF_MODE", EPROF_MODE_ADDR, 4, COUNT_NPROF, 16, Access::kRw, true, 0x00000000, 0x001f010f, 23, 3},
+    {"EPROF_RESERVED", EPROF_RESERVED_ADDR, 4, COUNT_NPROF, 16, Access::kRw, true, 0x00000000, 0xffffffff, 26, 1},
+    {"EPROF_STATIC", EPROF_STATIC_ADDR, 4, COUNT_NPROF, 16, Access::kRw, true, 0x00000000, 0xffffffff, 27, 1},
+    {"QMAP", QMAP_ADDR, 1, COUNT_NPORTS | COUNT_NPRIO, 3584, Access::kRw, true, 0x00000000, 0x00011f1f, 28, 3},
+    {"STAT_TOTAL", STAT_TOTAL_ADDR, 0, 0, 0, Access::kRo, false, 0x00000000, 0xffffffff, 31, 1},
+    {"STAT_HDRM_POOL", STAT_HDRM_POOL_ADDR, 0, 0, 0, Access::kRo, false, 0x00000000, 0xffffffff, 32, 1},
+    {"STAT_POOL_USED", STAT_POOL_USED_ADDR, 1, COUNT_NPOOLS, 15, Access::kRo, false, 0x00000000, 0xffffffff, 33, 1},
+    {"STAT_DECISIONS", STAT_DECISIONS_ADDR, 0, 0, 0, Access::kRo, false, 0x00000000, 0xffffffff, 34, 1},
+    {"STAT_DROPS", STAT_DROPS_ADDR, 0, 0, 0, Access::kRo, false, 0x00000000, 0xffffffff, 35, 1},
 };
 
 }  // namespace mmusim::admission::regs

@@ -13,7 +13,9 @@
 
 #include "admission/policy.h"
 #include "cli/compare.h"
+#include "cli/config_cmd.h"
 #include "cli/report.h"
+#include "config/config_load.h"
 #include "config/scenario.h"
 #include "output/checked_file.h"
 #include "sim/network.h"
@@ -26,10 +28,12 @@ struct Args {
   std::string scenario;
   std::string out = "mmusim-out";
   std::vector<std::string> sets;
+  std::vector<std::string> switch_configs;
   long long seed = -1;
   std::string policy;
   std::string impl;
   bool pcap = false, vcd = false, quiet = false;
+  std::string vcd_signals = "mmu";
 };
 
 nlohmann::json load_json(const Args& a, std::string& origin) {
@@ -40,6 +44,11 @@ nlohmann::json load_json(const Args& a, std::string& origin) {
   } else {
     j = mmusim::parse_json_file(a.scenario);
     origin = a.scenario;
+  }
+  // --switch-config replaces the scenario's own SONiC tables.
+  if (!a.switch_configs.empty()) {
+    if (j.is_object()) j.erase("buffer");
+    j["switch_config"] = a.switch_configs;
   }
   for (const auto& s : a.sets) mmusim::apply_override(j, s);
   if (a.seed >= 0) j["seed"] = a.seed;
@@ -56,8 +65,8 @@ int sc_main(int argc, char* argv[]) {
   app.set_version_flag("--version", std::string("mmusim ") + MMUSIM_VERSION);
   // CLI11 reports an unknown command as a missing one: name it instead.
   if (argc > 1 && argv[1][0] != '-' && std::string(argv[1]) != "run" && std::string(argv[1]) != "check" &&
-      std::string(argv[1]) != "compare") {
-    std::cerr << "mmusim: error: unknown command '" << argv[1] << "' (commands: run, check, compare; --help)\n";
+      std::string(argv[1]) != "compare" && std::string(argv[1]) != "config") {
+    std::cerr << "mmusim: error: unknown command '" << argv[1] << "' (commands: run, check, compare, config; --help)\n";
     return kUsage;
   }
   std::vector<std::string> policy_names;
@@ -69,6 +78,8 @@ int sc_main(int argc, char* argv[]) {
   run->add_option("scenario", a.scenario, "scenario JSON file")->check(CLI::ExistingFile);
   run->add_option("--out", a.out, "output directory")->capture_default_str();
   run->add_option("--set", a.sets, "override a scenario key: key.path=value (repeatable)");
+  run->add_option("--switch-config", a.switch_configs,
+                  "SONiC CONFIG_DB JSON for the switch, as SONiC writes it (repeatable: merged in order)");
   const CLI::Range seed_range(0LL, (long long)mmusim::kMaxSeed);
   run->add_option("--seed", a.seed, "random seed (overrides the scenario's)")->check(seed_range);
   run->add_option("--policy", a.policy, "admission policy (overrides admission.policy): " + policy_list)
@@ -77,6 +88,21 @@ int sc_main(int argc, char* argv[]) {
       ->check(CLI::IsMember({"cpp", "rtl"}));
   run->add_flag("--pcap", a.pcap, "write the PFC frames sent as DIR/pfc.pcap");
   run->add_flag("--vcd", a.vcd, "trace key counters to DIR/counters.vcd");
+  run->add_option("--vcd-signals", a.vcd_signals,
+                  "signal groups of counters.vcd, comma-separated (implies --vcd): mmu (occupancy and "
+                  "thresholds), queues (per port and priority), ports, pfc (XOFF held, transmitters "
+                  "paused), all")
+      ->capture_default_str()
+      ->check(CLI::Validator(
+          [](std::string& v) {
+            try {
+              mmusim::VcdSignals::parse(v);
+              return std::string();
+            } catch (const std::invalid_argument& e) {
+              return std::string(e.what());
+            }
+          },
+          "GROUPS"));
   run->add_flag("--quiet", a.quiet, "no table on stdout");
   mmusim::CompareArgs cmp;
   std::string cmp_policies = "dt,abm,reverie,dsh,sih";
@@ -88,8 +114,22 @@ int sc_main(int argc, char* argv[]) {
   compare->add_option("--seed", cmp.seed, "random seed")->check(seed_range);
   compare->add_flag_callback("--no-plot", [&cmp] { cmp.plot = false; }, "skip the occupancy plot");
   CLI::App* check = app.add_subcommand("check", "validate a scenario and exit");
-  check->add_option("scenario", a.scenario, "scenario JSON file")->required()->check(CLI::ExistingFile);
+  check->add_option("scenario", a.scenario, "scenario JSON file (with --switch-config: default, the embedded one)")
+      ->check(CLI::ExistingFile);
   check->add_option("--set", a.sets, "override a scenario key: key.path=value (repeatable)");
+  check->add_option("--switch-config", a.switch_configs, "SONiC CONFIG_DB JSON for the switch (repeatable)");
+  mmusim::ConfigCmdArgs cfg;
+  CLI::App* config = app.add_subcommand("config", "the effective switch configuration: show, diff");
+  config->require_subcommand(1);
+  CLI::App* show = config->add_subcommand("show", "pools, and per port and PG/queue the profiles, in cells");
+  show->add_option("files", cfg.files, "a scenario, or SONiC CONFIG_DB files (merged)")->required()->check(CLI::ExistingFile);
+  CLI::App* diff = config->add_subcommand("diff", "compare the effective configurations of A and B");
+  diff->add_option("files", cfg.files, "A and B: scenarios or CONFIG_DB files")->required()->expected(2)
+      ->check(CLI::ExistingFile);
+  for (CLI::App* c : {show, diff}) {
+    c->add_option("--set", cfg.sets, "override a scenario key: key.path=value (repeatable)");
+    c->add_flag("--json", cfg.json, "JSON instead of a table");
+  }
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
@@ -97,6 +137,8 @@ int sc_main(int argc, char* argv[]) {
     return rc == 0 ? kOk : kUsage;
   }
 
+  if (show->parsed()) return mmusim::run_config_show(cfg, std::cout, std::cerr);
+  if (diff->parsed()) return mmusim::run_config_diff(cfg, std::cout, std::cerr);
   if (compare->parsed()) {
     std::stringstream ss(cmp_policies);
     for (std::string p; std::getline(ss, p, ',');) {
@@ -122,14 +164,19 @@ int sc_main(int argc, char* argv[]) {
     return mmusim::run_compare(self, cmp, std::cout);
   }
 
+  if (check->parsed() && a.scenario.empty() && a.switch_configs.empty()) {
+    std::cerr << "mmusim: error: check: a scenario file (or --switch-config) is required\n";
+    return kUsage;
+  }
   if (run->parsed() && a.out.empty()) {
     std::cerr << "mmusim: error: --out: must name a directory, got ''\n";
     return kBadInput;
   }
   std::string origin;
   mmusim::Scenario sc;
+  mmusim::LoadReport report;
   try {
-    sc = mmusim::load_scenario(load_json(a, origin), origin);
+    sc = mmusim::load_configured_scenario(load_json(a, origin), origin, report);
   } catch (const mmusim::ConfigError& e) {
     std::cerr << "mmusim: error: " << e.what() << "\n";
     return kBadInput;
@@ -137,6 +184,7 @@ int sc_main(int argc, char* argv[]) {
     std::cerr << "mmusim: error: " << (origin.empty() ? a.scenario : origin) << ": " << e.what() << "\n";
     return kModelError;
   }
+  mmusim::print_load_report(std::cerr, report);
   for (const auto& w : sc.warnings) std::cerr << "mmusim: warning: " << w << "\n";
   if (check->parsed()) {
     if (sc.net.graph)
@@ -147,7 +195,8 @@ int sc_main(int argc, char* argv[]) {
     return kOk;
   }
   try {
-    mmusim::Network net(sc, {a.out, a.pcap, a.vcd, true});
+    const bool vcd = a.vcd || run->count("--vcd-signals") > 0;
+    mmusim::Network net(sc, {a.out, a.pcap, vcd, true, mmusim::VcdSignals::parse(a.vcd_signals)});
     const nlohmann::json s = net.run();
     if (!a.quiet) mmusim::print_report(std::cout, s);
     if (sc.admission.rtl)

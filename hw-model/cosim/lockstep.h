@@ -1,12 +1,12 @@
 #pragma once
 // Lockstep scoreboard: every operation goes to the golden core and to the RTL unit; the
 // decisions, PFC events and the whole architectural state (admission/arch_state.h:
-// counters, pause bits, q_hat, n_p, dsh port counters) must agree after every operation
-// and every CSR write. A co-simulation may compare the whole state only every n-th
-// operation (set_full_state_every) and the counters the operation names in between.
+// counters, pause bits, q_hat, n_p, dsh port counters, read through the unit's debug
+// port, cosim/state_map.h) must agree after every operation and every CSR write. A
+// co-simulation may compare the whole state only every n-th operation
+// (set_full_state_every) and the counters the operation names in between.
 #include <cstdio>
-#include <memory>
-#include <optional>
+#include <initializer_list>
 #include <sstream>
 #include <string>
 #include <utility>
@@ -30,11 +30,6 @@ class Lockstep {
       : m_cfg(cfg), m_p(p), m_core(cfg), m_unit(p, fst) {
     program();
   }
-  Lockstep(const admission::CoreConfig& cfg, UnitParams p, std::unique_ptr<Model> model, const std::string& fst = "")
-      : m_cfg(cfg), m_p(p), m_core(cfg), m_unit(p, std::move(model), fst) {
-    program();
-  }
-
   admission::AdmissionCore& core() { return m_core; }
   Unit<Model>& unit() { return m_unit; }
   const admission::CoreConfig& config() const { return m_cfg; }
@@ -52,20 +47,22 @@ class Lockstep {
 
   admission::Result admit(const admission::Request& r) {
     const admission::Result want = m_core.admit(r);
+    watch({Named{r.in_port, r.out_port, r.prio}});
     const admission::Result got = m_unit.admit(r);
     ++m_ops;
     if (!same(want, got)) fail("admit", describe(r), describe(want), describe(got));
-    compare_state([&] { return "admit " + describe(r); }, Named{r.in_port, r.out_port, r.prio});
+    compare_state([&] { return "admit " + describe(r); }, true);
     return got;  // the RTL decides; the core checks
   }
 
   admission::PfcUpdate depart(const admission::Departure& d) {
     const admission::PfcUpdate want = m_core.depart(d);
+    watch({Named{d.in_port, d.out_port, d.prio}});
     const admission::PfcUpdate got = m_unit.depart(d);
     ++m_ops;
     if (want.pfc != got.pfc || want.port_pfc != got.port_pfc)
       fail("depart", describe(d), describe(want), describe(got));
-    compare_state([&] { return "depart " + describe(d); }, Named{d.in_port, d.out_port, d.prio});
+    compare_state([&] { return "depart " + describe(d); }, true);
     return got;
   }
 
@@ -75,6 +72,7 @@ class Lockstep {
                                                                        const admission::Request& r) {
     const admission::PfcUpdate wu = m_core.depart(d);
     const admission::Result wr = m_core.admit(r);
+    watch({Named{r.in_port, r.out_port, r.prio}, Named{d.in_port, d.out_port, d.prio}});
     const auto [gu, gr] = m_unit.depart_and_admit(d, r);
     m_ops += 2;
     if (m_unit.request_waited() == m_p.dual_issue)
@@ -82,8 +80,7 @@ class Lockstep {
            m_unit.request_waited() ? "held for a cycle" : "taken with the release");
     if (wu.pfc != gu.pfc || wu.port_pfc != gu.port_pfc) fail("depart+admit", describe(d), describe(wu), describe(gu));
     if (!same(wr, gr)) fail("depart+admit", describe(r), describe(wr), describe(gr));
-    compare_state([&] { return "depart+admit " + describe(d) + " / " + describe(r); }, Named{r.in_port, r.out_port, r.prio},
-                  Named{d.in_port, d.out_port, d.prio});
+    compare_state([&] { return "depart+admit " + describe(d) + " / " + describe(r); }, true);
     return {gu, gr};
   }
 
@@ -149,14 +146,53 @@ class Lockstep {
     uint32_t in = 0, out = 0;
     uint8_t prio = 0;
   };
-  // `op` names the operation for the report, built only on a mismatch; `a`, `b` the queues
-  // it names (none: a CSR write or reset, always compared in full).
+  // The state words an operation names (its queues' counters and pause bits, its port's
+  // pause bit, the pools), watched on the unit's debug lanes through the operation, so
+  // that their new values are read with no further evaluation.
+  void watch(std::initializer_list<Named> ops) {
+    namespace sm = state_map;
+    m_named.clear();
+    for (const Named& n : ops) {
+      const uint32_t ii = n.in * m_p.nprio + n.prio, ei = n.out * m_p.nprio + n.prio;
+      m_named.insert(m_named.end(), {sm::addr(sm::kIng, ii), sm::addr(sm::kHdrm, ii), sm::addr(sm::kPaused, ii),
+                                     sm::addr(sm::kEgr, ei), sm::addr(sm::kPortPaused, n.in)});
+    }
+    for (uint32_t k = 0; k < m_cfg.pool_cells.size(); ++k) m_named.push_back(sm::addr(sm::kPoolUsed, k));
+    for (uint32_t l = 0; l < m_named.size() && l < Unit<Model>::kLanes; ++l) m_unit.watch(l, m_named[l]);
+  }
+  // The core's value of a named word.
+  uint64_t core_word(uint32_t a) {
+    namespace sm = state_map;
+    const uint32_t i = a & 0xfff, port = i / m_p.nprio;
+    const uint8_t prio = uint8_t(i % m_p.nprio);
+    switch (sm::Region(a >> 12)) {
+      case sm::kIng: return m_core.ingress_cells(port, prio);
+      case sm::kHdrm: return m_core.headroom_cells(port, prio);
+      case sm::kPaused: return m_core.paused(port, prio);
+      case sm::kEgr: return m_core.egress_cells(port, prio);
+      case sm::kPortPaused: return m_core.port_paused(i);
+      default: return m_core.pool_used(uint16_t(i));
+    }
+  }
+  static const char* word_name(uint32_t a) {
+    switch (state_map::Region(a >> 12)) {
+      case state_map::kIng: return "ingress";
+      case state_map::kHdrm: return "headroom";
+      case state_map::kPaused: return "paused";
+      case state_map::kEgr: return "egress";
+      case state_map::kPortPaused: return "port paused";
+      default: return "pool";
+    }
+  }
+
+  // `op` names the operation for the report, built only on a mismatch; `named`: an
+  // operation, whose watched words are compared when the whole state is not (a CSR write
+  // or reset is always compared in full).
   template <class Describe>
-  void compare_state(Describe op, std::optional<Named> a = std::nullopt, std::optional<Named> b = std::nullopt) {
+  void compare_state(Describe op, bool named = false) {
     if (m_mm.any) return;
-    if (a && ++m_since_full < m_full_every) {
-      compare_named(op, *a);
-      if (b) compare_named(op, *b);
+    if (named && ++m_since_full < m_full_every) {
+      compare_named(op);
       return;
     }
     m_since_full = 0;
@@ -167,20 +203,21 @@ class Lockstep {
   }
 
   template <class Describe>
-  void compare_named(Describe op, const Named& n) {
-    const uint32_t ii = n.in * m_p.nprio + n.prio, ei = n.out * m_p.nprio + n.prio;
-    auto check = [&](const char* name, uint64_t want, uint64_t got) {
+  void compare_named(Describe op) {
+    auto check = [&](auto name, uint64_t want, uint64_t got) {
       if (want != got && !m_mm.any)
-        fail("state after", op(), std::string(name) + ": expected " + std::to_string(want) + ", got " + std::to_string(got), "");
+        fail("state after", op(), name() + ": expected " + std::to_string(want) + ", got " + std::to_string(got), "");
     };
-    check("ingress", m_core.ingress_cells(n.in, n.prio), m_unit.ing(ii));
-    check("headroom", m_core.headroom_cells(n.in, n.prio), m_unit.hdrm(ii));
-    check("egress", m_core.egress_cells(n.out, n.prio), m_unit.egr(ei));
-    check("paused", m_core.paused(n.in, n.prio), m_unit.paused(ii));
-    check("port paused", m_core.port_paused(n.in), m_unit.port_paused(n.in));
-    check("total", m_core.total_used(), m_unit.total());
-    check("headroom pool", m_core.headroom_pool_used(), m_unit.hdrm_pool());
-    for (uint32_t k = 0; k < m_cfg.pool_cells.size(); ++k) check("pool", m_core.pool_used(uint16_t(k)), m_unit.pool_used(k));
+    const uint32_t lanes = Unit<Model>::kLanes;
+    const std::vector<uint64_t> rest =
+        m_named.size() > lanes ? m_unit.fetch({m_named.begin() + lanes, m_named.end()}) : std::vector<uint64_t>{};
+    for (uint32_t k = 0; k < m_named.size(); ++k) {
+      const uint32_t a = m_named[k];
+      check([a] { return std::string(word_name(a)) + "[" + std::to_string(a & 0xfff) + "]"; }, core_word(a),
+            k < lanes ? m_unit.watched(k) : rest[k - lanes]);
+    }
+    check([] { return std::string("total"); }, m_core.total_used(), m_unit.total());
+    check([] { return std::string("headroom pool"); }, m_core.headroom_pool_used(), m_unit.hdrm_pool());
   }
 
   admission::CoreConfig m_cfg;
@@ -190,6 +227,7 @@ class Lockstep {
   Mismatch m_mm;
   uint64_t m_ops = 0;
   uint32_t m_full_every = 1, m_since_full = 0;
+  std::vector<uint32_t> m_named;
 };
 
 }  // namespace mmusim::rtl

@@ -6,10 +6,8 @@
 #include "admission/regfile.h"
 
 #ifdef MMUSIM_HAVE_RTL
-#include "Vmmu_scosim.h"
-#include "Vmmu_scosim___024root.h"
+#include "Vmmu_cosim.h"
 #include "cosim/lockstep.h"
-#include "cosim/sc_pins.h"
 #endif
 
 namespace mmusim {
@@ -17,10 +15,12 @@ namespace mmusim {
 #ifdef MMUSIM_HAVE_RTL
 
 namespace {
-// The unit compiled into mmusim (CMakeLists.txt, verilate ... SYSTEMC PREFIX Vmmu_scosim).
+// The unit compiled into mmusim (CMakeLists.txt, verilate ... PREFIX Vmmu_cosim), a
+// C++-mode model: the MMU clocks it from its own SystemC process, one cycle per operation
+// inside the decision call (the clock is gated: nothing runs while the switch is idle).
 const rtl::UnitParams kParams{MMUSIM_RTL_NPORTS, 8, 32, 4, 8, 16};
-using Pins = rtl::ScPins<Vmmu_scosim>;
-constexpr uint32_t kFullStateEvery = 16;
+using Model = Vmmu_cosim;
+constexpr uint32_t kFullStateEvery = MMUSIM_RTL_FULL_STATE_EVERY;
 
 // A switch with fewer ports than the unit uses its first ports; the others get lossy
 // queues on profile 0 and never see an operation, so they change no decision.
@@ -35,34 +35,28 @@ admission::CoreConfig pad_ports(admission::CoreConfig c) {
 }
 }  // namespace
 
-MMUSIM_RTL_GRANT_EVAL(Vmmu_scosim);
-
 struct RtlEngine::Impl {
   struct Op {
     enum class Kind { kAdmit, kDepart, kCsrWrite, kUnitWrite } kind;
     admission::Request r;  // kCsrWrite, kUnitWrite: in_port = address, cells = data
   };
-  // Both units are SystemC modules, so both are built now, during elaboration: the live
-  // one and an idle twin that replays the run with a waveform if the live one disagrees.
-  Impl(const admission::CoreConfig& c, std::string wave, const std::string& name)
-      : cfg(c), live(std::make_unique<Pins>(nullptr, name.c_str())),
-        twin(std::make_unique<Pins>(nullptr, (name + "_replay").c_str())), waveform(std::move(wave)) {}
+  Impl(const admission::CoreConfig& c, std::string wave) : cfg(c), waveform(std::move(wave)) {}
 
-  // Ports can be driven only once elaboration is over: the first operation programs the unit.
-  rtl::Lockstep<Pins>& lockstep() {
+  // Built at the first operation, as the MMU's core is by then.
+  rtl::Lockstep<Model>& lockstep() {
     if (!ls) {
-      ls = std::make_unique<rtl::Lockstep<Pins>>(cfg, kParams, std::move(live));
-      // The whole state (every queue's counters and filters) every 16th operation, the
-      // counters an operation names after each one: the full comparison costs about as
-      // much as the unit's own cycle.
+      ls = std::make_unique<rtl::Lockstep<Model>>(cfg, kParams);
+      // The counters an operation names after each one, the whole state (every queue's
+      // counters and filters, a debug-port read per word) every kFullStateEvery-th
+      // (docs/performance.md: its cost).
       ls->set_full_state_every(kFullStateEvery);
     }
     return *ls;
   }
 
-  // Replays every operation so far into the traced twin, up to and including the bad one.
+  // Replays every operation so far into a traced unit, up to and including the bad one.
   std::string replay() {
-    rtl::Lockstep<Pins> traced(cfg, kParams, std::move(twin), waveform);
+    rtl::Lockstep<Model> traced(cfg, kParams, waveform);
     for (const Op& o : log) {
       if (o.kind == Op::Kind::kAdmit) traced.admit(o.r);
       else if (o.kind == Op::Kind::kDepart) traced.depart({o.r.in_port, o.r.out_port, o.r.prio, o.r.cells, o.r.cycle});
@@ -73,13 +67,12 @@ struct RtlEngine::Impl {
   }
   [[noreturn]] void fail() {
     const std::string report = ls->mismatch().report;
-    const std::string fst = twin ? replay() : std::string("not written");
+    const std::string fst = replay();
     throw std::runtime_error("RTL/C++ lockstep: " + report + "; waveform " + fst);
   }
 
   admission::CoreConfig cfg;
-  std::unique_ptr<Pins> live, twin;
-  std::unique_ptr<rtl::Lockstep<Pins>> ls;
+  std::unique_ptr<rtl::Lockstep<Model>> ls;
   std::string waveform;
   std::vector<Op> log;
 };
@@ -92,14 +85,14 @@ std::string RtlEngine::describe() {
          " pools, " + std::to_string(kParams.nprof) + " profiles, EWMA fraction " + std::to_string(kParams.ewma_frac);
 }
 
-RtlEngine::RtlEngine(const admission::CoreConfig& cfg, std::string waveform_path, const std::string& name) {
+RtlEngine::RtlEngine(const admission::CoreConfig& cfg, std::string waveform_path) {
   if (cfg.ewma.frac_bits != kParams.ewma_frac)
     throw std::invalid_argument("admission.ewma.frac_bits must be " + std::to_string(kParams.ewma_frac) +
                                 " for the RTL unit");
   // The unit is programmed at its first operation; refuse a configuration it cannot hold now.
   const admission::CoreConfig unit_cfg = pad_ports(cfg);
   admission::encode(unit_cfg, params());
-  m = std::make_unique<Impl>(unit_cfg, std::move(waveform_path), name);
+  m = std::make_unique<Impl>(unit_cfg, std::move(waveform_path));
 }
 
 RtlEngine::~RtlEngine() = default;
@@ -143,7 +136,7 @@ struct RtlEngine::Impl {};
 
 bool RtlEngine::available() { return false; }
 std::string RtlEngine::describe() { return "no RTL unit (built without Verilator)"; }
-RtlEngine::RtlEngine(const admission::CoreConfig&, std::string, const std::string&) {
+RtlEngine::RtlEngine(const admission::CoreConfig&, std::string) {
   throw std::invalid_argument("mmusim was built without Verilator: admission.impl rtl is unavailable");
 }
 RtlEngine::~RtlEngine() = default;

@@ -19,10 +19,9 @@ class RtlEngine {
   // Parameters of the compiled-in unit, for error messages.
   static std::string describe();
 
-  // Builds the SystemC-mode unit (a module named `name`; call during elaboration); the
-  // first operation programs it through its CSRs. Throws std::invalid_argument if it
-  // cannot hold `cfg`.
-  RtlEngine(const admission::CoreConfig& cfg, std::string waveform_path, const std::string& name);
+  // Builds the unit; the first operation programs it through its CSRs. Throws
+  // std::invalid_argument if it cannot hold `cfg`.
+  RtlEngine(const admission::CoreConfig& cfg, std::string waveform_path);
   ~RtlEngine();
 
   // Throw std::runtime_error with the mismatch report (and waveform path) on disagreement.

@@ -1,11 +1,12 @@
 #pragma once
-// Drives a Verilated mmu_admission cycle by cycle with the golden core's operations, and
-// reads its architectural state back (public signals, --public-flat-rw) for the lockstep
-// comparison.
+// Drives a Verilated (C++-mode) mmu_admission cycle by cycle with the golden core's
+// operations, and reads its architectural state back through the unit's debug/state read
+// port (cosim/state_map.h) for the lockstep comparison: public model API only.
 #include <algorithm>
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
@@ -14,6 +15,7 @@
 
 #include "admission/arch_state.h"
 #include "admission/types.h"
+#include "cosim/state_map.h"
 
 namespace mmusim::rtl {
 
@@ -22,35 +24,18 @@ struct UnitParams {
   bool dual_issue = true;  // the unit's DUAL_ISSUE parameter
 };
 
-// Bits [lsb, lsb + w) of a Verilated signal of any width (w <= 64), a 32-bit word at a time.
-template <std::size_t N>
-uint64_t bits(const VlWide<N>& v, uint32_t lsb, uint32_t w) {
-  uint64_t out = 0;
-  for (uint32_t got = 0; got < w;) {
-    const uint32_t bit = lsb + got, off = bit % 32, take = std::min(32 - off, w - got);
-    const uint32_t mask = take == 32 ? ~0u : (1u << take) - 1;
-    out |= uint64_t((v[bit / 32] >> off) & mask) << got;
-    got += take;
-  }
-  return out;
-}
-inline uint64_t bits(uint64_t v, uint32_t lsb, uint32_t w) {
-  return (v >> lsb) & (w >= 64 ? ~uint64_t(0) : (uint64_t(1) << w) - 1);
-}
-
 template <class Model>
 class Unit {
  public:
   Unit(UnitParams p, const std::string& fst = "") : m_p(p), m_ctx(std::make_unique<VerilatedContext>()) {
     m_ctx->traceEverOn(!fst.empty());
     m_m = std::make_unique<Model>(m_ctx.get(), "dut");
-    start(fst);
-  }
-  // A model built elsewhere: a SystemC-mode unit (ScPins) is constructed during
-  // elaboration and driven once the simulation runs.
-  Unit(UnitParams p, std::unique_ptr<Model> m, const std::string& fst = "")
-      : m_p(p), m_m(std::move(m)) {
-    start(fst);
+    if (!fst.empty()) {
+      m_trace = std::make_unique<VerilatedFstC>();
+      m_m->trace(m_trace.get(), 99);
+      m_trace->open(fst.c_str());
+    }
+    reset();
   }
   ~Unit() {
     if (m_trace) m_trace->close();
@@ -69,9 +54,9 @@ class Unit {
     m_m->clk_i = 0;
     m_m->rst_ni = 0;
     eval();
-    tick();
+    posedge();
     m_m->rst_ni = 1;
-    eval();
+    negedge();
   }
 
   // One CSR write; returns false if the unit refused it (cfg_error_o).
@@ -80,19 +65,19 @@ class Unit {
     m_m->cfg_write_i = 1;
     m_m->cfg_addr_i = addr;
     m_m->cfg_wdata_i = data;
-    tick();
+    posedge();
     m_m->cfg_valid_i = 0;
     m_m->cfg_write_i = 0;
-    eval();
+    negedge();
     return !m_m->cfg_error_o;
   }
   uint32_t read(uint32_t addr) {
     m_m->cfg_valid_i = 1;
     m_m->cfg_write_i = 0;
     m_m->cfg_addr_i = addr;
-    tick();
+    posedge();
     m_m->cfg_valid_i = 0;
-    eval();
+    negedge();
     return m_m->cfg_rdata_o;
   }
   void program(const std::vector<std::pair<uint32_t, uint32_t>>& writes) {
@@ -101,17 +86,17 @@ class Unit {
 
   admission::Result admit(const admission::Request& r) {
     drive_request(r);
-    tick();
+    posedge();
     m_m->req_valid_i = 0;
-    eval();
+    negedge();
     return response();
   }
 
   admission::PfcUpdate depart(const admission::Departure& d) {
     drive_release(d);
-    tick();
+    posedge();
     m_m->rel_valid_i = 0;
-    eval();
+    negedge();
     return release_response();
   }
 
@@ -124,37 +109,54 @@ class Unit {
     drive_request(r);
     eval();
     m_stalled = !m_m->req_ready_o;
-    tick();
+    posedge();
     const admission::PfcUpdate u = release_response();
     m_m->rel_valid_i = 0;
     if (m_stalled) {
-      eval();
-      tick();
+      negedge();
+      posedge();
     }
     m_m->req_valid_i = 0;
-    eval();
+    negedge();
     return {u, response()};
   }
   bool request_waited() const { return m_stalled; }
 
-  // Counters, read from the design's registers.
-  uint64_t ing(uint32_t q) const { return bits(m_m->rootp->mmu_admission__DOT__ing_q, q * m_p.cw, m_p.cw); }
-  uint64_t hdrm(uint32_t q) const { return bits(m_m->rootp->mmu_admission__DOT__hdrm_q, q * m_p.cw, m_p.cw); }
-  uint64_t egr(uint32_t q) const { return bits(m_m->rootp->mmu_admission__DOT__egr_q, q * m_p.cw, m_p.cw); }
-  bool paused(uint32_t q) const { return bits(m_m->rootp->mmu_admission__DOT__paused_q, q, 1) != 0; }
-  bool port_paused(uint32_t p) const { return bits(m_m->rootp->mmu_admission__DOT__port_paused, p, 1) != 0; }
-  uint64_t pool_used(uint32_t k) const {
-    return bits(m_m->rootp->mmu_admission__DOT__pool_used, k * m_p.cw, m_p.cw);
+  // The debug/state read port (cosim/state_map.h): DBG_LANES words per evaluation.
+  static constexpr uint32_t kLanes =
+      sizeof(std::remove_reference_t<decltype(std::declval<Model&>().dbg_data_o)>) / sizeof(uint64_t);
+  // Lane `l` shows the word at `addr` from now on: after an operation's clock edge, the
+  // entry's new value, with no evaluation of its own.
+  void watch(uint32_t l, uint32_t addr) { set_field(m_m->dbg_addr_i, 16 * l, addr); }
+  uint64_t watched(uint32_t l) const { return get_word(m_m->dbg_data_o, l); }
+  // Words at `addrs`, a batch of kLanes per evaluation (the unit's inputs are idle
+  // between operations). The lanes are left watching the last batch.
+  std::vector<uint64_t> fetch(const std::vector<uint32_t>& addrs) {
+    std::vector<uint64_t> out(addrs.size());
+    for (size_t i = 0; i < addrs.size(); i += kLanes) {
+      const uint32_t n = uint32_t(std::min<size_t>(kLanes, addrs.size() - i));
+      for (uint32_t l = 0; l < n; ++l) watch(l, addrs[i + l]);
+      m_m->eval();
+      for (uint32_t l = 0; l < n; ++l) out[i + l] = watched(l);
+    }
+    return out;
   }
+  uint64_t peek(state_map::Region r, uint32_t index) { return fetch({state_map::addr(r, index)})[0]; }
+
+  uint64_t ing(uint32_t q) { return peek(state_map::kIng, q); }
+  uint64_t hdrm(uint32_t q) { return peek(state_map::kHdrm, q); }
+  uint64_t egr(uint32_t q) { return peek(state_map::kEgr, q); }
+  bool paused(uint32_t q) { return peek(state_map::kPaused, q) != 0; }
+  bool port_paused(uint32_t p) { return peek(state_map::kPortPaused, p) != 0; }
+  uint64_t pool_used(uint32_t k) { return peek(state_map::kPoolUsed, k); }
   // Policy state: reverie's filters (q_hat, EWMA_FRAC fraction bits) and n_p (an integer
   // count), dsh's port counters.
-  uint64_t avg_in(uint32_t q) const { return bits(m_m->rootp->mmu_admission__DOT__avg_in_q, q * aw(), aw()); }
-  uint64_t avg_eg(uint32_t q) const { return bits(m_m->rootp->mmu_admission__DOT__avg_eg_q, q * aw(), aw()); }
-  uint64_t ncong(uint32_t prio) const { return bits(m_m->rootp->mmu_admission__DOT__ncong, prio * (qw() + 1), qw() + 1); }
-  uint64_t port_shared(uint32_t p) const {
-    return bits(m_m->rootp->mmu_admission__DOT__port_shared, p * m_p.cw, m_p.cw);
-  }
-  uint64_t port_ins(uint32_t p) const { return bits(m_m->rootp->mmu_admission__DOT__port_ins, p * m_p.cw, m_p.cw); }
+  uint64_t avg_in(uint32_t q) { return peek(state_map::kAvgIn, q); }
+  uint64_t avg_eg(uint32_t q) { return peek(state_map::kAvgEg, q); }
+  uint64_t ncong(uint32_t prio) { return peek(state_map::kNcong, prio); }
+  uint64_t port_shared(uint32_t p) { return peek(state_map::kPortShared, p); }
+  uint64_t port_ins(uint32_t p) { return peek(state_map::kPortIns, p); }
+  // On the statistics ports: no evaluation needed.
   uint64_t total() const { return m_m->stat_total_o; }
   uint64_t hdrm_pool() const { return m_m->stat_hdrm_pool_o; }
   bool underflow() const { return m_m->stat_underflow_o; }
@@ -163,44 +165,9 @@ class Unit {
   // counter bank, and the policy state of the policy the unit runs (reverie: q_hat and n_p
   // in the core's 8 fraction bits; dsh: port counters), which the core keeps only then;
   // the first `npools` pools (the configuration's).
-  admission::ArchState state(bool reverie, bool dsh, uint32_t npools) const {
-    admission::ArchState s;
-    const uint32_t nq = m_p.nports * m_p.nprio;
-    s.ing.resize(nq);
-    s.hdrm.resize(nq);
-    s.egr.resize(nq);
-    s.paused.resize(nq);
-    for (uint32_t q = 0; q < nq; ++q) {
-      s.ing[q] = ing(q);
-      s.hdrm[q] = hdrm(q);
-      s.egr[q] = egr(q);
-      s.paused[q] = paused(q);
-    }
-    s.port_paused.resize(m_p.nports);
-    for (uint32_t p = 0; p < m_p.nports; ++p) s.port_paused[p] = port_paused(p);
-    s.pool_used.resize(std::min(npools, m_p.npools));
-    for (uint32_t k = 0; k < s.pool_used.size(); ++k) s.pool_used[k] = pool_used(k);
-    s.hdrm_pool_used = hdrm_pool();
-    s.total = total();
-    if (reverie) {
-      s.avg_in.resize(nq);
-      s.avg_eg.resize(nq);
-      for (uint32_t q = 0; q < nq; ++q) {
-        s.avg_in[q] = avg_in(q);
-        s.avg_eg[q] = avg_eg(q);
-      }
-      s.n_p.resize(m_p.nprio);
-      for (uint32_t p = 0; p < m_p.nprio; ++p) s.n_p[p] = ncong(p) << 8;
-    }
-    if (dsh) {
-      s.port_shared.resize(m_p.nports);
-      s.port_ins.resize(m_p.nports);
-      for (uint32_t p = 0; p < m_p.nports; ++p) {
-        s.port_shared[p] = port_shared(p);
-        s.port_ins[p] = port_ins(p);
-      }
-    }
-    return s;
+  admission::ArchState state(bool reverie, bool dsh, uint32_t npools) {
+    const state_map::Dims d{m_p.nports * m_p.nprio, m_p.nports, m_p.nprio, std::min(npools, m_p.npools)};
+    return state_map::read([this](const std::vector<uint32_t>& a) { return fetch(a); }, d, reverie, dsh);
   }
 
  private:
@@ -244,41 +211,42 @@ class Unit {
     m_dumped = m_dumped == kNever || m_wave_t > m_dumped ? m_wave_t : m_dumped + 1;
     m_trace->dump(m_dumped);
   }
-  void tick() {
+  // Port fields of a Verilated model: an integer up to 64 bits, else 32-bit words.
+  template <class T>
+  static void set_field(T& v, uint32_t lsb, uint32_t x) {
+    using U = std::remove_reference_t<T>;
+    v = U((uint64_t(v) & ~(uint64_t(0xffff) << lsb)) | uint64_t(x & 0xffff) << lsb);
+  }
+  template <std::size_t N>
+  static void set_field(VlWide<N>& v, uint32_t lsb, uint32_t x) {
+    v[lsb / 32] = (v[lsb / 32] & ~(0xffffu << lsb % 32)) | (x & 0xffff) << lsb % 32;
+  }
+  template <class T>
+  static uint64_t get_word(const T& v, uint32_t) { return uint64_t(v); }
+  template <std::size_t N>
+  static uint64_t get_word(const VlWide<N>& v, uint32_t l) { return uint64_t(v[2 * l + 1]) << 32 | v[2 * l]; }
+
+  // A clock cycle: the rising edge with the operation's inputs, then the falling edge with
+  // the inputs the caller leaves for the next cycle (two evaluations per cycle).
+  void posedge() {
     m_m->clk_i = 1;
     advance();
     eval();
+  }
+  void negedge() {
     m_m->clk_i = 0;
     advance();
     eval();
     ++m_cycle;
   }
-
-  // Time of the C++-mode model's own context (a SystemC-mode model keeps SystemC's) and
-  // of the waveform.
+  // Time of the model's context and of the waveform.
   void advance() {
-    if (m_ctx) m_ctx->timeInc(1);
+    m_ctx->timeInc(1);
     m_wave_t += kHalf;
-  }
-  void start(const std::string& fst) {
-    if (!fst.empty()) {
-      if (m_ctx) m_ctx->traceEverOn(true);
-      m_trace = std::make_unique<VerilatedFstC>();
-      m_m->trace(m_trace.get(), 99);
-      m_trace->open(fst.c_str());
-    }
-    reset();
-  }
-
-  uint32_t aw() const { return m_p.cw + m_p.ewma_frac; }
-  uint32_t qw() const {  // $clog2(NQ), at least 1
-    uint32_t w = 0;
-    while ((uint64_t(1) << w) < uint64_t(m_p.nports) * m_p.nprio) ++w;
-    return std::max<uint32_t>(w, 1);
   }
 
   UnitParams m_p;
-  std::unique_ptr<VerilatedContext> m_ctx;  // C++-mode models only
+  std::unique_ptr<VerilatedContext> m_ctx;
   static constexpr uint64_t kNever = ~uint64_t(0);
   uint64_t m_wave_t = 0, m_dumped = kNever;
   std::unique_ptr<Model> m_m;

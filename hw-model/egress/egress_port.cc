@@ -18,6 +18,10 @@ EgressPort::EgressPort(sc_core::sc_module_name name, uint32_t port, uint64_t lin
   SC_METHOD(try_send);
   sensitive << m_wake;
   dont_initialize();
+  // A pause ends without an event of its own: while traced, this wakes at each expiry.
+  SC_METHOD(trace_pause);
+  sensitive << m_tr_ev;
+  dont_initialize();
 }
 
 uint64_t EgressPort::now() { return now_ps(); }
@@ -32,7 +36,20 @@ tlm::tlm_sync_enum EgressPort::nb_transport_fw(int, Packet& p, tlm::tlm_phase& p
 
 void EgressPort::pfc_received(const PfcFrame& f) {
   m_pause.apply(f, now());
+  if (m_tr_paused) trace_pause();
   try_send();  // a resume may unblock a queue
+}
+
+void EgressPort::trace(sc_core::sc_trace_file* tf) {
+  m_tr_paused = std::make_unique<bool[]>(kQueues);
+  for (int q = 0; q < kQueues; ++q)
+    sc_core::sc_trace(tf, m_tr_paused[size_t(q)], std::string(name()) + ".tx_paused" + std::to_string(q));
+}
+
+void EgressPort::trace_pause() {
+  const uint64_t t = now();
+  for (int q = 0; q < kQueues; ++q) m_tr_paused[size_t(q)] = m_pause.paused(uint8_t(q), t);
+  if (const uint64_t e = m_pause.next_expiry(0xff, t)) m_tr_ev.notify(ps(e - t));
 }
 
 void EgressPort::enable_bfc(uint32_t queues) {
@@ -68,15 +85,13 @@ uint64_t EgressPort::queued_data() const {
   return n;
 }
 
-int EgressPort::pick_dwrr() {
-  const uint64_t t = now();
-  bool any = false;
+int EgressPort::pick_dwrr(uint64_t t) {
+  // An emptied queue's credit is cleared where it empties (try_send), so idle queues hold
+  // none and the scan only needs one sendable queue to know the walk below ends.
   const int nq = int(m_q.size());
-  for (int q = 0; q < nq; ++q) {
-    if (m_q[size_t(q)].empty()) m_deficit[size_t(q)] = 0;  // idle queues keep no credit
-    else if (!queue_paused(size_t(q), t)) any = true;
-  }
-  if (!any) return -1;
+  int q0 = 0;
+  while (q0 < nq && (m_q[size_t(q0)].empty() || queue_paused(size_t(q0), t))) ++q0;
+  if (q0 == nq) return -1;
   for (;;) {
     const size_t q = size_t(m_rr);
     if (!m_q[q].empty() && !queue_paused(q, t)) {
@@ -90,7 +105,7 @@ int EgressPort::pick_dwrr() {
         return int(q);
       }
     }
-    m_rr = (m_rr + 1) % nq;
+    m_rr = m_rr + 1 == nq ? 0 : m_rr + 1;
     m_quantum_given = false;
   }
 }
@@ -98,17 +113,18 @@ int EgressPort::pick_dwrr() {
 void EgressPort::try_send() {
   if (m_busy) return;
   Packet* p = nullptr;
+  const uint64_t t_now = now();
   if (!m_ctrl.empty()) {
     p = m_ctrl.front();
     m_ctrl.pop_front();
   } else {
-    const int q = pick_dwrr();
+    const int q = pick_dwrr(t_now);
     if (q < 0) {
       uint8_t waiting = 0;  // priorities whose PFC pause holds a queue
       for (size_t i = 0; i < m_q.size(); ++i)
         if (!m_q[i].empty() && !(m_bfc && m_bfc_paused.test(uint32_t(i))))
           waiting |= uint8_t(1u << (m_bfc ? m_q[i].front()->prio : i));
-      if (const uint64_t t = m_pause.next_expiry(waiting, now())) m_wake.notify(ps(t - now()));
+      if (const uint64_t t = m_pause.next_expiry(waiting, t_now)) m_wake.notify(ps(t - t_now));
       return;
     }
     p = m_q[size_t(q)].front();
@@ -122,7 +138,7 @@ void EgressPort::try_send() {
   m_busy = true;
   m_on_wire = *p;
   if (m_bfc && p->kind == Packet::Kind::kData) p->upstream_q = p->queue;  // the next hop's upstreamQ
-  if (m_tx_hook) m_tx_hook(*p, now());
+  if (m_tx_hook) m_tx_hook(*p, t_now);
   tlm::tlm_phase phase = tlm::BEGIN_REQ;
   sc_core::sc_time t = sc_core::SC_ZERO_TIME;
   to_link->nb_transport_fw(*p, phase, t);

@@ -7,6 +7,7 @@
 #include <array>
 #include <deque>
 #include <functional>
+#include <memory>
 #include <vector>
 
 #include <systemc>
@@ -37,6 +38,9 @@ class EgressPort : public sc_core::sc_module, public PauseIf {
 
   EgressPort(sc_core::sc_module_name name, uint32_t port, uint64_t link_bps, uint32_t dwrr_quantum);
   void set_tx_hook(FrameHook h) { m_tx_hook = std::move(h); }
+  // counters.vcd: per priority, whether the peer's PFC pauses this transmitter (before the
+  // simulation starts; --vcd-signals pfc).
+  void trace(sc_core::sc_trace_file* tf);
 
   void pfc_received(const PfcFrame& f) override;
   // BFC: `queues` data queues indexed by Packet::queue, paused by BFC frames (before running).
@@ -62,8 +66,9 @@ class EgressPort : public sc_core::sc_module, public PauseIf {
   static uint64_t now();
   void try_send();
   void on_tx_done();
-  int pick_dwrr();
+  int pick_dwrr(uint64_t t);
   bool queue_paused(size_t q, uint64_t t) const;
+  void trace_pause();  // refresh the traced pause bits, wake again at the next expiry
 
   uint32_t m_port;
   uint32_t m_quantum;
@@ -75,6 +80,8 @@ class EgressPort : public sc_core::sc_module, public PauseIf {
   int m_rr = 0;
   bool m_quantum_given = false;
   PauseTimers m_pause;
+  std::unique_ptr<bool[]> m_tr_paused;  // traced pause bits, when traced
+  sc_core::sc_event m_tr_ev;
   bool m_busy = false;
   // What departs when serialisation ends: a copy, as the far end may already own the frame.
   Packet m_on_wire;

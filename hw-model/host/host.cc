@@ -61,9 +61,10 @@ void Host::enqueue(uint32_t id, uint64_t eligible_ps, uint64_t now) {
 
 tlm::tlm_sync_enum Host::on_rx_fw(int, Packet& p, tlm::tlm_phase& ph, sc_core::sc_time& t) {
   expect_begin_req(ph, name());
-  m_arrivals.push(now_ps() + t.value(), &p);
+  const uint64_t now = now_ps();
+  m_arrivals.push(now + t.value(), &p);
   if (p.kind == Packet::Kind::kData) ++m_rx_data_pending;
-  m_rx_ev.notify(ps(m_arrivals.next_time() - now_ps()));
+  m_rx_ev.notify(ps(m_arrivals.next_time() - now));
   return tlm::TLM_COMPLETED;
 }
 

@@ -25,9 +25,10 @@ tlm::tlm_sync_enum IngressPipeline::nb_transport_fw(int port, Packet& p, tlm::tl
                                                     sc_core::sc_time& t) {
   expect_begin_req(ph, name());
   p.in_port = uint16_t(port);
-  m_arrivals.push(now_ps() + t.value(), &p);
+  const uint64_t now = now_ps();
+  m_arrivals.push(now + t.value(), &p);
   if (p.kind == Packet::Kind::kData) ++m_arrivals_data;
-  m_arrival_ev.notify(ps(m_arrivals.next_time() - now_ps()));
+  m_arrival_ev.notify(ps(m_arrivals.next_time() - now));
   return tlm::TLM_COMPLETED;
 }
 

@@ -32,6 +32,9 @@ class Link : public sc_core::sc_module {
   uint64_t m_data_frames = 0;
   uint64_t m_control_frames = 0;
   uint64_t m_wire_bytes = 0;
+  // Serialisation, and serialisation plus propagation, of the last frame size seen.
+  uint64_t m_last_wire = 0;
+  sc_core::sc_time m_ser, m_ser_delay;
 };
 
 }  // namespace mmusim

@@ -44,9 +44,7 @@ void Mmu::enable_timeseries(std::ostream* out) {
 
 void Mmu::enable_rtl(const std::string& waveform) {
   try {
-    std::string unit = std::string(name()) + "_rtl";  // a top-level module: no '.' in its name
-    std::replace(unit.begin(), unit.end(), '.', '_');
-    m_rtl = std::make_unique<RtlEngine>(m_core.config(), waveform, unit);
+    m_rtl = std::make_unique<RtlEngine>(m_core.config(), waveform);
   } catch (const std::invalid_argument& e) {
     throw ConfigError(std::string("admission.impl: rtl: ") + e.what() + " (" + RtlEngine::describe() + ")");
   }
@@ -62,14 +60,67 @@ void Mmu::rtl_csr_write(uint32_t addr, uint32_t data) {
   }
 }
 
-void Mmu::trace(sc_core::sc_trace_file* tf) {
+void Mmu::trace(sc_core::sc_trace_file* tf, const VcdSignals& sel) {
   const std::string n = name();
-  sc_core::sc_trace(tf, m_v_ll, n + ".lossless_bytes");
-  sc_core::sc_trace(tf, m_v_ly, n + ".lossy_bytes");
-  sc_core::sc_trace(tf, m_v_hd, n + ".headroom_bytes");
-  sc_core::sc_trace(tf, m_v_total, n + ".total_bytes");
-  sc_core::sc_trace(tf, m_v_th_ll, n + ".th_ingress_lossless_bytes");
-  sc_core::sc_trace(tf, m_v_th_ly, n + ".th_egress_lossy_bytes");
+  if (sel.mmu) {
+    sc_core::sc_trace(tf, m_v_ll, n + ".lossless_bytes");
+    sc_core::sc_trace(tf, m_v_ly, n + ".lossy_bytes");
+    sc_core::sc_trace(tf, m_v_hd, n + ".headroom_bytes");
+    sc_core::sc_trace(tf, m_v_total, n + ".total_bytes");
+    sc_core::sc_trace(tf, m_v_th_ll, n + ".th_ingress_lossless_bytes");
+    sc_core::sc_trace(tf, m_v_th_ly, n + ".th_egress_lossy_bytes");
+  }
+  if (!sel.queues && !sel.ports && !sel.pfc) return;
+  const uint32_t ports = m_core.config().ports, prios = m_core.config().prios;
+  const size_t nq = size_t(ports) * prios;
+  m_tr = std::make_unique<Traced>();
+  m_tr->sel = sel;
+  // Sized once: sc_trace keeps references.
+  m_tr->ing.assign(nq, 0);
+  m_tr->hdrm.assign(nq, 0);
+  m_tr->egr.assign(nq, 0);
+  m_tr->port_in.assign(ports, 0);
+  m_tr->port_eg.assign(ports, 0);
+  m_tr->xoff = std::make_unique<bool[]>(nq);
+  m_tr->port_xoff = std::make_unique<bool[]>(ports);
+  for (uint32_t p = 0; p < ports; ++p) {
+    const std::string port =
+        n + "." + (p < m_sc.topo.ports.size() ? m_sc.topo.ports[p].name : "port" + std::to_string(p));
+    if (sel.ports) {
+      sc_core::sc_trace(tf, m_tr->port_in[p], port + ".ingress_bytes");
+      sc_core::sc_trace(tf, m_tr->port_eg[p], port + ".egress_bytes");
+    }
+    if (sel.pfc && m_sc.admission.policy == "dsh") sc_core::sc_trace(tf, m_tr->port_xoff[p], port + ".port_xoff");
+    for (uint32_t q = 0; q < prios; ++q) {
+      const size_t i = size_t(p) * prios + q;
+      const std::string pg = port + ".pg" + std::to_string(q), queue = port + ".queue" + std::to_string(q);
+      if (sel.queues) {
+        sc_core::sc_trace(tf, m_tr->ing[i], pg + ".ingress_bytes");
+        sc_core::sc_trace(tf, m_tr->hdrm[i], pg + ".headroom_bytes");
+        sc_core::sc_trace(tf, m_tr->egr[i], queue + ".egress_bytes");
+      }
+      if (sel.pfc && m_sc.lossless(p, q)) sc_core::sc_trace(tf, m_tr->xoff[i], pg + ".xoff");
+    }
+  }
+}
+
+void Mmu::trace_touch(uint32_t in_port, uint32_t out_port, uint32_t prio) {
+  const uint32_t prios = m_core.config().prios;
+  const size_t ii = size_t(in_port) * prios + prio, ei = size_t(out_port) * prios + prio;
+  m_tr->ing[ii] = m_core.ingress_cells(in_port, prio) * m_cell;
+  m_tr->hdrm[ii] = m_core.headroom_cells(in_port, prio) * m_cell;
+  m_tr->egr[ei] = m_core.egress_cells(out_port, prio) * m_cell;
+  m_tr->xoff[ii] = m_core.paused(in_port, prio);
+  m_tr->port_xoff[in_port] = m_core.port_paused(in_port);
+  if (m_tr->sel.ports) {
+    uint64_t in = 0, eg = 0;
+    for (uint32_t q = 0; q < prios; ++q) {
+      in += m_core.ingress_cells(in_port, q) + m_core.headroom_cells(in_port, q);
+      eg += m_core.egress_cells(out_port, q);
+    }
+    m_tr->port_in[in_port] = in * m_cell;
+    m_tr->port_eg[out_port] = eg * m_cell;
+  }
 }
 
 void Mmu::write_row(uint64_t t) {
@@ -143,6 +194,7 @@ bool Mmu::admit(Packet& p) {
   }
   if (r.pfc != PfcEvent::kNone) pfc->pfc_event(p.in_port, p.prio, r.pfc);
   if (r.port_pfc != PfcEvent::kNone) pfc->port_pfc_event(p.in_port, r.port_pfc);
+  if (m_tr) trace_touch(p.in_port, p.out_port, p.prio);
   if (r.verdict == Verdict::kDrop) {
     ++m_drop_reason[size_t(r.reason)];
     if (m_sc.lossless(p.in_port, p.prio)) ++m_drop_lossless;
@@ -191,6 +243,7 @@ void Mmu::depart(const Packet& p) {
   --m_buffered;
   m_in_cells[p.in_port] -= p.cells;
   update_stats(t);
+  if (m_tr) trace_touch(p.in_port, p.out_port, p.prio);
   if (ev.pfc != PfcEvent::kNone) pfc->pfc_event(p.in_port, p.prio, ev.pfc);
   if (ev.port_pfc != PfcEvent::kNone) pfc->port_pfc_event(p.in_port, ev.port_pfc);
 }

@@ -14,6 +14,7 @@
 #include "cosim/rtl_engine.h"
 #include "config/scenario.h"
 #include "mmu/admission_if.h"
+#include "output/vcd_signals.h"
 #include "pfc/pfc_event_if.h"
 #include "stats/time_weighted.h"
 
@@ -41,7 +42,8 @@ class Mmu : public sc_core::sc_module, public AdmissionIf {
   // Observer of every operation handed to the admission core, in order (true: admission).
   using OpHook = std::function<void(bool admit, const admission::Request& op)>;
   void set_op_hook(OpHook h) { m_op_hook = std::move(h); }
-  void trace(sc_core::sc_trace_file* tf);
+  // The selected groups of counters.vcd (before the simulation starts).
+  void trace(sc_core::sc_trace_file* tf, const VcdSignals& sel);
   void finish(uint64_t end_ps);
 
   const admission::AdmissionCore& core() const { return m_core; }
@@ -79,6 +81,15 @@ class Mmu : public sc_core::sc_module, public AdmissionIf {
   uint64_t m_ll = 0, m_ly = 0, m_hd = 0;
   uint64_t m_buffered = 0;
   std::vector<uint64_t> m_in_cells, m_in_peak;  // per ingress port
+  // Traced per-queue and per-port values (--vcd-signals queues, ports, pfc), refreshed
+  // for the queues an operation touched; absent when not traced.
+  struct Traced {
+    VcdSignals sel;
+    std::vector<sc_dt::uint64> ing, hdrm, egr, port_in, port_eg;  // bytes
+    std::unique_ptr<bool[]> xoff, port_xoff;
+  };
+  std::unique_ptr<Traced> m_tr;
+  void trace_touch(uint32_t in_port, uint32_t out_port, uint32_t prio);
   Occupancy m_occ;
   std::vector<TimeWeighted> m_pool_stats;
   uint64_t m_admitted = 0, m_admitted_hdrm = 0, m_drop_lossless = 0, m_drop_lossy = 0;

@@ -218,7 +218,11 @@ void Network::open_outputs() {
     sc_core::sc_report_handler::set_actions(sc_core::SC_INFO, sc_core::SC_DO_NOTHING);
     m_vcd = sc_core::sc_create_vcd_trace_file(path.substr(0, path.size() - 4).c_str());
     m_vcd->set_time_unit(1, sc_core::SC_PS);  // the model's resolution: no truncation
-    for (auto& sw : m_switches) sw->mmu.trace(m_vcd);
+    for (auto& sw : m_switches) {
+      sw->mmu.trace(m_vcd, m_opt.vcd_signals);
+      if (m_opt.vcd_signals.pfc)
+        for (auto& e : sw->egress) e->trace(m_vcd);
+    }
   }
 }
 

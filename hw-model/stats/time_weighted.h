@@ -13,6 +13,9 @@ class TimeWeighted {
 
   // The quantity becomes `v` at time `t` (non-decreasing t).
   void set(uint64_t t, uint64_t v) {
+    // Same value, no new window maximum: the next change or finish() integrates this
+    // stretch exactly as a split one (mean, max and histogram are additive in time).
+    if (v == m_value && !(t >= m_start && t < m_end && v > m_max)) return;
     accumulate(t);
     m_value = v;
     if (t >= m_start && t < m_end && v > m_max) m_max = v;

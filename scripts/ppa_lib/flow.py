@@ -390,7 +390,10 @@ _REG_CATEGORY = {'ing_q': 'counters', 'hdrm_q': 'counters', 'egr_q': 'counters',
                  'pool_used': 'counters', 'hdrm_used': 'counters', 'total_used': 'counters',
                  'port_shared': 'counters', 'port_ins': 'counters',
                  'avg_in_q': 'ewma', 'avg_eg_q': 'ewma', 'ncong': 'thresholds',
-                 'paused_q': 'pfc', 'port_paused': 'pfc'}
+                 'paused_q': 'pfc', 'port_paused': 'pfc',
+                 # the memories' valid bits (an entry reads zero until written)
+                 'ing_valid': 'counters', 'egr_valid': 'counters', 'port_valid': 'counters',
+                 'avg_in_valid': 'ewma', 'avg_eg_valid': 'ewma'}
 
 # Source-line rules for combinational logic of the core, first match wins.
 _LINE_RULES = [

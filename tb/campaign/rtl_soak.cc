@@ -3,7 +3,7 @@
 // with hazards and run-time CSR writes (rtl_soak.h), comparing decisions, PFC events and
 // the whole architectural state after every operation.
 //
-//   rtl_soak [--seed N] [--requests N] [--variants small,mid,big] [--out DIR]
+//   rtl_soak [--seed N] [--requests N] [--variants small,mid,big] [--out DIR] [--require-coverage]
 //   rtl_soak --replay FILE
 //
 // Cases of 5 000 to 30 000 requests rotate over the variants and the policies dt, reverie,
@@ -11,7 +11,9 @@
 // given). The first mismatch prints the run seed, the case and its configuration, writes
 // DIR/rtl_soak_replay_<case seed>.txt, and exits 1 (an RTL assertion aborts the process and
 // leaves that file too); --replay reruns exactly that case with an FST waveform beside the
-// file. Exit 2 on bad arguments.
+// file. Exit 2 on bad arguments. At the end a functional-coverage report (hazard, CSR,
+// verdict and PFC bins, rtl_soak.h); --require-coverage fails the run (exit 1) when a bin is
+// empty.
 #include <chrono>
 #include <iterator>
 #include <cstdio>
@@ -27,11 +29,8 @@
 #include <vector>
 
 #include "Vmmu_big.h"
-#include "Vmmu_big___024root.h"
 #include "Vmmu_mid.h"
-#include "Vmmu_mid___024root.h"
 #include "Vmmu_small.h"
-#include "Vmmu_small___024root.h"
 #include "rtl_soak.h"
 #include "rtl_test_configs.h"
 
@@ -52,7 +51,8 @@ struct Outcome {
 
 [[noreturn]] void usage_error(const std::string& msg) {
   std::fprintf(stderr, "rtl_soak: %s\n", msg.c_str());
-  std::fprintf(stderr, "usage: rtl_soak [--seed N] [--requests N] [--variants small,mid,big] [--out DIR]\n"
+  std::fprintf(stderr, "usage: rtl_soak [--seed N] [--requests N] [--variants small,mid,big] [--out DIR] "
+                       "[--require-coverage]\n"
                        "       rtl_soak --replay FILE\n");
   std::exit(2);
 }
@@ -166,6 +166,7 @@ int main(int argc, char** argv) {
   bool have_seed = false;
   std::vector<std::string> variants = {"small", "mid", "big"};
   std::string out = ".", replay_file;
+  bool require_coverage = false;
   for (int i = 1; i < argc; ++i) {
     const std::string a = argv[i];
     auto value = [&]() -> std::string {
@@ -189,6 +190,8 @@ int main(int argc, char** argv) {
     } else if (a == "--out") {
       out = value();
       if (out.empty()) usage_error("--out is empty");
+    } else if (a == "--require-coverage") {
+      require_coverage = true;
     } else if (a == "--replay") {
       replay_file = value();
     } else {
@@ -251,10 +254,21 @@ int main(int argc, char** argv) {
                 (unsigned long long)s.pairs, (unsigned long long)s.same_queue, (unsigned long long)s.csr_writes,
                 (unsigned long long)s.csr_refused, (unsigned long long)s.policy_changes, (unsigned long long)s.drains,
                 (unsigned long long)s.resets);
+  std::printf("functional coverage (operations both models agreed on):\n");
+  std::vector<std::string> empty;
+  for (const auto& [bin, n] : total.bins()) {
+    std::printf("  %-42s %12llu\n", bin.c_str(), (unsigned long long)n);
+    if (n == 0) empty.push_back(bin);
+  }
+  std::printf("  %zu of %zu bins hit\n", total.bins().size() - empty.size(), total.bins().size());
   std::printf("rtl_soak: seed %llu: %llu requests, %llu releases, %llu CSR writes (%llu refused), 0 mismatches, "
               "%.1f s (%.0f requests/s)\n",
               (unsigned long long)seed, (unsigned long long)total.requests, (unsigned long long)total.releases,
               (unsigned long long)(total.csr_writes + total.csr_refused), (unsigned long long)total.csr_refused, secs,
               total.requests / secs);
+  if (require_coverage && !empty.empty()) {
+    for (const std::string& bin : empty) std::printf("COVERAGE HOLE: %s (seed %llu)\n", bin.c_str(), (unsigned long long)seed);
+    return 1;
+  }
   return 0;
 }

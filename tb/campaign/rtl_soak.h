@@ -3,8 +3,11 @@
 // on a Lockstep (golden core + Verilated unit), everything drawn from one generator so the
 // case seed replays it exactly. Used by the soak tool (rtl_soak.cc) and the random
 // lockstep tests (tb/rtl/test_rtl_lockstep.cc).
+#include <algorithm>
 #include <cstdint>
 #include <random>
+#include <string>
+#include <utility>
 #include <vector>
 
 #include "../common/random_csr.h"
@@ -12,6 +15,9 @@
 
 namespace mmusim::soak {
 
+// Functional coverage: what the stimulus exercised, counted from what both models agreed
+// on (a case stops at its first mismatch). The bins of Stats::bins() are the ones a run of
+// every policy must hit (rtl_soak --require-coverage).
 struct Stats {
   uint64_t requests = 0;     // admission requests (alone, in a burst or paired)
   uint64_t releases = 0;     // releases (alone or paired)
@@ -23,6 +29,17 @@ struct Stats {
   uint64_t policy_changes = 0;
   uint64_t drains = 0;       // buffer emptied, then accounting registers rewritten
   uint64_t resets = 0;
+  uint64_t squeezes = 0;     // BUFFER_CELLS cut below the occupancy under traffic, then restored
+  // Hazard bins.
+  uint64_t pair_same_in = 0, pair_same_out = 0, pair_same_prio = 0;  // pairs sharing one of these
+  uint64_t ewma_k_under_traffic = 0;    // CTRL.ewma_k changed, accepted, cells in the buffer
+  uint64_t congested_changed = 0;       // CONGESTED_CELLS changed and accepted (empty buffer)
+  uint64_t congested_refused_busy = 0;  // a CONGESTED_CELLS change refused: cells in the buffer
+  // Verdict bins: [verdict] and drops by [reason].
+  uint64_t verdict[3] = {};
+  uint64_t drop_reason[5] = {};
+  // PFC bins: queue XOFF, XON; port (dsh) XOFF, XON.
+  uint64_t xoff = 0, xon = 0, port_xoff = 0, port_xon = 0;
 
   void add(const Stats& o) {
     requests += o.requests;
@@ -35,6 +52,54 @@ struct Stats {
     policy_changes += o.policy_changes;
     drains += o.drains;
     resets += o.resets;
+    squeezes += o.squeezes;
+    pair_same_in += o.pair_same_in;
+    pair_same_out += o.pair_same_out;
+    pair_same_prio += o.pair_same_prio;
+    ewma_k_under_traffic += o.ewma_k_under_traffic;
+    congested_changed += o.congested_changed;
+    congested_refused_busy += o.congested_refused_busy;
+    for (int i = 0; i < 3; ++i) verdict[i] += o.verdict[i];
+    for (int i = 0; i < 5; ++i) drop_reason[i] += o.drop_reason[i];
+    xoff += o.xoff;
+    xon += o.xon;
+    port_xoff += o.port_xoff;
+    port_xon += o.port_xon;
+  }
+  void count(const admission::Result& r) {
+    ++verdict[size_t(r.verdict)];
+    if (r.verdict == admission::Verdict::kDrop) ++drop_reason[size_t(r.reason)];
+    count(admission::PfcUpdate{r.pfc, r.port_pfc});
+  }
+  void count(const admission::PfcUpdate& u) {
+    xoff += u.pfc == admission::PfcEvent::kXoff;
+    xon += u.pfc == admission::PfcEvent::kXon;
+    port_xoff += u.port_pfc == admission::PfcEvent::kXoff;
+    port_xon += u.port_pfc == admission::PfcEvent::kXon;
+  }
+  // Named bins of the coverage report. `dsh` and `sonic`: whether the run had dsh (port
+  // PFC) and a SONiC-style policy (ingress drops) in it, so their bins are expected.
+  std::vector<std::pair<std::string, uint64_t>> bins() const {
+    return {{"hazard: same queue back-to-back", bursts},
+            {"hazard: release+request, same queues", same_queue},
+            {"hazard: release+request, same in-port", pair_same_in},
+            {"hazard: release+request, same out-port", pair_same_out},
+            {"hazard: release+request, same priority", pair_same_prio},
+            {"csr: ewma_k written under traffic", ewma_k_under_traffic},
+            {"csr: CONGESTED_CELLS written (empty)", congested_changed},
+            {"csr: CONGESTED_CELLS refused (busy)", congested_refused_busy},
+            {"csr: policy changed", policy_changes},
+            {"csr: BUFFER_CELLS cut under traffic", squeezes},
+            {"verdict: admit shared", verdict[0]},
+            {"verdict: admit headroom", verdict[1]},
+            {"verdict: drop, ingress", drop_reason[1]},
+            {"verdict: drop, egress", drop_reason[2]},
+            {"verdict: drop, headroom", drop_reason[3]},
+            {"verdict: drop, buffer", drop_reason[4]},
+            {"pfc: XOFF", xoff},
+            {"pfc: XON", xon},
+            {"pfc: port XOFF (dsh)", port_xoff},
+            {"pfc: port XON (dsh)", port_xon}};
   }
 };
 
@@ -65,18 +130,41 @@ Stats run(rtl::Lockstep<M>& ls, std::mt19937_64& rng, uint64_t requests) {
     return k;
   };
   auto admit = [&](const Packet& k) {
-    if (ls.admit({k.in, k.out, k.prio, k.cells, 0}).verdict != admission::Verdict::kDrop) live.push_back(k);
+    const admission::Result r = ls.admit({k.in, k.out, k.prio, k.cells, 0});
     ++st.requests;
+    if (ls.mismatch().any) return;
+    if (r.verdict != admission::Verdict::kDrop) live.push_back(k);
+    st.count(r);
   };
   auto release = [&](const Packet& k) {
-    ls.depart({k.in, k.out, k.prio, k.cells, 0});
+    const admission::PfcUpdate u = ls.depart({k.in, k.out, k.prio, k.cells, 0});
     ++st.releases;
+    if (!ls.mismatch().any) st.count(u);
   };
   auto write = [&](const testgen::CsrWrite& w) {
     const std::string before = ls.config().policy;
-    if (ls.csr_write(w.addr, w.data)) ++st.csr_writes;
+    const uint8_t k_before = ls.config().ewma.k;
+    const uint64_t cong_before = ls.config().congestion.cells;
+    const bool ok = ls.csr_write(w.addr, w.data);
+    if (ok) ++st.csr_writes;
     else ++st.csr_refused;
     st.policy_changes += ls.config().policy != before;
+    st.ewma_k_under_traffic += ok && !live.empty() && ls.config().ewma.k != k_before;
+    st.congested_changed += ok && ls.config().congestion.cells != cong_before;
+    st.congested_refused_busy += !ok && !live.empty() && admission::reg_name(w.addr, rp) == "CONGESTED_CELLS";
+  };
+  auto held = [&]() {
+    uint64_t cells = 0;
+    for (const Packet& k : live) cells += k.cells;
+    return cells;
+  };
+  // The smallest buffer software may program: no pool, nor the headroom pool, larger (the
+  // core's configuration check, which the RTL leaves to software).
+  auto buffer_floor = [&]() {
+    const admission::CoreConfig& c = ls.config();
+    uint64_t floor = std::max<uint64_t>(c.headroom_pool_cells, 1);
+    for (uint64_t p : c.pool_cells) floor = std::max(floor, p);
+    return floor;
   };
   while (st.requests < requests && !ls.mismatch().any) {
     const uint64_t roll = pick(0, 999);
@@ -96,6 +184,14 @@ Stats run(rtl::Lockstep<M>& ls, std::mt19937_64& rng, uint64_t requests) {
       ls.reset();
       live.clear();
       ++st.resets;
+    } else if (roll < 14 && buffer_floor() < held()) {
+      // Squeeze: BUFFER_CELLS (a live register) cut below what the buffer holds under
+      // traffic, a few requests, then the old size back: drops for the buffer limit.
+      const uint64_t old = ls.config().buffer_cells, h = held();
+      write({admission::regs::BUFFER_CELLS_ADDR, uint32_t(std::max(buffer_floor(), h - 1 - pick(0, h / 4)))});
+      for (uint64_t n = pick(1, 4); n > 0 && st.requests < requests; --n) admit(fresh());
+      write({admission::regs::BUFFER_CELLS_ADDR, uint32_t(old)});
+      ++st.squeezes;
     } else if (roll < 100) {
       // The same queue in consecutive cycles.
       const Packet k = fresh();
@@ -124,6 +220,13 @@ Stats run(rtl::Lockstep<M>& ls, std::mt19937_64& rng, uint64_t requests) {
       ++st.requests;
       ++st.releases;
       ++st.pairs;
+      st.pair_same_in += k.in == d.in;
+      st.pair_same_out += k.out == d.out;
+      st.pair_same_prio += k.prio == d.prio;
+      if (!ls.mismatch().any) {
+        st.count(res.first);
+        st.count(res.second);
+      }
     } else {
       release(take());
     }

@@ -1,4 +1,4 @@
-// Co-simulation inside the SystemC model (admission.impl rtl): the SystemC-mode Verilated
+// Co-simulation inside the SystemC model (admission.impl rtl): the Verilated
 // unit decides, the golden core checks. A unit that has drifted from the core (a CSR write
 // only the unit received) must stop the run at the first affected operation, with the
 // report and a replayed FST waveform; software CSR writes through the switch's TLM target
@@ -47,7 +47,7 @@ test::ChildResult run_rtl(const std::string& dir, uint32_t drift_cells, uint64_t
       300);
 }
 
-TEST(Cosim, SystemcModeUnitRunsTheDefaultScenario) {
+TEST(Cosim, UnitRunsTheDefaultScenario) {
   if (!RtlEngine::available()) GTEST_SKIP() << "built without Verilator";
   const std::string dir = std::filesystem::temp_directory_path() / "mmusim_cosim_ok";
   const test::ChildResult r = run_rtl(dir, 0, 20);

@@ -22,7 +22,7 @@ module netlist_equiv_tb;
   parameter int SEED = 1;
   localparam int PW = NPORTS > 1 ? $clog2(NPORTS) : 1;
   localparam int NQ = NPORTS * NPRIO;
-  localparam int OW = 1 + 1 + 32 + 1 + 1 + 1 + 2 + 2 + 2 + 3 + 1 + 1 + 2 + 2 + CW + CW + 1;
+  localparam int OW = 1 + 1 + 32 + 1 + 1 + 1 + 2 + 2 + 2 + 3 + 1 + 1 + 2 + 2 + CW + CW + 1 + 64;
 
   reg clk = 1'b0;
   reg rst_n = 1'b0;
@@ -39,6 +39,11 @@ module netlist_equiv_tb;
   reg [CELLW-1:0] rel_cells = '0;
 
   wire [OW-1:0] o_rtl, o_net;
+  // The debug/state port reads a random state word every cycle (set after the rising
+  // edge, compared at the falling one with the other outputs): every entry of the memories.
+  reg [15:0] dbg_addr = '0;
+  integer dbg_seed = SEED + 1;
+  always @(posedge clk) #2 dbg_addr = {4'($unsigned($random(dbg_seed)) % 12), 12'($unsigned($random(dbg_seed)) % (NQ + 1))};
 
   mmu_admission #(
     .NPORTS(NPORTS), .NPRIO(NPRIO), .CW(CW), .NPOOLS(NPOOLS), .NPROF(NPROF),
@@ -53,7 +58,8 @@ module netlist_equiv_tb;
     .rel_valid_i(rel_valid), .rel_ready_o(o_rtl[46]), .rel_in_port_i(rel_in), .rel_out_port_i(rel_out),
     .rel_prio_i(rel_prio), .rel_cells_i(rel_cells), .rel_rsp_valid_o(o_rtl[47]),
     .rel_rsp_pfc_o(o_rtl[49:48]), .rel_rsp_port_pfc_o(o_rtl[51:50]),
-    .stat_total_o(o_rtl[52 +: CW]), .stat_hdrm_pool_o(o_rtl[52 + CW +: CW]), .stat_underflow_o(o_rtl[52 + 2*CW])
+    .stat_total_o(o_rtl[52 +: CW]), .stat_hdrm_pool_o(o_rtl[52 + CW +: CW]), .stat_underflow_o(o_rtl[52 + 2*CW]),
+    .dbg_addr_i(dbg_addr), .dbg_data_o(o_rtl[53 + 2*CW +: 64])
   );
 
   mmu_admission_net u_net (
@@ -66,7 +72,8 @@ module netlist_equiv_tb;
     .rel_valid_i(rel_valid), .rel_ready_o(o_net[46]), .rel_in_port_i(rel_in), .rel_out_port_i(rel_out),
     .rel_prio_i(rel_prio), .rel_cells_i(rel_cells), .rel_rsp_valid_o(o_net[47]),
     .rel_rsp_pfc_o(o_net[49:48]), .rel_rsp_port_pfc_o(o_net[51:50]),
-    .stat_total_o(o_net[52 +: CW]), .stat_hdrm_pool_o(o_net[52 + CW +: CW]), .stat_underflow_o(o_net[52 + 2*CW])
+    .stat_total_o(o_net[52 +: CW]), .stat_hdrm_pool_o(o_net[52 + CW +: CW]), .stat_underflow_o(o_net[52 + 2*CW]),
+    .dbg_addr_i(dbg_addr), .dbg_data_o(o_net[53 + 2*CW +: 64])
   );
 
   always #5 clk = ~clk;

@@ -10,11 +10,8 @@
 #include <string>
 
 #include "Vmmu_big.h"
-#include "Vmmu_big___024root.h"
 #include "Vmmu_mid.h"
-#include "Vmmu_mid___024root.h"
 #include "Vmmu_small.h"
-#include "Vmmu_small___024root.h"
 #include "admission/regfile.h"
 #include "admission/regs.h"
 #include "cosim/lockstep.h"

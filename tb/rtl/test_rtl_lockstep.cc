@@ -13,11 +13,8 @@
 #include <string>
 
 #include "Vmmu_big.h"
-#include "Vmmu_big___024root.h"
 #include "Vmmu_mid.h"
-#include "Vmmu_mid___024root.h"
 #include "Vmmu_small.h"
-#include "Vmmu_small___024root.h"
 #include "../campaign/rtl_soak.h"
 #include "cosim/lockstep.h"
 #include "rtl_test_configs.h"
@@ -40,6 +37,32 @@ void expect_clean(const Lockstep<M>& ls) {
 // -------- directed, per policy (on the mid-size unit) ----------------------------------
 
 class Directed : public ::testing::TestWithParam<std::string> {};
+
+// An index past each region and the addresses past the map read zero, though the entry an
+// index would alias to (index mod 2^bits: queue kLl of port 0, port 0, pool 0) holds
+// state; the scalar words are the statistics ports'.
+TEST_P(Directed, DebugPortWordsPastTheStateReadZero) {
+  namespace sm = mmusim::rtl::state_map;
+  Lockstep<Vmmu_mid> ls(directed_config(kMid, GetParam()), kMid);
+  for (int i = 0; i < 400; ++i) ls.admit({0, 0, uint8_t(kLl), 2, 0});
+  expect_clean(ls);
+  auto& u = ls.unit();
+  const uint32_t nq = kMid.nports * kMid.nprio;
+  ASSERT_GT(u.peek(sm::kIng, kLl), 0u);
+  ASSERT_GT(u.peek(sm::kPoolUsed, 0), 0u);
+  for (sm::Region r : {sm::kIng, sm::kHdrm, sm::kEgr, sm::kPaused, sm::kAvgIn, sm::kAvgEg}) {
+    EXPECT_EQ(u.peek(r, nq + kLl), 0u) << r;
+    EXPECT_EQ(u.peek(r, 0xfff), 0u) << r;
+  }
+  EXPECT_EQ(u.peek(sm::kNcong, 8), 0u);
+  for (sm::Region r : {sm::kPortPaused, sm::kPortShared, sm::kPortIns}) EXPECT_EQ(u.peek(r, kMid.nports), 0u) << r;
+  EXPECT_EQ(u.peek(sm::kPoolUsed, kMid.npools), 0u);
+  EXPECT_EQ(u.peek(sm::kScalar, sm::kTotal), u.total());
+  EXPECT_EQ(u.peek(sm::kScalar, sm::kHdrmUsed), u.hdrm_pool());
+  EXPECT_EQ(u.peek(sm::kScalar, sm::kUnderflow), uint64_t(u.underflow()));
+  EXPECT_EQ(u.peek(sm::kScalar, 3), 0u);
+  for (uint32_t r = 12; r < 16; ++r) EXPECT_EQ(u.peek(sm::Region(r), 0), 0u) << r;
+}
 
 TEST_P(Directed, ExactlyAtThreshold) {
   // dt: q >= 600 - q first at q = 300; reverie (Eq. 4, q_hat <= Gamma admits): 301;

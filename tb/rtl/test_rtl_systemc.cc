@@ -62,7 +62,8 @@ SC_MODULE(Bench) {
       req_in{"req_in"}, req_out{"req_out"}, req_prio{"req_prio"}, req_cells{"req_cells"}, rsp_verdict{"rsp_verdict"},
       rsp_pfc{"rsp_pfc"}, rsp_port_pfc{"rsp_port_pfc"}, rsp_reason{"rsp_reason"}, rel_in{"rel_in"},
       rel_out{"rel_out"}, rel_prio{"rel_prio"}, rel_cells{"rel_cells"}, rel_rsp_pfc{"rel_rsp_pfc"},
-      rel_rsp_port_pfc{"rel_rsp_port_pfc"}, stat_total{"stat_total"}, stat_hdrm{"stat_hdrm"};
+      rel_rsp_port_pfc{"rel_rsp_port_pfc"}, stat_total{"stat_total"}, stat_hdrm{"stat_hdrm"}, dbg_addr{"dbg_addr"};
+  sc_core::sc_signal<uint64_t> dbg_data{"dbg_data"};
   Vmmu_sc dut{"dut"};
 
   admission::AdmissionCore core;
@@ -107,6 +108,8 @@ SC_MODULE(Bench) {
     dut.stat_total_o(stat_total);
     dut.stat_hdrm_pool_o(stat_hdrm);
     dut.stat_underflow_o(stat_underflow);
+    dut.dbg_addr_i(dbg_addr);
+    dut.dbg_data_o(dbg_data);
     SC_HAS_PROCESS(Bench);
     SC_THREAD(run);
   }

@@ -187,12 +187,13 @@ TEST(Regfile, FieldPackingAgainstHandPackedWords) {
   // IPROF_MODE[3] at 0x40 + 3 x 8 = 0x58: pool 2 [3:0], dynamic [8], shift -3 = 0b11101 [20:16].
   c.ingress_profiles[3] = {2, 0, {true, -3, 0}, 0, 0, 0};
   EXPECT_EQ(read(c, 0x058, p), 0x001d0102u);
-  write(c, 0x058, 0x00100001, p);  // shift field 0b10000 = -16, static, pool 1
-  EXPECT_EQ(c.ingress_profiles[3].th.shift, -16);
+  // Shift field 0b10000 = -16 is outside the field's legal -15..15: refused, nothing stored.
+  expect_throw<std::invalid_argument>([&] { write(c, 0x058, 0x00100001, p); }, "IPROF_MODE[3].shift: -16 outside -15..15");
+  EXPECT_EQ(c.ingress_profiles[3].pool, 2);
+  write(c, 0x058, 0x000f0001, p);  // shift +15, static, pool 1
+  EXPECT_EQ(c.ingress_profiles[3].th.shift, 15);
   EXPECT_FALSE(c.ingress_profiles[3].th.dynamic);
   EXPECT_EQ(c.ingress_profiles[3].pool, 1);
-  write(c, 0x058, 0x000f0100, p);  // shift +15
-  EXPECT_EQ(c.ingress_profiles[3].th.shift, 15);
   // EPROF_STATIC[2] at 0xc2 + 2 x 4 = 0xca.
   write(c, 0x0ca, 1234, p);
   EXPECT_EQ(c.egress_profiles[2].th.static_cells, 1234u);
@@ -254,9 +255,12 @@ TEST(Regfile, ResetValuesAndDecode) {
   ASSERT_EQ(s.ingress_profiles.size(), 3u);
   EXPECT_EQ(s.ingress_profiles[2].th.static_cells, 0u);
   EXPECT_EQ(s.egress_profiles.size(), 3u);
-  write(s, R::QMAP_ADDR + 6, 0x00001f1f, p);  // 31: beyond nprof, left for validate() to refuse
+  // Profile 31 is beyond nprof = 3: refused, as the unit refuses it, and nothing stored.
+  expect_throw<std::invalid_argument>([&] { write(s, R::QMAP_ADDR + 6, 0x00001f1f, p); },
+                                      "QMAP[6].pg_profile: 31 is not below the unit's NPROF = 3");
   EXPECT_EQ(s.ingress_profiles.size(), 3u);
-  EXPECT_EQ(s.pg_profile[6], 31);
+  EXPECT_EQ(s.pg_profile[6], 0);
+  EXPECT_EQ(s.queue_profile[6], 0);
 }
 
 TEST(Regfile, UnrepresentableConfigurationsThrow) {
@@ -270,7 +274,7 @@ TEST(Regfile, UnrepresentableConfigurationsThrow) {
     expect_throw<std::invalid_argument>([&] { encode(c, q); }, needle);
   };
   bad([&](CoreConfig& c, RtlParams&) { c.policy = "abm"; }, "not implemented by the RTL");
-  bad([](CoreConfig& c, RtlParams&) { c.ewma.rule = EwmaConfig::Rule::kPeriodic; }, "periodic");
+  bad([](CoreConfig& c, RtlParams&) { c.ewma.rule = EwmaConfig::Rule::kPeriodic; }, "CTRL.ewma_rule 2");
   bad([](CoreConfig& c, RtlParams&) { c.congestion.kind = CongestionRule::Kind::kSaturation; }, "saturation");
   bad([](CoreConfig&, RtlParams& q) { q.cw = 16; }, "counter_bits 32 != unit cw 16");
   bad([](CoreConfig& c, RtlParams& q) { c.counter_bits = q.cw = 40; }, "cw = 40");
@@ -280,8 +284,8 @@ TEST(Regfile, UnrepresentableConfigurationsThrow) {
   bad([](CoreConfig& c, RtlParams&) { c.egress_profiles[1].th.static_cells = uint64_t(1) << 32; },
       "EPROF_STATIC[1]: 4294967296 does not fit its 32-bit field");
   bad([](CoreConfig& c, RtlParams&) { c.buffer_cells = uint64_t(1) << 33; }, "BUFFER_CELLS");
-  bad([](CoreConfig& c, RtlParams&) { c.ingress_profiles[1].th.shift = 16; }, "dynamic_th 16 outside -15..15");
-  bad([](CoreConfig& c, RtlParams&) { c.egress_profiles[0].th.shift = -16; }, "dynamic_th -16");
+  bad([](CoreConfig& c, RtlParams&) { c.ingress_profiles[1].th.shift = 16; }, "IPROF_MODE[1].shift: 16 outside -15..15");
+  bad([](CoreConfig& c, RtlParams&) { c.egress_profiles[0].th.shift = -16; }, "EPROF_MODE[0].shift: -16");
   bad([](CoreConfig& c, RtlParams&) { c.ewma.k = 32; }, "CTRL.ewma_k");
   bad([](CoreConfig&, RtlParams& q) { q.nprio = 4; }, "prios 8 != unit nprio 4");
   bad([](CoreConfig&, RtlParams& q) { q.nports = 16; }, "ports 32 != unit nports 16");
@@ -349,22 +353,29 @@ TEST(Regfile, QuiesceRule) {
   write(core, R::CTRL_ADDR, 0x00000700, p);  // same policy dt, ewma k 7
   EXPECT_EQ(core.config().ewma.k, 7);
 
-  // Accounting fields are refused while 100 cells are buffered, even with the same value
-  // (the RTL compares only the policy and pool fields); the core keeps its configuration.
+  // A write that changes an accounting field is refused while 100 cells are buffered; the
+  // core keeps its configuration. Rewriting the value it has goes through (as in the RTL,
+  // which compares every quiesce field with what the register reads).
   const std::string before = dump(core.config());
-  expect_throw<CsrQuiesceError>([&] { write(core, R::CTRL_ADDR, 0x00000701, p); }, "CTRL: may change only");
-  expect_throw<CsrQuiesceError>([&] { write(core, R::IPROF_MODE_ADDR, 0x00010101, p); }, "IPROF_MODE[0]");
-  expect_throw<CsrQuiesceError>([&] { write(core, R::IPROF_RESERVED_ADDR, 0, p); }, "IPROF_RESERVED[0]");
-  expect_throw<CsrQuiesceError>([&] { write(core, R::EPROF_MODE_ADDR + 4, 0x00000101, p); }, "EPROF_MODE[1]");
-  expect_throw<CsrQuiesceError>([&] { write(core, R::EPROF_RESERVED_ADDR, 0, p); }, "EPROF_RESERVED[0]");
-  expect_throw<CsrQuiesceError>([&] { write(core, R::QMAP_ADDR + 11, 0x00010000, p); }, "QMAP[11]");
-  expect_throw<CsrQuiesceError>([&] { write(core, R::CONGESTED_CELLS_ADDR, 80, p); }, "CONGESTED_CELLS");
+  expect_throw<CsrQuiesceError>([&] { write(core, R::CTRL_ADDR, 0x00000701, p); }, "CTRL.policy: may change only");
+  expect_throw<CsrQuiesceError>([&] { write(core, R::IPROF_MODE_ADDR, 0x00010101, p); }, "IPROF_MODE[0].pool");
+  expect_throw<CsrQuiesceError>([&] { write(core, R::IPROF_RESERVED_ADDR, 3, p); }, "IPROF_RESERVED[0]");
+  expect_throw<CsrQuiesceError>([&] { write(core, R::EPROF_MODE_ADDR + 4, 0x00000101, p); }, "EPROF_MODE[1].pool");
+  expect_throw<CsrQuiesceError>([&] { write(core, R::EPROF_RESERVED_ADDR, 3, p); }, "EPROF_RESERVED[0]");
+  expect_throw<CsrQuiesceError>([&] { write(core, R::QMAP_ADDR + 11, 0x00000000, p); }, "QMAP[11].lossless");
+  expect_throw<CsrQuiesceError>([&] { write(core, R::QMAP_ADDR + 11, 0x00010001, p); }, "QMAP[11].pg_profile");
+  expect_throw<CsrQuiesceError>([&] { write(core, R::CONGESTED_CELLS_ADDR, 40, p); }, "CONGESTED_CELLS");
+  EXPECT_EQ(dump(core.config()), before);
+  write(core, R::IPROF_RESERVED_ADDR, 0, p);
+  write(core, R::QMAP_ADDR + 11, 0x00010000, p);
+  write(core, R::CONGESTED_CELLS_ADDR, 80, p);
+  write(core, R::CTRL_ADDR, 0x00000700, p);
   EXPECT_EQ(dump(core.config()), before);
 
-  // A configuration the core rejects is refused and leaves it unchanged: dynamic_th -16
-  // (the 5-bit field holds it, the core does not).
+  // A value outside a field's legal values is refused and leaves the core unchanged:
+  // dynamic_th -16 (the 5-bit field holds it, the map allows -15..15).
   expect_throw<std::invalid_argument>([&] { write(core, R::IPROF_MODE_ADDR + 8, 0x00100000, p); },
-                                      "dynamic_th out of range");
+                                      "IPROF_MODE[1].shift: -16 outside -15..15");
   expect_throw<CsrAccessError>([&] { write(core, R::STAT_TOTAL_ADDR, 0, p); }, "read-only");
   expect_throw<CsrAddressError>([&] { write(core, 0x046, 0, p); }, "no register");
   EXPECT_EQ(dump(core.config()), before);
@@ -379,8 +390,9 @@ TEST(Regfile, QuiesceRule) {
   write(core, R::QMAP_ADDR + 11, 0x00010000, p);  // port 1 prio 3 -> ingress 0, egress 0, lossless
   write(core, R::CONGESTED_CELLS_ADDR, 40, p);
   EXPECT_EQ(core.config().congestion.cells, 40u);
-  // Pool 9 does not exist: quiesce passes (empty), the core refuses.
-  expect_throw<std::invalid_argument>([&] { write(core, R::IPROF_MODE_ADDR + 8, 0x00000009, p); }, "missing pool");
+  // Pool 9 does not exist: quiesce passes (empty), the field's legality refuses it.
+  expect_throw<std::invalid_argument>([&] { write(core, R::IPROF_MODE_ADDR + 8, 0x00000009, p); },
+                                      "IPROF_MODE[1].pool: 9 is not below the unit's NPOOLS = 3");
   EXPECT_EQ(core.config().ingress_profiles[1].pool, 0);
 }
 

@@ -113,6 +113,13 @@ def frame(src, dst, sport, dport, proto, payload, tos=0, pcp=None):
     return bytes(eth)
 
 
+def pfc_frame(enable=0x08, quanta=0xffff):
+    """An 802.1Qbb PFC frame: MAC control, opcode 0x0101, class-enable vector, 8 timers."""
+    body = (0x0101).to_bytes(2, "big") + enable.to_bytes(2, "big") + quanta.to_bytes(2, "big") * 8
+    return bytes(dpkt.ethernet.Ethernet(src=b"\x02" * 6, dst=bytes.fromhex("0180c2000001"),
+                                        type=0x8808, data=body + b"\0" * 26))
+
+
 class PcapImport(unittest.TestCase):
     def test_known_capture(self):
         a = frame("10.0.0.2", "10.0.0.1", 5000, 4791, 17, b"x" * 958, tos=3 << 2)      # 1000 B frames
@@ -207,6 +214,52 @@ class PcapImport(unittest.TestCase):
                 f.write(bytes(data))
             flows, _ = trace.import_pcap(p)
             self.assertEqual([f.bytes for f in flows], [2000])
+
+    def test_frames_without_a_flow_are_counted_in_a_warning(self):
+        a = frame("10.0.0.2", "10.0.0.1", 5000, 4791, 17, b"x" * 958)
+        pfc = pfc_frame()
+        arp = bytes(dpkt.ethernet.Ethernet(src=b"\x02" * 6, dst=b"\xff" * 6, type=dpkt.ethernet.ETH_TYPE_ARP,
+                                           data=b"\0" * 28))
+        with tempfile.TemporaryDirectory() as d:
+            p = os.path.join(d, "cap.pcap")
+            with open(p, "wb") as f:
+                f.write(pcap_bytes([(1.0, pfc), (1.1, a), (1.2, pfc), (1.3, arp), (1.4, pfc)]))
+            notes = []
+            flows, _ = trace.import_pcap(p, warnings=notes)
+            self.assertEqual([f.bytes for f in flows], [1000])
+            self.assertEqual(notes, [f"{p}: 4 of 5 frames carry no IPv4 flow and are left out "
+                                     "(PFC (802.1Qbb) 3, EtherType 0x0806 1)"])
+            out = os.path.join(d, "t.csv")
+            r = subprocess.run([sys.executable, "-m", "traffic.trace", "import", p, "-o", out],
+                               capture_output=True, text=True, cwd=sweep.ROOT)
+            self.assertEqual(r.returncode, 0, r.stderr)
+            self.assertIn(f"traffic.trace: warning: {notes[0]}", r.stderr)
+            self.assertIn(f"{out}: 1 flows", r.stderr)
+
+    def test_pfc_only_capture_is_an_error(self):
+        pfc = pfc_frame()
+        self.import_error(pcap_bytes([(1.0, pfc), (1.1, pfc)]),
+                          "2 of 2 frames carry no IPv4 flow and are left out (PFC (802.1Qbb) 2): no flow to import")
+
+    def test_loopback_capture(self):
+        # A capture on lo: zero MACs, 127.0.0.1 to itself both ways.
+        req = frame("127.0.0.1", "127.0.0.1", 40000, 8080, 6, b"q" * 100)
+        rsp = frame("127.0.0.1", "127.0.0.1", 8080, 40000, 6, b"r" * 900)
+        self.import_error(pcap_bytes([(1.0, req), (1.1, rsp)]),
+                          f"2 flows ({len(req) + len(rsp)} bytes) go from a host to itself (127.0.0.1; a "
+                          "loopback capture?) and are left out: mmusim's hosts never send to themselves: "
+                          "no flow to import")
+        # Mixed with real traffic: the self-sends are left out with a warning.
+        a = frame("10.0.0.2", "10.0.0.1", 5000, 4791, 17, b"x" * 958)
+        with tempfile.TemporaryDirectory() as d:
+            p = os.path.join(d, "cap.pcap")
+            with open(p, "wb") as f:
+                f.write(pcap_bytes([(1.0, req), (1.1, a)]))
+            notes = []
+            flows, hosts = trace.import_pcap(p, warnings=notes)
+            self.assertEqual([(f.src, f.dst, f.bytes) for f in flows], [(hosts["10.0.0.2"], hosts["10.0.0.1"], 1000)])
+            self.assertEqual(len(notes), 1)
+            self.assertIn("1 flows (", notes[0])
 
 
 if __name__ == "__main__":
