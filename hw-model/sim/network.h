@@ -23,7 +23,7 @@ struct RunOptions {
   bool pcap = false;
   bool vcd = false;
   bool progress = false;
-  VcdSignals vcd_signals;  // groups in counters.vcd
+  VcdSignals vcd_signals{};  // groups in counters.vcd
 };
 
 // FCT of the flow alone on its empty path (src link, switch, dst link): the frames'

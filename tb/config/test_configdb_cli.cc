@@ -165,8 +165,11 @@ TEST_F(ConfigDbCli, ConfigShowConfigDbAlone) {
   EXPECT_EQ(sw["ports"][3]["name"], "Ethernet192");
   // No PFC in this file: the size-less pools are (13945824 - 4 x 18432 lossy PG0 - 4 x 9216
   // egress profile list - 262144 management pool) / 2 = 6786544 B.
-  for (const auto& p : sw["pools"])
-    if (p["name"] != "egress_lossless_pool") EXPECT_EQ(p["size_bytes"], 6786544) << p["name"];
+  for (const auto& p : sw["pools"]) {
+    if (p["name"] != "egress_lossless_pool") {
+      EXPECT_EQ(p["size_bytes"], 6786544) << p["name"];
+    }
+  }
   EXPECT_NE(r.err.find("profile NULL (a dynamically sized lossless PG) where PORT_QOS_MAP enables no PFC"),
             std::string::npos);
 }
