@@ -1,5 +1,6 @@
 #pragma once
 // A frame on the wire or in the buffer. Pooled: the hot path never allocates.
+#include <array>
 #include <cstdint>
 #include <memory>
 #include <vector>
@@ -17,6 +18,14 @@ struct FiveTuple {
   uint8_t proto = 17;  // UDP, as RoCEv2
 };
 
+// One switch's INT record (PowerTCP/HPCC), appended at egress to INT-enabled data packets.
+struct IntHop {
+  uint64_t ts_ps = 0;       // egress timestamp
+  uint64_t tx_bytes = 0;    // bytes the egress port has transmitted so far
+  uint64_t rate_bps = 0;    // egress link rate
+  uint32_t qlen_bytes = 0;  // egress queue length at dequeue
+};
+
 struct Packet {
   enum class Kind : uint8_t { kData, kPfc, kBfc };
   Kind kind = Kind::kData;
@@ -24,6 +33,7 @@ struct Packet {
   uint32_t flow = 0;    // index into the flow table
   FiveTuple tuple;
   uint8_t dscp = 0;
+  uint8_t ecn = 0;      // IP ECN field (RFC 3168): 0 Not-ECT, 1 ECT(1), 2 ECT(0), 3 CE
   int8_t pcp = -1;      // >= 0: 802.1Q tagged
   // Filled by the switch ingress pipeline.
   uint8_t prio = 0;
@@ -46,6 +56,10 @@ struct Packet {
   uint32_t bfc_slot = 0;
   bool bfc_counted = false;
   BfcFrame bfc;  // kind == kBfc
+  // INT stack (hw-model/host transports that use it, e.g. PowerTCP): one record per hop.
+  static constexpr size_t kMaxIntHops = 5;
+  uint8_t int_hops = 0;
+  std::array<IntHop, kMaxIntHops> int_stack{};
 };
 
 // Free-list pool; packets live until the simulation ends, so references stay valid.
