@@ -10,7 +10,8 @@
 localparam int SW = (CW > CELLW ? CW : CELLW) + 1;
 // q << EWMA_FRAC: a counter with the filter's fraction bits (q_hat never exceeds it).
 localparam int FW = CW + EWMA_FRAC;
-localparam logic [CW-1:0] CMAX = '1;
+// {CW{1'b1}}, not '1: yosys 0.23 gives a typed localparam set to '1 the value 1.
+localparam logic [CW-1:0] CMAX = {CW{1'b1}};
 
 // Part of a queue above its reserved cells.
 function automatic logic [SW-1:0] shared_part(input logic [SW-1:0] q, input logic [CW-1:0] reserved);
