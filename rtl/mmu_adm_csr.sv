@@ -55,6 +55,7 @@ module mmu_adm_csr
   output logic [NPOOLS*CW-1:0] reg2hw_pool_size_cells_o,
   // IPROF_MODE: Ingress profile k: pool and threshold mode.
   output logic [NPROF*4-1:0] reg2hw_iprof_mode_pool_o,
+  output wire [NPROF*4-1:0] reg2hw_iprof_mode_pool_next_o,  // its value after this cycle
   output logic [NPROF*1-1:0] reg2hw_iprof_mode_dynamic_o,
   output logic [NPROF*5-1:0] reg2hw_iprof_mode_shift_o,
   // IPROF_RESERVED: Ingress profile k: reserved cells.
@@ -63,6 +64,7 @@ module mmu_adm_csr
   output logic [NPROF*CW-1:0] reg2hw_iprof_static_cells_o,
   // IPROF_XOFF: Ingress profile k: per-PG headroom (eta), cells.
   output logic [NPROF*CW-1:0] reg2hw_iprof_xoff_cells_o,
+  output wire [NPROF*CW-1:0] reg2hw_iprof_xoff_cells_next_o,  // its value after this cycle
   // IPROF_XON: Ingress profile k: xon, cells.
   output logic [NPROF*CW-1:0] reg2hw_iprof_xon_cells_o,
   // IPROF_XON_OFFSET: Ingress profile k: xon_offset, cells.
@@ -77,8 +79,10 @@ module mmu_adm_csr
   output logic [NPROF*CW-1:0] reg2hw_eprof_static_cells_o,
   // QMAP: Queue (port*NPRIO+prio): profiles and PFC enable.
   output logic [(NPORTS*NPRIO)*5-1:0] reg2hw_qmap_pg_profile_o,
+  output wire [(NPORTS*NPRIO)*5-1:0] reg2hw_qmap_pg_profile_next_o,  // its value after this cycle
   output logic [(NPORTS*NPRIO)*5-1:0] reg2hw_qmap_queue_profile_o,
   output logic [(NPORTS*NPRIO)*1-1:0] reg2hw_qmap_lossless_o,
+  output wire [(NPORTS*NPRIO)*1-1:0] reg2hw_qmap_lossless_next_o,  // its value after this cycle
   // STAT_TOTAL: Cells in the buffer.
   input  wire [CW-1:0] hw2reg_stat_total_cells_i,
   // STAT_HDRM_POOL: Cells in the headroom pool.
@@ -183,6 +187,24 @@ module mmu_adm_csr
   wire refused = (changes_quiesce && busy_i) || bad_value;
   wire do_write = cfg_valid_i && cfg_write_i && rw_hit && !refused;
   assign reg2hw_ctrl_policy_set_o = do_write && hit_ctrl && w_ctrl_policy != reg2hw_ctrl_policy_o;
+
+  // Values after this cycle: this cycle's accepted write, else the stored value.
+  for (genvar k = 0; k < NPROF; k++) begin : g_next_iprof_mode_pool
+    assign reg2hw_iprof_mode_pool_next_o[k*4 +: 4] =
+        do_write && hit_iprof_mode && 32'(idx_g040_s8) == k ? w_iprof_mode_pool : reg2hw_iprof_mode_pool_o[k*4 +: 4];
+  end
+  for (genvar k = 0; k < NPROF; k++) begin : g_next_iprof_xoff_cells
+    assign reg2hw_iprof_xoff_cells_next_o[k*CW +: CW] =
+        do_write && hit_iprof_xoff && 32'(idx_g040_s8) == k ? w_iprof_xoff_cells : reg2hw_iprof_xoff_cells_o[k*CW +: CW];
+  end
+  for (genvar k = 0; k < (NPORTS*NPRIO); k++) begin : g_next_qmap_pg_profile
+    assign reg2hw_qmap_pg_profile_next_o[k*5 +: 5] =
+        do_write && hit_qmap && 32'(idx_g200) == k ? w_qmap_pg_profile : reg2hw_qmap_pg_profile_o[k*5 +: 5];
+  end
+  for (genvar k = 0; k < (NPORTS*NPRIO); k++) begin : g_next_qmap_lossless
+    assign reg2hw_qmap_lossless_next_o[k*1 +: 1] =
+        do_write && hit_qmap && 32'(idx_g200) == k ? w_qmap_lossless : reg2hw_qmap_lossless_o[k*1 +: 1];
+  end
   logic [31:0] cnt_stat_decisions;
   logic [31:0] cnt_stat_drops;
 

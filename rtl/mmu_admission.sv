@@ -190,43 +190,79 @@ module mmu_admission
   /* verilator lint_on UNUSEDSIGNAL */
 
   // ---------------------------------------------------------------------------------
-  // Configuration-derived values.
+  // Configuration-derived values: registers, refreshed at the edge of every CSR write from
+  // the values the write leaves (the block's *_next outputs), so the packet path reads a
+  // register and a derived value is never older than the fields it comes from (the golden
+  // core recomputes them on every write, Policy::config_changed). Each exists only with
+  // its policy. Reset: every field they come from resets to 0, which gives 0 for each.
   // ---------------------------------------------------------------------------------
+  /* verilator lint_off UNUSEDSIGNAL */ // unread when the policies using them are left out
+  logic [NPROF*4-1:0]  ip_pool_nx;
+  logic [NPROF*CW-1:0] ip_xoff_nx;
+  logic [NQ*5-1:0]     q_pg_prof_nx;
+  logic [NQ-1:0]       q_lossless_nx;
+  /* verilator lint_on UNUSEDSIGNAL */
+
   // reverie's one shared pool: the pool of the first lossless PG (else of PG 0).
   logic [PLW-1:0] rev_pool;
-  always_comb begin
-    rev_pool = ip_pool[q_pg_prof[0 +: PFW]*4 +: PLW];
-    for (int i = NQ - 1; i >= 0; i--) begin
-      if (q_lossless[i]) rev_pool = ip_pool[q_pg_prof[i*5 +: PFW]*4 +: PLW];
+  if (POLICIES[mmu_adm_pkg::POLICY_REVERIE]) begin : g_rev_pool
+    logic [PLW-1:0] rev_pool_d;
+    always_comb begin
+      rev_pool_d = ip_pool_nx[q_pg_prof_nx[0 +: PFW]*4 +: PLW];
+      for (int i = NQ - 1; i >= 0; i--) begin
+        if (q_lossless_nx[i]) rev_pool_d = ip_pool_nx[q_pg_prof_nx[i*5 +: PFW]*4 +: PLW];
+      end
     end
+    always_ff @(posedge clk_i or negedge rst_ni) begin
+      if (!rst_ni) rev_pool <= '0;
+      else rev_pool <= rev_pool_d;
+    end
+  end else begin : g_no_rev_pool
+    assign rev_pool = '0;
   end
 
   // dsh per port: lossless priorities (N_q) and insurance headroom (largest PG xoff).
   logic [NPORTS*4-1:0]  dsh_nq;
   logic [NPORTS*CW-1:0] dsh_ins;
-  always_comb begin
-    dsh_nq = '0;
-    dsh_ins = '0;
-    for (int p = 0; p < NPORTS; p++) begin
-      for (int q = 0; q < NPRIO; q++) begin
-        if (q_lossless[p*NPRIO+q]) begin
-          dsh_nq[p*4 +: 4] = dsh_nq[p*4 +: 4] + 4'd1;
-          if (ip_xoff[q_pg_prof[(p*NPRIO+q)*5 +: PFW]*CW +: CW] > dsh_ins[p*CW +: CW])
-            dsh_ins[p*CW +: CW] = ip_xoff[q_pg_prof[(p*NPRIO+q)*5 +: PFW]*CW +: CW];
+  if (POLICIES[mmu_adm_pkg::POLICY_DSH]) begin : g_dsh_cfg
+    logic [NPORTS*4-1:0]  dsh_nq_d;
+    logic [NPORTS*CW-1:0] dsh_ins_d;
+    always_comb begin
+      dsh_nq_d = '0;
+      dsh_ins_d = '0;
+      for (int p = 0; p < NPORTS; p++) begin
+        for (int q = 0; q < NPRIO; q++) begin
+          if (q_lossless_nx[p*NPRIO+q]) begin
+            dsh_nq_d[p*4 +: 4] = dsh_nq_d[p*4 +: 4] + 4'd1;
+            if (ip_xoff_nx[q_pg_prof_nx[(p*NPRIO+q)*5 +: PFW]*CW +: CW] > dsh_ins_d[p*CW +: CW])
+              dsh_ins_d[p*CW +: CW] = ip_xoff_nx[q_pg_prof_nx[(p*NPRIO+q)*5 +: PFW]*CW +: CW];
+          end
         end
       end
     end
+    always_ff @(posedge clk_i or negedge rst_ni) begin
+      if (!rst_ni) begin
+        dsh_nq <= '0;
+        dsh_ins <= '0;
+      end else begin
+        dsh_nq <= dsh_nq_d;
+        dsh_ins <= dsh_ins_d;
+      end
+    end
+  end else begin : g_no_dsh_cfg
+    assign dsh_nq = '0;
+    assign dsh_ins = '0;
   end
 
   // sih: the headroom all lossless PGs may hold, the sum of their xoff (a sum over NQ
   // CW-bit values: CW + QW bits).
   localparam int HW = CW + QW;
   logic [HW-1:0] sih_hdrm;
-  if (POLICIES[4]) begin : g_sih_hdrm
+  if (POLICIES[mmu_adm_pkg::POLICY_SIH]) begin : g_sih_hdrm
     // A chain of partial sums, one wire per queue (an always_comb accumulating into
     // sih_hdrm re-evaluates without end in Icarus 11; one flat vector is a loop to Verilator).
     for (genvar i = 0; i < NQ; i++) begin : g_q
-      wire [HW-1:0] term = q_lossless[i] ? HW'(ip_xoff[q_pg_prof[i*5 +: PFW]*CW +: CW]) : '0;
+      wire [HW-1:0] term = q_lossless_nx[i] ? HW'(ip_xoff_nx[q_pg_prof_nx[i*5 +: PFW]*CW +: CW]) : '0;
       wire [HW-1:0] sum;
       if (i == 0) begin : g_first
         assign sum = term;
@@ -234,7 +270,10 @@ module mmu_admission
         assign sum = g_q[i-1].sum + term;
       end
     end
-    assign sih_hdrm = g_q[NQ-1].sum;
+    always_ff @(posedge clk_i or negedge rst_ni) begin
+      if (!rst_ni) sih_hdrm <= '0;
+      else sih_hdrm <= g_q[NQ-1].sum;
+    end
   end else begin : g_sih_hdrm_off
     assign sih_hdrm = '0;
   end
@@ -363,7 +402,9 @@ module mmu_admission
   // includes the release's effect.
   wire a_wr_iq = a_fire && !(b_fire && b_ii == a_ii);
   wire a_wr_eq = a_fire && !(b_fire && b_ei == a_ei);
+  /* verilator lint_off UNUSEDSIGNAL */ // dsh's port state only
   wire a_wr_port = a_fire && !(b_fire && req_in_port_i == rel_in_port_i);
+  /* verilator lint_on UNUSEDSIGNAL */
   always_ff @(posedge clk_i) begin
     if (a_wr_iq) begin
       ing_q[a_ii] <= a_ing;
@@ -602,6 +643,8 @@ module mmu_admission
     .reg2hw_eprof_static_cells_o(ep_static),
     .reg2hw_qmap_pg_profile_o(q_pg_prof), .reg2hw_qmap_queue_profile_o(q_queue_prof),
     .reg2hw_qmap_lossless_o(q_lossless),
+    .reg2hw_iprof_mode_pool_next_o(ip_pool_nx), .reg2hw_iprof_xoff_cells_next_o(ip_xoff_nx),
+    .reg2hw_qmap_pg_profile_next_o(q_pg_prof_nx), .reg2hw_qmap_lossless_next_o(q_lossless_nx),
     .hw2reg_stat_total_cells_i(total_used), .hw2reg_stat_hdrm_pool_cells_i(hdrm_used),
     .hw2reg_stat_pool_used_cells_i(pool_used),
     .hw2reg_stat_decisions_inc_i(b_valid),

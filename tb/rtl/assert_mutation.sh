@@ -11,9 +11,9 @@ command -v iverilog >/dev/null 2>&1 && command -v vvp >/dev/null 2>&1 || { echo 
 mkdir -p "$work" || exit 1
 
 site="$src/rtl/mmu_adm_sonic.sv"
-guard='        if (v_paused_i && q_hdrm == from_h &&'
+guard='        xon_test = v_paused_i && q_hdrm == from_h;'
 [ "$(grep -cxF "$guard" "$site")" = 1 ] || { echo "FAIL: mutation site not found once"; exit 1; }
-sed 's/^        if (v_paused_i && q_hdrm == from_h &&$/        if (q_hdrm == from_h \&\&/' "$site" >"$work/mutant.sv"
+sed 's/^        xon_test = v_paused_i && q_hdrm == from_h;$/        xon_test = q_hdrm == from_h;/' "$site" >"$work/mutant.sv"
 
 run() {  # $1: the SONiC module's source (mmu_adm_sonic), $2: log
   # shellcheck disable=SC2046  # rtl/sources.f: one file name a line, no spaces
