@@ -1,59 +1,55 @@
-"""Lossless headroom, the same integer arithmetic as hw-model/config/headroom.cc (the loader's
-safe xoff when a lossless profile has none; docs/configuration.md, Headroom).
-traffic/tests/test_headroom.py checks both agree through `mmusim check`."""
+"""Lossless headroom for the Python tools, computed by the model itself: `mmusim headroom`
+runs the loader's arithmetic (hw-model/config/headroom.cc; docs/configuration.md, Headroom),
+so there is one definition of eta and of the safe xoff. The binary is $MMUSIM, else
+build/mmusim (traffic.sweep.mmusim_path)."""
 
+import functools
+import json
 import math
+import subprocess
 
-PS_BITS_PER_BYTE = 8_000_000_000_000  # 8 bits x 1e12 ps/s
-MIN_FRAME = 64
-PFC_FRAME = 64
-PFC_RESPONSE = 3840  # 802.1Qbb's cap on the upstream's reaction (DSH Eq. 1)
+from traffic import sweep
 
 
-def bytes_in(rate_bps, t_ps):
-    """Bytes a link of rate_bps carries in t_ps, rounded up."""
-    return -(-int(rate_bps) * int(t_ps) // PS_BITS_PER_BYTE)
+@functools.lru_cache(maxsize=None)
+def _query(rate_bps, delay_ps, mtu, cell=256, overhead=20, clock_period_ps=1000, latency_cycles=4,
+           shared_ports=1, mmusim=None):
+    cmd = [sweep.mmusim_path(mmusim), "headroom", "--rate-bps", str(int(rate_bps)), "--delay-ps", str(int(delay_ps)),
+           "--mtu", str(int(mtu)), "--cell", str(int(cell)), "--overhead", str(int(overhead)),
+           "--clock-period-ps", str(int(clock_period_ps)), "--latency-cycles", str(int(latency_cycles)),
+           "--pipeline-ports", str(int(shared_ports))]
+    r = subprocess.run(cmd, capture_output=True, text=True)
+    if r.returncode != 0:
+        raise ValueError(f"{' '.join(cmd)}: {r.stderr.strip()}")
+    return json.loads(r.stdout)
 
 
-def eta_bytes(rate_bps, delay_ps, mtu):
+def eta_bytes(rate_bps, delay_ps, mtu, mmusim=None):
     """DSH Eq. 1: eta = 2(C*D + MTU) + 3840 bytes, C*D rounded up."""
-    return 2 * (bytes_in(rate_bps, delay_ps) + mtu) + PFC_RESPONSE
-
-
-def worst_cell_occupancy(mtu, overhead, cell):
-    """(cells, wire bytes) of the frame of 64..mtu bytes with the most cells per wire byte."""
-    best = (0, 1)
-    for k in range(-(-MIN_FRAME // cell), -(-mtu // cell) + 1):
-        b = max(MIN_FRAME, (k - 1) * cell + 1)
-        if k * best[1] > best[0] * (b + overhead):
-            best = (k, b + overhead)
-    return best
-
-
-def pipeline_ports(ports, pipelines, port):
-    """Ports sharing `port`'s decision pipeline (ports go to pipeline port % pipelines)."""
-    return ports // pipelines + (1 if port % pipelines < ports % pipelines else 0)
+    return _query(rate_bps, delay_ps, mtu, mmusim=mmusim)["eta_bytes"]
 
 
 def headroom_wire_bytes(rate_bps, delay_ps, mtu, overhead=20, clock_period_ps=1000, latency_cycles=4,
-                        shared_ports=1):
+                        shared_ports=1, mmusim=None):
     """Wire bytes that reach a PG from the arrival of the frame that triggers XOFF until the
     upstream stops: DSH Eq. 1 plus the trigger frame, wire overhead, the PFC frame and the
     MMU's decision latency and backlog."""
-    frame = mtu + overhead
-    decision_ps = (latency_cycles + shared_ports) * clock_period_ps
-    return (bytes_in(rate_bps, 2 * delay_ps + decision_ps) + frame + 2 * frame + PFC_FRAME + overhead
-            + PFC_RESPONSE)
+    return _query(rate_bps, delay_ps, mtu, 256, overhead, clock_period_ps, latency_cycles, shared_ports,
+                  mmusim)["wire_bytes"]
 
 
 def safe_headroom_cells(rate_bps, delay_ps, mtu, cell, overhead=20, clock_period_ps=1000, latency_cycles=4,
-                        shared_ports=1):
+                        shared_ports=1, mmusim=None):
     """The per-PG xoff, in cells, that makes a headroom_full drop impossible."""
-    cells, wire = worst_cell_occupancy(mtu, overhead, cell)
-    w = headroom_wire_bytes(rate_bps, delay_ps, mtu, overhead, clock_period_ps, latency_cycles, shared_ports)
-    return -(-w * cells // wire)
+    return _query(rate_bps, delay_ps, mtu, cell, overhead, clock_period_ps, latency_cycles, shared_ports,
+                  mmusim)["safe_cells"]
+
+
+def pipeline_ports(ports, pipelines, port):
+    """Ports sharing `port`'s decision pipeline (the loader puts port p on pipeline p % pipelines)."""
+    return ports // pipelines + (1 if port % pipelines < ports % pipelines else 0)
 
 
 def clock_period_ps(clock_mhz):
-    """The loader's MMU clock period: 1e6 / MHz ps, rounded half away from zero (llround)."""
+    """The loader's MMU clock period for mmu.clock_mhz: 1e6 / MHz ps, rounded half away from zero."""
     return int(math.floor(1e6 / clock_mhz + 0.5))

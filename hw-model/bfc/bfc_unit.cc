@@ -35,10 +35,6 @@ BfcUnit::BfcUnit(sc_core::sc_module_name name, const Scenario& sc, uint32_t swit
     m_empty_tw.emplace_back(sc.measure_start_ps, sc.measure_end_ps, 1);
     m_empty_tw.back().set(0, 1);
   }
-  SC_HAS_PROCESS(BfcUnit);
-  SC_METHOD(on_refresh);
-  sensitive << m_refresh_ev;
-  dont_initialize();
 }
 
 void BfcUnit::change_queue(uint32_t port, uint32_t q, int64_t delta) {
@@ -126,7 +122,7 @@ void BfcUnit::send(uint32_t port, BfcFrame::Op op, uint16_t queue) {
   out[int(port)]->nb_transport_fw(*p, ph, t);
   if (!m_refresh_armed && m_counters.nonzero()) {
     m_refresh_armed = true;
-    m_refresh_ev.notify(ps(m_sc.bfc.refresh_ps));
+    m_cal.at<&BfcUnit::on_refresh>(now_ps() + m_sc.bfc.refresh_ps, Phase::kRefresh, this);
   }
 }
 

@@ -17,6 +17,7 @@
 #include "bfc/flow_table.h"
 #include "bfc/pause_counters.h"
 #include "bfc/threshold_table.h"
+#include "common/calendar.h"
 #include "common/protocol.h"
 #include "config/scenario.h"
 #include "stats/time_weighted.h"
@@ -73,7 +74,7 @@ class BfcUnit : public sc_core::sc_module, public BfcIf {
   std::vector<uint64_t> m_pause_since;    // per (in port, upstreamQ): when the counter left 0
   uint64_t m_longest_closed_ps = 0;
   bool m_refresh_armed = false;
-  sc_core::sc_event m_refresh_ev;
+  Calendar::Client m_cal;
   // Statistics.
   std::vector<TimeWeighted> m_bytes_tw, m_busy_tw, m_empty_tw;  // per port
   std::vector<uint32_t> m_max_queue_cells;                      // per port

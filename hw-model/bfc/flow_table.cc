@@ -2,7 +2,7 @@
 
 #include <stdexcept>
 
-#include "config/splitmix.h"
+#include "common/splitmix.h"
 #include "pfc/pfc_frame.h"
 
 namespace mmusim {

@@ -14,6 +14,7 @@
 #include "admission/policy.h"
 #include "cli/compare.h"
 #include "cli/config_cmd.h"
+#include "cli/headroom_cmd.h"
 #include "cli/report.h"
 #include "config/config_load.h"
 #include "config/scenario.h"
@@ -65,8 +66,8 @@ int sc_main(int argc, char* argv[]) {
   app.set_version_flag("--version", std::string("mmusim ") + MMUSIM_VERSION);
   // CLI11 reports an unknown command as a missing one: name it instead.
   if (argc > 1 && argv[1][0] != '-' && std::string(argv[1]) != "run" && std::string(argv[1]) != "check" &&
-      std::string(argv[1]) != "compare" && std::string(argv[1]) != "config") {
-    std::cerr << "mmusim: error: unknown command '" << argv[1] << "' (commands: run, check, compare, config; --help)\n";
+      std::string(argv[1]) != "compare" && std::string(argv[1]) != "config" && std::string(argv[1]) != "headroom") {
+    std::cerr << "mmusim: error: unknown command '" << argv[1] << "' (commands: run, check, compare, config, headroom; --help)\n";
     return kUsage;
   }
   std::vector<std::string> policy_names;
@@ -130,6 +131,8 @@ int sc_main(int argc, char* argv[]) {
     c->add_option("--set", cfg.sets, "override a scenario key: key.path=value (repeatable)");
     c->add_flag("--json", cfg.json, "JSON instead of a table");
   }
+  mmusim::HeadroomLink hr;
+  CLI::App* headroom = mmusim::add_headroom_command(app, hr);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
@@ -137,6 +140,7 @@ int sc_main(int argc, char* argv[]) {
     return rc == 0 ? kOk : kUsage;
   }
 
+  if (headroom->parsed()) return mmusim::run_headroom(hr);
   if (show->parsed()) return mmusim::run_config_show(cfg, std::cout, std::cerr);
   if (diff->parsed()) return mmusim::run_config_diff(cfg, std::cout, std::cerr);
   if (compare->parsed()) {

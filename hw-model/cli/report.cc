@@ -39,6 +39,10 @@ void print_report(std::ostream& os, const nlohmann::json& s) {
     os << "bfc       pause frames " << b["pause_frames"] << "  resume frames " << b["resume_frames"]
        << "  unresolved " << b["unresolved_pauses"] << "  deadlock " << b["deadlock"] << "\n";
   }
+  if (s.contains("wred"))
+    os << "wred      ecn marked " << s["wred"]["marked"] << "  dropped " << s["wred"]["dropped"] << "\n";
+  if (s.contains("int"))
+    os << "int       hops recorded " << s["int"]["hops_recorded"] << "  stack full " << s["int"]["stack_full"] << "\n";
   os << "occupancy (KB)     mean      p99      max\n";
   for (const char* c : {"lossless", "lossy", "headroom", "total"}) {
     const auto& o = s["occupancy_bytes"][c];

@@ -5,8 +5,7 @@
 #include <memory>
 #include <vector>
 
-#include "bfc/bfc_frame.h"
-#include "pfc/pfc_frame.h"
+#include "common/frames.h"
 
 namespace mmusim {
 
@@ -35,7 +34,9 @@ struct Packet {
   uint8_t dscp = 0;
   uint8_t ecn = 0;      // IP ECN field (RFC 3168): 0 Not-ECT, 1 ECT(1), 2 ECT(0), 3 CE
   int8_t pcp = -1;      // >= 0: 802.1Q tagged
-  // Filled by the switch ingress pipeline.
+  // Filled by the switch ingress pipeline: the traffic class (also the PFC priority) and the
+  // priority group it maps to at the ingress port, the admission core's priority index.
+  uint8_t tc = 0;
   uint8_t prio = 0;
   uint32_t cells = 0;
   uint16_t in_port = 0;
@@ -49,6 +50,11 @@ struct Packet {
   uint64_t tx_ps = 0;
   uint64_t rx_ps = 0;        // ACK: arrival of the acknowledged packet at the receiver
   uint64_t cum_ack = 0;      // ACK: bytes the receiver holds in order
+  // Host transports (hw-model/host/transport/): ECE on an ACK echoes the acknowledged
+  // packet's CE mark (DCTCP, Cubic); a CNP (DCQCN's NP -> RP, a data frame of the ACK
+  // class to the switch) tells the sender its packets were CE-marked.
+  bool ece = false;
+  bool cnp = false;
   // BFC (hw-model/bfc/): the sender's queue, stamped by the transmitting NIC or egress port;
   // then this switch's egress queue, flow-table slot, and whether a pause counter counts it.
   uint16_t upstream_q = 0;
@@ -60,6 +66,9 @@ struct Packet {
   static constexpr size_t kMaxIntHops = 5;
   uint8_t int_hops = 0;
   std::array<IntHop, kMaxIntHops> int_stack{};
+  // ACK: the acknowledged data packet's INT stack, echoed to the sender (PowerTCP).
+  uint8_t int_echo_hops = 0;
+  std::array<IntHop, kMaxIntHops> int_echo{};
 };
 
 // Free-list pool; packets live until the simulation ends, so references stay valid.

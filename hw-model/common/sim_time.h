@@ -4,9 +4,12 @@
 
 #include <cstdint>
 
+#include "common/calendar.h"
+
 namespace mmusim {
 
-inline uint64_t now_ps() { return sc_core::sc_time_stamp().value(); }
+// The model's time (the calendar's while it runs ahead of the kernel: common/calendar.h).
+inline uint64_t now_ps() { return Calendar::now(); }
 inline sc_core::sc_time ps(uint64_t v) { return sc_core::sc_time::from_value(v); }
 
 // Serialisation time of `bytes` at `rate_bps`, rounded up to whole picoseconds.

@@ -4,10 +4,9 @@
 #include <utility>
 #include <vector>
 
-namespace mmusim {
+#include "common/frames.h"  // kBfcMaxQueues
 
-// Tofino2 has 128 queues per 400G port; a BFC frame's bitmap holds this many.
-constexpr uint32_t kBfcMaxQueues = 128;
+namespace mmusim {
 
 struct BfcCfg {
   enum class Assignment { kDynamic, kHash, kSingle };  // Fig. 8: dynamic, stochastic, single

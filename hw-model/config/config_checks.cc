@@ -69,10 +69,10 @@ std::vector<std::string> lossless_traffic_warnings(const Scenario& sc) {
         return b.dscp_to_tc[p][gen.pcp >= 0 ? 0 : gen.dscp];
       };
       const uint32_t port = host.port, tc = tc_at(port);
-      if (!seen.insert({host.sw, port}).second || v.lossless(port, tc)) continue;
+      if (!seen.insert({host.sw, port}).second || v.tc_lossless(port, tc)) continue;
       std::vector<std::string> lossless_at;
       for (uint32_t p = 0; p < v.ports(); ++p)
-        if (v.lossless(p, tc_at(p))) lossless_at.push_back(v.topo.ports[p].name);
+        if (v.tc_lossless(p, tc_at(p))) lossless_at.push_back(v.topo.ports[p].name);
       if (lossless_at.empty()) continue;
       std::string list;
       for (size_t i = 0; i < lossless_at.size() && i < 4; ++i) list += (i ? ", " : "") + lossless_at[i];

@@ -6,6 +6,7 @@
 #include <fstream>
 #include <map>
 #include <numeric>
+#include <optional>
 #include <cctype>
 #include <set>
 #include <sstream>
@@ -13,6 +14,7 @@
 #include "config/input_file.h"
 #include "config/scenario.h"
 #include "config/sonic_buffermgr.h"
+#include "config/topology.h"
 
 namespace mmusim {
 namespace {
@@ -24,7 +26,15 @@ const std::set<std::string> kTables = {
     "PORT", "CABLE_LENGTH", "BUFFER_POOL", "BUFFER_PROFILE", "BUFFER_PG", "BUFFER_QUEUE", "PORT_QOS_MAP",
     "DSCP_TO_TC_MAP", "DOT1P_TO_TC_MAP", "TC_TO_PRIORITY_GROUP_MAP", "TC_TO_QUEUE_MAP", "MAP_PFC_PRIORITY_TO_QUEUE",
     "DEVICE_METADATA", "DEFAULT_LOSSLESS_BUFFER_PARAMETER", "LOSSLESS_TRAFFIC_PATTERN",
-    "BUFFER_PORT_INGRESS_PROFILE_LIST", "BUFFER_PORT_EGRESS_PROFILE_LIST"};
+    "BUFFER_PORT_INGRESS_PROFILE_LIST", "BUFFER_PORT_EGRESS_PROFILE_LIST", "WRED_PROFILE", "QUEUE", "PFC_WD"};
+
+// The scenario's "wred" object, created empty if absent (ConfigError if not an object).
+json& wred_object(json& j) {
+  json& w = j["wred"];
+  if (w.is_null()) w = json::object();
+  if (!w.is_object()) throw ConfigError("wred: must be an object");
+  return w;
+}
 
 // buffermgrd's INGRESS_LOSSLESS_PG_POOL_NAME: the pool of generated lossless profiles.
 const char* const kLosslessPool = "ingress_lossless_pool";
@@ -159,6 +169,21 @@ std::array<uint8_t, 8> tc_map(const json& db, const char* tbl, const std::string
   return m;
 }
 
+// PORT_QOS_MAP keys of the TC -> PG, TC -> queue and PFC priority -> queue maps, and their tables.
+struct ClassMapKey {
+  const char* key;
+  const char* table;
+};
+constexpr std::array<ClassMapKey, 3> kClassMaps = {{{"tc_to_pg_map", "TC_TO_PRIORITY_GROUP_MAP"},
+                                                    {"tc_to_queue_map", "TC_TO_QUEUE_MAP"},
+                                                    {"pfc_to_queue_map", "MAP_PFC_PRIORITY_TO_QUEUE"}}};
+
+int class_map_index(const std::string& key) {
+  for (size_t k = 0; k < kClassMaps.size(); ++k)
+    if (key == kClassMaps[k].key) return int(k);
+  return -1;
+}
+
 struct PortInfo {
   std::string name;
   bool in_port_table = false;
@@ -180,12 +205,25 @@ uint64_t topo_uint(const json& t, const char* key, uint64_t dflt, uint64_t lo, u
 
 // A switch's ports as the topology names them (Ethernet<stride * i>), at `gbps` until PORT
 // says otherwise (0: unknown).
-std::vector<PortInfo> switch_ports(uint64_t n, uint64_t stride, const json& t) {
+// In a graph, switch `sw`'s ports take the rate of their link where it gives one.
+std::vector<PortInfo> switch_ports(uint64_t n, uint64_t stride, const json& t, const std::string& sw = "") {
   const double gbps = t.contains("rate_gbps") && t.at("rate_gbps").is_number() ? t.at("rate_gbps").get<double>() : 0;
   std::vector<PortInfo> ports(n);
   for (size_t i = 0; i < ports.size(); ++i) {
     ports[i].name = "Ethernet" + std::to_string(i * stride);
     ports[i].speed_mbps = uint64_t(std::llround(gbps * 1000));
+  }
+  if (sw.empty() || !t.contains("links") || !t.at("links").is_array()) return ports;
+  for (const auto& l : t.at("links")) {
+    if (!l.is_object() || !l.contains("rate_gbps") || !l.at("rate_gbps").is_number()) continue;
+    for (const char* end : {"a", "b"}) {
+      const std::string e = l.contains(end) && l.at(end).is_string() ? l.at(end).get<std::string>() : "";
+      if (e.rfind(sw + ":", 0) != 0) continue;
+      const std::string port = e.substr(sw.size() + 1);
+      if (port.empty() || port.size() > 4 || port.find_first_not_of("0123456789") != std::string::npos) continue;
+      if (const uint64_t p = std::stoull(port); p < n)
+        ports[p].speed_mbps = uint64_t(std::llround(l.at("rate_gbps").get<double>() * 1000));
+    }
   }
   return ports;
 }
@@ -223,8 +261,11 @@ class Importer {
  public:
   // `single`: the single-switch form, whose ports PORT and CABLE_LENGTH set; else a switch
   // of a graph, whose links set them.
-  Importer(const json& db, json& scenario, std::vector<PortInfo> ports, bool single, ImportMessages& msgs)
-      : m_db(db), m_j(scenario), m_single(single), m_msgs(msgs), m_ports(std::move(ports)) {}
+  // `wred`: WRED_PROFILE and QUEUE go to the scenario's "wred"; false for one switch of a
+  // graph, whose own WRED tables are not modelled.
+  Importer(const json& db, json& scenario, std::vector<PortInfo> ports, bool single, ImportMessages& msgs,
+           bool wred = false)
+      : m_db(db), m_j(scenario), m_single(single), m_msgs(msgs), m_ports(std::move(ports)), m_wred(wred) {}
 
   // The scenario `buffer` tables.
   json run() {
@@ -239,6 +280,8 @@ class Importer {
     m_pg = assignments("BUFFER_PG", "BUFFER_PROFILE");
     m_queue = assignments("BUFFER_QUEUE", "BUFFER_PROFILE");
     read_qos_map();
+    read_wred();
+    read_pfc_wd();
     generate_lossless_profiles();
     size_pools();
     json buffer = buffer_tables();
@@ -416,14 +459,64 @@ class Importer {
     return out;
   }
 
+  // WRED_PROFILE and QUEUE's wred_profile become the scenario's wred tables, which the
+  // loader checks; QUEUE's ports outside the topology are left out.
+  void read_wred() {
+    const json& profs = table(m_db, "WRED_PROFILE");
+    const json& queues = table(m_db, "QUEUE");
+    if (profs.empty() && queues.empty()) return;
+    if (!m_wred) {
+      ignore("WRED_PROFILE and QUEUE of one switch of a graph (give them in the top-level switch_config or wred)");
+      return;
+    }
+    static const std::set<std::string> fields = {
+        "ecn", "wred_green_enable", "wred_yellow_enable", "wred_red_enable", "green_min_threshold",
+        "green_max_threshold", "green_drop_probability", "yellow_min_threshold", "yellow_max_threshold",
+        "yellow_drop_probability", "red_min_threshold", "red_max_threshold", "red_drop_probability"};
+    json out_p = json::object(), out_q = json::object();
+    for (auto it = profs.begin(); it != profs.end(); ++it) {
+      const std::string f = "WRED_PROFILE." + it.key();
+      if (!it->is_object()) fail(f, "must be an object");
+      json& o = out_p[it.key()] = json::object();
+      for (auto k = it->begin(); k != it->end(); ++k)
+        if (fields.count(k.key())) o[k.key()] = *k;
+        else ignore("WRED_PROFILE fields", k.key());
+    }
+    std::set<std::string> absent;
+    for (auto it = queues.begin(); it != queues.end(); ++it) {
+      const std::string f = "QUEUE." + it.key();
+      const auto bar = it.key().find('|');
+      if (bar == std::string::npos) fail(f, "key must be PORT|IDS, e.g. Ethernet0|3-4");
+      if (!it->is_object()) fail(f, "must be an object");
+      std::string prof;
+      for (auto k = it->begin(); k != it->end(); ++k)
+        if (k.key() == "wred_profile") prof = deref(*k, "WRED_PROFILE", f + ".wred_profile");
+        else ignore("QUEUE fields", k.key());
+      if (prof.empty()) continue;
+      if (!profs.contains(prof)) fail(f + ".wred_profile", "unknown profile '" + prof + "'");
+      std::vector<std::string> ports;
+      for (const auto& port : split(it.key().substr(0, bar), ','))
+        if (m_port_idx.count(port)) ports.push_back(port);
+        else absent.insert(port);
+      if (!ports.empty()) out_q[join(ports, ",") + it.key().substr(bar)] = {{"wred_profile", prof}};
+    }
+    if (!absent.empty()) ignore("QUEUE: ports not in the topology", join({absent.begin(), absent.end()}));
+    json& w = wred_object(m_j);
+    for (const char* t : {"WRED_PROFILE", "QUEUE"})
+      if (w.contains(t))
+        throw ConfigError(std::string("wred.") + t + ": give either wred." + t + " or a switch_config with " + t + ", not both");
+    w["WRED_PROFILE"] = out_p;
+    w["QUEUE"] = out_q;
+  }
+
   void read_qos_map() {
     m_pfc.assign(m_ports.size(), 0);
+    m_pfcwd.assign(m_ports.size(), std::nullopt);
     m_dscp_map.assign(m_ports.size(), "");
     m_dot1p_map.assign(m_ports.size(), "");
     const json& q = table(m_db, "PORT_QOS_MAP");
+    for (auto& m : m_class_maps) m.assign(m_ports.size(), "");
     std::string global_dscp;
-    // Non-identity TC maps: map kind and name -> ports using it.
-    std::map<std::pair<std::string, std::string>, std::vector<std::string>> tc_maps;
     std::set<std::string> absent;
     for (auto it = q.begin(); it != q.end(); ++it) {
       const std::string f = "PORT_QOS_MAP." + it.key();
@@ -445,23 +538,20 @@ class Importer {
         if (k.key() == "pfc_enable") {
           const uint8_t m = prio_mask(text(*k, kf), kf);
           for (size_t p : ports) m_pfc[p] = m;
+        } else if (k.key() == "pfcwd_sw_enable") {
+          const std::string m = mask_text(prio_mask(text(*k, kf), kf));
+          for (size_t p : ports) m_pfcwd[p] = m;
         } else if (k.key() == "dscp_to_tc_map" || k.key() == "dot1p_to_tc_map") {
           const bool dscp = k.key() == "dscp_to_tc_map";
           const std::string tbl = dscp ? "DSCP_TO_TC_MAP" : "DOT1P_TO_TC_MAP";
           const std::string name = deref(*k, tbl, kf);
           if (!table(m_db, tbl.c_str()).contains(name)) fail(kf, "unknown " + tbl + " '" + name + "'");
           for (size_t p : ports) (dscp ? m_dscp_map : m_dot1p_map)[p] = name;
-        } else if (k.key() == "tc_to_pg_map" || k.key() == "tc_to_queue_map" || k.key() == "pfc_to_queue_map") {
-          const char* tbl = k.key() == "tc_to_pg_map"      ? "TC_TO_PRIORITY_GROUP_MAP"
-                            : k.key() == "tc_to_queue_map" ? "TC_TO_QUEUE_MAP"
-                                                           : "MAP_PFC_PRIORITY_TO_QUEUE";
+        } else if (const int c = class_map_index(k.key()); c >= 0) {
+          const char* tbl = kClassMaps[size_t(c)].table;
           const std::string name = deref(*k, tbl, kf);
-          const auto m = tc_map(m_db, tbl, name, kf);
-          for (uint8_t i = 0; i < 8; ++i)
-            if (m[i] != i) {
-              for (size_t p : ports) tc_maps[{tbl, name}].push_back(m_ports[p].name);
-              break;
-            }
+          tc_map(m_db, tbl, name, kf);  // checked here, to name the field
+          for (size_t p : ports) m_class_maps[size_t(c)][p] = name;
         } else {
           ignore("PORT_QOS_MAP fields", k.key());
         }
@@ -481,18 +571,32 @@ class Importer {
         m_msgs.notes.push_back("PORT_QOS_MAP.global: DSCP_TO_TC_MAP '" + global_dscp +
                                "' classifies the ports without their own: " + join(took));
     }
-    // The model keeps TC = PG = queue and PFC priority = TC: a map that moves any of them is
-    // not followed.
-    for (const auto& [key, ports] : tc_maps) {
-      const auto m = tc_map(m_db, key.first.c_str(), key.second, key.first + "." + key.second);
-      std::vector<std::string> moved;
-      for (uint8_t i = 0; i < 8; ++i)
-        if (m[i] != i) moved.push_back(std::to_string(i) + "->" + std::to_string(m[i]));
-      std::set<std::string> uniq(ports.begin(), ports.end());
-      m_msgs.warnings.push_back(key.first + " '" + key.second + "' (" + join({uniq.begin(), uniq.end()}) + ") maps " +
-                                join(moved) + "; the model keeps PG = queue = TC and pauses queue = PFC priority, "
-                                "so these classes get their own PG/queue counters instead");
+  }
+
+  // PFC_WD: GLOBAL.POLL_INTERVAL and each port's action, detection_time, restoration_time (ms).
+  void read_pfc_wd() {
+    const json& t = table(m_db, "PFC_WD");
+    std::set<std::string> absent;
+    for (auto it = t.begin(); it != t.end(); ++it) {
+      const std::string f = "PFC_WD." + it.key();
+      if (!it->is_object()) fail(f, "must be an object");
+      const bool global = it.key() == "GLOBAL";
+      if (!global && !m_port_idx.count(it.key())) {
+        absent.insert(it.key());
+        continue;
+      }
+      json out = json::object();
+      for (auto k = it->begin(); k != it->end(); ++k) {
+        const std::string kf = f + "." + k.key();
+        if (global && k.key() == "POLL_INTERVAL") out[k.key()] = uint_value(*k, kf, 1'000'000);
+        else if (!global && k.key() == "action") out[k.key()] = text(*k, kf);
+        else if (!global && (k.key() == "detection_time" || k.key() == "restoration_time"))
+          out[k.key()] = uint_value(*k, kf, 1'000'000);
+        else ignore(global ? "PFC_WD.GLOBAL fields" : "PFC_WD fields", k.key());
+      }
+      if (!out.empty()) m_pfc_wd[it.key()] = out;
     }
+    if (!absent.empty()) ignore("PFC_WD: ports not in the topology", join({absent.begin(), absent.end()}));
   }
 
   // What SONiC's buffer manager adds at run time: a lossless profile per (speed, cable) for
@@ -731,11 +835,15 @@ class Importer {
     for (size_t p = 0; p < m_ports.size(); ++p) {
       json e = json::object();
       if (m_pfc[p]) e["pfc_enable"] = mask_text(m_pfc[p]);
+      if (m_pfcwd[p]) e["pfcwd_sw_enable"] = *m_pfcwd[p];
       if (!m_dscp_map[p].empty()) e["dscp_to_tc_map"] = m_dscp_map[p], dscp_maps.insert(m_dscp_map[p]);
       if (!m_dot1p_map[p].empty()) e["dot1p_to_tc_map"] = m_dot1p_map[p], dot1p_maps.insert(m_dot1p_map[p]);
+      for (size_t k = 0; k < kClassMaps.size(); ++k)
+        if (!m_class_maps[k][p].empty()) e[kClassMaps[k].key] = m_class_maps[k][p];
       if (!e.empty()) qos[m_ports[p].name] = e;
     }
     buffer["PORT_QOS_MAP"] = qos;
+    if (!m_pfc_wd.empty()) buffer["PFC_WD"] = m_pfc_wd;
     for (auto [tbl, used] : {std::pair{"DSCP_TO_TC_MAP", &dscp_maps}, std::pair{"DOT1P_TO_TC_MAP", &dot1p_maps}}) {
       json t = json::object();
       for (const auto& name : *used) {
@@ -745,6 +853,15 @@ class Importer {
           t[name][it.key()] = uint_value(*it, std::string(tbl) + "." + name + "." + it.key(), 7);
       }
       buffer[tbl] = t;
+    }
+    for (size_t k = 0; k < kClassMaps.size(); ++k) {
+      json t = json::object();
+      for (const auto& names : m_class_maps[k])
+        if (!names.empty() && !t.contains(names)) {
+          const auto m = tc_map(m_db, kClassMaps[k].table, names, std::string(kClassMaps[k].table) + "." + names);
+          for (size_t i = 0; i < 8; ++i) t[names][std::to_string(i)] = m[i];
+        }
+      if (!t.empty()) buffer[kClassMaps[k].table] = t;
     }
     return buffer;
   }
@@ -806,6 +923,10 @@ class Importer {
   std::vector<std::array<std::string, 8>> m_pg, m_queue;
   std::vector<uint8_t> m_pfc;
   std::vector<std::string> m_dscp_map, m_dot1p_map;
+  bool m_wred;
+  std::array<std::vector<std::string>, 3> m_class_maps;  // per kClassMaps entry, per port: map name
+  std::vector<std::optional<std::string>> m_pfcwd;        // per port: pfcwd_sw_enable
+  json m_pfc_wd = json::object();
 };
 
 }  // namespace
@@ -827,9 +948,10 @@ nlohmann::json scenario_for_config_db(const std::vector<std::string>& files, std
     numbers.insert(std::stoull(name.substr(8)));
   };
   for (const char* t : {"PORT", "PORT_QOS_MAP"})
-    for (auto it = table(db, t).begin(); it != table(db, t).end(); ++it) take(it.key());
+    for (auto it = table(db, t).begin(); it != table(db, t).end(); ++it)
+      for (const auto& port : split(it.key(), ',')) take(port);
   for (auto it = singleton(db, "CABLE_LENGTH").begin(); it != singleton(db, "CABLE_LENGTH").end(); ++it) take(it.key());
-  for (const char* t : {"BUFFER_PG", "BUFFER_QUEUE"})
+  for (const char* t : {"BUFFER_PG", "BUFFER_QUEUE", "QUEUE"})
     for (auto it = table(db, t).begin(); it != table(db, t).end(); ++it)
       for (const auto& port : split(it.key().substr(0, it.key().find('|')), ',')) take(port);
   if (numbers.empty()) throw ConfigError("switch_config: names no port Ethernet<N>");
@@ -882,21 +1004,66 @@ void merge_messages(ImportMessages& into, const ImportMessages& from, const std:
 
 }  // namespace
 
+namespace {
+
+// A generated topology with a switch_config: the generator is expanded in place (switches,
+// hosts, links), and a switch_config keyed by switch names or "prefix*" patterns is handed
+// to the switches it names (an exact name before the longest matching prefix).
+void expand_generated(json& j, json& topo, const std::string& origin) {
+  const json expanded = expand_topology_generator(topo.at("generator"), "topology.generator");
+  topo.erase("generator");
+  for (const char* k : {"switches", "hosts", "links"}) topo[k] = expanded.at(k);
+  json& spec = j["switch_config"];
+  if (!spec.is_object() || is_config_db(spec)) return;  // shared by every switch
+  const std::string f = origin + ": switch_config";
+  std::map<std::string, bool> used;
+  for (auto it = spec.begin(); it != spec.end(); ++it) used[it.key()] = false;
+  for (json& sw : topo["switches"]) {
+    const std::string name = sw.at("name").get<std::string>();
+    std::string best;
+    for (const auto& [key, u] : used) {
+      const bool prefix = !key.empty() && key.back() == '*';
+      const std::string stem = prefix ? key.substr(0, key.size() - 1) : key;
+      if (prefix ? name.rfind(stem, 0) == 0 : name == key) {
+        const bool exact = !prefix;
+        const bool best_exact = !best.empty() && best.back() != '*';
+        if (best.empty() || (exact && !best_exact) || (!best_exact && !exact && key.size() > best.size())) best = key;
+      }
+    }
+    if (best.empty()) {
+      if (j.contains("buffer")) continue;  // this switch takes the scenario's buffer
+      std::string keys;
+      for (const auto& [key, u] : used) keys += (keys.empty() ? "" : ", ") + key;
+      throw ConfigError(f + ": no entry for switch '" + name + "' (" + keys + ") and no top-level buffer");
+    }
+    used[best] = true;
+    sw["switch_config"] = spec.at(best);
+  }
+  for (const auto& [key, u] : used)
+    if (!u) throw ConfigError(f + "." + key + ": names no switch of the generated topology");
+  j.erase("switch_config");
+}
+
+}  // namespace
+
 bool apply_switch_config(nlohmann::json& j, const std::string& origin, ImportMessages& msgs) {
   if (!j.is_object()) return false;
   bool imported = false;
   json* topo = j.contains("topology") && j["topology"].is_object() ? &j["topology"] : nullptr;
+  if (topo && topo->contains("generator") && j.contains("switch_config")) expand_generated(j, *topo, origin);
   const bool graph = topo && (topo->contains("switches") || topo->contains("generator"));
   if (graph && topo->contains("switches") && (*topo)["switches"].is_array()) {
     json& sws = (*topo)["switches"];
     const uint64_t stride = topo_uint(*topo, "port_name_stride", 4, 1, 64, "topology.port_name_stride");
     json first;
     uint64_t largest = 0;
+    std::string largest_name;  // its links' rates size the shared tables' generated profiles
     for (size_t i = 0; i < sws.size(); ++i) {
       json& sw = sws[i];
       const std::string f = "topology.switches[" + std::to_string(i) + "]";
       if (!sw.is_object()) continue;  // the loader names it
       const uint64_t n = topo_uint(sw, "ports", 0, 1, 1024, f + ".ports");
+      if (n > largest && sw.contains("name") && sw["name"].is_string()) largest_name = sw["name"].get<std::string>();
       largest = std::max(largest, n);
       if (!sw.contains("switch_config")) continue;
       if (sw.contains("buffer")) throw ConfigError(origin + ": " + f + ": give either buffer or switch_config, not both");
@@ -904,7 +1071,7 @@ bool apply_switch_config(nlohmann::json& j, const std::string& origin, ImportMes
       try {
         const json db = read_config_db(sw.at("switch_config"));
         ImportMessages own;
-        sw["buffer"] = Importer(db, j, switch_ports(n, stride, *topo), false, own).run();
+        sw["buffer"] = Importer(db, j, switch_ports(n, stride, *topo, name), false, own).run();
         merge_messages(msgs, own, "switch '" + name + "': ");
       } catch (const ConfigError& e) {
         throw ConfigError(origin + ": " + f + "." + e.what());
@@ -916,14 +1083,13 @@ bool apply_switch_config(nlohmann::json& j, const std::string& origin, ImportMes
     if (j.contains("switch_config")) {
       if (j.contains("buffer")) throw ConfigError(origin + ": buffer: give either buffer or switch_config, not both");
       // Shared by the switches without their own, over the largest switch's ports.
-      j["buffer"] = Importer(read_config_db(j.at("switch_config")), j, switch_ports(largest, stride, *topo), false, msgs).run();
+      j["buffer"] = Importer(read_config_db(j.at("switch_config")), j, switch_ports(largest, stride, *topo, largest_name), false, msgs, true).run();
       j.erase("switch_config");
       imported = true;
     } else if (!j.contains("buffer") && !first.is_null()) {
       j["buffer"] = first;  // the loader requires a top-level buffer; every switch has its own
     }
   } else if (j.contains("switch_config")) {
-    if (graph) throw ConfigError(origin + ": switch_config: with topology.generator, not supported: list the switches");
     if (j.contains("buffer"))
       throw ConfigError(origin + ": buffer: give either buffer or switch_config, not both");
     if (!topo || !topo->contains("ports")) throw ConfigError(origin + ": topology.ports: required field is missing");
@@ -931,7 +1097,7 @@ bool apply_switch_config(nlohmann::json& j, const std::string& origin, ImportMes
     const uint64_t stride = topo_uint(*topo, "port_name_stride", 4, 1, 64, "topology.port_name_stride");
     const json db = read_config_db(j.at("switch_config"));
     j.erase("switch_config");
-    j["buffer"] = Importer(db, j, switch_ports(n, stride, *topo), true, msgs).run();
+    j["buffer"] = Importer(db, j, switch_ports(n, stride, *topo), true, msgs, true).run();
     imported = true;
   }
   if (imported) j.erase("platform");

@@ -3,6 +3,7 @@
 #include <cmath>
 #include <iomanip>
 #include <algorithm>
+#include <array>
 #include <map>
 #include <sstream>
 
@@ -48,34 +49,62 @@ json switch_config(const Scenario& v, const std::string& name) {
                {"pfc_enable", json::array()},
                {"pgs", json::array()},
                {"queues", json::array()}};
+    // Bits of `of` whose entry in `map` is `to`, as a list.
+    auto members = [](uint8_t of, const std::array<uint8_t, 8>& map, uint32_t to) {
+      json a = json::array();
+      for (uint32_t k = 0; k < Scenario::kPrios; ++k)
+        if ((of >> k & 1) && map[k] == to) a.push_back(k);
+      return a;
+    };
     for (uint32_t q = 0; q < Scenario::kPrios; ++q) {
       const size_t i = size_t(port) * Scenario::kPrios + q;
+      if (v.tc_lossless(port, q)) pj["pfc_enable"].push_back(q);
       const bool lossless = v.lossless(port, q);
-      if (lossless) pj["pfc_enable"].push_back(q);
       const auto& ip = c.ingress_profiles[c.pg_profile[i]];
       const auto& ipr = b.profiles[size_t(b.pg_profile[i])];
       json g = {{"name", std::to_string(q)},
+                {"tcs", members(0xFF, b.tc_to_pg[port], q)},
                 {"profile", ipr.name},
                 {"pool", b.pools[ipr.pool].name},
                 {"lossless", lossless},
                 {"reserved_cells", ip.reserved_cells},
                 {"threshold", threshold(ip.th)}};
       if (lossless) {
+        g["pfc_priorities"] = members(v.pg_priorities(port, q), b.tc_to_pg[port], q);
         g["xoff_cells"] = ip.xoff_cells;
         g["xoff_derived"] = !ipr.has_xoff;  // mmusim's safe headroom (no profile xoff)
         g["xon_cells"] = ip.xon_cells;
         g["xon_offset_cells"] = ip.xon_offset_cells;
       }
       pj["pgs"].push_back(g);
-      const auto& ep = c.egress_profiles[c.queue_profile[i]];
+      // The queue's own BUFFER_QUEUE profile (profiles are in c.egress_profiles by index).
+      const auto& ep = c.egress_profiles[size_t(b.queue_profile[i])];
       const auto& epr = b.profiles[size_t(b.queue_profile[i])];
       pj["queues"].push_back({{"name", std::to_string(q)},
+                              {"tcs", members(0xFF, b.tc_to_queue[port], q)},
+                              {"paused_by", members(0xFF, b.pfc_to_queue[port], q)},
                               {"profile", epr.name},
                               {"pool", b.pools[epr.pool].name},
                               {"reserved_cells", ep.reserved_cells},
                               {"threshold", threshold(ep.th)}});
     }
     sw["ports"].push_back(pj);
+  }
+  if (v.pfc_wd.enabled()) {
+    static const char* const kActions[] = {"drop", "forward", "alert"};
+    json ports = json::object();
+    for (uint32_t port = 0; port < v.ports(); ++port) {
+      const auto& w = v.pfc_wd.ports[port];
+      if (!w.enabled) continue;
+      json prios = json::array();
+      for (uint32_t p = 0; p < Scenario::kPrios; ++p)
+        if (w.priorities >> p & 1) prios.push_back(p);
+      ports[v.topo.ports[port].name] = {{"action", kActions[size_t(w.action)]},
+                                        {"detection_ms", double(w.detection_ps) / 1e9},
+                                        {"restoration_ms", double(w.restoration_ps) / 1e9},
+                                        {"priorities", prios}};
+    }
+    sw["pfc_watchdog"] = {{"poll_interval_ms", double(v.pfc_wd.poll_ps) / 1e9}, {"ports", ports}};
   }
   return sw;
 }
@@ -88,6 +117,13 @@ std::string th_text(const json& t) {
 }
 
 std::string cell(const json& o, const char* k) { return o.contains(k) ? o[k].dump() : "-"; }
+
+// [3, 4] -> "3,4"; [] -> "-".
+std::string list(const json& a) {
+  std::string s;
+  for (const auto& e : a) s += (s.empty() ? "" : ",") + e.dump();
+  return s.empty() ? "-" : s;
+}
 
 // Arrays of named objects (pools, ports, PGs) as objects keyed by name, so that a port
 // present on one side only is one difference, not one per leaf.
@@ -148,8 +184,9 @@ void print_effective_config(std::ostream& os, const json& eff) {
          << std::setw(9) << p["mode"].get<std::string>() << std::setw(12) << p["size_bytes"].dump() << std::setw(10)
          << p["size_cells"].dump() << std::setw(11) << cell(p, "xoff_bytes") << cell(p, "xoff_cells") << "\n";
     os << "  " << std::setw(13) << "port" << std::setw(9) << "Gb/s" << std::setw(10) << "delay ns" << std::setw(6)
-       << "PG/Q" << std::setw(34) << "profile" << std::setw(10) << "class" << std::setw(7) << "resv" << std::setw(15)
-       << "threshold" << std::setw(8) << "xoff" << std::setw(7) << "xon" << "xon_offset   (cells)\n";
+       << "PG/Q" << std::setw(9) << "TCs" << std::setw(9) << "PFC prio" << std::setw(34) << "profile" << std::setw(10)
+       << "class" << std::setw(7) << "resv" << std::setw(15) << "threshold" << std::setw(8) << "xoff" << std::setw(7)
+       << "xon" << "xon_offset   (cells)\n";
     for (const auto& p : sw["ports"]) {
       bool first = true;
       for (const char* kind : {"pgs", "queues"})
@@ -158,7 +195,8 @@ void print_effective_config(std::ostream& os, const json& eff) {
           const bool ll = pg && e["lossless"].get<bool>();
           os << "  " << std::setw(13) << (first ? p["name"].get<std::string>() : "") << std::setw(9)
              << (first ? p["rate_gbps"].dump() : "") << std::setw(10) << (first ? p["delay_ns"].dump() : "")
-             << std::setw(6) << ((pg ? "PG" : "Q") + e["name"].get<std::string>()) << std::setw(34)
+             << std::setw(6) << ((pg ? "PG" : "Q") + e["name"].get<std::string>()) << std::setw(9) << list(e["tcs"])
+             << std::setw(9) << list(pg ? e.value("pfc_priorities", json::array()) : e["paused_by"]) << std::setw(34)
              << e["profile"].get<std::string>() << std::setw(10) << (pg ? (ll ? "lossless" : "lossy") : "")
              << std::setw(7) << e["reserved_cells"].dump() << std::setw(15) << th_text(e["threshold"]) << std::setw(8)
              << (ll ? cell(e, "xoff_cells") + (e["xoff_derived"].get<bool>() ? "*" : "") : "-") << std::setw(7)
@@ -166,8 +204,17 @@ void print_effective_config(std::ostream& os, const json& eff) {
           first = false;
         }
     }
+    if (sw.contains("pfc_watchdog")) {
+      const json& w = sw["pfc_watchdog"];
+      os << "  PFC watchdog, poll " << w["poll_interval_ms"].dump() << " ms:";
+      for (auto it = w["ports"].begin(); it != w["ports"].end(); ++it)
+        os << " " << it.key() << " " << (*it)["action"].get<std::string>() << " " << (*it)["detection_ms"].dump()
+           << "/" << (*it)["restoration_ms"].dump() << " ms prio " << list((*it)["priorities"]) << ";";
+      os << "\n";
+    }
   }
-  os << "(* xoff derived: mmusim's safe headroom, the profile has none)\n";
+  os << "(* xoff derived: mmusim's safe headroom, the profile has none; PFC prio: the priorities a PG's XOFF "
+        "pauses, and those whose pause stops a queue)\n";
 }
 
 std::vector<std::string> diff_effective_config(const json& a, const json& b) {

@@ -1,6 +1,7 @@
 #pragma once
 // The configuration a run programs, after defaults, the CONFIG_DB import and the loader:
-// per switch its pools, and per port and PG / queue the profile, class (lossless or lossy),
+// per switch its pools, and per port and PG / queue the TCs mapped to it and its PFC
+// priorities (a PG's XOFF pauses them; their pause stops a queue), the profile, class (lossless or lossy),
 // reserved cells, threshold (alpha or static), xoff, xon and xon_offset, in cells as the
 // admission core holds them (`mmusim config show`, `mmusim config diff`).
 #include <ostream>

@@ -3,7 +3,7 @@
 // DSH Eq. 1 plus what the model makes explicit (the frame that triggers XOFF, wire
 // overhead, the PFC frame, the MMU's decision latency and backlog), in wire bytes at the
 // port's rate, turned into cells at the worst cell occupancy of the frames the port can
-// carry. traffic/headroom.py computes the same numbers.
+// carry. The one definition: the Python tools get it through `mmusim headroom`.
 #include <cstdint>
 #include <string>
 #include <vector>

@@ -1,4 +1,5 @@
-// The scenario's "host" object: NIC transport (ACKs, go-back-N) and Smart-Pause.
+// The scenario's "host" object: NIC transport (ACKs, go-back-N), Smart-Pause and the
+// congestion-control transports (host.transport).
 #include <cmath>
 
 #include "config/json_reader.h"
@@ -14,7 +15,150 @@ bool boolean(JsonReader& r, const std::string& key, bool dflt) {
   return v.get<bool>();
 }
 
+TransportKind transport_kind(const std::string& name, const std::string& field) {
+  TransportKind k;
+  if (!parse_transport_kind(name, k))
+    throw ConfigError(field + ": unknown transport '" + name + "' (none, dcqcn, dctcp, cubic, powertcp)");
+  return k;
+}
+
+// A gain or weight in (0, 1].
+double gain(JsonReader& r, const std::string& key, double dflt) {
+  return r.has(key) ? r.fraction(key, 0, 1) : dflt;
+}
+
+uint64_t rate(JsonReader& r, const std::string& key, uint64_t dflt) { return r.has(key) ? r.rate_bps(key) : dflt; }
+
+void load_transport(Scenario& sc, JsonReader r) {
+  TransportCfg& t = sc.host.transport;
+  if (r.has("default")) t.default_kind = transport_kind(r.string("default"), r.field("default"));
+  if (r.has("classes")) {
+    JsonReader c = r.child("classes");
+    for (uint32_t prio = 0; prio < Scenario::kPrios; ++prio) {
+      const std::string key = std::to_string(prio);
+      if (c.has(key)) t.by_class[prio] = int8_t(transport_kind(c.string(key), c.field(key)));
+    }
+    c.done();  // any other key: "unknown key" names it
+  }
+  if (r.has("dcqcn")) {
+    JsonReader d = r.child("dcqcn");
+    DcqcnCfg& q = t.dcqcn;
+    q.g = gain(d, "g", q.g);
+    q.alpha_timer_ps = d.time_ps("alpha_timer_us", 1e6, false, q.alpha_timer_ps);
+    q.increase_timer_ps = d.time_ps("increase_timer_us", 1e6, false, q.increase_timer_ps);
+    q.byte_counter_bytes = d.non_negative("byte_counter_bytes", q.byte_counter_bytes);
+    q.fast_recovery_steps = uint32_t(d.integer("fast_recovery_steps", 0, 1000, q.fast_recovery_steps));
+    q.rate_ai_bps = rate(d, "rate_ai_gbps", q.rate_ai_bps);
+    q.rate_hai_bps = rate(d, "rate_hai_gbps", q.rate_hai_bps);
+    q.min_rate_bps = rate(d, "min_rate_gbps", q.min_rate_bps);
+    q.rate_decrease_interval_ps = d.time_ps("rate_decrease_interval_us", 1e6, true, q.rate_decrease_interval_ps);
+    q.cnp_interval_ps = d.time_ps("cnp_interval_us", 1e6, true, q.cnp_interval_ps);
+    // Timers drive events: at most one per flow per simulated 10 ns.
+    if (q.alpha_timer_ps < 10'000) d.fail("alpha_timer_us", "must be at least 0.01 us");
+    if (q.increase_timer_ps < 10'000) d.fail("increase_timer_us", "must be at least 0.01 us");
+    if (q.byte_counter_bytes && q.byte_counter_bytes < sc.topo.mtu_bytes)
+      d.fail("byte_counter_bytes", "must be 0 (off) or at least mtu_bytes");
+    d.done();
+  }
+  if (r.has("tcp")) {
+    JsonReader c = r.child("tcp");
+    TcpCfg& q = t.tcp;
+    q.min_rto_ps = c.time_ps("min_rto_us", 1e6, false, q.min_rto_ps);
+    q.initial_rto_ps = c.time_ps("initial_rto_us", 1e6, false, q.initial_rto_ps);
+    q.max_rto_ps = c.time_ps("max_rto_us", 1e6, false, q.max_rto_ps);
+    q.initial_window_packets = uint32_t(c.integer("initial_window_packets", 1, 1 << 20, q.initial_window_packets));
+    q.dupack_threshold = uint32_t(c.integer("dupack_threshold", 1, 1000, q.dupack_threshold));
+    // Each expiry rewinds a flow: at most one per flow per simulated us.
+    if (q.min_rto_ps < 1'000'000) c.fail("min_rto_us", "must be at least 1 us");
+    if (q.initial_rto_ps < q.min_rto_ps) c.fail("initial_rto_us", "must be at least min_rto_us");
+    if (q.max_rto_ps < q.initial_rto_ps) c.fail("max_rto_us", "must be at least initial_rto_us");
+    c.done();
+  }
+  if (r.has("dctcp")) {
+    JsonReader c = r.child("dctcp");
+    t.dctcp.g = gain(c, "g", t.dctcp.g);
+    if (c.has("initial_alpha")) {
+      const double a = c.number("initial_alpha");
+      if (!(a >= 0 && a <= 1)) c.fail("initial_alpha", "must be in [0, 1]");
+      t.dctcp.initial_alpha = a;
+    }
+    c.done();
+  }
+  if (r.has("cubic")) {
+    JsonReader c = r.child("cubic");
+    CubicCfg& q = t.cubic;
+    if (c.has("c")) {
+      q.c = c.number("c");
+      if (!(q.c > 0 && q.c <= 1e6)) c.fail("c", "must be in (0, 1e6]");
+    }
+    if (c.has("beta")) {
+      q.beta = c.number("beta");
+      if (!(q.beta > 0 && q.beta < 1)) c.fail("beta", "must be in (0, 1)");
+    }
+    q.fast_convergence = boolean(c, "fast_convergence", q.fast_convergence);
+    q.reno_friendly = boolean(c, "reno_friendly", q.reno_friendly);
+    q.ecn = boolean(c, "ecn", q.ecn);
+    c.done();
+  }
+  if (r.has("powertcp")) {
+    JsonReader c = r.child("powertcp");
+    PowertcpCfg& q = t.powertcp;
+    q.gamma = gain(c, "gamma", q.gamma);
+    q.expected_flows = uint32_t(c.integer("expected_flows", 1, 1 << 20, q.expected_flows));
+    q.base_rtt_ps = c.time_ps("base_rtt_us", 1e6, true, q.base_rtt_ps);
+    c.done();
+  }
+  r.done();
+}
+
 }  // namespace
+
+bool parse_transport_kind(const std::string& name, TransportKind& kind) {
+  static const std::pair<const char*, TransportKind> names[] = {{"none", TransportKind::kNone},
+                                                                {"dcqcn", TransportKind::kDcqcn},
+                                                                {"dctcp", TransportKind::kDctcp},
+                                                                {"cubic", TransportKind::kCubic},
+                                                                {"powertcp", TransportKind::kPowertcp}};
+  for (const auto& [n, k] : names)
+    if (name == n) {
+      kind = k;
+      return true;
+    }
+  return false;
+}
+
+const char* transport_name(TransportKind kind) {
+  switch (kind) {
+    case TransportKind::kNone: return "none";
+    case TransportKind::kDcqcn: return "dcqcn";
+    case TransportKind::kDctcp: return "dctcp";
+    case TransportKind::kCubic: return "cubic";
+    case TransportKind::kPowertcp: return "powertcp";
+  }
+  return "?";
+}
+
+bool TransportCfg::any() const {
+  if (default_kind != TransportKind::kNone) return true;
+  for (int8_t k : by_class)
+    if (k > 0) return true;
+  return false;
+}
+
+int8_t load_generator_transport(const nlohmann::json& v, const std::string& field) {
+  if (!v.is_string()) throw ConfigError(field + ": must be a transport name (none, dcqcn, dctcp, cubic, powertcp)");
+  return int8_t(transport_kind(v.get<std::string>(), field));
+}
+
+void finish_transports(Scenario& sc) {
+  bool any = sc.host.transport.any();
+  for (const GeneratorCfg& g : sc.traffic) any = any || g.transport > 0;
+  // Every transport is ACK-clocked (window, RTT, ECE, INT echo) or recovers losses by
+  // go-back-N (DCQCN, PowerTCP over RoCE).
+  if (any && sc.host.acks_disabled)
+    throw ConfigError("host.acks.enabled: false, but a transport (host.transport or traffic[].transport) needs ACKs");
+  sc.host.acks = sc.host.acks || any;
+}
 
 void load_host(Scenario& sc, const nlohmann::json& j) {
   JsonReader r(j, "host");
@@ -24,6 +168,7 @@ void load_host(Scenario& sc, const nlohmann::json& j) {
     JsonReader a = r.child("acks");
     acks_given = a.has("enabled");
     h.acks = boolean(a, "enabled", false);
+    h.acks_disabled = acks_given && !h.acks;
     h.ack_bytes = uint32_t(a.integer("bytes", 64, sc.topo.mtu_bytes, h.ack_bytes));
     h.ack_dscp = uint8_t(a.integer("dscp", 0, 63, h.ack_dscp));
     h.rto_ps = a.time_ps("rto_us", 1e6, false, h.rto_ps);
@@ -61,6 +206,7 @@ void load_host(Scenario& sc, const nlohmann::json& j) {
       s.fail("enabled", "needs host.acks (the one-way delay comes back in ACKs)");
     s.done();
   }
+  if (r.has("transport")) load_transport(sc, r.child("transport"));
   // Smart-Pause measures delay through ACKs, so it turns them on.
   h.acks = h.acks || h.smart_pause;
   r.done();

@@ -188,6 +188,69 @@ void load_mmu(Scenario& sc, JsonReader r) {
   r.done();
 }
 
+// SONiC's PFC_WD table (pfcwdorch.cpp): GLOBAL.POLL_INTERVAL, and per port action,
+// detection_time and restoration_time, in ms. SONiC takes 100 ... 5000 ms (detection) and
+// 100 ... 60000 ms (restoration); shorter times are accepted, for short simulations.
+void load_pfc_wd(Scenario& sc, JsonReader t, bool skip_missing) {
+  PfcWatchdogCfg& wd = sc.pfc_wd;
+  wd.ports.assign(sc.ports(), {});
+  constexpr double kPsPerMs = 1e9;
+  for (auto it = t.object().begin(); it != t.object().end(); ++it) {
+    JsonReader e = t.child(it.key());
+    if (it.key() == "GLOBAL") {
+      wd.poll_ps = e.time_ps("POLL_INTERVAL", kPsPerMs, false, wd.poll_ps);
+      e.done();
+      continue;
+    }
+    PfcWatchdogCfg::Port cfg;
+    cfg.enabled = true;
+    const std::string action = e.string("action", "drop");
+    if (action == "drop") cfg.action = PfcWatchdogCfg::Action::kDrop;
+    else if (action == "forward") cfg.action = PfcWatchdogCfg::Action::kForward;
+    else if (action == "alert") cfg.action = PfcWatchdogCfg::Action::kAlert;
+    else e.fail("action", "must be drop, forward or alert");
+    cfg.detection_ps = e.time_ps("detection_time", kPsPerMs, false);
+    cfg.restoration_ps = e.time_ps("restoration_time", kPsPerMs, false);
+    e.done();
+    for (const auto& name : split(it.key(), ','))
+      if (const int p = port_index_or_skip(sc, name, t.field(it.key()), skip_missing); p >= 0) {
+        cfg.priorities = sc.buffer.pfcwd_sw_enable[size_t(p)];
+        wd.ports[size_t(p)] = cfg;
+      }
+  }
+  t.done();
+}
+
+// Faulty NICs: pause frames at a host's switch port from start to stop.
+void load_pfc_storms(Scenario& sc, const nlohmann::json& a) {
+  if (!a.is_array()) throw ConfigError("pfc_storms: must be an array");
+  for (size_t i = 0; i < a.size(); ++i) {
+    const std::string f = "pfc_storms[" + std::to_string(i) + "]";
+    JsonReader r(a[i], f);
+    PfcStormCfg st;
+    const auto hosts = parse_hosts(r.raw("host"), r.field("host"), sc);
+    if (hosts.size() != 1) r.fail("host", "exactly one host");
+    st.host = hosts[0];
+    const auto& h = sc.net.hosts[st.host];
+    st.port = h.port;
+    st.priorities = parse_prio_set(r.string("priorities"), r.field("priorities"));
+    st.quanta = uint16_t(r.integer("quanta", 1, 65535, 65535));
+    st.start_ps = r.time_ps("start_us", kPsPerUs, true, 0);
+    st.stop_ps = r.time_ps("stop_us", kPsPerUs, false, sc.duration_ps);
+    if (st.stop_ps > sc.duration_ps) r.fail("stop_us", "beyond duration_us");
+    if (st.stop_ps <= st.start_ps) r.fail("stop_us", "must be after start_us");
+    st.period_ps = r.time_ps("period_us", kPsPerUs, false);
+    // As for PFC refreshes: no more often than one PFC frame fits on the host's link.
+    const uint64_t rate = sc.host_rate_bps(st.host);
+    if ((unsigned __int128)rate * st.period_ps <
+        (unsigned __int128)(kMinFrameBytes + sc.topo.wire_overhead_bytes) * 8 * 1'000'000'000'000ull)
+      r.fail("period_us", "shorter than one PFC frame on " + h.name + "'s link");
+    r.done();
+    sc.pfc_storms.push_back(st);
+    sc.pfc_storm_switch.push_back(h.sw);
+  }
+}
+
 void load_buffer(Scenario& sc, JsonReader r, bool skip_missing = false) {
   BufferCfg& b = sc.buffer;
   const uint32_t np = sc.ports();
@@ -257,11 +320,17 @@ void load_buffer(Scenario& sc, JsonReader r, bool skip_missing = false) {
   profs.done();
 
   b.pfc_enable.assign(np, 0);
+  b.pfcwd_sw_enable.assign(np, 0);
   b.dscp_to_tc.assign(np, {});
   b.dot1p_to_tc.assign(np, {});
   b.has_dot1p_map.assign(np, 0);
   for (uint32_t p = 0; p < np; ++p)
     for (uint32_t d = 0; d < 64; ++d) b.dscp_to_tc[p][d] = uint8_t(d >> 3);  // class selector
+  std::array<uint8_t, 8> identity{};
+  for (uint8_t i = 0; i < 8; ++i) identity[i] = i;
+  b.tc_to_pg.assign(np, identity);
+  b.tc_to_queue.assign(np, identity);
+  b.pfc_to_queue.assign(np, identity);
 
   auto load_map = [&](const char* table, const std::string& name, const std::string& field, size_t entries,
                       auto& out) {
@@ -289,6 +358,11 @@ void load_buffer(Scenario& sc, JsonReader r, bool skip_missing = false) {
         const std::string s = e.string("pfc_enable");
         pfc = s.empty() ? 0 : parse_prio_set(s, e.field("pfc_enable"));
       }
+      int wd = -1;  // pfcwd_sw_enable: the priorities the PFC watchdog watches
+      if (e.has("pfcwd_sw_enable")) {
+        const std::string s = e.string("pfcwd_sw_enable");
+        wd = s.empty() ? 0 : parse_prio_set(s, e.field("pfcwd_sw_enable"));
+      }
       std::array<uint8_t, 64> dscp{};
       bool has_dscp = false;
       if (e.has("dscp_to_tc_map")) {
@@ -304,9 +378,30 @@ void load_buffer(Scenario& sc, JsonReader r, bool skip_missing = false) {
         used_tables.insert("DOT1P_TO_TC_MAP");
         has_dot1p = true;
       }
+      // TC -> PG, TC -> queue, PFC priority -> queue: 8 entries, unlisted ones identity.
+      struct ClassMap {
+        const char* key;
+        const char* table;
+        std::vector<std::array<uint8_t, 8>>* per_port;
+        std::array<uint8_t, 8> map;
+        bool given;
+      };
+      ClassMap class_maps[] = {{"tc_to_pg_map", "TC_TO_PRIORITY_GROUP_MAP", &b.tc_to_pg, identity, false},
+                               {"tc_to_queue_map", "TC_TO_QUEUE_MAP", &b.tc_to_queue, identity, false},
+                               {"pfc_to_queue_map", "MAP_PFC_PRIORITY_TO_QUEUE", &b.pfc_to_queue, identity, false}};
+      for (auto& m : class_maps)
+        if (e.has(m.key)) {
+          load_map(m.table, e.string(m.key), e.field(m.key), 8, m.map);
+          used_tables.insert(m.table);
+          m.given = true;
+        }
       e.done();
+      for (uint32_t p : ports)
+        for (const auto& m : class_maps)
+          if (m.given) (*m.per_port)[p] = m.map;
       for (uint32_t p : ports) {
         b.pfc_enable[p] = pfc;
+        b.pfcwd_sw_enable[p] = uint8_t(wd < 0 ? pfc : wd);
         if (has_dscp) b.dscp_to_tc[p] = dscp;
         if (has_dot1p) {
           b.dot1p_to_tc[p] = dot1p;
@@ -316,8 +411,13 @@ void load_buffer(Scenario& sc, JsonReader r, bool skip_missing = false) {
     }
     q.done();
   }
-  for (const char* t : {"DSCP_TO_TC_MAP", "DOT1P_TO_TC_MAP"})
+  for (const char* t : {"DSCP_TO_TC_MAP", "DOT1P_TO_TC_MAP", "TC_TO_PRIORITY_GROUP_MAP", "TC_TO_QUEUE_MAP",
+                        "MAP_PFC_PRIORITY_TO_QUEUE"})
     if (r.has(t) && !used_tables.count(t)) r.child(t);  // still must be an object
+  b.lossless_pgs.assign(np, 0);
+  for (uint32_t p = 0; p < np; ++p)
+    for (uint32_t tc = 0; tc < Scenario::kPrios; ++tc)
+      if (b.pfc_enable[p] >> tc & 1) b.lossless_pgs[p] |= uint8_t(1u << b.tc_to_pg[p][tc]);
 
   auto load_assign = [&](const char* table, std::vector<int>& out) {
     out.assign(size_t(np) * Scenario::kPrios, -1);
@@ -343,7 +443,7 @@ void load_buffer(Scenario& sc, JsonReader r, bool skip_missing = false) {
     for (uint32_t p = 0; p < np; ++p)
       for (uint32_t q = 0; q < Scenario::kPrios; ++q) {
         int& slot = v[p * Scenario::kPrios + q];
-        const bool ll = sc.lossless(p, q);
+        const bool ll = ingress ? sc.lossless(p, q) : sc.queue_lossless(p, q);
         const std::string dflt = std::string(ingress ? "ingress_" : "egress_") +
                                  (ll ? "lossless" : "lossy") + "_profile";
         const std::string key = sc.topo.ports[p].name + "|" + std::to_string(q);
@@ -362,6 +462,7 @@ void load_buffer(Scenario& sc, JsonReader r, bool skip_missing = false) {
   };
   fill(b.pg_profile, "BUFFER_PG", true);
   fill(b.queue_profile, "BUFFER_QUEUE", false);
+  if (r.has("PFC_WD")) load_pfc_wd(sc, r.child("PFC_WD"), skip_missing);
   r.done();
 }
 
@@ -516,6 +617,13 @@ GeneratorCfg load_generator(const Scenario& sc, JsonReader r, size_t i) {
   if (has_dscp == has_pcp) r.fail("", "exactly one of dscp and pcp is required");
   if (has_dscp) g.dscp = uint8_t(r.integer("dscp", 0, 63));
   if (has_pcp) g.pcp = int(r.integer("pcp", 0, 7));
+  if (r.has("ecn")) {
+    const std::string e = r.string("ecn");
+    if (e == "not_ect") g.ecn = 0;
+    else if (e == "ect1") g.ecn = 1;
+    else if (e == "ect0") g.ecn = 2;
+    else r.fail("ecn", "must be not_ect, ect0 or ect1, got '" + e + "'");
+  }
   if (r.has("rate_gbps")) g.rate_bps = r.rate_bps("rate_gbps");
   for (uint32_t s : g.srcs)
     if (g.rate_bps > sc.host_rate_bps(s))
@@ -524,6 +632,7 @@ GeneratorCfg load_generator(const Scenario& sc, JsonReader r, size_t i) {
   g.stop_ps = r.time_ps("stop_us", kPsPerUs, false, 0);
   if (g.stop_ps && g.stop_ps <= g.start_ps) r.fail("stop_us", "must be after start_us");
   g.packet_bytes = uint32_t(r.integer("packet_bytes", 64, sc.topo.mtu_bytes, sc.topo.mtu_bytes));
+  if (r.has("transport")) g.transport = load_generator_transport(r.raw("transport"), r.field("transport"));
   // A shorter period would start flows faster than any link sends them.
   const uint64_t period_ps = g.kind == GeneratorCfg::Kind::kOnOff ? g.on_ps : g.period_ps;
   for (uint32_t s = 0; frame_period && s < g.srcs.size(); ++s) {
@@ -538,7 +647,7 @@ GeneratorCfg load_generator(const Scenario& sc, JsonReader r, size_t i) {
 
 // Graph form: each switch reads the SONiC tables (its own or the shared ones) over its own
 // ports; the view is what its MMU, pipeline and PFC generator see.
-void build_switch_views(Scenario& sc, const nlohmann::json& shared_buffer) {
+void build_switch_views(Scenario& sc, const nlohmann::json& shared_buffer, const nlohmann::json& watchdog) {
   for (size_t s = 0; s < sc.net.switches.size(); ++s) {
     const NetworkCfg::Switch& sw = sc.net.switches[s];
     auto v = std::make_shared<Scenario>();
@@ -561,6 +670,10 @@ void build_switch_views(Scenario& sc, const nlohmann::json& shared_buffer) {
     const std::string f = own ? "topology.switches[" + std::to_string(s) + "].buffer" : "buffer";
     try {
       load_buffer(*v, JsonReader(own ? sw.buffer : shared_buffer, f), !own);
+      v->wred = sc.wred;
+      v->int_telemetry = sc.int_telemetry;
+      resolve_wred_queues(*v, true);
+      if (!watchdog.is_null() && v->pfc_wd.ports.empty()) load_pfc_wd(*v, JsonReader(watchdog, "pfc_watchdog"), true);
       // threshold_queues applies where the port exists with that class; else the default.
       OutputCfg& o = v->output;
       auto keep = [&](int port, int prio, bool lossless) {
@@ -570,6 +683,7 @@ void build_switch_views(Scenario& sc, const nlohmann::json& shared_buffer) {
       if (!keep(o.th_lossy_port, o.th_lossy_prio, false)) o.th_lossy_port = -1;
       v->core_config().validate();
       for (auto& w : headroom_warnings(*v)) sc.warnings.push_back(std::move(w));
+      for (auto& w : class_map_warnings(*v)) sc.warnings.push_back("switch '" + sw.name + "' " + w);
     } catch (const std::exception& e) {
       throw ConfigError("switch '" + sw.name + "': " + e.what());
     }
@@ -595,6 +709,67 @@ double SizeDist::mean_bytes() const {
     }
   }
   return 1;
+}
+
+uint8_t Scenario::pg_priorities(uint32_t port, uint32_t pg) const {
+  uint8_t m = 0;
+  for (uint32_t tc = 0; tc < kPrios; ++tc)
+    if (tc_lossless(port, tc) && buffer.tc_to_pg[port][tc] == pg) m |= uint8_t(1u << tc);
+  return m;
+}
+
+bool Scenario::queue_lossless(uint32_t port, uint32_t q) const {
+  for (uint32_t tc = 0; tc < kPrios; ++tc)
+    if (tc_lossless(port, tc) && buffer.tc_to_queue[port][tc] == q) return true;
+  return false;
+}
+
+std::vector<int> Scenario::core_queue_profiles() const {
+  // The lowest TC that some ingress port maps to the PG decides; queue `pg` if none does.
+  std::array<int, kPrios> first_tc;
+  first_tc.fill(-1);
+  for (uint32_t in = 0; in < ports(); ++in)
+    for (uint32_t tc = kPrios; tc-- > 0;) {
+      int& f = first_tc[buffer.tc_to_pg[in][tc]];
+      if (f < 0 || int(tc) < f) f = int(tc);
+    }
+  std::vector<int> out(size_t(ports()) * kPrios);
+  for (uint32_t port = 0; port < ports(); ++port)
+    for (uint32_t pg = 0; pg < kPrios; ++pg) {
+      const uint32_t q = first_tc[pg] < 0 ? pg : buffer.tc_to_queue[port][size_t(first_tc[pg])];
+      out[size_t(port) * kPrios + pg] = buffer.queue_profile[size_t(port) * kPrios + q];
+    }
+  return out;
+}
+
+std::vector<std::string> class_map_warnings(const Scenario& sc) {
+  // Queues whose TCs share a PG share the core's egress counter and must agree on a profile
+  // to be admitted as configured.
+  std::vector<std::string> out;
+  const BufferCfg& b = sc.buffer;
+  for (uint32_t pg = 0; pg < Scenario::kPrios; ++pg) {
+    uint8_t tcs = 0;
+    for (uint32_t in = 0; in < sc.ports(); ++in)
+      for (uint32_t tc = 0; tc < Scenario::kPrios; ++tc)
+        if (b.tc_to_pg[in][tc] == pg) tcs |= uint8_t(1u << tc);
+    for (uint32_t port = 0; port < sc.ports(); ++port) {
+      std::map<std::string, std::string> profiles;  // profile -> queues
+      for (uint32_t tc = 0; tc < Scenario::kPrios; ++tc)
+        if (tcs >> tc & 1) {
+          const uint32_t q = b.tc_to_queue[port][tc];
+          std::string& qs = profiles[b.profiles[size_t(b.queue_profile[size_t(port) * Scenario::kPrios + q])].name];
+          if (qs.find(std::to_string(q)) == std::string::npos) qs += (qs.empty() ? "" : ",") + std::to_string(q);
+        }
+      if (profiles.size() < 2) continue;
+      std::string list;
+      for (const auto& [prof, qs] : profiles) list += (list.empty() ? "" : ", ") + qs + " '" + prof + "'";
+      out.push_back(sc.topo.ports[port].name + ": TCs of PG " + std::to_string(pg) + " go to queues with different " +
+                    "BUFFER_QUEUE profiles (" + list + "); the admission core counts egress per (port, PG), so " +
+                    "they share one counter with the first one's profile");
+      break;  // one line per PG
+    }
+  }
+  return out;
 }
 
 admission::CoreConfig Scenario::core_config() const {
@@ -629,6 +804,7 @@ admission::CoreConfig Scenario::core_config() const {
   const size_t n = size_t(ports()) * kPrios;
   c.pg_profile.resize(n);
   c.queue_profile.resize(n);
+  const std::vector<int> queue_prof = core_queue_profiles();
   c.lossless.resize(n);
   for (uint32_t port = 0; port < ports(); ++port)
     for (uint32_t q = 0; q < kPrios; ++q) {
@@ -636,7 +812,7 @@ admission::CoreConfig Scenario::core_config() const {
       const size_t pi = size_t(b.pg_profile[i]);
       const auto& pr = b.profiles[pi];
       c.lossless[i] = lossless(port, q) ? 1 : 0;
-      c.queue_profile[i] = uint16_t(b.queue_profile[i]);
+      c.queue_profile[i] = uint16_t(queue_prof[i]);
       uint64_t xoff = 0;
       if (c.lossless[i]) {
         xoff = pr.has_xoff ? pr.xoff_bytes : safe[port] * cb;
@@ -678,6 +854,11 @@ Scenario load_scenario(const nlohmann::json& j, const std::string& origin) {
     if (sc.mmu.buffer_bytes / sc.mmu.cell_bytes == 0)
       throw ConfigError("mmu.buffer_bytes: smaller than one cell");
     load_buffer(sc, r.child("buffer"));
+    // pfc_watchdog: PFC_WD's keys for every switch whose buffer has no PFC_WD of its own.
+    if (r.has("pfc_watchdog")) {
+      if (sc.pfc_wd.ports.empty()) load_pfc_wd(sc, r.child("pfc_watchdog"), false);
+      else r.child("pfc_watchdog");
+    }
     sc.measure_end_ps = sc.duration_ps;
     if (r.has("measure")) {
       JsonReader m = r.child("measure");
@@ -702,6 +883,8 @@ Scenario load_scenario(const nlohmann::json& j, const std::string& origin) {
     }
     if (r.has("host")) load_host(sc, r.raw("host"));
     if (r.has("bfc")) load_bfc(sc, r.child("bfc"));
+    if (r.has("wred")) load_wred(sc, r.child("wred"));
+    if (r.has("int")) load_int(sc, r.child("int"));
     if (r.has("output")) {
       JsonReader o = r.child("output");
       sc.output.sample_interval_ps = o.time_ps("sample_interval_ns", kPsPerNs, false, sc.output.sample_interval_ps);
@@ -750,10 +933,21 @@ Scenario load_scenario(const nlohmann::json& j, const std::string& origin) {
           throw ConfigError(f + ".name: '" + sc.traffic[i].name + "' already names traffic[" + std::to_string(k) + "]");
       if (sc.traffic[i].stop_ps > sc.duration_ps) throw ConfigError(f + ".stop_us: beyond duration_us");
     }
+    finish_transports(sc);
+    if (r.has("pfc_storms")) load_pfc_storms(sc, r.raw("pfc_storms"));
     r.done();
     sc.core_config().validate();
-    if (sc.net.graph) build_switch_views(sc, j.at("buffer"));
-    else sc.warnings = headroom_warnings(sc);
+    if (sc.net.graph) {
+      build_switch_views(sc, j.at("buffer"), j.contains("pfc_watchdog") ? j.at("pfc_watchdog") : nlohmann::json());
+      for (size_t i = 0; i < sc.pfc_storms.size(); ++i)
+        std::const_pointer_cast<Scenario>(sc.views[sc.pfc_storm_switch[i]])->pfc_storms.push_back(sc.pfc_storms[i]);
+    } else {
+      sc.warnings = headroom_warnings(sc);
+      for (auto& w : class_map_warnings(sc)) sc.warnings.push_back(std::move(w));
+    }
+    for (uint32_t s = 0; s < sc.net.switches.size(); ++s)
+      if (sc.bfc.enabled && sc.switch_view(s).pfc_wd.enabled())
+        throw ConfigError("buffer.PFC_WD: the PFC watchdog is not modelled with bfc.enabled");
   } catch (const std::invalid_argument& e) {
     throw ConfigError(origin + ": " + e.what());
   } catch (const ConfigError& e) {

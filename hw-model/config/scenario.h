@@ -14,6 +14,8 @@
 #include "config/bfc_config.h"
 #include "config/headroom.h"
 #include "config/topology.h"
+#include "config/transport_config.h"
+#include "config/wred_config.h"
 
 namespace mmusim {
 
@@ -62,6 +64,7 @@ struct GeneratorCfg {
   std::vector<uint32_t> dsts;
   uint8_t dscp = 0;
   int pcp = -1;  // >= 0: 802.1Q tagged with this PCP
+  uint8_t ecn = 0;  // IP ECN field of its data packets: 0 Not-ECT, 1 ECT(1), 2 ECT(0)
   uint64_t rate_bps = 0;  // 0 = line rate of the source
   uint64_t start_ps = 0;
   uint64_t stop_ps = 0;   // 0 = scenario end
@@ -77,6 +80,7 @@ struct GeneratorCfg {
   uint32_t count = 1;
   // trace (docs/traces.md)
   std::string trace_file;
+  int8_t transport = -1;  // a TransportKind, or -1: by traffic class (host.transport)
 };
 
 struct BufferCfg {
@@ -104,10 +108,46 @@ struct BufferCfg {
   std::vector<Profile> profiles;
   std::vector<int> pg_profile;     // [port*8+pg], -1 = unset
   std::vector<int> queue_profile;  // [port*8+q]
-  std::vector<uint8_t> pfc_enable;  // per port, bit per priority
+  std::vector<uint8_t> pfc_enable;  // per port, bit per priority (= TC: the NIC's priority is its TC)
+  // TC -> PG at an ingress port, TC -> queue at an egress port, received PFC priority ->
+  // the egress queue it pauses (PORT_QOS_MAP tc_to_pg_map, tc_to_queue_map,
+  // pfc_to_queue_map); identity where not given.
+  std::vector<std::array<uint8_t, 8>> tc_to_pg, tc_to_queue, pfc_to_queue;  // per port
+  std::vector<uint8_t> lossless_pgs;  // per port, bit per PG: a PFC-enabled TC maps to it (derived)
+  std::vector<uint8_t> pfcwd_sw_enable;  // per port: the watched priorities (default pfc_enable)
   std::vector<std::array<uint8_t, 64>> dscp_to_tc;  // per port
   std::vector<std::array<uint8_t, 8>> dot1p_to_tc;  // per port
   std::vector<uint8_t> has_dot1p_map;               // per port
+};
+
+// SONiC's PFC watchdog (PFC_WD table, pfcwdorch; docs/configuration.md "PFC watchdog"):
+// per port, the queues of its watched PFC priorities.
+struct PfcWatchdogCfg {
+  enum class Action : uint8_t { kDrop, kForward, kAlert };
+  struct Port {
+    bool enabled = false;
+    Action action = Action::kDrop;
+    uint64_t detection_ps = 0;
+    uint64_t restoration_ps = 0;
+    uint8_t priorities = 0;  // PORT_QOS_MAP pfcwd_sw_enable, else pfc_enable
+  };
+  uint64_t poll_ps = 200'000'000'000;  // PFC_WD.GLOBAL.POLL_INTERVAL, SONiC's 200 ms
+  std::vector<Port> ports;              // per port; empty: no PFC_WD table
+  bool enabled() const {
+    for (const auto& p : ports)
+      if (p.enabled) return true;
+    return false;
+  }
+};
+
+// A faulty NIC's PFC storm (scenario `pfc_storms`): pause frames for `priorities` at the
+// switch port facing the host, every period from start to stop.
+struct PfcStormCfg {
+  uint32_t host = 0;
+  uint32_t port = 0;  // on the host's switch
+  uint8_t priorities = 0;
+  uint16_t quanta = 0xFFFF;
+  uint64_t start_ps = 0, stop_ps = 0, period_ps = 0;
 };
 
 struct PfcCfg {
@@ -140,6 +180,7 @@ struct OutputCfg {
 // ACKs with go-back-N loss recovery, and Smart-Pause holds at the sender.
 struct HostCfg {
   bool acks = false;
+  bool acks_disabled = false;        // host.acks.enabled given as false
   uint32_t ack_bytes = 64;
   uint8_t ack_dscp = 48;             // CS6: its own class, served ahead of data by the NIC
   uint64_t rto_ps = 100'000'000;     // go-back-N retransmission timeout
@@ -147,6 +188,7 @@ struct HostCfg {
   std::vector<uint64_t> threshold_ps;  // T by switch hops on the path: [hops - 1]; longer paths use the last
   bool dynamic_pause = false;          // P = OWD - T, else pause_ps
   uint64_t pause_ps = 0;
+  TransportCfg transport;  // host.transport (config/host_config.cc)
 };
 
 // Seeds are 0 ... 2^61 - 1 (docs/configuration.md), in the file and on the command line.
@@ -164,6 +206,7 @@ struct Scenario {
   NetworkCfg net;  // switches, hosts, links (the single-switch form too)
   MmuCfg mmu;
   BufferCfg buffer;
+  PfcWatchdogCfg pfc_wd;  // buffer.PFC_WD
   PfcCfg pfc;
   AdmissionCfg admission;
   uint32_t dwrr_quantum_bytes = 1600;
@@ -171,6 +214,11 @@ struct Scenario {
   std::vector<GeneratorCfg> traffic;
   OutputCfg output;
   BfcCfg bfc;
+  WredCfg wred;
+  IntCfg int_telemetry;
+  // Per switch view: the storms at its ports (the top level lists every switch's).
+  std::vector<PfcStormCfg> pfc_storms;
+  std::vector<uint32_t> pfc_storm_switch;  // top level: the switch of each storm
 
   static constexpr uint32_t kPrios = 8;
   uint32_t ports() const { return uint32_t(topo.ports.size()); }
@@ -181,16 +229,31 @@ struct Scenario {
   std::vector<std::shared_ptr<const Scenario>> views;
   // Unsafe but valid settings found by the loader (config/headroom.h), every switch's.
   std::vector<std::string> warnings;
-  bool lossless(uint32_t port, uint32_t prio) const {
-    return (buffer.pfc_enable[port] >> prio) & 1u;
-  }
+  // PG `pg` of ingress port `port` is lossless when a PFC-enabled TC maps to it.
+  bool lossless(uint32_t port, uint32_t pg) const { return (buffer.lossless_pgs[port] >> pg) & 1u; }
+  bool tc_lossless(uint32_t port, uint32_t tc) const { return (buffer.pfc_enable[port] >> tc) & 1u; }
+  // The PFC priorities an XOFF of PG `pg` pauses: its PFC-enabled TCs.
+  uint8_t pg_priorities(uint32_t port, uint32_t pg) const;
+  // Queue `q` of egress port `port` is lossless when a PFC-enabled TC of the port maps to it.
+  bool queue_lossless(uint32_t port, uint32_t q) const;
+  // The BUFFER_QUEUE profile of each of the admission core's egress counters [port*8+PG]:
+  // the core has one priority index, the PG, so the queues that a PG's TCs map to share a
+  // counter, with the profile of the lowest TC's queue (docs/configuration.md, "TC, PG and queue").
+  std::vector<int> core_queue_profiles() const;
   // The integer admission-core configuration in cells.
   admission::CoreConfig core_config() const;
   uint64_t cells(uint64_t bytes) const { return (bytes + mmu.cell_bytes - 1) / mmu.cell_bytes; }
 };
 
+// Egress queues that share a core counter (one PG) but not a profile, one line per PG.
+std::vector<std::string> class_map_warnings(const Scenario& sc);
+
 // The "host" object (config/host_config.cc).
 void load_host(Scenario& sc, const nlohmann::json& j);
+// A generator's "transport" key, and the checks once every generator is loaded (ACKs on
+// when a flow can have a transport).
+int8_t load_generator_transport(const nlohmann::json& v, const std::string& field);
+void finish_transports(Scenario& sc);
 
 // Parse and validate. `origin` names the source in messages (file name or "default").
 Scenario load_scenario(const nlohmann::json& j, const std::string& origin);

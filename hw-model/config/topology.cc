@@ -7,7 +7,7 @@
 
 #include "config/json_reader.h"
 #include "config/scenario.h"
-#include "config/splitmix.h"
+#include "common/splitmix.h"
 
 namespace mmusim {
 namespace {

@@ -2,7 +2,7 @@
 
 #include <cmath>
 
-#include "host/trace_reader.h"
+#include "config/trace_format.h"
 
 namespace mmusim {
 

@@ -7,17 +7,12 @@ namespace mmusim {
 EgressPort::EgressPort(sc_core::sc_module_name name, uint32_t port, uint64_t link_bps,
                        uint32_t dwrr_quantum)
     : sc_module(name), in("in"), to_link("to_link"), pause_export("pause_export"), mmu("mmu"),
-      m_port(port), m_quantum(dwrr_quantum), m_q(kQueues), m_deficit(kQueues, 0), m_pause(link_bps) {
+      m_port(port), m_quantum(dwrr_quantum), m_q(kQueues), m_deficit(kQueues, 0), m_pause(link_bps),
+      m_queue_tx(kQueues, 0) {
   in.register_nb_transport_fw(this, &EgressPort::nb_transport_fw);
   to_link.register_nb_transport_bw(this, &EgressPort::nb_transport_bw);
   pause_export.bind(*this);
   SC_HAS_PROCESS(EgressPort);
-  SC_METHOD(on_tx_done);
-  sensitive << m_tx_done;
-  dont_initialize();
-  SC_METHOD(try_send);
-  sensitive << m_wake;
-  dont_initialize();
   // A pause ends without an event of its own: while traced, this wakes at each expiry.
   SC_METHOD(trace_pause);
   sensitive << m_tr_ev;
@@ -29,15 +24,53 @@ uint64_t EgressPort::now() { return now_ps(); }
 tlm::tlm_sync_enum EgressPort::nb_transport_fw(int, Packet& p, tlm::tlm_phase& phase, sc_core::sc_time&) {
   expect_begin_req(phase, name());
   if (p.kind != Packet::Kind::kData) m_ctrl.push_back(&p);
-  else m_q[m_bfc ? p.queue : p.prio].push_back(&p);
+  else if (const size_t q = m_bfc ? p.queue : m_tc_queue[p.tc]; m_wd_drop >> q & 1) wd_drop(p);
+  else {
+    m_q[q].push_back(&p);
+    m_nonempty.set(uint32_t(q), true);
+  }
   try_send();
   return tlm::TLM_COMPLETED;
 }
 
+void EgressPort::set_class_maps(const std::array<uint8_t, 8>& tc_to_queue, const std::array<uint8_t, 8>& pfc_to_queue) {
+  m_tc_queue = tc_to_queue;
+  m_queue_prios.fill(0);
+  for (int p = 0; p < 8; ++p) m_queue_prios[pfc_to_queue[size_t(p)]] |= uint8_t(1u << p);
+}
+
 void EgressPort::pfc_received(const PfcFrame& f) {
   m_pause.apply(f, now());
+  for (int p = 0; p < 8; ++p)
+    if (f.class_enable >> p & 1) ++(f.quanta[size_t(p)] ? m_pfc_rx : m_pfc_xon)[size_t(p)];
+  if (m_wd_on_pfc) m_wd_on_pfc();
   if (m_tr_paused) trace_pause();
   try_send();  // a resume may unblock a queue
+}
+
+void EgressPort::enable_watchdog(std::function<void()> on_pfc, std::function<void(Packet&)> drop) {
+  m_wd_on_pfc = std::move(on_pfc);
+  m_wd_drop_fn = std::move(drop);
+}
+
+void EgressPort::wd_drop(Packet& p) {
+  ++m_wd_drops;
+  mmu->depart(p);
+  m_wd_drop_fn(p);
+}
+
+void EgressPort::set_watchdog_queues(uint8_t ignore_pause, uint8_t drop) {
+  const uint8_t flush = uint8_t(drop & ~m_wd_drop);
+  m_wd_ignore = ignore_pause;
+  m_wd_drop = drop;
+  for (size_t q = 0; q < m_q.size() && q < 8; ++q)
+    if (flush >> q & 1) {
+      for (Packet* p : m_q[q]) wd_drop(*p);
+      m_q[q].clear();
+      m_nonempty.set(uint32_t(q), false);
+      m_deficit[q] = 0;
+    }
+  try_send();  // an ignored pause may unblock a queue
 }
 
 void EgressPort::trace(sc_core::sc_trace_file* tf) {
@@ -48,7 +81,7 @@ void EgressPort::trace(sc_core::sc_trace_file* tf) {
 
 void EgressPort::trace_pause() {
   const uint64_t t = now();
-  for (int q = 0; q < kQueues; ++q) m_tr_paused[size_t(q)] = m_pause.paused(uint8_t(q), t);
+  for (int q = 0; q < kQueues; ++q) m_tr_paused[size_t(q)] = m_pause.any_paused(m_queue_prios[size_t(q)], t);
   if (const uint64_t e = m_pause.next_expiry(0xff, t)) m_tr_ev.notify(ps(e - t));
 }
 
@@ -56,6 +89,7 @@ void EgressPort::enable_bfc(uint32_t queues) {
   m_bfc = true;
   m_q.assign(queues, {});
   m_deficit.assign(queues, 0);
+  m_queue_tx.assign(queues, 0);
 }
 
 void EgressPort::bfc_received(const BfcFrame& f) {
@@ -65,10 +99,11 @@ void EgressPort::bfc_received(const BfcFrame& f) {
   try_send();  // a resume may unblock a queue
 }
 
-// BFC pauses queues; PFC still pauses the priority of the frame at a queue's head.
+// PFC pauses the queues its priorities map to; with BFC, a queue waits while the class
+// queue of the frame at its head is PFC-paused.
 bool EgressPort::queue_paused(size_t q, uint64_t t) const {
-  if (!m_bfc) return m_pause.paused(uint8_t(q), t);
-  return m_bfc_paused.test(uint32_t(q)) || m_pause.paused(m_q[q].front()->prio, t);
+  if (!m_bfc) return !(m_wd_ignore >> q & 1) && m_pause.any_paused(m_queue_prios[q], t);
+  return m_bfc_paused.test(uint32_t(q)) || m_pause.any_paused(m_queue_prios[m_tc_queue[m_q[q].front()->tc]], t);
 }
 
 void EgressPort::for_each_queued(const std::function<void(const Packet&, int, bool)>& fn) const {
@@ -85,29 +120,68 @@ uint64_t EgressPort::queued_data() const {
   return n;
 }
 
-int EgressPort::pick_dwrr(uint64_t t) {
-  // An emptied queue's credit is cleared where it empties (try_send), so idle queues hold
-  // none and the scan only needs one sendable queue to know the walk below ends.
+int EgressPort::next_sendable(int from, uint64_t t) const {
   const int nq = int(m_q.size());
-  int q0 = 0;
-  while (q0 < nq && (m_q[size_t(q0)].empty() || queue_paused(size_t(q0), t))) ++q0;
-  if (q0 == nq) return -1;
-  for (;;) {
-    const size_t q = size_t(m_rr);
-    if (!m_q[q].empty() && !queue_paused(q, t)) {
-      if (!m_quantum_given) {
-        m_deficit[q] += m_quantum;
-        m_quantum_given = true;
-      }
-      const uint32_t need = m_q[q].front()->bytes;
-      if (m_deficit[q] >= need) {
-        m_deficit[q] -= need;
-        return int(q);
-      }
-    }
-    m_rr = m_rr + 1 == nq ? 0 : m_rr + 1;
-    m_quantum_given = false;
+  for (int q = next_nonempty(from); q < nq; q = next_nonempty(q + 1))
+    if (!queue_paused(size_t(q), t)) return q;
+  for (int q = next_nonempty(0); q < from; q = next_nonempty(q + 1))
+    if (!queue_paused(size_t(q), t)) return q;
+  return -1;
+}
+
+int EgressPort::next_nonempty(int from) const {
+  for (int w = from / 64; w < int(m_nonempty.w.size()); ++w) {
+    uint64_t bits = m_nonempty.w[size_t(w)];
+    if (w == from / 64) bits &= ~uint64_t(0) << (from % 64);
+    if (bits) return w * 64 + __builtin_ctzll(bits);
   }
+  return int(kBfcMaxQueues);
+}
+
+int EgressPort::pick_dwrr(uint64_t t) {
+  // DWRR's walk from m_rr, jumping over queues that are empty or paused (passing one ends
+  // the turn and its quantum). An emptied queue's credit is cleared where it empties
+  // (try_send), so idle queues hold none.
+  int q = next_sendable(m_rr, t);
+  if (q < 0) return -1;
+  const int nq = int(m_q.size());
+  for (;;) {
+    if (q != m_rr) {
+      m_rr = q;
+      m_quantum_given = false;
+    }
+    if (!m_quantum_given) {
+      m_deficit[size_t(q)] += m_quantum;
+      m_quantum_given = true;
+    }
+    const uint32_t need = m_q[size_t(q)].front()->bytes;
+    if (m_deficit[size_t(q)] >= need) {
+      m_deficit[size_t(q)] -= need;
+      return q;
+    }
+    m_quantum_given = false;
+    q = next_sendable(q + 1 == nq ? 0 : q + 1, t);
+  }
+}
+
+// A frame is some 300 bytes (PFC/BFC payloads, INT stack); its departure (MMU, BFC unit,
+// deadlock check) reads only these.
+void EgressPort::keep_on_wire(const Packet& p) {
+  Packet& w = m_on_wire;
+  w.kind = p.kind;
+  w.bytes = p.bytes;
+  w.flow = p.flow;
+  w.tuple = p.tuple;
+  w.prio = p.prio;
+  w.tc = p.tc;
+  w.cells = p.cells;
+  w.in_port = p.in_port;
+  w.out_port = p.out_port;
+  w.headroom = p.headroom;
+  w.upstream_q = p.upstream_q;
+  w.queue = p.queue;
+  w.bfc_slot = p.bfc_slot;
+  w.bfc_counted = p.bfc_counted;
 }
 
 void EgressPort::try_send() {
@@ -121,28 +195,43 @@ void EgressPort::try_send() {
     const int q = pick_dwrr(t_now);
     if (q < 0) {
       uint8_t waiting = 0;  // priorities whose PFC pause holds a queue
-      for (size_t i = 0; i < m_q.size(); ++i)
-        if (!m_q[i].empty() && !(m_bfc && m_bfc_paused.test(uint32_t(i))))
-          waiting |= uint8_t(1u << (m_bfc ? m_q[i].front()->prio : i));
-      if (const uint64_t t = m_pause.next_expiry(waiting, t_now)) m_wake.notify(ps(t - t_now));
+      for (int i = next_nonempty(0); i < int(m_q.size()); i = next_nonempty(i + 1))
+        if (!(m_bfc && m_bfc_paused.test(uint32_t(i))))
+          waiting |= m_queue_prios[m_bfc ? m_tc_queue[m_q[size_t(i)].front()->tc] : size_t(i)];
+      if (const uint64_t t = m_pause.next_expiry(waiting, t_now)) wake_at(t);
       return;
     }
     p = m_q[size_t(q)].front();
     m_q[size_t(q)].pop_front();
+    ++m_queue_tx[size_t(q)];
     if (m_q[size_t(q)].empty()) {  // textbook DWRR: an emptied queue loses its credit and turn
+      m_nonempty.set(uint32_t(q), false);
       m_deficit[size_t(q)] = 0;
       m_rr = (q + 1) % int(m_q.size());
       m_quantum_given = false;
     }
   }
+  if (p->kind == Packet::Kind::kData) mmu->dequeue(*p);  // ECN marking at dequeue, INT
   m_busy = true;
-  m_on_wire = *p;
+  keep_on_wire(*p);
   if (m_bfc && p->kind == Packet::Kind::kData) p->upstream_q = p->queue;  // the next hop's upstreamQ
   if (m_tx_hook) m_tx_hook(*p, t_now);
   tlm::tlm_phase phase = tlm::BEGIN_REQ;
   sc_core::sc_time t = sc_core::SC_ZERO_TIME;
   to_link->nb_transport_fw(*p, phase, t);
-  m_tx_done.notify(t);
+  m_cal.at<&EgressPort::on_tx_done>(t_now + t.value(), Phase::kDeparture, this);
+}
+
+void EgressPort::wake_at(uint64_t t) {
+  if (m_wake_at != 0 && m_wake_at <= t) return;
+  m_wake_at = t;
+  m_cal.at<&EgressPort::on_wake>(t, Phase::kRetry, this);
+}
+
+void EgressPort::on_wake() {
+  if (now() != m_wake_at) return;  // superseded by an earlier retry
+  m_wake_at = 0;
+  try_send();
 }
 
 void EgressPort::on_tx_done() {

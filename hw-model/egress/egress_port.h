@@ -16,6 +16,7 @@
 #include <tlm_utils/simple_initiator_socket.h>
 
 #include "bfc/bfc_if.h"
+#include "common/calendar.h"
 #include "common/protocol.h"
 #include "egress/pause_if.h"
 #include "mmu/admission_if.h"
@@ -42,7 +43,22 @@ class EgressPort : public sc_core::sc_module, public PauseIf {
   // simulation starts; --vcd-signals pfc).
   void trace(sc_core::sc_trace_file* tf);
 
+  // The port's TC -> queue map and the queue each received PFC priority pauses
+  // (PORT_QOS_MAP tc_to_queue_map, pfc_to_queue_map); identity unless set.
+  void set_class_maps(const std::array<uint8_t, 8>& tc_to_queue, const std::array<uint8_t, 8>& pfc_to_queue);
   void pfc_received(const PfcFrame& f) override;
+  // PFC watchdog (pfcwd/pfc_watchdog.h): `on_pfc` runs at each received PFC frame; `drop`
+  // takes each frame the watchdog drops, after its cells left the MMU.
+  void enable_watchdog(std::function<void()> on_pfc, std::function<void(Packet&)> drop);
+  // Queues whose PFC pause is ignored (mitigated) and whose frames are dropped, queued ones
+  // at once and arrivals as they come (bit per class queue; not with BFC).
+  void set_watchdog_queues(uint8_t ignore_pause, uint8_t drop);
+  uint64_t pfc_rx_pause(uint32_t prio) const { return m_pfc_rx[prio]; }    // frames pausing prio
+  uint64_t pfc_rx_resume(uint32_t prio) const { return m_pfc_xon[prio]; }  // zero quanta for prio
+  uint64_t queue_tx(uint32_t q) const { return m_queue_tx[q]; }
+  size_t queue_len(uint32_t q) const { return m_q[q].size(); }
+  bool any_paused(uint8_t prios) const { return m_pause.any_paused(prios, now()); }
+  uint64_t watchdog_drops() const { return m_wd_drops; }
   // BFC: `queues` data queues indexed by Packet::queue, paused by BFC frames (before running).
   void enable_bfc(uint32_t queues);
   void bfc_received(const BfcFrame& f) override;
@@ -66,7 +82,14 @@ class EgressPort : public sc_core::sc_module, public PauseIf {
   static uint64_t now();
   void try_send();
   void on_tx_done();
+  void keep_on_wire(const Packet& p);
+  void wake_at(uint64_t t);  // retry at t (a pause expiry); an earlier pending retry stands
+  void on_wake();
   int pick_dwrr(uint64_t t);
+  // First queue at or after `from`, cyclically, holding a frame and not paused; or -1.
+  int next_sendable(int from, uint64_t t) const;
+  // First non-empty queue at or after `from`, or kBfcMaxQueues.
+  int next_nonempty(int from) const;
   bool queue_paused(size_t q, uint64_t t) const;
   void trace_pause();  // refresh the traced pause bits, wake again at the next expiry
 
@@ -75,18 +98,29 @@ class EgressPort : public sc_core::sc_module, public PauseIf {
   std::deque<Packet*> m_ctrl;
   std::vector<std::deque<Packet*>> m_q;
   std::vector<uint64_t> m_deficit;
+  QueueMask m_nonempty;  // data queues holding frames
   bool m_bfc = false;
   QueueMask m_bfc_paused;
   int m_rr = 0;
   bool m_quantum_given = false;
   PauseTimers m_pause;
+  std::array<uint64_t, 8> m_pfc_rx{}, m_pfc_xon{};
+  std::vector<uint64_t> m_queue_tx;  // data frames sent per queue
+  std::function<void()> m_wd_on_pfc;
+  std::function<void(Packet&)> m_wd_drop_fn;
+  uint8_t m_wd_ignore = 0, m_wd_drop = 0;
+  uint64_t m_wd_drops = 0;
+  void wd_drop(Packet& p);
+  std::array<uint8_t, 8> m_tc_queue{0, 1, 2, 3, 4, 5, 6, 7};
+  std::array<uint8_t, 8> m_queue_prios{1, 2, 4, 8, 16, 32, 64, 128};  // PFC priorities pausing each queue
   std::unique_ptr<bool[]> m_tr_paused;  // traced pause bits, when traced
   sc_core::sc_event m_tr_ev;
   bool m_busy = false;
-  // What departs when serialisation ends: a copy, as the far end may already own the frame.
+  // What departs when serialisation ends: a copy of the fields departure reads, as the far
+  // end may already own the frame.
   Packet m_on_wire;
-  sc_core::sc_event m_tx_done;
-  sc_core::sc_event m_wake;
+  Calendar::Client m_cal;
+  uint64_t m_wake_at = 0;  // pending retry, 0 = none
   FrameHook m_tx_hook;
   uint64_t m_tx_data = 0;
   uint64_t m_tx_pfc = 0;

@@ -1,9 +1,11 @@
 #pragma once
 // A flow (5-tuple) from a generator, and what happened to it.
 #include <cstdint>
+#include <utility>
 #include <vector>
 
 #include "common/packet.h"
+#include "config/transport_config.h"
 
 namespace mmusim {
 
@@ -14,6 +16,7 @@ struct Flow {
   FiveTuple tuple;
   bool has_ports = false;  // ports and protocol come from the generator (traces)
   uint8_t dscp = 0;
+  uint8_t ecn = 0;  // IP ECN field of its data packets (GeneratorCfg::ecn)
   int8_t pcp = -1;
   uint64_t bytes = 0;
   uint64_t rate_bps = 0;  // 0 = line rate
@@ -35,6 +38,20 @@ struct Flow {
   uint64_t acks = 0;           // ACKs the sender received
   bool hold_served = false;    // the next packet has had its Smart-Pause hold
   bool queued = false;         // in the NIC's ready or waiting list
+  // Transport (host.transport): which one, the sender's per-flow state (a slot of the
+  // source NIC's, kNoTransport when none or released), the unloaded RTT of the routed path
+  // (PowerTCP's tau); at the receiver, DCQCN's NP: the last CNP sent.
+  static constexpr uint32_t kNoTransport = ~0u;
+  TransportKind transport = TransportKind::kNone;
+  uint32_t cc = kNoTransport;
+  uint64_t base_rtt_ps = 0;
+  bool cnp_sent = false;
+  uint64_t last_cnp_ps = 0;
+  // TCP (DCTCP, Cubic): the receiver keeps out-of-order data, [begin, end) byte ranges past
+  // received_bytes, sorted and disjoint; the sender's fast retransmission of the segment at
+  // acked_bytes is pending.
+  std::vector<std::pair<uint64_t, uint64_t>> ooo;
+  bool retx_pending = false;
 };
 
 using FlowTable = std::vector<Flow>;

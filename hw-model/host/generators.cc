@@ -3,8 +3,8 @@
 #include <cmath>
 #include <queue>
 
-#include "config/splitmix.h"
-#include "host/trace_reader.h"
+#include "common/splitmix.h"
+#include "host/trace_generator.h"
 
 namespace mmusim {
 
@@ -43,6 +43,7 @@ Flow base_flow(const GeneratorCfg& g, uint32_t index, uint32_t src, uint32_t dst
   f.src = src;
   f.dst = dst;
   f.dscp = g.dscp;
+  f.ecn = g.ecn;
   f.pcp = int8_t(g.pcp);
   f.rate_bps = g.rate_bps;
   f.packet_bytes = g.packet_bytes ? g.packet_bytes : mtu;

@@ -14,16 +14,6 @@ Host::Host(sc_core::sc_module_name name, uint32_t index, uint64_t rate_bps, Flow
       m_pool(pool), m_pause(rate_bps), m_ready(8) {
   rx.register_nb_transport_fw(this, &Host::on_rx_fw);
   tx.register_nb_transport_bw(this, &Host::on_tx_bw);
-  SC_HAS_PROCESS(Host);
-  SC_METHOD(on_rx);
-  sensitive << m_rx_ev;
-  dont_initialize();
-  SC_METHOD(on_tx_done);
-  sensitive << m_tx_done;
-  dont_initialize();
-  SC_METHOD(try_send);
-  sensitive << m_wake;
-  dont_initialize();
 }
 
 uint64_t Host::paused_ps() const { return m_pause.paused_ps(now_ps()); }
@@ -49,6 +39,18 @@ bool Host::queue_paused(size_t q, uint64_t now) const {
 }
 
 void Host::start_flow(uint32_t id) {
+  Flow& f = m_flows[id];
+  if (f.transport != TransportKind::kNone && m_acks) {
+    auto t = make_transport(f.transport, m_acks->transport, m_rate_bps, f.packet_bytes, f.base_rtt_ps);
+    if (m_cc_free.empty()) {
+      f.cc = uint32_t(m_cc.size());
+      m_cc.push_back(std::move(t));
+    } else {
+      f.cc = m_cc_free.back();
+      m_cc_free.pop_back();
+      m_cc[f.cc] = std::move(t);
+    }
+  }
   enqueue(id, now_ps(), now_ps());
   try_send();
 }
@@ -61,67 +63,115 @@ void Host::enqueue(uint32_t id, uint64_t eligible_ps, uint64_t now) {
 
 tlm::tlm_sync_enum Host::on_rx_fw(int, Packet& p, tlm::tlm_phase& ph, sc_core::sc_time& t) {
   expect_begin_req(ph, name());
-  const uint64_t now = now_ps();
-  m_arrivals.push(now + t.value(), &p);
   if (p.kind == Packet::Kind::kData) ++m_rx_data_pending;
-  m_rx_ev.notify(ps(m_arrivals.next_time() - now));
+  m_cal.at<&Host::on_rx>(now_ps() + t.value(), Phase::kArrival, this, &p);
   return tlm::TLM_COMPLETED;
 }
 
-void Host::on_rx() {
+void Host::on_rx(Packet* p) {
   const uint64_t now = now_ps();
-  while (!m_arrivals.empty() && m_arrivals.next_time() <= now) {
-    Packet* p = m_arrivals.top();
-    m_arrivals.pop();
-    if (p->kind == Packet::Kind::kPfc) {
-      ++m_pfc_rx;
-      m_pause.apply(p->pfc, now);
-      try_send();
-    } else if (p->kind == Packet::Kind::kBfc) {
-      if (!m_bfc) SC_REPORT_ERROR(name(), "BFC frame received by a NIC without BFC queues");
-      ++m_bfc_rx;
-      m_bfc_paused = p->bfc.paused;
-      try_send();
+  if (p->kind == Packet::Kind::kPfc) {
+    ++m_pfc_rx;
+    m_pause.apply(p->pfc, now);
+    try_send();
+  } else if (p->kind == Packet::Kind::kBfc) {
+    if (!m_bfc) SC_REPORT_ERROR(name(), "BFC frame received by a NIC without BFC queues");
+    ++m_bfc_rx;
+    m_bfc_paused = p->bfc.paused;
+    try_send();
+  } else {
+    --m_rx_data_pending;
+    ++m_delivered;
+    if (p->ack) {
+      receive_ack(*p, now);
+    } else if (p->cnp) {
+      receive_cnp(*p, now);
+    } else if (m_acks) {
+      receive_data(*p, now);
     } else {
-      --m_rx_data_pending;
-      ++m_delivered;
-      if (p->ack) {
-        receive_ack(*p, now);
-      } else if (m_acks) {
-        receive_data(*p, now);
-      } else {
-        Flow& f = m_flows[p->flow];
-        f.received_bytes += std::min<uint64_t>(p->bytes, f.bytes - f.received_bytes);
-        if (f.received_bytes == f.bytes) f.finish_ps = now;
-      }
+      Flow& f = m_flows[p->flow];
+      f.received_bytes += std::min<uint64_t>(p->bytes, f.bytes - f.received_bytes);
+      if (f.received_bytes == f.bytes) f.finish_ps = now;
     }
-    m_pool.put(p);
   }
-  if (!m_arrivals.empty()) m_rx_ev.notify(ps(m_arrivals.next_time() - now));
+  m_pool.put(p);
 }
 
 // Go-back-N receiver: only the next expected byte is accepted; every data packet, in order
 // or not, is acknowledged once with its send time, its arrival time and the cumulative ack.
 void Host::receive_data(Packet& p, uint64_t now) {
   Flow& f = m_flows[p.flow];
+  const bool tcp = f.transport == TransportKind::kDctcp || f.transport == TransportKind::kCubic;
   if (p.seq == f.received_bytes) {
     f.received_bytes += std::min<uint64_t>(p.bytes, f.bytes - f.received_bytes);
+    // A TCP receiver's kept data that now follows in order.
+    while (!f.ooo.empty() && f.ooo.front().first <= f.received_bytes) {
+      f.received_bytes = std::max(f.received_bytes, f.ooo.front().second);
+      f.ooo.erase(f.ooo.begin());
+    }
     if (f.received_bytes == f.bytes) f.finish_ps = now;
+  } else if (tcp && p.seq > f.received_bytes) {
+    ++m_ackc.out_of_order_kept;
+    keep_out_of_order(f, p.seq, p.seq + std::min<uint64_t>(p.bytes, f.bytes - p.seq));
   } else {
     ++m_ackc.out_of_order;
   }
-  Packet* a = m_pool.get();
+  Packet* a = reply(p);
   a->ack = true;
-  a->bytes = m_acks->ack_bytes;
-  a->flow = p.flow;
-  a->tuple = FiveTuple{p.tuple.dst_ip, p.tuple.src_ip, p.tuple.dst_port, p.tuple.src_port, p.tuple.proto};
-  a->dscp = m_acks->ack_dscp;
   a->seq = p.seq;
   a->tx_ps = p.tx_ps;
   a->rx_ps = now;
   a->cum_ack = f.received_bytes;
+  a->ece = p.ecn == 3;  // CE
+  a->int_echo_hops = p.int_hops;
+  std::copy(p.int_stack.begin(), p.int_stack.begin() + p.int_hops, a->int_echo.begin());
   m_ack_q.push_back(a);
+  // DCQCN NP: a CE-marked packet gets the sender a CNP, at most one per flow per interval.
+  if (f.transport == TransportKind::kDcqcn && p.ecn == 3 &&
+      (!f.cnp_sent || now >= f.last_cnp_ps + m_acks->transport.dcqcn.cnp_interval_ps)) {
+    f.cnp_sent = true;
+    f.last_cnp_ps = now;
+    ++m_ackc.cnps_sent;
+    Packet* c = reply(p);
+    c->cnp = true;
+    m_ack_q.push_back(c);
+  }
   try_send();
+}
+
+// Inserts [b, e) into the flow's sorted, disjoint out-of-order ranges, merging neighbours.
+void Host::keep_out_of_order(Flow& f, uint64_t b, uint64_t e) {
+  auto& r = f.ooo;
+  auto it = std::lower_bound(r.begin(), r.end(), std::make_pair(b, uint64_t(0)));
+  if (it != r.begin() && std::prev(it)->second >= b) --it;
+  while (it != r.end() && it->first <= e) {
+    b = std::min(b, it->first);
+    e = std::max(e, it->second);
+    it = r.erase(it);
+  }
+  r.insert(it, {b, e});
+}
+
+// A control frame from this receiver back to p's sender, in the ACK class.
+Packet* Host::reply(const Packet& p) {
+  Packet* a = m_pool.get();
+  a->bytes = m_acks->ack_bytes;
+  a->flow = p.flow;
+  a->tuple = FiveTuple{p.tuple.dst_ip, p.tuple.src_ip, p.tuple.dst_port, p.tuple.src_port, p.tuple.proto};
+  a->dscp = m_acks->ack_dscp;
+  return a;
+}
+
+void Host::receive_cnp(const Packet& c, uint64_t now) {
+  ++m_ackc.acks_received;
+  ++m_ackc.cnps_received;
+  if (Transport* t = transport(m_flows[c.flow])) t->on_cnp(now);
+}
+
+void Host::release_transport(Flow& f) {
+  m_cc[f.cc].reset();
+  m_cc_free.push_back(f.cc);
+  f.cc = Flow::kNoTransport;
 }
 
 void Host::receive_ack(const Packet& a, uint64_t now) {
@@ -129,6 +179,23 @@ void Host::receive_ack(const Packet& a, uint64_t now) {
   Flow& f = m_flows[a.flow];
   ++f.acks;
   f.last_owd_ps = a.rx_ps - a.tx_ps;
+  // The receiver saw a gap (a packet past its next expected byte, sent after the last rewind).
+  const bool gap = a.seq > a.cum_ack && a.tx_ps > f.rewind_ps && f.sent_bytes > f.acked_bytes;
+  Transport* t = transport(f);
+  bool retransmit = false;
+  if (t) {
+    AckEvent e;
+    e.cum_ack = a.cum_ack;
+    e.newly_acked = a.cum_ack > f.acked_bytes ? a.cum_ack - f.acked_bytes : 0;
+    e.dup = gap && e.newly_acked == 0;
+    e.ece = a.ece;
+    e.rtt_ps = now - a.tx_ps;
+    e.snd_nxt = f.highest_sent;
+    e.int_hops = a.int_echo.data();
+    e.int_n = a.int_echo_hops;
+    m_ackc.ece_received += a.ece;
+    retransmit = t->on_ack(e, now);
+  }
   if (a.cum_ack > f.acked_bytes) {
     f.acked_bytes = a.cum_ack;
     // After a spurious rewind the originals' ACKs can overtake the resend point.
@@ -138,9 +205,19 @@ void Host::receive_ack(const Packet& a, uint64_t now) {
   }
   // The receiver saw a gap: go back to its first missing byte. ACKs of packets sent before
   // the last rewind report the same gap and must not rewind again.
-  if (a.seq > a.cum_ack && a.tx_ps > f.rewind_ps && f.sent_bytes > f.acked_bytes) {
+  if (t && t->own_loss_detection()) {
+    // TCP: resend the first unacknowledged segment, then go on from SND.NXT.
+    if (retransmit && f.acked_bytes < f.highest_sent) {
+      ++m_ackc.fast_retransmits;
+      f.retx_pending = true;
+    }
+  } else if (gap) {
     ++m_ackc.rewinds;
     rewind(f, now);
+  }
+  if (t) {
+    if (f.acked_bytes == f.bytes) release_transport(f);
+    else if (!f.queued && (f.sent_bytes < f.bytes || f.retx_pending)) enqueue(f.id, now, now);  // the window may have opened
   }
   try_send();
 }
@@ -152,7 +229,8 @@ void Host::rewind(Flow& f, uint64_t now) {
 }
 
 void Host::arm_timeout(Flow& f, uint64_t now) {
-  f.rto_deadline_ps = now + m_acks->rto_ps;
+  const Transport* t = transport(f);
+  f.rto_deadline_ps = now + (t ? t->rto_ps(m_acks->rto_ps) : m_acks->rto_ps);
   m_rto.push(f.rto_deadline_ps, f.id);
 }
 
@@ -165,6 +243,7 @@ void Host::check_timeouts(uint64_t now) {
     f.rto_deadline_ps = 0;
     if (f.acked_bytes < f.highest_sent) {
       ++m_ackc.timeouts;
+      if (Transport* tr = transport(f)) tr->on_timeout(f.highest_sent - f.acked_bytes, now);
       rewind(f, now);
     }
   }
@@ -208,7 +287,7 @@ void Host::try_send() {
       uint64_t wake = m_pause.next_expiry(blocked, now);
       if (!m_waiting.empty() && (wake == 0 || m_waiting.next_time() < wake)) wake = m_waiting.next_time();
       if (!m_rto.empty() && (wake == 0 || m_rto.next_time() < wake)) wake = m_rto.next_time();
-      if (wake) m_wake.notify(ps(wake - now));
+      if (wake) wake_at(wake);
       return;
     }
     m_rr = (prio + 1) % nq;
@@ -216,9 +295,18 @@ void Host::try_send() {
     id = ready.front();
     ready.pop_front();
     Flow& f = m_flows[id];
-    if (f.sent_bytes == f.bytes) {  // a rewind was overtaken by ACKs: nothing left to send
+    if (f.sent_bytes == f.bytes && !f.retx_pending) {  // a rewind was overtaken by ACKs: nothing left to send
       f.queued = false;
       continue;
+    }
+    const Transport* tw = transport(f);
+    if (tw && !f.retx_pending) {  // window: one packet always goes when none is in flight
+      const uint64_t flight = f.sent_bytes - f.acked_bytes;
+      if (flight && flight + std::min<uint64_t>(f.packet_bytes, f.bytes - f.sent_bytes) > tw->window_bytes()) {
+        ++m_ackc.window_blocked;
+        f.queued = false;  // an ACK that opens the window queues it again
+        continue;
+      }
     }
     if (m_acks && m_acks->smart_pause && !f.hold_served) {
       const uint64_t hold = smart_pause_hold_ps(*m_acks, f.acks > 0, f.last_owd_ps, f.switch_hops);
@@ -234,28 +322,43 @@ void Host::try_send() {
     break;
   }
   Flow& f = m_flows[id];
-  const uint64_t chunk = std::min<uint64_t>(f.packet_bytes, f.bytes - f.sent_bytes);
+  // A TCP fast retransmission sends the segment at SND.UNA and leaves SND.NXT where it is.
+  const bool retx = f.retx_pending && f.acked_bytes < f.bytes;
+  f.retx_pending = false;
+  const uint64_t seq = retx ? f.acked_bytes : f.sent_bytes;
+  const uint64_t chunk = std::min<uint64_t>(f.packet_bytes, f.bytes - seq);
   Packet* p = m_pool.get();
   p->bytes = uint32_t(std::max<uint64_t>(64, chunk));  // Ethernet minimum frame
   p->flow = id;
   p->tuple = f.tuple;
   p->dscp = f.dscp;
+  p->ecn = f.ecn;
   p->pcp = f.pcp;
-  p->seq = f.sent_bytes;
+  p->seq = seq;
   p->tx_ps = now;
-  if (f.sent_bytes < f.highest_sent) ++m_ackc.retransmitted;
+  Transport* t = transport(f);
+  if (t) {
+    t->advance(now);
+    t->on_send(p->bytes, now);
+    if (t->ect()) p->ecn = 2;  // ECT(0)
+  }
+  if (seq < f.highest_sent) ++m_ackc.retransmitted;
   p->upstream_q = uint16_t(prio);
-  f.sent_bytes += chunk;
+  if (!retx) f.sent_bytes += chunk;
   f.highest_sent = std::max(f.highest_sent, f.sent_bytes);
   ++f.packets_sent;
   ++m_injected;
   if (m_acks && f.rto_deadline_ps == 0) arm_timeout(f, now);
   if (f.sent_bytes < f.bytes) {
+    // A transport's pacing rate spaces its packets by their frame time at that rate.
+    const uint64_t cc_next = t && t->rate_bps() < m_rate_bps ? now + serialization_ps(p->bytes, t->rate_bps()) : 0;
     if (f.rate_bps && f.rate_bps < m_rate_bps) {
       // Open loop: paced from the flow's start, so time lost to a pause is caught up at
       // line rate, as a source with a backlog would.
       const uint64_t next = f.start_ps + serialization_ps(f.sent_bytes, f.rate_bps);
-      m_waiting.push(std::max(next, now), id);
+      m_waiting.push(std::max({next, now, cc_next}), id);
+    } else if (cc_next) {
+      m_waiting.push(cc_next, id);
     } else {
       m_ready[queue_of(id)].push_back(id);
     }
@@ -270,7 +373,19 @@ void Host::transmit(Packet* p) {
   tlm::tlm_phase ph = tlm::BEGIN_REQ;
   sc_core::sc_time t = sc_core::SC_ZERO_TIME;
   tx->nb_transport_fw(*p, ph, t);
-  m_tx_done.notify(t);
+  m_cal.at<&Host::on_tx_done>(now_ps() + t.value(), Phase::kDeparture, this);
+}
+
+void Host::wake_at(uint64_t t) {
+  if (m_wake_at != 0 && m_wake_at <= t) return;
+  m_wake_at = t;
+  m_cal.at<&Host::on_wake>(t, Phase::kRetry, this);
+}
+
+void Host::on_wake() {
+  if (now_ps() != m_wake_at) return;  // superseded by an earlier retry
+  m_wake_at = 0;
+  try_send();
 }
 
 void Host::on_tx_done() {

@@ -10,6 +10,7 @@
 // BFC frames; PFC still pauses the priority of a queue's head flow.
 #include <array>
 #include <deque>
+#include <memory>
 #include <vector>
 
 #include <systemc>
@@ -19,9 +20,11 @@
 
 #include "common/protocol.h"
 #include "bfc/bfc_frame.h"
+#include "common/calendar.h"
 #include "common/timed_queue.h"
 #include "config/scenario.h"
 #include "host/flow.h"
+#include "host/transport/transport.h"
 #include "pfc/pause_timers.h"
 
 namespace mmusim {
@@ -50,18 +53,29 @@ class Host : public sc_core::sc_module {
     uint64_t out_of_order = 0;   // data discarded by the go-back-N receiver
     uint64_t rewinds = 0, timeouts = 0, retransmitted = 0;
     uint64_t holds = 0, held_ps = 0;  // Smart-Pause
+    // Transports: CNPs (counted in acks_sent / acks_received too: control frames from the
+    // receiver), ACKs with ECE received, window-limited picks.
+    uint64_t cnps_sent = 0, cnps_received = 0, ece_received = 0, window_blocked = 0;
+    uint64_t out_of_order_kept = 0, fast_retransmits = 0;  // TCP receivers and senders
   };
   const AckCounters& ack_counters() const { return m_ackc; }
 
  private:
   tlm::tlm_sync_enum on_rx_fw(int, Packet& p, tlm::tlm_phase& ph, sc_core::sc_time& t);
   tlm::tlm_sync_enum on_tx_bw(Packet&, tlm::tlm_phase&, sc_core::sc_time&) { return tlm::TLM_COMPLETED; }
-  void on_rx();
+  void on_rx(Packet* p);
   void try_send();
   void on_tx_done();
+  void wake_at(uint64_t t);  // retry at t; an earlier pending retry stands
+  void on_wake();
   void enqueue(uint32_t id, uint64_t eligible_ps, uint64_t now);
   void receive_data(Packet& p, uint64_t now);
   void receive_ack(const Packet& a, uint64_t now);
+  void receive_cnp(const Packet& c, uint64_t now);
+  Packet* reply(const Packet& p);
+  Transport* transport(const Flow& f) { return f.cc == Flow::kNoTransport ? nullptr : m_cc[f.cc].get(); }
+  void release_transport(Flow& f);
+  static void keep_out_of_order(Flow& f, uint64_t b, uint64_t e);
   void rewind(Flow& f, uint64_t now);
   void check_timeouts(uint64_t now);
   void arm_timeout(Flow& f, uint64_t now);
@@ -80,15 +94,17 @@ class Host : public sc_core::sc_module {
   TimedQueue<uint32_t> m_waiting;               // rate-limited flows, by eligible time
   int m_rr = 0;
   bool m_busy = false;
-  TimedQueue<Packet*> m_arrivals;
   uint64_t m_rx_data_pending = 0;
-  sc_core::sc_event m_rx_ev, m_tx_done, m_wake;
+  Calendar::Client m_cal;
+  uint64_t m_wake_at = 0;  // pending retry, 0 = none
   uint64_t m_injected = 0, m_delivered = 0, m_pfc_rx = 0, m_bfc_rx = 0;
   const HostCfg* m_acks = nullptr;  // null: no ACKs
   uint8_t m_ack_prio = 0;
   std::deque<Packet*> m_ack_q;     // ACKs go ahead of data
   TimedQueue<uint32_t> m_rto;      // flows by retransmission deadline (stale entries skipped)
   AckCounters m_ackc;
+  std::vector<std::unique_ptr<Transport>> m_cc;  // per-flow transports, by Flow::cc
+  std::vector<uint32_t> m_cc_free;               // released slots
 };
 
 }  // namespace mmusim

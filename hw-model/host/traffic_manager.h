@@ -1,12 +1,12 @@
 #pragma once
 // Starts flows at their start times: merges the generators' flow streams and hands each
-// flow to its source host. One pending event at a time.
+// flow to its source host. One pending calendar entry per generator.
 #include <memory>
 #include <vector>
 
 #include <systemc>
 
-#include "common/timed_queue.h"
+#include "common/calendar.h"
 #include "config/scenario.h"
 #include "host/generators.h"
 #include "host/host.h"
@@ -20,7 +20,8 @@ class TrafficManager : public sc_core::sc_module {
 
  private:
   void pull(uint32_t gen);
-  void on_start();
+  uint64_t base_rtt_ps(const Flow& f, const std::vector<const NetworkCfg::Port*>& inner) const;
+  void on_start(uint32_t gen);
 
   const Scenario& m_sc;
   FlowTable& m_flows;
@@ -28,8 +29,7 @@ class TrafficManager : public sc_core::sc_module {
   Routes m_routes;  // for each flow's switch count (Flow::switch_hops)
   std::vector<std::unique_ptr<Generator>> m_gens;
   std::vector<Flow> m_head;   // next flow of each generator
-  TimedQueue<uint32_t> m_due;  // generator index by its head's start time
-  sc_core::sc_event m_ev;
+  Calendar::Client m_cal;
 };
 
 }  // namespace mmusim

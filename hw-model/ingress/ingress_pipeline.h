@@ -1,6 +1,6 @@
 #pragma once
 // Ingress pipeline: receives frames from every port's link, hands PFC frames to the
-// port's transmitter, classifies data (DSCP or PCP -> priority, lossless per
+// port's transmitter, classifies data (DSCP or PCP -> TC -> PG, lossless per
 // PORT_QOS_MAP.pfc_enable), counts cells, routes, and after a fixed latency makes one
 // admission decision per MMU cycle per pipeline. With BFC, admitted packets pass through
 // the BFC unit (queue assignment, pause counters) and BFC frames go to the port's transmitter.
@@ -15,8 +15,8 @@
 #include <tlm_utils/multi_passthrough_target_socket.h>
 
 #include "bfc/bfc_if.h"
+#include "common/calendar.h"
 #include "common/protocol.h"
-#include "common/timed_queue.h"
 #include "config/scenario.h"
 #include "egress/pause_if.h"
 #include "mmu/admission_if.h"
@@ -44,15 +44,15 @@ class IngressPipeline : public sc_core::sc_module {
   uint64_t received_pfc() const { return m_rx_pfc; }
   uint64_t received_bfc() const { return m_rx_bfc; }
   uint64_t no_route_drops() const { return m_no_route; }
-  uint64_t pending_data() const { return m_arrivals_data + m_decisions.size(); }
+  uint64_t pending_data() const { return m_arrivals_data + m_decisions; }
 
  private:
   tlm::tlm_sync_enum nb_transport_fw(int port, Packet& p, tlm::tlm_phase& ph, sc_core::sc_time& t);
   tlm::tlm_sync_enum nb_transport_bw(int, Packet&, tlm::tlm_phase&, sc_core::sc_time&) {
     return tlm::TLM_COMPLETED;
   }
-  void on_arrival();
-  void on_decision();
+  void on_arrival(Packet* p);
+  void on_decision(Packet* p);
 
   const Scenario& m_sc;
   PacketPool& m_pool;
@@ -62,10 +62,9 @@ class IngressPipeline : public sc_core::sc_module {
   std::unordered_map<uint32_t, std::vector<uint16_t>> m_fib;  // looked up, never iterated
   uint64_t m_ecmp_seed = 0;
   uint32_t m_switch_id = 0;
-  TimedQueue<Packet*> m_arrivals;
-  TimedQueue<Packet*> m_decisions;
-  uint64_t m_arrivals_data = 0;
-  sc_core::sc_event m_arrival_ev, m_decision_ev;
+  Calendar::Client m_cal;
+  uint64_t m_arrivals_data = 0;  // data frames on their last bit's way in
+  uint64_t m_decisions = 0;      // frames waiting for their decision slot
   uint64_t m_rx_data = 0, m_rx_pfc = 0, m_rx_bfc = 0, m_no_route = 0;
 };
 

@@ -13,6 +13,9 @@ class AdmissionIf : public virtual sc_core::sc_interface {
   virtual bool admit(Packet& p) = 0;
   // The packet's last cell left the buffer.
   virtual void depart(const Packet& p) = 0;
+  // A data packet leaves its egress queue and starts on the wire: ECN marking at dequeue,
+  // INT (the packet may change).
+  virtual void dequeue(Packet&) {}
 };
 
 }  // namespace mmusim

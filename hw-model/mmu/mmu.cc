@@ -2,7 +2,10 @@
 
 #include <algorithm>
 
+#include <limits>
+
 #include "common/sim_time.h"
+#include "common/splitmix.h"
 
 namespace mmusim {
 
@@ -13,18 +16,26 @@ using admission::Verdict;
 Mmu::Mmu(sc_core::sc_module_name name, const Scenario& sc)
     : sc_module(name), admission_export("admission_export"), pfc("pfc"), m_sc(sc),
       m_core(sc.core_config()), m_cell(sc.mmu.cell_bytes),
-      m_occ{{sc.measure_start_ps, sc.measure_end_ps, sc.output.occupancy_bucket_bytes},
-            {sc.measure_start_ps, sc.measure_end_ps, sc.output.occupancy_bucket_bytes},
-            {sc.measure_start_ps, sc.measure_end_ps, sc.output.occupancy_bucket_bytes},
-            {sc.measure_start_ps, sc.measure_end_ps, sc.output.occupancy_bucket_bytes},
-            {sc.measure_start_ps, sc.measure_end_ps, sc.output.occupancy_bucket_bytes},
-            {sc.measure_start_ps, sc.measure_end_ps, sc.output.occupancy_bucket_bytes}},
+      m_stats(kPools + sc.buffer.pools.size(), sc.measure_start_ps, sc.measure_end_ps,
+              sc.output.occupancy_bucket_bytes),
+      m_occ{m_stats.series(kLossless), m_stats.series(kLossy), m_stats.series(kHeadroom),
+            m_stats.series(kTotal), m_stats.series(kThLossless), m_stats.series(kThLossy)},
       m_drop_reason(5, 0) {
   m_in_cells.assign(sc.ports(), 0);
   m_in_peak.assign(sc.ports(), 0);
+  m_queued_bytes.assign(sc.ports(), 0);
+  m_tx_bytes.assign(sc.ports(), 0);
+  m_int_classes = sc.int_telemetry.classes;
+  if (sc.wred.configured()) {
+    // The marker's own stream: the scenario seed, a tag, and this switch's name.
+    uint64_t seed = splitmix(sc.seed ^ 0x5752454400000000ull);  // "WRED"
+    for (char c : sc.topo.switch_name) seed = splitmix(seed ^ uint8_t(c));
+    m_wred = std::make_unique<admission::EcnMarker>(wred_queue_configs(sc), sc.ports(), Scenario::kPrios, seed);
+    m_wred_marked.assign(size_t(sc.ports()) * Scenario::kPrios, 0);
+    m_wred_dropped.assign(size_t(sc.ports()) * Scenario::kPrios, 0);
+  }
   admission_export.bind(*this);
-  for (size_t i = 0; i < sc.buffer.pools.size(); ++i)
-    m_pool_stats.emplace_back(sc.measure_start_ps, sc.measure_end_ps, sc.output.occupancy_bucket_bytes);
+  for (size_t i = 0; i < sc.buffer.pools.size(); ++i) m_pool_stats.push_back(m_stats.series(kPools + i));
   for (uint32_t p = 0; p < sc.ports() && (m_ll_port < 0 || m_ly_port < 0); ++p)
     for (uint32_t q = 0; q < Scenario::kPrios; ++q) {
       if (sc.lossless(p, q) && m_ll_port < 0) m_ll_port = int(p), m_ll_prio = int(q);
@@ -81,6 +92,7 @@ void Mmu::trace(sc_core::sc_trace_file* tf, const VcdSignals& sel) {
   m_tr->egr.assign(nq, 0);
   m_tr->port_in.assign(ports, 0);
   m_tr->port_eg.assign(ports, 0);
+  if (m_wred && sel.queues) m_tr->marked.assign(nq, 0);
   m_tr->xoff = std::make_unique<bool[]>(nq);
   m_tr->port_xoff = std::make_unique<bool[]>(ports);
   for (uint32_t p = 0; p < ports; ++p) {
@@ -98,6 +110,8 @@ void Mmu::trace(sc_core::sc_trace_file* tf, const VcdSignals& sel) {
         sc_core::sc_trace(tf, m_tr->ing[i], pg + ".ingress_bytes");
         sc_core::sc_trace(tf, m_tr->hdrm[i], pg + ".headroom_bytes");
         sc_core::sc_trace(tf, m_tr->egr[i], queue + ".egress_bytes");
+        if (!m_tr->marked.empty() && m_sc.wred.queue_profile[i] >= 0)
+          sc_core::sc_trace(tf, m_tr->marked[i], queue + ".ecn_marked");
       }
       if (sel.pfc && m_sc.lossless(p, q)) sc_core::sc_trace(tf, m_tr->xoff[i], pg + ".xoff");
     }
@@ -153,17 +167,17 @@ void Mmu::sample_until(uint64_t t) {
 }
 
 void Mmu::update_stats(uint64_t t) {
+  m_stats.advance(t);
   const uint64_t total = m_core.total_used() * m_cell;
-  m_occ.lossless.set(t, m_ll * m_cell);
-  m_occ.lossy.set(t, m_ly * m_cell);
-  m_occ.headroom.set(t, m_hd * m_cell);
-  m_occ.total.set(t, total);
+  m_stats.set(kLossless, m_ll * m_cell);
+  m_stats.set(kLossy, m_ly * m_cell);
+  m_stats.set(kHeadroom, m_hd * m_cell);
+  m_stats.set(kTotal, total);
   const uint64_t th_ll = m_ll_port < 0 ? 0 : m_core.ingress_threshold(uint32_t(m_ll_port), uint32_t(m_ll_prio)) * m_cell;
   const uint64_t th_ly = m_ly_port < 0 ? 0 : m_core.egress_threshold(uint32_t(m_ly_port), uint32_t(m_ly_prio)) * m_cell;
-  m_occ.th_lossless.set(t, th_ll);
-  m_occ.th_lossy.set(t, th_ly);
-  for (size_t i = 0; i < m_pool_stats.size(); ++i)
-    m_pool_stats[i].set(t, m_core.pool_used(uint16_t(i)) * m_cell);
+  m_stats.set(kThLossless, th_ll);
+  m_stats.set(kThLossy, th_ly);
+  for (size_t i = 0; i < m_pool_stats.size(); ++i) m_stats.set(kPools + i, m_core.pool_used(uint16_t(i)) * m_cell);
   m_v_ll = m_ll * m_cell;
   m_v_ly = m_ly * m_cell;
   m_v_hd = m_hd * m_cell;
@@ -180,9 +194,32 @@ void Mmu::model_error(const std::exception& e, const Packet& p, const char* op) 
   throw std::logic_error(msg);  // not reached: errors throw by default
 }
 
+void Mmu::mark_ce(Packet& p) {
+  if (p.ecn == 3) return;  // already CE: counted where it was marked
+  p.ecn = 3;
+  const size_t i = size_t(p.out_port) * Scenario::kPrios + p.prio;
+  ++m_wred_marked[i];
+  if (m_tr && !m_tr->marked.empty()) m_tr->marked[i] = m_wred_marked[i];
+}
+
 bool Mmu::admit(Packet& p) {
   const uint64_t t = now_ps();
   sample_until(t);
+  // WRED first, on the egress queue without this packet: drops (lossy queue, and never a
+  // packet of a lossless ingress PG), and marks when wred.mark_at is enqueue (applied once
+  // the packet is admitted).
+  bool mark = false;
+  if (m_wred) {
+    const bool at_enqueue = m_sc.wred.mark_at == WredCfg::MarkAt::kEnqueue;
+    const auto a = m_wred->decide(p.out_port, p.prio, m_core.egress_cells(p.out_port, p.prio), p.ecn, at_enqueue,
+                                  !m_sc.lossless(p.in_port, p.prio));
+    if (a == admission::WredAction::kDrop) {
+      ++m_wred_dropped[size_t(p.out_port) * Scenario::kPrios + p.prio];
+      ++m_drop_lossy;
+      return false;
+    }
+    mark = a == admission::WredAction::kMark;
+  }
   admission::Result r;
   const admission::Request req{p.in_port, p.out_port, p.prio, p.cells, t / m_sc.mmu.clock_period_ps};
   if (m_op_hook) m_op_hook(true, req);
@@ -203,6 +240,8 @@ bool Mmu::admit(Packet& p) {
   }
   ++m_admitted;
   ++m_buffered;
+  if (mark) mark_ce(p);
+  m_queued_bytes[p.out_port] += p.bytes;
   m_in_cells[p.in_port] += p.cells;
   m_in_peak[p.in_port] = std::max(m_in_peak[p.in_port], m_in_cells[p.in_port]);
   p.headroom = r.verdict == Verdict::kAdmitHeadroom;
@@ -248,12 +287,60 @@ void Mmu::depart(const Packet& p) {
   if (ev.port_pfc != PfcEvent::kNone) pfc->port_pfc_event(p.in_port, ev.port_pfc);
 }
 
+void Mmu::push_int_hop(Packet& p, uint64_t t) {
+  if (p.int_hops == Packet::kMaxIntHops) {
+    ++m_int_full;
+    return;
+  }
+  const uint64_t q = std::min<uint64_t>(m_queued_bytes[p.out_port], std::numeric_limits<uint32_t>::max());
+  p.int_stack[p.int_hops++] = {t, m_tx_bytes[p.out_port], m_sc.topo.ports[p.out_port].rate_bps, uint32_t(q)};
+  ++m_int_recorded;
+}
+
+void Mmu::dequeue(Packet& p) {
+  if (m_queued_bytes[p.out_port] < p.bytes) {
+    const std::logic_error e("queued bytes of the egress port would go negative");
+    model_error(e, p, "dequeue");
+  }
+  m_queued_bytes[p.out_port] -= p.bytes;
+  if (m_wred && m_sc.wred.mark_at == WredCfg::MarkAt::kDequeue) {
+    // The egress counter still holds this packet until its last bit leaves.
+    const uint64_t cells = m_core.egress_cells(p.out_port, p.prio);
+    if (cells < p.cells) {
+      const std::logic_error e("egress counter below the departing packet's cells");
+      model_error(e, p, "dequeue");
+    }
+    if (m_wred->decide(p.out_port, p.prio, cells - p.cells, p.ecn, true, false) == admission::WredAction::kMark)
+      mark_ce(p);
+  }
+  if (!p.ack && (m_int_classes >> p.prio & 1)) push_int_hop(p, now_ps());
+  m_tx_bytes[p.out_port] += p.bytes;
+}
+
+nlohmann::json Mmu::wred_summary() const {
+  uint64_t marked = 0, dropped = 0;
+  nlohmann::json queues = nlohmann::json::object();
+  for (uint32_t p = 0; p < m_sc.ports(); ++p)
+    for (uint32_t q = 0; q < Scenario::kPrios; ++q) {
+      const size_t i = size_t(p) * Scenario::kPrios + q;
+      const int prof = m_sc.wred.queue_profile[i];
+      if (prof < 0) continue;
+      marked += m_wred_marked[i];
+      dropped += m_wred_dropped[i];
+      queues[m_sc.topo.ports[p].name + "|" + std::to_string(q)] = {
+          {"profile", m_sc.wred.profiles[size_t(prof)].name}, {"marked", m_wred_marked[i]}, {"dropped", m_wred_dropped[i]}};
+    }
+  return {{"mark_at", m_sc.wred.mark_at == WredCfg::MarkAt::kDequeue ? "dequeue" : "enqueue"},
+          {"marked", marked},
+          {"dropped", dropped},
+          {"queues", queues}};
+}
+
+nlohmann::json Mmu::int_summary() const { return {{"hops_recorded", m_int_recorded}, {"stack_full", m_int_full}}; }
+
 void Mmu::finish(uint64_t end_ps) {
   sample_until(end_ps);
-  for (TimeWeighted* s : {&m_occ.lossless, &m_occ.lossy, &m_occ.headroom, &m_occ.total,
-                          &m_occ.th_lossless, &m_occ.th_lossy})
-    s->finish(end_ps);
-  for (auto& s : m_pool_stats) s.finish(end_ps);
+  m_stats.advance(end_ps);
 }
 
 }  // namespace mmusim

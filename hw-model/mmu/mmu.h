@@ -11,12 +11,13 @@
 #include <systemc>
 
 #include "admission/admission_core.h"
+#include "admission/ecn_marker.h"
 #include "cosim/rtl_engine.h"
 #include "config/scenario.h"
 #include "mmu/admission_if.h"
 #include "output/vcd_signals.h"
 #include "pfc/pfc_event_if.h"
-#include "stats/time_weighted.h"
+#include "stats/time_weighted_group.h"
 
 namespace mmusim {
 
@@ -29,6 +30,7 @@ class Mmu : public sc_core::sc_module, public AdmissionIf {
 
   bool admit(Packet& p) override;
   void depart(const Packet& p) override;
+  void dequeue(Packet& p) override;
 
   // Streams a row per sample interval to `out` (header written now).
   void enable_timeseries(std::ostream* out);
@@ -48,11 +50,12 @@ class Mmu : public sc_core::sc_module, public AdmissionIf {
 
   const admission::AdmissionCore& core() const { return m_core; }
   admission::AdmissionCore& core_mut() { return m_core; }
+  using Series = TimeWeightedGroup::Series;
   struct Occupancy {
-    TimeWeighted lossless, lossy, headroom, total, th_lossless, th_lossy;
+    Series lossless, lossy, headroom, total, th_lossless, th_lossy;
   };
   const Occupancy& occupancy() const { return m_occ; }
-  const std::vector<TimeWeighted>& pools() const { return m_pool_stats; }
+  const std::vector<Series>& pools() const { return m_pool_stats; }
   uint64_t admitted() const { return m_admitted; }
   uint64_t admitted_headroom() const { return m_admitted_hdrm; }
   uint64_t dropped_lossless() const { return m_drop_lossless; }
@@ -63,11 +66,17 @@ class Mmu : public sc_core::sc_module, public AdmissionIf {
   // Highest buffer occupancy charged to each ingress port (all its PGs, headroom included),
   // in bytes, over the whole run.
   uint64_t ingress_peak_bytes(uint32_t port) const { return m_in_peak[port] * m_cell; }
+  // summary.json's "wred" (totals, then every queue a profile is attached to: marked CE,
+  // WRED dropped) and "int" (records appended, packets with no room left for one).
+  nlohmann::json wred_summary() const;
+  nlohmann::json int_summary() const;
 
  private:
   void sample_until(uint64_t t);
   void write_row(uint64_t t);
   void update_stats(uint64_t t);
+  void mark_ce(Packet& p);
+  void push_int_hop(Packet& p, uint64_t t);
   [[noreturn]] void model_error(const std::exception& e, const Packet& p, const char* op);
 
   const Scenario& m_sc;
@@ -86,14 +95,24 @@ class Mmu : public sc_core::sc_module, public AdmissionIf {
   struct Traced {
     VcdSignals sel;
     std::vector<sc_dt::uint64> ing, hdrm, egr, port_in, port_eg;  // bytes
+    std::vector<sc_dt::uint64> marked;  // ECN marks per queue (with wred), else empty
     std::unique_ptr<bool[]> xoff, port_xoff;
   };
   std::unique_ptr<Traced> m_tr;
   void trace_touch(uint32_t in_port, uint32_t out_port, uint32_t prio);
+  // Series 0..5: the Occupancy members in order; then one per pool.
+  enum : size_t { kLossless, kLossy, kHeadroom, kTotal, kThLossless, kThLossy, kPools };
+  TimeWeightedGroup m_stats;
   Occupancy m_occ;
-  std::vector<TimeWeighted> m_pool_stats;
+  std::vector<Series> m_pool_stats;
   uint64_t m_admitted = 0, m_admitted_hdrm = 0, m_drop_lossless = 0, m_drop_lossy = 0;
   std::vector<uint64_t> m_drop_reason;
+  std::unique_ptr<admission::EcnMarker> m_wred;  // wred configured only
+  std::vector<uint64_t> m_wred_marked, m_wred_dropped;
+  uint8_t m_int_classes = 0;
+  // Per egress port: data bytes waiting in its queues (INT qlen) and transmitted (INT txBytes).
+  std::vector<uint64_t> m_queued_bytes, m_tx_bytes;
+  uint64_t m_int_recorded = 0, m_int_full = 0;
   std::ostream* m_ts = nullptr;
   uint64_t m_next_sample = 0;
   // Byte mirrors for VCD tracing.

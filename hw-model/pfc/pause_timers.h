@@ -23,6 +23,11 @@ class PauseTimers {
       }
   }
   bool paused(uint8_t prio, uint64_t now) const { return m_until[prio] > now; }
+  bool any_paused(uint8_t mask, uint64_t now) const {
+    for (int p = 0; p < 8; ++p)
+      if ((mask >> p & 1) && m_until[size_t(p)] > now) return true;
+    return false;
+  }
   // Earliest expiry after `now` among priorities in `mask`, or 0 when none is paused.
   uint64_t next_expiry(uint8_t mask, uint64_t now) const {
     uint64_t best = 0;

@@ -1,21 +1,13 @@
 #pragma once
-
+// PFC frame codec (802.1Qbb) and pause arithmetic; the frame itself is in common/frames.h.
 #include <array>
 #include <cstddef>
 #include <cstdint>
 #include <optional>
 
+#include "common/frames.h"
+
 namespace mmusim {
-
-// IEEE 802.1Qbb Priority-based Flow Control frame (a MAC Control frame).
-struct PfcFrame {
-  std::array<uint8_t, 6> src_mac{};  // the sending port's MAC
-  uint8_t class_enable = 0;          // bit i = priority i
-  std::array<uint16_t, 8> quanta{};  // pause time per priority, units of 512 bit times; 0 = resume
-};
-
-// Minimum Ethernet frame: PFC is always sent at minimum size, FCS included.
-constexpr size_t kPfcFrameBytes = 64;
 
 // Ethernet CRC-32 (IEEE 802.3, reflected polynomial 0xEDB88320, init and final
 // XOR 0xFFFFFFFF). Exported so tests can check it against the standard vector.

@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "common/sim_time.h"
+#include "pfc/pfc_frame.h"
 
 namespace mmusim {
 
@@ -14,14 +15,14 @@ PfcGenerator::PfcGenerator(sc_core::sc_module_name name, const Scenario& sc, uin
       m_since(size_t(sc.ports()) * Scenario::kPrios, 0) {
   out.register_nb_transport_bw(this, &PfcGenerator::nb_transport_bw);
   event_export.bind(*this);
+  for (uint32_t port = 0; port < sc.ports(); ++port) {
+    auto& v = m_pg_prios.emplace_back();
+    for (uint32_t pg = 0; pg < Scenario::kPrios; ++pg) v[pg] = sc.pg_priorities(port, pg);
+  }
   for (const auto& p : sc.topo.ports) {
     const uint64_t pause = pause_quanta_to_ps(sc.pfc.pause_quanta, p.rate_bps);
     m_refresh_every.push_back(std::max<uint64_t>(1, uint64_t(double(pause) * sc.pfc.refresh_fraction)));
   }
-  SC_HAS_PROCESS(PfcGenerator);
-  SC_METHOD(on_refresh);
-  sensitive << m_wake;
-  dont_initialize();
 }
 
 void PfcGenerator::send(uint32_t port, uint8_t class_enable, uint8_t pause_mask) {
@@ -45,8 +46,8 @@ uint64_t PfcGenerator::clip(uint64_t a, uint64_t b) const {
   return b > a ? b - a : 0;
 }
 
-void PfcGenerator::pfc_event(uint32_t port, uint8_t prio, admission::PfcEvent e) {
-  const uint8_t bit = uint8_t(1u << prio);
+void PfcGenerator::pfc_event(uint32_t port, uint8_t pg, admission::PfcEvent e) {
+  const uint8_t bit = uint8_t(1u << pg);
   if (e == admission::PfcEvent::kXoff) {
     ++m_xoff;
     m_queue_paused[port] |= bit;
@@ -66,7 +67,12 @@ void PfcGenerator::port_pfc_event(uint32_t port, admission::PfcEvent e) {
 
 void PfcGenerator::update(uint32_t port) {
   const uint64_t now = now_ps();
-  const uint8_t want = m_port_paused[port] ? 0xFF : m_queue_paused[port];
+  uint8_t want = 0xFF;
+  if (!m_port_paused[port]) {
+    want = 0;
+    for (uint32_t pg = 0; pg < Scenario::kPrios; ++pg)
+      if (m_queue_paused[port] >> pg & 1) want |= m_pg_prios[port][pg];
+  }
   const uint8_t changed = uint8_t(want ^ m_paused[port]);
   if (!changed) return;
   for (uint32_t q = 0; q < Scenario::kPrios; ++q) {
@@ -82,31 +88,24 @@ void PfcGenerator::update(uint32_t port) {
     // latest XOFF, never at the phase of an earlier pause episode.
     send(port, uint8_t(changed | want), want);
     m_refresh_at[port] = now + m_refresh_every[port];
-    m_timers.push(m_refresh_at[port], port);
-    m_wake.notify(ps(m_refresh_every[port]));
+    m_cal.at<&PfcGenerator::on_refresh>(m_refresh_at[port], Phase::kRefresh, this, port);
   } else {
     send(port, changed, want);
     if (!want) m_refresh_at[port] = 0;  // nothing left to refresh; its timer entry is stale
   }
 }
 
-void PfcGenerator::on_refresh() {
+void PfcGenerator::on_refresh(uint32_t port) {
   const uint64_t now = now_ps();
-  while (!m_timers.empty() && m_timers.next_time() <= now) {
-    const uint32_t port = m_timers.top();
-    const uint64_t due = m_timers.next_time();
-    m_timers.pop();
-    if (m_refresh_at[port] != due) continue;  // superseded
-    if (m_paused[port] == 0) {
-      m_refresh_at[port] = 0;
-      continue;
-    }
-    // One frame refreshes every paused priority of the port.
-    send(port, m_paused[port], m_paused[port]);
-    m_refresh_at[port] = now + m_refresh_every[port];
-    m_timers.push(m_refresh_at[port], port);
+  if (m_refresh_at[port] != now) return;  // superseded
+  if (m_paused[port] == 0) {
+    m_refresh_at[port] = 0;
+    return;
   }
-  if (!m_timers.empty()) m_wake.notify(ps(m_timers.next_time() - now));
+  // One frame refreshes every paused priority of the port.
+  send(port, m_paused[port], m_paused[port]);
+  m_refresh_at[port] = now + m_refresh_every[port];
+  m_cal.at<&PfcGenerator::on_refresh>(m_refresh_at[port], Phase::kRefresh, this, port);
 }
 
 uint64_t PfcGenerator::paused_ps(uint64_t now) const {

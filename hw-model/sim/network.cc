@@ -8,13 +8,15 @@
 #include <filesystem>
 #include <fstream>
 
+#include "bfc/bfc_frame.h"
 #include "common/sim_time.h"
 #include "ingress/classifier.h"
+#include "pfc/pfc_frame.h"
 
 namespace mmusim {
 namespace {
 
-nlohmann::json tw_json(const TimeWeighted& s) {
+nlohmann::json tw_json(const Mmu::Series& s) {
   return {{"mean", s.mean()}, {"p99", s.quantile(0.99)}, {"max", s.max()}};
 }
 
@@ -180,6 +182,7 @@ void Network::open_outputs() {
   // output would be lost as well.
   auto stop = [this] {
     m_write_failed = true;
+    Calendar::get().set_horizon(0);  // stop at the kernel's time
     if (sc_core::sc_is_running()) sc_core::sc_pause();
   };
   for (auto& sw : m_switches) {
@@ -247,6 +250,8 @@ nlohmann::json Network::run() {
   bool shown = false;
   for (uint64_t done = 0; done < m_sc.duration_ps && !m_write_failed;) {
     const uint64_t d = std::min(step, m_sc.duration_ps - done);
+    // Run ahead of the kernel up to the chunk's end, unless the VCD samples kernel time.
+    Calendar::get().set_horizon(m_vcd ? 0 : done + d);
     sc_core::sc_start(ps(d));
     m_vcd_ready = true;
     done += d;
@@ -361,6 +366,13 @@ nlohmann::json Network::switch_summary(uint32_t s, const std::vector<uint8_t>& b
       {"pools_bytes", pools},
   };
   if (sw.bfc) j["bfc"] = sw.bfc_summary(m_sc.duration_ps, bfc_can_drain);
+  if (view.wred.configured()) j["wred"] = m.wred_summary();
+  if (view.int_telemetry.enabled()) j["int"] = m.int_summary();
+  if (sw.watchdog) {  // its drops are the switch's drops too (conservation)
+    j["pfc_watchdog"] = sw.watchdog->summary();
+    j["drops"]["pfc_watchdog"] = sw.watchdog->drops();
+    j["packets"]["dropped"] = j["packets"]["dropped"].get<uint64_t>() + sw.watchdog->drops();
+  }
   if (m_sc.output.ingress_peaks) {
     nlohmann::json peaks = nlohmann::json::object();
     for (uint32_t p = 0; p < view.ports(); ++p) peaks[view.topo.ports[p].name] = m.ingress_peak_bytes(p);
@@ -395,6 +407,11 @@ nlohmann::json Network::summary(double wall_s) const {
     merge(sw["drops"], switches[s]["drops"], false);
     merge(sw["pfc"], switches[s]["pfc"], false);
     for (const char* k : {"occupancy_bytes", "thresholds_bytes", "pools_bytes"}) merge(sw[k], switches[s][k], true);
+    for (const char* k : {"wred", "int"})
+      if (switches[s].contains(k)) {
+        for (const char* c : {"marked", "dropped", "hops_recorded", "stack_full"})
+          if (sw[k].contains(c)) sw[k][c] = sw[k][c].get<uint64_t>() + switches[s][k][c].get<uint64_t>();
+      }
     if (switches[s].contains("bfc")) {
       const double longest = std::max(sw["bfc"]["longest_pause_ns"].get<double>(),
                                       switches[s]["bfc"]["longest_pause_ns"].get<double>());
@@ -481,6 +498,8 @@ nlohmann::json Network::summary(double wall_s) const {
     if (m_sc.host.smart_pause)
       j["smart_pause"] = {{"holds", c.holds}, {"held_time_ns", double(c.held_ps) / 1000.0}};
   }
+  if (sw.contains("wred")) j["wred"] = {{"marked", sw["wred"]["marked"]}, {"dropped", sw["wred"]["dropped"]}};
+  if (sw.contains("int")) j["int"] = sw["int"];
   if (sw.contains("bfc")) {
     j["bfc"] = sw["bfc"];
     uint64_t nic_paused = 0, nic_rx = 0;  // NIC queues still paused when the run ends

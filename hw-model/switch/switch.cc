@@ -17,10 +17,20 @@ Switch::Switch(sc_core::sc_module_name name, const Scenario& sc, uint32_t switch
     egress.push_back(std::make_unique<EgressPort>(("egress_" + sc.topo.ports[i].name).c_str(), i,
                                                   sc.topo.ports[i].rate_bps, sc.dwrr_quantum_bytes));
     EgressPort& e = *egress.back();
+    e.set_class_maps(sc.buffer.tc_to_queue[i], sc.buffer.pfc_to_queue[i]);
     ingress.to_egress.bind(e.in);
     pfc.out.bind(e.in);
     ingress.pause.bind(e.pause_export);
     e.mmu.bind(mmu.admission_export);
+  }
+  if (sc.pfc_wd.enabled()) {
+    std::vector<EgressPort*> ports;
+    for (auto& e : egress) ports.push_back(e.get());
+    watchdog = std::make_unique<PfcWatchdog>("pfc_watchdog", sc, ports, pool);
+  }
+  for (const PfcStormCfg& st : sc.pfc_storms) {
+    storms.push_back(std::make_unique<PfcStorm>(("pfc_storm_" + sc.topo.ports[st.port].name).c_str(), st));
+    storms.back()->mac.bind(egress[st.port]->pause_export);
   }
   if (sc.bfc.enabled) {
     bfc = std::make_unique<BfcUnit>("bfc", sc, switch_id, pool);

@@ -18,6 +18,8 @@
 #include "mmu/csr_target.h"
 #include "mmu/mmu.h"
 #include "pfc/pfc_generator.h"
+#include "pfcwd/pfc_storm.h"
+#include "pfcwd/pfc_watchdog.h"
 
 namespace mmusim {
 
@@ -32,6 +34,8 @@ class Switch : public sc_core::sc_module {
   // Register map of the admission unit over TLM-2.0 (docs/registers.md); socket may stay unbound.
   CsrTarget csr;
   std::unique_ptr<BfcUnit> bfc;  // bfc.enabled only
+  std::unique_ptr<PfcWatchdog> watchdog;  // buffer.PFC_WD only
+  std::vector<std::unique_ptr<PfcStorm>> storms;  // pfc_storms at this switch's ports
 
   // BFC end-of-run check. can_drain[port * queues + q]: a packet counted against (ingress
   // port, upstreamQ q) can still leave: its egress queue is not paused, or `released(egress

@@ -253,6 +253,7 @@ def main():
     args = ap.parse_args()
     if not os.access(args.mmusim, os.X_OK):
         sys.exit(f"campaign: {args.mmusim}: not an executable (build it, or give --mmusim)")
+    os.environ["MMUSIM"] = args.mmusim  # traffic.headroom (the safe xoff) asks the same binary
     if args.replay:
         with open(args.replay) as f:
             sc = json.load(f)

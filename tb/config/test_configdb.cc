@@ -7,6 +7,7 @@
 
 #include <unistd.h>
 
+#include <array>
 #include <cstdlib>
 #include <fstream>
 #include <random>
@@ -103,11 +104,33 @@ TEST(ConfigDb, VlabTraditionalWithLookup) {
   EXPECT_EQ(l.sc.buffer.dscp_to_tc[3][3], 0u);
   EXPECT_EQ(l.sc.buffer.dscp_to_tc[1][3], 3u);   // AZURE: DSCP 3 -> TC 3
   EXPECT_EQ(l.sc.buffer.dscp_to_tc[1][46], 5u);  // DSCP 46 -> TC 5
-  // One block names every table not modelled; the TC -> PG collapse is a warning.
+  // One block names every table not modelled.
   EXPECT_TRUE(has(l.report.ignored, "SCHEDULER (2 entries)"));
-  EXPECT_TRUE(has(l.report.ignored, "WRED_PROFILE (1 entry)"));
+  // WRED_PROFILE AZURE_LOSSLESS (green 1048576 ... 2097152 B, 5 %, ecn_all) on Ethernet0|3
+  // and |4 through QUEUE's old-style reference; QUEUE's scheduler is not modelled.
+  ASSERT_EQ(l.sc.wred.profiles.size(), 1u);
+  const auto& azure = l.sc.wred.profiles[0];
+  EXPECT_EQ(azure.name, "AZURE_LOSSLESS");
+  EXPECT_EQ(azure.curve[WredProfileCfg::kGreen].min_bytes, 1048576u);
+  EXPECT_EQ(azure.curve[WredProfileCfg::kGreen].max_bytes, 2097152u);
+  EXPECT_EQ(azure.curve[WredProfileCfg::kGreen].probability_pct, 5u);
+  EXPECT_TRUE(azure.marks_green());
+  EXPECT_EQ(l.sc.wred.queue_profile[0 * 8 + 3], 0);
+  EXPECT_EQ(l.sc.wred.queue_profile[0 * 8 + 4], 0);
+  EXPECT_EQ(l.sc.wred.queue_profile[0 * 8 + 0], -1);
+  EXPECT_EQ(l.sc.wred.queue_profile[1 * 8 + 3], -1);
+  EXPECT_FALSE(has(l.report.ignored, "WRED_PROFILE"));
+  EXPECT_TRUE(has(l.report.ignored, "QUEUE fields (scheduler)"));
   EXPECT_TRUE(has(l.report.ignored, "PORT: ports not in the topology (Ethernet120)"));
-  EXPECT_TRUE(has(l.sc.warnings, "TC_TO_PRIORITY_GROUP_MAP 'AZURE'"));
+  // TC_TO_PRIORITY_GROUP_MAP AZURE is followed: TCs 0, 1, 2, 5, 6 share PG 0, 3 and 4 keep
+  // their own, 7 -> 7; TC_TO_QUEUE_MAP AZURE is the identity. Ethernet12 has no map.
+  const std::array<uint8_t, 8> azure_pg{0, 0, 0, 3, 4, 0, 0, 7}, identity{0, 1, 2, 3, 4, 5, 6, 7};
+  EXPECT_EQ(l.sc.buffer.tc_to_pg[1], azure_pg);
+  EXPECT_EQ(l.sc.buffer.tc_to_queue[1], identity);
+  EXPECT_EQ(l.sc.buffer.tc_to_pg[3], identity);
+  EXPECT_EQ(l.sc.pg_priorities(1, 3), 0x08);
+  EXPECT_FALSE(has(l.sc.warnings, "TC_TO_PRIORITY_GROUP_MAP"));
+  EXPECT_FALSE(has(l.sc.warnings, "BUFFER_QUEUE profiles"));  // PG 0's queues 0, 1, 2, 5, 6 are all lossy
 }
 
 // Without a pg_profile_lookup the generated profiles carry no xoff: each lossless PG gets
@@ -161,7 +184,10 @@ TEST(ConfigDb, AristaBuffersAndQos) {
   EXPECT_FALSE(l.sc.lossless(2, 3));
   EXPECT_EQ(l.sc.buffer.dscp_to_tc[2][48], 7u);  // AZURE (Arista): DSCP 48 -> TC 7
   EXPECT_TRUE(has(l.report.notes, "PORT_QOS_MAP.global"));
-  EXPECT_TRUE(has(l.report.ignored, "PORT_QOS_MAP fields (pfcwd_sw_enable)"));
+  // pfcwd_sw_enable is read (the PFC watchdog's priorities), though no PFC_WD starts it here.
+  EXPECT_FALSE(has(l.report.ignored, "pfcwd_sw_enable"));
+  EXPECT_EQ(l.sc.buffer.pfcwd_sw_enable[0], 0x18);
+  EXPECT_FALSE(l.sc.pfc_wd.enabled());
 }
 
 // buffers-mellanox2410-dynamic: pools without a size, lossless PGs with profile NULL. The
@@ -222,6 +248,58 @@ TEST(ConfigDb, BadReferencesNameTheField) {
   }
 }
 
+// A generated topology (leaf_spine: leaf0, leaf1 with hosts on ports 0-1 and the spine on
+// port 2; spine0 with the leaves on ports 0-1): switch_config keyed by switch name or
+// "prefix*" gives each switch its CONFIG_DB; a plain file is shared by all.
+TEST(ConfigDb, GeneratedTopologyConfigPerSwitch) {
+  auto scenario = [](const json& switch_config) {
+    return json{{"duration_us", 100},
+                {"topology",
+                 {{"generator",
+                   {{"type", "leaf_spine"}, {"leaves", 2}, {"spines", 1}, {"hosts_per_leaf", 2},
+                    {"host_rate_gbps", 100}, {"link_delay_ns", 1000}}}}},
+                {"mmu", {{"clock_mhz", 1000}}},
+                {"platform", {{"pg_profile_lookup", kData + "pg_profile_lookup-Force10-S6000.ini"}}},
+                {"switch_config", switch_config},
+                {"traffic", json::array()}};
+  };
+  const json vlab = kData + "vlab-t2-01_config_db.json";
+  const json arista = {kData + "buffer-arista7260-t1.json", kData + "qos-arista7260-t1.json"};
+  auto pool_size = [](const Scenario& v, const std::string& name) -> uint64_t {
+    for (const auto& p : v.buffer.pools)
+      if (p.name == name) return p.size_bytes;
+    return 0;
+  };
+  LoadReport report;
+  const Scenario sc = load_configured_scenario(scenario({{"leaf*", vlab}, {"spine0", arista}}), "gen", report);
+  ASSERT_EQ(sc.net.switches.size(), 3u);
+  EXPECT_EQ(sc.net.switches[0].name, "leaf0");
+  EXPECT_EQ(sc.net.switches[2].name, "spine0");
+  for (uint32_t s : {0u, 1u}) {
+    EXPECT_EQ(pool_size(sc.switch_view(s), "egress_lossy_pool"), 7326924u);  // the vlab's
+    EXPECT_TRUE(sc.switch_view(s).lossless(2, 3));  // Ethernet8 (the uplink): PFC 3,4
+  }
+  EXPECT_EQ(pool_size(sc.switch_view(2), "egress_lossless_pool"), 43481152u);  // the Arista's
+  EXPECT_EQ(pool_size(sc.switch_view(2), "egress_lossy_pool"), 26610688u);
+  EXPECT_EQ(sc.mmu.buffer_bytes, 43481152u);  // inferred from the larger
+  // A file alone: every switch.
+  const Scenario shared = load_configured_scenario(scenario(vlab), "gen", report);
+  for (uint32_t s = 0; s < 3; ++s) EXPECT_EQ(pool_size(shared.switch_view(s), "egress_lossy_pool"), 7326924u);
+  // Errors name the key or the switch left without a configuration.
+  auto error = [&](const json& spec) {
+    try {
+      load_configured_scenario(scenario(spec), "gen", report);
+    } catch (const ConfigError& e) {
+      return std::string(e.what());
+    }
+    return std::string("accepted");
+  };
+  EXPECT_NE(error({{"leaf*", vlab}}).find("gen: switch_config: no entry for switch 'spine0' (leaf*) and no top-level buffer"),
+            std::string::npos);
+  EXPECT_NE(error({{"leaf*", vlab}, {"spine*", vlab}, {"core*", vlab}}).find("gen: switch_config.core*: names no switch"),
+            std::string::npos);
+}
+
 // A graph topology with a CONFIG_DB per switch: each switch programs its own; the MMU size
 // is inferred from the larger (Arista's 43481152 B).
 TEST(ConfigDb, PerSwitchConfigInAGraph) {
@@ -257,7 +335,7 @@ TEST(ConfigDb, PerSwitchConfigInAGraph) {
   EXPECT_FALSE(s1.lossless(2, 3));  // Ethernet8: no PORT_QOS_MAP entry in the Arista files
   EXPECT_EQ(s1.buffer.pools[0].name, "egress_lossless_pool");
   EXPECT_EQ(s1.buffer.pools[0].size_bytes, 43481152u);
-  EXPECT_TRUE(has(report.ignored, "switch 'sw1': PORT_QOS_MAP fields (pfcwd_sw_enable)"));
+  EXPECT_FALSE(has(report.ignored, "pfcwd_sw_enable"));
   // The links, not PORT or CABLE_LENGTH, set the rates and delays.
   EXPECT_EQ(s0.topo.ports[1].rate_bps, 100'000'000'000u);
   j["topology"]["switches"][0]["buffer"] = json::object();

@@ -149,7 +149,7 @@ TEST_F(ConfigDbCli, ConfigShowVlab) {
   // The table carries the same numbers.
   const auto t = run_mmusim({"config", "show", "scenarios/configdb_vlab_incast.json"}, {true});
   ASSERT_EQ(t.code, 0) << t.err;
-  EXPECT_NE(t.out.find("PG3   pg_lossless_40000_300m_profile    lossless  216    alpha 2^-3     221     72     10"),
+  EXPECT_NE(t.out.find("PG3   3        3        pg_lossless_40000_300m_profile    lossless  216    alpha 2^-3     221     72     10"),
             std::string::npos)
       << t.out;
 }

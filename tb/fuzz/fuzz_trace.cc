@@ -8,7 +8,8 @@
 #include <cstdlib>
 #include <string>
 
-#include "host/trace_reader.h"
+#include "config/scenario.h"  // ConfigError
+#include "config/trace_format.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   static const std::string path = [] {

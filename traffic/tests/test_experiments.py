@@ -8,6 +8,7 @@ import tempfile
 import unittest
 
 from traffic import experiments, sweep
+from traffic.experiments import bb, common
 
 MMUSIM = sweep.mmusim_path()
 
@@ -93,10 +94,10 @@ class QuickExperiments(unittest.TestCase):
         # Fig. 6 text: savings 1 - beta (Prop. 5) 0.280 / 0.106 at alpha 1.1, N 2 / 32; 0.580, 0.539,
         # 0.515 at alpha 1.5, N 10 / 20 / 50; Example 2: Prop. 4 beta 0.6 (N 2) and 0.95 (N 10) at 1.4.
         for n, a, saving in ((2, 1.1, 0.280), (32, 1.1, 0.106), (10, 1.5, 0.580), (20, 1.5, 0.539), (50, 1.5, 0.515)):
-            self.assertAlmostEqual(1 - experiments.bb_beta5(n, a), saving, delta=0.0015, msg=(n, a))
-        self.assertAlmostEqual(experiments.bb_beta4(2, 1.4), 0.6)
-        self.assertAlmostEqual(experiments.bb_beta4(10, 1.4), 0.955, delta=0.001)
-        self.assertAlmostEqual(experiments.bb_period_us(2), 100.0)
+            self.assertAlmostEqual(1 - bb.bb_beta5(n, a), saving, delta=0.0015, msg=(n, a))
+        self.assertAlmostEqual(bb.bb_beta4(2, 1.4), 0.6)
+        self.assertAlmostEqual(bb.bb_beta4(10, 1.4), 0.955, delta=0.001)
+        self.assertAlmostEqual(bb.bb_period_us(2), 100.0)
 
     def test_bb_fig6_measured_beta_matches_props_4_and_5(self):
         rs = self.run_exp("bb-fig6")
@@ -160,7 +161,7 @@ class QuickExperiments(unittest.TestCase):
             self.assertIn(0, qs, f"{col}: the queue runs dry for an HRTT after a resume (paper Fig. 7a)")
 
     def test_bfc_queues_output_needs_bfc(self):
-        with open(os.path.join(experiments.ROOT, "scenarios", "bfc-two-flows.json")) as f:
+        with open(os.path.join(common.ROOT, "scenarios", "bfc-two-flows.json")) as f:
             sc = json.load(f)
         sc["output"]["bfc_queues"] = True
         sc["bfc"]["enabled"] = False

@@ -1,6 +1,7 @@
-"""traffic/headroom.py and the loader (hw-model/config/headroom.cc) agree on the safe headroom
+"""`mmusim headroom` (traffic/headroom.py) and the loader's warnings agree on the safe headroom
 of every port: on random single-switch scenarios, xoff = safe cells raises no PG warning in
-`mmusim check`, one cell less on one port raises exactly one, naming that port."""
+`mmusim check`, one cell less on one port raises exactly one, naming that port. The hand case
+checks DSH Eq. 1 and the model's terms by hand."""
 import json
 import os
 import random
@@ -87,7 +88,11 @@ class Agreement(unittest.TestCase):
                           f"headroom of {safe[p]} cells", w[0])
 
     def test_hand_case(self):
-        # 100 Gb/s, 2 us, 1 port per pipeline: 58547 wire bytes at 1 cell per 84 (tb/scenario/test_headroom.cc).
+        # DSH Eq. 1 at 100 Gb/s, 2 us, MTU 1500: C*D = 25000 B, eta = 2 (25000 + 1500) + 3840 = 56840 B.
+        # With the model's terms (1 port per pipeline, 1 GHz, 4 cycles): bytes in 2 D + 5 ns = 50063
+        # (4 005 000 ps at 100 Gb/s, rounded up) + trigger frame 1520 + 2 x 1520 + PFC 64 + 20 + 3840
+        # = 58547 wire bytes; at the worst occupancy, 1 cell (256 B) per 84 wire bytes (a 64 B frame),
+        # ceil(58547 / 84) = 697 cells (tb/scenario/test_headroom.cc).
         self.assertEqual(headroom.headroom_wire_bytes(100 * 10**9, 2 * 10**6, 1500), 58547)
         self.assertEqual(headroom.safe_headroom_cells(100 * 10**9, 2 * 10**6, 1500, 256), 697)
         self.assertEqual(headroom.eta_bytes(100 * 10**9, 2 * 10**6, 1500), 56840)

@@ -4,12 +4,9 @@
 // non-decreasing start order. Read line by line, so a trace of any length costs O(1)
 // memory. Every bad line is a ConfigError naming file:line and the column.
 #include <cstdint>
-#include <memory>
 #include <string>
 
 #include "config/input_file.h"
-#include "config/scenario.h"
-#include "host/generators.h"
 
 namespace mmusim {
 
@@ -48,7 +45,5 @@ class TraceReader {
 
 // Reads the whole trace once (scenario validation); returns its number of flows.
 uint64_t check_trace(const std::string& path, uint32_t hosts);
-
-std::unique_ptr<Generator> make_trace_generator(const Scenario& sc, uint32_t index);
 
 }  // namespace mmusim

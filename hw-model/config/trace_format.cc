@@ -1,9 +1,11 @@
-#include "host/trace_reader.h"
+#include "config/trace_format.h"
 
 #include <cerrno>
 #include <cmath>
 #include <cstdlib>
 #include <vector>
+
+#include "config/scenario.h"  // ConfigError
 
 namespace mmusim {
 namespace {
@@ -92,46 +94,6 @@ uint64_t check_trace(const std::string& path, uint32_t hosts) {
   uint64_t n = 0;
   while (r.next(rec)) ++n;
   return n;
-}
-
-namespace {
-
-// Streams the trace: one line is read per flow started.
-class TraceGenerator : public Generator {
- public:
-  TraceGenerator(const Scenario& sc, uint32_t index)
-      : m_g(sc.traffic[index]), m_index(index), m_mtu(sc.topo.mtu_bytes), m_reader(m_g.trace_file, sc.ports()) {}
-  bool next(Flow& f) override {
-    TraceRecord r;
-    if (!m_reader.next(r)) return false;
-    f = Flow{};
-    f.generator = m_index;
-    f.src = r.src;
-    f.dst = r.dst;
-    f.dscp = r.dscp;
-    f.pcp = r.pcp;
-    f.bytes = r.bytes;
-    f.rate_bps = m_g.rate_bps;
-    f.packet_bytes = m_g.packet_bytes ? m_g.packet_bytes : m_mtu;
-    f.start_ps = m_g.start_ps + r.start_ps;
-    f.tuple.src_port = r.src_port;
-    f.tuple.dst_port = r.dst_port;
-    f.tuple.proto = r.proto;
-    f.has_ports = true;
-    return true;
-  }
-
- private:
-  const GeneratorCfg& m_g;
-  uint32_t m_index;
-  uint32_t m_mtu;
-  TraceReader m_reader;
-};
-
-}  // namespace
-
-std::unique_ptr<Generator> make_trace_generator(const Scenario& sc, uint32_t index) {
-  return std::make_unique<TraceGenerator>(sc, index);
 }
 
 }  // namespace mmusim

@@ -1,0 +1,118 @@
+#define SC_INCLUDE_DYNAMIC_PROCESSES
+#include "common/calendar.h"
+
+#include <algorithm>
+#include <cstdlib>
+#include <string>
+
+namespace mmusim {
+namespace {
+
+// The overflow is a std heap, which keeps its largest first: "less" is "later".
+struct Later {
+  template <class E>
+  bool operator()(const E& a, const E& b) const {
+    return a.after(b);
+  }
+};
+
+}  // namespace
+
+Calendar::Calendar() {
+  sc_core::sc_spawn_options o;
+  o.spawn_method();
+  o.dont_initialize();
+  o.set_sensitivity(&m_ev);
+  sc_core::sc_spawn([this] { dispatch(); }, "mmusim_calendar", &o);
+}
+
+uint32_t Calendar::add_component() {
+  if (m_components == (1u << kComponentBits))
+    SC_REPORT_FATAL("mmusim_calendar", ("more than " + std::to_string(1u << kComponentBits) + " components").c_str());
+  return m_components++;
+}
+
+void Calendar::insert_overflow(const Entry& e) {
+  m_overflow.push_back(e);
+  std::push_heap(m_overflow.begin(), m_overflow.end(), Later{});
+}
+
+int Calendar::next_slot(size_t from) const {
+  constexpr size_t kWords = kSlots / 64;
+  const size_t w0 = from / 64;
+  if (const uint64_t bits = m_slot_used[w0] & (~uint64_t(0) << (from % 64)))
+    return int(w0 * 64 + size_t(__builtin_ctzll(bits)));
+  for (size_t k = 1; k <= kWords; ++k) {
+    const size_t w = (w0 + k) & (kWords - 1);
+    if (const uint64_t bits = m_slot_used[w]) return int(w * 64 + size_t(__builtin_ctzll(bits)));
+  }
+  return -1;
+}
+
+void Calendar::advance() {
+  const size_t cur = size_t(m_base >> kSlotShift) & (kSlots - 1);
+  if (m_in_slots) {
+    const size_t s = size_t(next_slot((cur + 1) % kSlots));
+    m_base += uint64_t((s + kSlots - cur) % kSlots) << kSlotShift;
+    auto& v = m_slot[s];
+    m_in_slots -= v.size();
+    m_slot_used[s / 64] &= ~(uint64_t(1) << (s % 64));
+    m_ready.swap(v);  // empty before: keeps both buffers
+    if (m_ready.size() > 1) std::sort(m_ready.begin(), m_ready.end(), Later{});
+  } else {
+    m_base = m_overflow.front().t >> kSlotShift << kSlotShift;
+  }
+  // The span moved: overflow entries now within it join the wheel (or the current slot).
+  while (!m_overflow.empty() && m_overflow.front().t < m_base + kSpan) {
+    std::pop_heap(m_overflow.begin(), m_overflow.end(), Later{});
+    const Entry e = m_overflow.back();
+    m_overflow.pop_back();
+    insert(e);
+  }
+}
+
+uint64_t Calendar::next_time() {
+  if (m_ready.empty()) advance();
+  return m_ready.back().t;
+}
+
+void Calendar::fail(const char* what) {
+  SC_REPORT_FATAL("mmusim_calendar", what);
+  std::abort();  // a fatal report whose action was configured not to stop
+}
+
+void Calendar::arm(uint64_t t_ps, uint64_t kernel_now) {
+  m_armed = t_ps;
+  m_ev.notify(sc_core::sc_time::from_value(t_ps - kernel_now));
+}
+
+void Calendar::set_horizon(uint64_t t_ps) {
+  m_horizon = t_ps;
+  if (t_ps == 0 && m_dispatching) m_limit = std::min<uint64_t>(m_limit, sc_core::sc_time_stamp().value() + 1);
+}
+
+void Calendar::dispatch() {
+  const uint64_t kernel = sc_core::sc_time_stamp().value();
+  m_armed = kNever;
+  // Entries at the kernel's time always run; later ones before the kernel's next activity
+  // and the horizon (another process, or the end of sc_start, may act there).
+  m_limit = kernel + 1;
+  if (m_horizon > m_limit) {
+    const sc_core::sc_time gap = sc_core::sc_time_to_pending_activity();
+    const uint64_t next = gap == sc_core::sc_max_time() ? kNever : kernel + gap.value();
+    m_limit = std::max(m_limit, std::min(next, m_horizon));
+  }
+  m_dispatching = true;
+  // Entries posted while dispatching run in this same pass, in key order.
+  while (m_size && next_time() < m_limit) {
+    const Entry e = m_ready.back();
+    m_ready.pop_back();
+    --m_size;
+    m_now = e.t;
+    e.fn(e.obj, e.arg);
+  }
+  m_dispatching = false;
+  if (m_size) arm(next_time(), kernel);
+}
+
+}  // namespace mmusim

@@ -1,0 +1,14 @@
+#pragma once
+// The "trace" traffic generator: streams a trace file (config/trace_format.h), one line per
+// flow started.
+#include <cstdint>
+#include <memory>
+
+#include "config/scenario.h"
+#include "host/generators.h"
+
+namespace mmusim {
+
+std::unique_ptr<Generator> make_trace_generator(const Scenario& sc, uint32_t index);
+
+}  // namespace mmusim

@@ -1,0 +1,158 @@
+// Module tests: Mmu (default scenario: 32 x 100 Gb/s, 256 B cells, priority 3 lossless).
+// Expected numbers are hand-computed in the comments (figures: module_bench.h).
+#include "module_bench.h"
+
+namespace mmusim {
+namespace {
+
+using namespace modtest;
+
+// Script (AdmissionIf) -> Mmu -> PfcEventStub.
+struct MmuBench {
+  Scenario sc = load_scenario(default_scenario_json(), "default");
+  Script src{"src"};
+  Mmu mmu{"mmu", sc};
+  PfcEventStub pfc{"pfcstub"};
+  MmuBench() {
+    src.mmu.bind(mmu.admission_export);
+    mmu.pfc.bind(pfc.exp);
+  }
+  static Packet pkt(uint16_t in, uint16_t out, uint8_t prio, uint32_t cells) {
+    Packet p;
+    p.in_port = in;
+    p.out_port = out;
+    p.prio = prio;
+    p.cells = cells;
+    p.bytes = cells * 256;
+    return p;
+  }
+  json snapshot() const {
+    const auto& c = mmu.core();
+    return {{"lossless", mmu.occupancy().lossless.value()},
+            {"lossy", mmu.occupancy().lossy.value()},
+            {"headroom", mmu.occupancy().headroom.value()},
+            {"total", mmu.occupancy().total.value()},
+            {"core_total_cells", c.total_used()},
+            {"ing_1_3", c.ingress_cells(1, 3)},
+            {"hdrm_1_3", c.headroom_cells(1, 3)},
+            {"egr_0_3", c.egress_cells(0, 3)},
+            {"buffered", mmu.buffered_packets()},
+            {"admitted", mmu.admitted()},
+            {"admitted_headroom", mmu.admitted_headroom()}};
+  }
+};
+
+TEST(Mmu, AdmitAndDepartKeepClassOccupancyConsistent) {
+  const json j = parse_ok(run_in_child([] {
+    MmuBench b;
+    // Lossless PG (port 1, prio 3): alpha = 1 on the 14,680,064 B ingress pool = 57,344 cells,
+    // so XOFF once the shared occupancy s >= 57,344 - s, i.e. s >= 28,672 = 7 x 4096 cells.
+    std::vector<Packet> big(7, MmuBench::pkt(1, 0, 3, 4096));
+    Packet lossy = MmuBench::pkt(2, 0, 1, 4);
+    Packet small = MmuBench::pkt(1, 0, 3, 100);  // headroom: 100 <= 699 cells (safe headroom)
+    json j;
+    b.src.at(200 * kUs, [&] {
+      for (auto& p : big) j["admit_big"].push_back(b.src.mmu->admit(p));
+      j["admit_lossy"] = b.src.mmu->admit(lossy);
+      j["s1"] = b.snapshot();
+    });
+    b.src.at(300 * kUs, [&] {
+      j["admit_small"] = b.src.mmu->admit(small);
+      j["small_headroom"] = small.headroom;
+      j["s2"] = b.snapshot();
+    });
+    b.src.at(400 * kUs, [&] {
+      b.src.mmu->depart(big[0]);  // headroom drains first: 100 from headroom, 3996 shared
+      j["s3"] = b.snapshot();
+    });
+    b.src.at(500 * kUs, [&] {
+      for (size_t i = 1; i < big.size(); ++i) b.src.mmu->depart(big[i]);
+      b.src.mmu->depart(small);
+      b.src.mmu->depart(lossy);
+      j["s4"] = b.snapshot();
+    });
+    sc_core::sc_start(ps(1500 * kUs));
+    b.mmu.finish(1500 * kUs);
+    j["headroom_mean"] = b.mmu.occupancy().headroom.mean();
+    j["headroom_max"] = b.mmu.occupancy().headroom.max();
+    for (const auto& e : b.pfc.got)
+      j["pfc"].push_back({{"t", e.t}, {"port", e.port}, {"prio", e.prio}, {"e", admission::to_string(e.e)}});
+    return j.dump();
+  }));
+  ASSERT_FALSE(j.empty());
+  EXPECT_EQ(j.at("admit_big"), json({true, true, true, true, true, true, true}));
+  EXPECT_EQ(j.at("admit_lossy"), true);
+  const json& s1 = j.at("s1");
+  EXPECT_EQ(s1.at("lossless"), 28'672 * 256);
+  EXPECT_EQ(s1.at("lossy"), 4 * 256);
+  EXPECT_EQ(s1.at("headroom"), 0);
+  EXPECT_EQ(s1.at("total"), (28'672 + 4) * 256);
+  EXPECT_EQ(s1.at("buffered"), 8);
+
+  EXPECT_EQ(j.at("admit_small"), true);
+  EXPECT_EQ(j.at("small_headroom"), true);
+  const json& s2 = j.at("s2");
+  EXPECT_EQ(s2.at("headroom"), 100 * 256);
+  EXPECT_EQ(s2.at("lossless"), 28'672 * 256);
+  EXPECT_EQ(s2.at("total"), (28'672 + 4 + 100) * 256);
+  EXPECT_EQ(s2.at("admitted_headroom"), 1);
+  // Class bytes add up to the buffer total.
+  EXPECT_EQ(s2.at("lossless").get<uint64_t>() + s2.at("lossy").get<uint64_t>() + s2.at("headroom").get<uint64_t>(),
+            s2.at("total").get<uint64_t>());
+
+  const json& s3 = j.at("s3");
+  EXPECT_EQ(s3.at("headroom"), 0);
+  EXPECT_EQ(s3.at("hdrm_1_3"), 0);
+  EXPECT_EQ(s3.at("ing_1_3"), 28'672 - 3'996);
+  EXPECT_EQ(s3.at("lossless"), (28'672 - 3'996) * 256);
+  EXPECT_EQ(s3.at("total"), (28'672 - 3'996 + 4) * 256);
+
+  const json& s4 = j.at("s4");
+  for (const char* k : {"lossless", "lossy", "headroom", "total", "core_total_cells", "ing_1_3", "egr_0_3", "buffered"})
+    EXPECT_EQ(s4.at(k), 0) << k;
+  EXPECT_EQ(s4.at("admitted"), 9);
+
+  // XOFF with the headroom admission, XON when headroom emptied and s + xon_offset (10
+  // cells) <= threshold (57,344 - 24,676).
+  const json& pfc = j.at("pfc");
+  ASSERT_EQ(pfc.size(), 2u) << pfc.dump();
+  EXPECT_EQ(pfc[0], json({{"t", 300 * kUs}, {"port", 1}, {"prio", 3}, {"e", "xoff"}}));
+  EXPECT_EQ(pfc[1], json({{"t", 400 * kUs}, {"port", 1}, {"prio", 3}, {"e", "xon"}}));
+
+  // Headroom held 25,600 B for 100 us of the 1400 us window: mean 25,600 / 14.
+  EXPECT_NEAR(j.at("headroom_mean").get<double>(), 25'600.0 / 14.0, 1e-6);
+  EXPECT_EQ(j.at("headroom_max"), 25'600);
+}
+
+TEST(Mmu, DepartureOfAPacketNeverAdmittedStopsTheModel) {
+  const ChildResult r = run_in_child([] {
+    MmuBench b;
+    b.src.at(200 * kUs, [&] { b.src.mmu->depart(MmuBench::pkt(1, 0, 3, 6)); });
+    sc_core::sc_start(ps(1500 * kUs));
+    return std::string("simulation finished");
+  });
+  EXPECT_FALSE(r.ok);
+  EXPECT_NE(r.text.find("SystemC error"), std::string::npos) << r.text;
+  EXPECT_NE(r.text.find("departure of a packet in_port=1 out_port=0 prio=3 cells=6"), std::string::npos)
+      << r.text;
+  EXPECT_NE(r.text.find("counter underflow: ingress queue"), std::string::npos) << r.text;
+}
+
+TEST(Mmu, DepartureToTheWrongEgressQueueNamesThatCounter) {
+  const ChildResult r = run_in_child([] {
+    MmuBench b;
+    Packet p = MmuBench::pkt(1, 0, 1, 6);
+    b.src.at(200 * kUs, [&] {
+      if (!b.src.mmu->admit(p)) throw std::runtime_error("not admitted");
+      p.out_port = 2;  // as if the egress port departed it from another queue
+      b.src.mmu->depart(p);
+    });
+    sc_core::sc_start(ps(1500 * kUs));
+    return std::string("simulation finished");
+  });
+  EXPECT_FALSE(r.ok);
+  EXPECT_NE(r.text.find("counter underflow: egress queue"), std::string::npos) << r.text;
+}
+
+}  // namespace
+}  // namespace mmusim

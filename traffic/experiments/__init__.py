@@ -1,0 +1,54 @@
+"""Paper figures reproduced with mmusim: one command each, CSV + PNG, and a section of a
+results page that puts our numbers beside the paper's.
+
+  python3 -m traffic.experiments NAME [--out DIR (default experiments-out)] [--doc docs/results.md] [--full] [--jobs N]
+
+NAME: reverie-fig2, reverie-fig7, reverie-fig8, reverie-fig10, dsh-fig11b, bb-fig6, bb-fig7,
+bfc-fig7, or all.
+Default size is quick (CI); --full runs longer, finer grids and more seeds. The model has
+no congestion control (open-loop hosts), so these are the figures' shapes, not their
+absolute values; docs/results.md says what differs.
+"""
+import argparse
+import os
+import sys
+
+from traffic.experiments.bb import bb_fig6, bb_fig7
+from traffic.experiments.bfc import bfc_fig7
+from traffic.experiments.common import set_work_dir, update_doc
+from traffic.experiments.dsh import dsh_fig11b
+from traffic.experiments.reverie import reverie_fig2, reverie_fig7, reverie_fig8, reverie_fig10
+
+EXPERIMENTS = {"reverie-fig2": reverie_fig2, "reverie-fig7": reverie_fig7, "reverie-fig8": reverie_fig8,
+               "reverie-fig10": reverie_fig10, "dsh-fig11b": dsh_fig11b,
+               "bb-fig6": bb_fig6, "bb-fig7": bb_fig7, "bfc-fig7": bfc_fig7}
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(prog="python3 -m traffic.experiments", description=__doc__.split("\n\n")[0])
+    ap.add_argument("name", choices=list(EXPERIMENTS) + ["all"], help="experiment (paper figure), or all")
+    ap.add_argument("--out", default="experiments-out",
+                    help="CSV + PNG output directory (default: %(default)s; docs/results only to refresh the "
+                         "committed results on purpose)")
+    ap.add_argument("--doc", help="results page whose section per experiment is rewritten (default: none; "
+                                  "docs/results.md to refresh the docs)")
+    ap.add_argument("--full", action="store_true", help="paper-sized grid (slow; default: the quick grid)")
+    ap.add_argument("--jobs", type=int, default=None, help="worker processes (default: all cores)")
+    ap.add_argument("--work", help="keep per-run outputs and traces here (default: a temporary directory)")
+    ap.add_argument("--mmusim", help="mmusim binary (default: $MMUSIM, else build/mmusim)")
+    a = ap.parse_args(argv)
+    os.makedirs(a.out, exist_ok=True)
+    if a.work:
+        set_work_dir(a.work)
+    if a.mmusim:  # traffic.headroom asks the same binary
+        os.environ["MMUSIM"] = a.mmusim
+    names = list(EXPERIMENTS) if a.name == "all" else [a.name]
+    try:
+        for n in names:
+            _, text = EXPERIMENTS[n](a.out, a.mmusim, a.jobs, a.full)
+            update_doc(a.doc, n, text)
+            print(f"{n}: done ({a.out})", file=sys.stderr)
+    except (OSError, ValueError, RuntimeError) as e:
+        print(f"traffic.experiments: error: {e}", file=sys.stderr)
+        return 1
+    return 0
