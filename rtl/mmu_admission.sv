@@ -103,7 +103,6 @@ module mmu_admission
   `MMU_PARAM_CHECK(DUAL_ISSUE < 0 || DUAL_ISSUE > 1, "DUAL_ISSUE must be 0 or 1")
   `MMU_PARAM_CHECK(DBG_LANES < 0 || DBG_LANES > 32, "DBG_LANES must be 0..32")
 
-  localparam int PFW = NPROF > 1 ? $clog2(NPROF) : 1;   // profile index bits
   localparam int PLW = NPOOLS > 1 ? $clog2(NPOOLS) : 1; // pool index bits
 
   // ---------------------------------------------------------------------------------
@@ -190,93 +189,25 @@ module mmu_admission
   /* verilator lint_on UNUSEDSIGNAL */
 
   // ---------------------------------------------------------------------------------
-  // Configuration-derived values: registers, refreshed at the edge of every CSR write from
-  // the values the write leaves (the block's *_next outputs), so the packet path reads a
-  // register and a derived value is never older than the fields it comes from (the golden
-  // core recomputes them on every write, Policy::config_changed). Each exists only with
-  // its policy. Reset: every field they come from resets to 0, which gives 0 for each.
+  // Configuration-derived values (mmu_adm_derive): registers loaded at the edge of a CSR
+  // write from the fields the write leaves.
   // ---------------------------------------------------------------------------------
-  /* verilator lint_off UNUSEDSIGNAL */ // unread when the policies using them are left out
-  logic [NPROF*4-1:0]  ip_pool_nx;
-  logic [NPROF*CW-1:0] ip_xoff_nx;
-  logic [NQ*5-1:0]     q_pg_prof_nx;
-  logic [NQ-1:0]       q_lossless_nx;
-  /* verilator lint_on UNUSEDSIGNAL */
-
-  // reverie's one shared pool: the pool of the first lossless PG (else of PG 0).
-  logic [PLW-1:0] rev_pool;
-  if (POLICIES[mmu_adm_pkg::POLICY_REVERIE]) begin : g_rev_pool
-    logic [PLW-1:0] rev_pool_d;
-    always_comb begin
-      rev_pool_d = ip_pool_nx[q_pg_prof_nx[0 +: PFW]*4 +: PLW];
-      for (int i = NQ - 1; i >= 0; i--) begin
-        if (q_lossless_nx[i]) rev_pool_d = ip_pool_nx[q_pg_prof_nx[i*5 +: PFW]*4 +: PLW];
-      end
-    end
-    always_ff @(posedge clk_i or negedge rst_ni) begin
-      if (!rst_ni) rev_pool <= '0;
-      else rev_pool <= rev_pool_d;
-    end
-  end else begin : g_no_rev_pool
-    assign rev_pool = '0;
-  end
-
-  // dsh per port: lossless priorities (N_q) and insurance headroom (largest PG xoff).
+  localparam int HW = CW + QW;
+  logic [NPROF*4-1:0]   ip_pool_nx;
+  logic [NPROF*CW-1:0]  ip_xoff_nx;
+  logic [NQ*5-1:0]      q_pg_prof_nx;
+  logic [NQ-1:0]        q_lossless_nx;
+  logic [PLW-1:0]       rev_pool;
   logic [NPORTS*4-1:0]  dsh_nq;
   logic [NPORTS*CW-1:0] dsh_ins;
-  if (POLICIES[mmu_adm_pkg::POLICY_DSH]) begin : g_dsh_cfg
-    logic [NPORTS*4-1:0]  dsh_nq_d;
-    logic [NPORTS*CW-1:0] dsh_ins_d;
-    always_comb begin
-      dsh_nq_d = '0;
-      dsh_ins_d = '0;
-      for (int p = 0; p < NPORTS; p++) begin
-        for (int q = 0; q < NPRIO; q++) begin
-          if (q_lossless_nx[p*NPRIO+q]) begin
-            dsh_nq_d[p*4 +: 4] = dsh_nq_d[p*4 +: 4] + 4'd1;
-            if (ip_xoff_nx[q_pg_prof_nx[(p*NPRIO+q)*5 +: PFW]*CW +: CW] > dsh_ins_d[p*CW +: CW])
-              dsh_ins_d[p*CW +: CW] = ip_xoff_nx[q_pg_prof_nx[(p*NPRIO+q)*5 +: PFW]*CW +: CW];
-          end
-        end
-      end
-    end
-    always_ff @(posedge clk_i or negedge rst_ni) begin
-      if (!rst_ni) begin
-        dsh_nq <= '0;
-        dsh_ins <= '0;
-      end else begin
-        dsh_nq <= dsh_nq_d;
-        dsh_ins <= dsh_ins_d;
-      end
-    end
-  end else begin : g_no_dsh_cfg
-    assign dsh_nq = '0;
-    assign dsh_ins = '0;
-  end
-
-  // sih: the headroom all lossless PGs may hold, the sum of their xoff (a sum over NQ
-  // CW-bit values: CW + QW bits).
-  localparam int HW = CW + QW;
-  logic [HW-1:0] sih_hdrm;
-  if (POLICIES[mmu_adm_pkg::POLICY_SIH]) begin : g_sih_hdrm
-    // A chain of partial sums, one wire per queue (an always_comb accumulating into
-    // sih_hdrm re-evaluates without end in Icarus 11; one flat vector is a loop to Verilator).
-    for (genvar i = 0; i < NQ; i++) begin : g_q
-      wire [HW-1:0] term = q_lossless_nx[i] ? HW'(ip_xoff_nx[q_pg_prof_nx[i*5 +: PFW]*CW +: CW]) : '0;
-      wire [HW-1:0] sum;
-      if (i == 0) begin : g_first
-        assign sum = term;
-      end else begin : g_next
-        assign sum = g_q[i-1].sum + term;
-      end
-    end
-    always_ff @(posedge clk_i or negedge rst_ni) begin
-      if (!rst_ni) sih_hdrm <= '0;
-      else sih_hdrm <= g_q[NQ-1].sum;
-    end
-  end else begin : g_sih_hdrm_off
-    assign sih_hdrm = '0;
-  end
+  logic [HW-1:0]        sih_hdrm;
+  mmu_adm_derive #(
+    .NPORTS(NPORTS), .NPRIO(NPRIO), .CW(CW), .NPOOLS(NPOOLS), .NPROF(NPROF), .POLICIES(POLICIES)
+  ) u_derive (
+    .clk_i, .rst_ni, .ip_pool_nx_i(ip_pool_nx), .ip_xoff_nx_i(ip_xoff_nx), .q_pg_prof_nx_i(q_pg_prof_nx),
+    .q_lossless_nx_i(q_lossless_nx), .rev_pool_o(rev_pool), .dsh_nq_o(dsh_nq), .dsh_ins_o(dsh_ins),
+    .sih_hdrm_o(sih_hdrm)
+  );
 
   // ---------------------------------------------------------------------------------
   // Operations: slot a is the release, slot b the request; the request sees the state the

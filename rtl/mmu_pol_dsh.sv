@@ -27,15 +27,13 @@ module mmu_pol_dsh #(`MMU_POL_PARAMS) (`MMU_POL_PORTS);
   logic [AW-1:0] s_avg_in, s_avg_eg;
   logic [NPOOLS*CW-1:0] s_pool_used;
   logic [QW:0] s_ncong;
-  wire [CW-1:0] s_ipool_next;
-  wire [CW-1:0] s_ith_next = dt_threshold(ip_dynamic_i, ip_shift_i, ip_static_i, ipool_size, s_ipool_next);
   mmu_adm_sonic #(`MMU_POL_PARAM_MAP) u_sonic (
     `MMU_POL_INPUTS,
     .verdict_o(s_verdict), .pfc_o(s_pfc), .port_pfc_o(s_port_pfc), .reason_o(s_reason), .underflow_o(s_underflow),
     .n_ing_o(s_ing), .n_hdrm_o(s_hdrm), .n_paused_o(s_paused), .n_avg_in_o(s_avg_in), .n_egr_o(s_egr),
     .n_avg_eg_o(s_avg_eg), .n_pool_used_o(s_pool_used), .n_hdrm_used_o(s_hdrm_used), .n_total_o(s_total),
     .n_ncong_o(s_ncong), .n_port_paused_o(s_port_paused), .n_port_shared_o(s_port_shared), .n_port_ins_o(s_port_ins),
-    .ith_i(ith), .eth_i(eth), .ipool_next_o(s_ipool_next), .ith_next_i(s_ith_next), .hdrm_cap_i(HW'(cfg_hdrm_pool_i))
+    .ith_i(ith), .eth_i(eth), .hdrm_cap_i(HW'(cfg_hdrm_pool_i))
   );
 
   // ---- lossless traffic

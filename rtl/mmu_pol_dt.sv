@@ -11,8 +11,6 @@ module mmu_pol_dt #(`MMU_POL_PARAMS) (`MMU_POL_PORTS);
   wire [CW-1:0] ipool_size = cfg_pool_size_i[ipool_i*CW +: CW];
   wire [CW-1:0] epool_size = cfg_pool_size_i[epool_i*CW +: CW];
   wire [CW-1:0] ith = dt_threshold(ip_dynamic_i, ip_shift_i, ip_static_i, ipool_size, v_pool_used_i[ipool_i*CW +: CW]);
-  wire [CW-1:0] ipool_next;  // after the operation: a release's XON test
-  wire [CW-1:0] ith_next = dt_threshold(ip_dynamic_i, ip_shift_i, ip_static_i, ipool_size, ipool_next);
   wire [CW-1:0] eth = dt_threshold(ep_dynamic_i, ep_shift_i, ep_static_i, epool_size, v_pool_used_i[epool_i*CW +: CW]);
 
   mmu_adm_sonic #(`MMU_POL_PARAM_MAP) u_sonic (
@@ -20,7 +18,7 @@ module mmu_pol_dt #(`MMU_POL_PARAMS) (`MMU_POL_PORTS);
     .verdict_o, .pfc_o, .port_pfc_o, .reason_o, .underflow_o, .n_ing_o, .n_hdrm_o, .n_paused_o, .n_avg_in_o,
     .n_egr_o, .n_avg_eg_o, .n_pool_used_o, .n_hdrm_used_o, .n_total_o, .n_ncong_o, .n_port_paused_o,
     .n_port_shared_o, .n_port_ins_o,
-    .ith_i(ith), .eth_i(eth), .ipool_next_o(ipool_next), .ith_next_i(ith_next), .hdrm_cap_i(HW'(cfg_hdrm_pool_i))
+    .ith_i(ith), .eth_i(eth), .hdrm_cap_i(HW'(cfg_hdrm_pool_i))
   );
 
 endmodule

@@ -43,6 +43,14 @@ module mmu_pol_reverie #(`MMU_POL_PARAMS) (`MMU_POL_PORTS);
   wire [CW-1:0] g_view = ll_i ? (ip_dynamic_i ? per_np_view : ip_static_i) : (ep_dynamic_i ? per_np_view : ep_static_i);
   wire [CW-1:0] g_next = ip_dynamic_i ? per_np_next : ip_static_i;
 
+  // The filter steps on the queue's shared cells: before a request (CTRL.ewma_rule 1),
+  // after a release.
+  wire [AW-1:0] avg_view = ll_i ? v_avg_in_i : v_avg_eg_i;
+  wire [CW-1:0] q_filt = CW'(shared_part(is_req_i ? qq : qq - from_q, res_q));
+  wire [AW-1:0] avg_step;
+  mmu_adm_ewma #(.CW(CW), .EWMA_FRAC(EWMA_FRAC), .CELLW(CELLW)) u_ewma (
+    .avg_i(avg_view), .q_i(q_filt), .k_i(cfg_ewma_k_i), .clamp_i(cfg_ewma_clamp_i), .avg_o(avg_step));
+
   logic [SW-1:0] grow, cnt_after, s;
   logic [AW-1:0] avg;
   logic [CW+1:0] avg_up;  // ceil(q_hat) in cells plus xon_offset
@@ -73,12 +81,12 @@ module mmu_pol_reverie #(`MMU_POL_PARAMS) (`MMU_POL_PORTS);
     cnt_after = '0;
     s = '0;
     avg_up = '0;
-    avg = ll_i ? v_avg_in_i : v_avg_eg_i;
+    avg = avg_view;
     grow = shared_part(qq + n, res_q) - shared_part(qq, res_q);
 
     if (is_req_i) begin
       if (cfg_ewma_rule_i) begin
-        avg = ewma_update(avg, CW'(shared_part(qq, res_q)), cfg_ewma_k_i, cfg_ewma_clamp_i);
+        avg = avg_step;
         if (ll_i) n_avg_in = avg;
         else n_avg_eg = avg;
       end
@@ -125,7 +133,7 @@ module mmu_pol_reverie #(`MMU_POL_PARAMS) (`MMU_POL_PORTS);
         n_pool_used[rpool_i*CW +: CW] = rused_rel;
         n_total = CW'(SW'(v_total_i) - n);
         n_ncong = ncong_rel;
-        avg = ewma_update(avg, CW'(shared_part(qq - from_q, res_q)), cfg_ewma_k_i, cfg_ewma_clamp_i);
+        avg = avg_step;
         if (ll_i) n_avg_in = avg;
         else n_avg_eg = avg;
         // XON once headroom is empty: the queue empty, below xon, or

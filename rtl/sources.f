@@ -4,6 +4,8 @@
 # tb/ppa/netlist_equiv.sh.
 mmu_adm_pkg.sv
 mmu_adm_csr.sv
+mmu_adm_derive.sv
+mmu_adm_ewma.sv
 mmu_adm_recip_div.sv
 mmu_adm_sonic.sv
 mmu_pol_dt.sv
