@@ -18,7 +18,7 @@ module mmu_adm_csr
   parameter int CW = 32,  // counter width: cell-count fields hold their low CW bits
   parameter int NPOOLS = 4,  // pools
   parameter int NPROF = 8,  // profile table entries (ingress and egress each)
-  parameter logic [1:0] CTRL_POLICY_RESET = 2'd0  // reset of CTRL.policy
+  parameter logic [2:0] CTRL_POLICY_RESET = 3'd0  // reset of CTRL.policy
 ) (
   input  wire clk_i,
   input  wire rst_ni,
@@ -35,10 +35,10 @@ module mmu_adm_csr
   output logic [31:0] cfg_rdata_o,
   output logic cfg_error_o,  // the last access was refused
   input  wire busy_i,  // the buffer holds cells: quiesce fields keep their values
-  output wire [1:0] hook_ctrl_policy_o,  // CTRL.policy of this cycle's write
+  output wire [2:0] hook_ctrl_policy_o,  // CTRL.policy of this cycle's write
   input  wire hook_ctrl_policy_bad_i,  // the unit refuses it
   // CTRL: Policy and filter control.
-  output logic [1:0] reg2hw_ctrl_policy_o,
+  output logic [2:0] reg2hw_ctrl_policy_o,
   output wire reg2hw_ctrl_policy_set_o,  // an accepted write changes it
   output logic [0:0] reg2hw_ctrl_ewma_rule_o,
   output logic [0:0] reg2hw_ctrl_ewma_clamp_o,
@@ -55,6 +55,7 @@ module mmu_adm_csr
   output logic [NPOOLS*CW-1:0] reg2hw_pool_size_cells_o,
   // IPROF_MODE: Ingress profile k: pool and threshold mode.
   output logic [NPROF*4-1:0] reg2hw_iprof_mode_pool_o,
+  output wire [NPROF*4-1:0] reg2hw_iprof_mode_pool_next_o,  // its value after this cycle
   output logic [NPROF*1-1:0] reg2hw_iprof_mode_dynamic_o,
   output logic [NPROF*5-1:0] reg2hw_iprof_mode_shift_o,
   // IPROF_RESERVED: Ingress profile k: reserved cells.
@@ -63,6 +64,7 @@ module mmu_adm_csr
   output logic [NPROF*CW-1:0] reg2hw_iprof_static_cells_o,
   // IPROF_XOFF: Ingress profile k: per-PG headroom (eta), cells.
   output logic [NPROF*CW-1:0] reg2hw_iprof_xoff_cells_o,
+  output wire [NPROF*CW-1:0] reg2hw_iprof_xoff_cells_next_o,  // its value after this cycle
   // IPROF_XON: Ingress profile k: xon, cells.
   output logic [NPROF*CW-1:0] reg2hw_iprof_xon_cells_o,
   // IPROF_XON_OFFSET: Ingress profile k: xon_offset, cells.
@@ -77,8 +79,10 @@ module mmu_adm_csr
   output logic [NPROF*CW-1:0] reg2hw_eprof_static_cells_o,
   // QMAP: Queue (port*NPRIO+prio): profiles and PFC enable.
   output logic [(NPORTS*NPRIO)*5-1:0] reg2hw_qmap_pg_profile_o,
+  output wire [(NPORTS*NPRIO)*5-1:0] reg2hw_qmap_pg_profile_next_o,  // its value after this cycle
   output logic [(NPORTS*NPRIO)*5-1:0] reg2hw_qmap_queue_profile_o,
   output logic [(NPORTS*NPRIO)*1-1:0] reg2hw_qmap_lossless_o,
+  output wire [(NPORTS*NPRIO)*1-1:0] reg2hw_qmap_lossless_next_o,  // its value after this cycle
   // STAT_TOTAL: Cells in the buffer.
   input  wire [CW-1:0] hw2reg_stat_total_cells_i,
   // STAT_HDRM_POOL: Cells in the headroom pool.
@@ -137,7 +141,7 @@ module mmu_adm_csr
   wire ro_hit = hit_id || hit_params || hit_stat_total || hit_stat_hdrm_pool || hit_stat_pool_used || hit_stat_decisions || hit_stat_drops;
 
   // What a write would store: the bits each field holds.
-  wire [1:0] w_ctrl_policy = cfg_wdata_i[0 +: 2];
+  wire [2:0] w_ctrl_policy = cfg_wdata_i[0 +: 3];
   wire [0:0] w_ctrl_ewma_rule = cfg_wdata_i[4 +: 1];
   wire [0:0] w_ctrl_ewma_clamp = cfg_wdata_i[5 +: 1];
   wire [4:0] w_ctrl_ewma_k = cfg_wdata_i[8 +: 5];
@@ -162,10 +166,10 @@ module mmu_adm_csr
   wire [4:0] w_qmap_pg_profile = cfg_wdata_i[0 +: 5];
   wire [4:0] w_qmap_queue_profile = cfg_wdata_i[8 +: 5];
   wire [0:0] w_qmap_lossless = cfg_wdata_i[16 +: 1];
-  assign hook_ctrl_policy_o = cfg_wdata_i[0 +: 2];
+  assign hook_ctrl_policy_o = cfg_wdata_i[0 +: 3];
 
   // Legal values (enum, min/max, index_of, the unit's hook).
-  wire bad_value = (hit_ctrl && !((w_ctrl_policy == 2'd0 || w_ctrl_policy == 2'd1 || w_ctrl_policy == 2'd2) && !hook_ctrl_policy_bad_i && 32'(w_ctrl_ewma_k) <= 32'd30)) ||
+  wire bad_value = (hit_ctrl && !((w_ctrl_policy == 3'd0 || w_ctrl_policy == 3'd1 || w_ctrl_policy == 3'd2 || w_ctrl_policy == 3'd3 || w_ctrl_policy == 3'd4) && !hook_ctrl_policy_bad_i && 32'(w_ctrl_ewma_k) <= 32'd30)) ||
                    (hit_congested_cells && !(32'(w_congested_cells_cells) >= 32'd1)) ||
                    (hit_iprof_mode && !(32'(w_iprof_mode_pool) < 32'(NPOOLS) && (w_iprof_mode_shift ^ 5'h10) >= 5'd1)) ||
                    (hit_eprof_mode && !(32'(w_eprof_mode_pool) < 32'(NPOOLS) && (w_eprof_mode_shift ^ 5'h10) >= 5'd1)) ||
@@ -173,7 +177,7 @@ module mmu_adm_csr
 
   // Quiesce fields: a write changes one when it differs from what the register reads.
   logic [31:0] rdata;
-  wire changes_quiesce = (hit_ctrl && (rdata[0 +: 2] != w_ctrl_policy)) ||
+  wire changes_quiesce = (hit_ctrl && (rdata[0 +: 3] != w_ctrl_policy)) ||
                          (hit_congested_cells && (rdata[0 +: CW] != w_congested_cells_cells)) ||
                          (hit_iprof_mode && (rdata[0 +: 4] != w_iprof_mode_pool)) ||
                          (hit_iprof_reserved && (rdata[0 +: CW] != w_iprof_reserved_cells)) ||
@@ -183,6 +187,24 @@ module mmu_adm_csr
   wire refused = (changes_quiesce && busy_i) || bad_value;
   wire do_write = cfg_valid_i && cfg_write_i && rw_hit && !refused;
   assign reg2hw_ctrl_policy_set_o = do_write && hit_ctrl && w_ctrl_policy != reg2hw_ctrl_policy_o;
+
+  // Values after this cycle: this cycle's accepted write, else the stored value.
+  for (genvar k = 0; k < NPROF; k++) begin : g_next_iprof_mode_pool
+    assign reg2hw_iprof_mode_pool_next_o[k*4 +: 4] =
+        do_write && hit_iprof_mode && 32'(idx_g040_s8) == k ? w_iprof_mode_pool : reg2hw_iprof_mode_pool_o[k*4 +: 4];
+  end
+  for (genvar k = 0; k < NPROF; k++) begin : g_next_iprof_xoff_cells
+    assign reg2hw_iprof_xoff_cells_next_o[k*CW +: CW] =
+        do_write && hit_iprof_xoff && 32'(idx_g040_s8) == k ? w_iprof_xoff_cells : reg2hw_iprof_xoff_cells_o[k*CW +: CW];
+  end
+  for (genvar k = 0; k < (NPORTS*NPRIO); k++) begin : g_next_qmap_pg_profile
+    assign reg2hw_qmap_pg_profile_next_o[k*5 +: 5] =
+        do_write && hit_qmap && 32'(idx_g200) == k ? w_qmap_pg_profile : reg2hw_qmap_pg_profile_o[k*5 +: 5];
+  end
+  for (genvar k = 0; k < (NPORTS*NPRIO); k++) begin : g_next_qmap_lossless
+    assign reg2hw_qmap_lossless_next_o[k*1 +: 1] =
+        do_write && hit_qmap && 32'(idx_g200) == k ? w_qmap_lossless : reg2hw_qmap_lossless_o[k*1 +: 1];
+  end
   logic [31:0] cnt_stat_decisions;
   logic [31:0] cnt_stat_drops;
 
@@ -292,7 +314,7 @@ module mmu_adm_csr
       rdata[24 +: 6] = 6'(CW);
     end
     else if (hit_ctrl) begin
-      rdata[0 +: 2] = reg2hw_ctrl_policy_o;
+      rdata[0 +: 3] = reg2hw_ctrl_policy_o;
       rdata[4 +: 1] = reg2hw_ctrl_ewma_rule_o;
       rdata[5 +: 1] = reg2hw_ctrl_ewma_clamp_o;
       rdata[8 +: 5] = reg2hw_ctrl_ewma_k_o;

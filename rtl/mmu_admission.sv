@@ -1,4 +1,5 @@
-// Admission unit of the shared-buffer MMU: SONiC counters, dt/reverie/dsh thresholds, PFC state.
+// Admission unit of the shared-buffer MMU: SONiC counters, dt/reverie/dsh/static/sih
+// thresholds, PFC state.
 //
 // A release (departure) and an admission request per cycle (DUAL_ISSUE; else one of them,
 // the release first), the request deciding on the state the release leaves. A request's
@@ -23,10 +24,11 @@ module mmu_admission
   parameter int NPROF = 8,       // ingress and egress profile table entries, each
   parameter int EWMA_FRAC = 16,  // fraction bits of the reverie filter state
   parameter int CELLW = 16,      // width of a packet's cell count
-  // Policies in the netlist, a mask of 1 << POLICY_*: bit 0 dt, 1 reverie, 2 dsh. A
-  // policy left out is refused by the CSR and its logic and state are constant, so
-  // synthesis removes them (scripts/ppa measures each policy's cost this way).
-  parameter logic [2:0] POLICIES = 3'b111,
+  // Policies in the netlist, a mask of 1 << POLICY_* (the CTRL.policy values): bit 0 dt,
+  // 1 reverie, 2 dsh, 3 static, 4 sih, 5 abm (not yet in RTL: must be 0). A policy left out
+  // is refused by the CSR and its logic and state are constant, so synthesis removes them
+  // (scripts/ppa measures each policy's cost this way).
+  parameter logic [5:0] POLICIES = 6'b011111,
   // 1: a release and a request are taken in the same cycle (two datapaths, the request's
   // view forwarded from the release's next state); 0: one datapath shared by both, a
   // request waits while a release is offered (smaller, shorter path).
@@ -96,21 +98,20 @@ module mmu_admission
   `MMU_PARAM_CHECK(NPROF < 1 || NPROF > 16, "NPROF must be 1..16")
   `MMU_PARAM_CHECK(EWMA_FRAC < 0 || EWMA_FRAC > 16, "EWMA_FRAC must be 0..16")
   `MMU_PARAM_CHECK(CELLW < 1 || CELLW > 16, "CELLW must be 1..16")
-  `MMU_PARAM_CHECK(POLICIES == 3'b000, "POLICIES must name at least one policy")
+  `MMU_PARAM_CHECK(POLICIES == 6'b000000, "POLICIES must name at least one policy")
+  `MMU_PARAM_CHECK(POLICIES[5], "POLICIES: abm (bit 5) is not implemented in RTL yet")
   `MMU_PARAM_CHECK(DUAL_ISSUE < 0 || DUAL_ISSUE > 1, "DUAL_ISSUE must be 0 or 1")
   `MMU_PARAM_CHECK(DBG_LANES < 0 || DBG_LANES > 32, "DBG_LANES must be 0..32")
 
-  localparam int PFW = NPROF > 1 ? $clog2(NPROF) : 1;   // profile index bits
   localparam int PLW = NPOOLS > 1 ? $clog2(NPOOLS) : 1; // pool index bits
 
   // ---------------------------------------------------------------------------------
   // Configuration registers.
   // ---------------------------------------------------------------------------------
-  logic [1:0]           cfg_policy;
-  logic                 cfg_policy_set;  // a CSR write changes the policy this cycle
-  // Policy decode; with one policy synthesised its decode is a constant.
-  wire pol_rev = POLICIES[1] && (POLICIES == 3'b010 || cfg_policy == mmu_adm_pkg::POLICY_REVERIE);
-  wire pol_dsh = POLICIES[2] && (POLICIES == 3'b100 || cfg_policy == mmu_adm_pkg::POLICY_DSH);
+  logic [2:0]           cfg_policy;      // decoded by mmu_adm_op (a constant with one policy)
+  /* verilator lint_off UNUSEDSIGNAL */
+  logic                 cfg_policy_set;  // a CSR write changes the policy this cycle (read with reverie)
+  /* verilator lint_on UNUSEDSIGNAL */
   logic                 cfg_ewma_rule;   // 0: update on dequeue, 1: on enqueue and dequeue
   logic                 cfg_ewma_clamp;
   logic [4:0]           cfg_ewma_k;
@@ -188,33 +189,25 @@ module mmu_admission
   /* verilator lint_on UNUSEDSIGNAL */
 
   // ---------------------------------------------------------------------------------
-  // Configuration-derived values.
+  // Configuration-derived values (mmu_adm_derive): registers loaded at the edge of a CSR
+  // write from the fields the write leaves.
   // ---------------------------------------------------------------------------------
-  // reverie's one shared pool: the pool of the first lossless PG (else of PG 0).
-  logic [PLW-1:0] rev_pool;
-  always_comb begin
-    rev_pool = ip_pool[q_pg_prof[0 +: PFW]*4 +: PLW];
-    for (int i = NQ - 1; i >= 0; i--) begin
-      if (q_lossless[i]) rev_pool = ip_pool[q_pg_prof[i*5 +: PFW]*4 +: PLW];
-    end
-  end
-
-  // dsh per port: lossless priorities (N_q) and insurance headroom (largest PG xoff).
+  localparam int HW = CW + QW;
+  logic [NPROF*4-1:0]   ip_pool_nx;
+  logic [NPROF*CW-1:0]  ip_xoff_nx;
+  logic [NQ*5-1:0]      q_pg_prof_nx;
+  logic [NQ-1:0]        q_lossless_nx;
+  logic [PLW-1:0]       rev_pool;
   logic [NPORTS*4-1:0]  dsh_nq;
   logic [NPORTS*CW-1:0] dsh_ins;
-  always_comb begin
-    dsh_nq = '0;
-    dsh_ins = '0;
-    for (int p = 0; p < NPORTS; p++) begin
-      for (int q = 0; q < NPRIO; q++) begin
-        if (q_lossless[p*NPRIO+q]) begin
-          dsh_nq[p*4 +: 4] = dsh_nq[p*4 +: 4] + 4'd1;
-          if (ip_xoff[q_pg_prof[(p*NPRIO+q)*5 +: PFW]*CW +: CW] > dsh_ins[p*CW +: CW])
-            dsh_ins[p*CW +: CW] = ip_xoff[q_pg_prof[(p*NPRIO+q)*5 +: PFW]*CW +: CW];
-        end
-      end
-    end
-  end
+  logic [HW-1:0]        sih_hdrm;
+  mmu_adm_derive #(
+    .NPORTS(NPORTS), .NPRIO(NPRIO), .CW(CW), .NPOOLS(NPOOLS), .NPROF(NPROF), .POLICIES(POLICIES)
+  ) u_derive (
+    .clk_i, .rst_ni, .ip_pool_nx_i(ip_pool_nx), .ip_xoff_nx_i(ip_xoff_nx), .q_pg_prof_nx_i(q_pg_prof_nx),
+    .q_lossless_nx_i(q_lossless_nx), .rev_pool_o(rev_pool), .dsh_nq_o(dsh_nq), .dsh_ins_o(dsh_ins),
+    .sih_hdrm_o(sih_hdrm)
+  );
 
   // ---------------------------------------------------------------------------------
   // Operations: slot a is the release, slot b the request; the request sees the state the
@@ -243,21 +236,22 @@ module mmu_admission
 
   // Configuration ports common to every datapath instance.
   `define MMU_OP_CFG \
-    .clk_i, .rst_ni, .pol_rev_i(pol_rev), .pol_dsh_i(pol_dsh), \
+    .clk_i, .rst_ni, .policy_i(cfg_policy), \
     .cfg_ewma_rule_i(cfg_ewma_rule), .cfg_ewma_clamp_i(cfg_ewma_clamp), .cfg_ewma_k_i(cfg_ewma_k), \
     .cfg_buffer_i(cfg_buffer), .cfg_hdrm_pool_i(cfg_hdrm_pool), .cfg_congested_i(cfg_congested), \
     .cfg_dsh_port_xon_off_i(cfg_dsh_port_xon_off), .cfg_pool_size_i(cfg_pool_size), \
     .ip_pool_i(ip_pool), .ep_pool_i(ep_pool), .q_pg_prof_i(q_pg_prof), .q_queue_prof_i(q_queue_prof), \
-    .ip_dynamic_i(ip_dynamic), .ip_shift_i(ip_shift), .ip_reserved_i(ip_reserved), .ip_static_i(ip_static), \
-    .ip_xoff_i(ip_xoff), .ip_xon_i(ip_xon), .ip_xon_offset_i(ip_xon_offset), \
-    .ep_dynamic_i(ep_dynamic), .ep_shift_i(ep_shift), .ep_reserved_i(ep_reserved), .ep_static_i(ep_static), \
-    .q_lossless_i(q_lossless), .rev_pool_i(rev_pool), .dsh_nq_i(dsh_nq), .dsh_ins_i(dsh_ins)
+    .tab_ip_dynamic_i(ip_dynamic), .tab_ip_shift_i(ip_shift), .ip_reserved_i(ip_reserved), .tab_ip_static_i(ip_static), \
+    .tab_ip_xoff_i(ip_xoff), .tab_ip_xon_i(ip_xon), .tab_ip_xon_offset_i(ip_xon_offset), \
+    .tab_ep_dynamic_i(ep_dynamic), .tab_ep_shift_i(ep_shift), .ep_reserved_i(ep_reserved), .tab_ep_static_i(ep_static), \
+    .q_lossless_i(q_lossless), .rev_pool_i(rev_pool), .tab_dsh_nq_i(dsh_nq), .tab_dsh_ins_i(dsh_ins), .sih_hdrm_i(sih_hdrm)
 
   if (DUAL_ISSUE != 0) begin : g_dual
     // Release datapath on the registers. A release has no verdict, a request no underflow.
     /* verilator lint_off PINCONNECTEMPTY */
     mmu_adm_op #(
-      .NPORTS(NPORTS), .NPRIO(NPRIO), .CW(CW), .NPOOLS(NPOOLS), .NPROF(NPROF), .EWMA_FRAC(EWMA_FRAC), .CELLW(CELLW)
+      .NPORTS(NPORTS), .NPRIO(NPRIO), .CW(CW), .NPOOLS(NPOOLS), .NPROF(NPROF), .EWMA_FRAC(EWMA_FRAC), .CELLW(CELLW),
+      .POLICIES(POLICIES)
     ) u_rel (
       `MMU_OP_CFG,
       .is_req_i(1'b0), .is_rel_i(a_valid), .ii_i(a_ii), .ei_i(a_ei), .in_port_i(rel_in_port_i), .cells_i(rel_cells_i),
@@ -278,7 +272,8 @@ module mmu_admission
     wire same_prio = rel_prio_i == req_prio_i;
     wire same_port = rel_in_port_i == req_in_port_i;
     mmu_adm_op #(
-      .NPORTS(NPORTS), .NPRIO(NPRIO), .CW(CW), .NPOOLS(NPOOLS), .NPROF(NPROF), .EWMA_FRAC(EWMA_FRAC), .CELLW(CELLW)
+      .NPORTS(NPORTS), .NPRIO(NPRIO), .CW(CW), .NPOOLS(NPOOLS), .NPROF(NPROF), .EWMA_FRAC(EWMA_FRAC), .CELLW(CELLW),
+      .POLICIES(POLICIES)
     ) u_req (
       `MMU_OP_CFG,
       .is_req_i(b_valid), .is_rel_i(1'b0), .ii_i(b_ii), .ei_i(b_ei), .in_port_i(req_in_port_i), .cells_i(req_cells_i),
@@ -304,7 +299,8 @@ module mmu_admission
     wire [PW-1:0]   o_in = a_valid ? rel_in_port_i : req_in_port_i;
     wire [2:0]      o_prio = a_valid ? rel_prio_i : req_prio_i;
     mmu_adm_op #(
-      .NPORTS(NPORTS), .NPRIO(NPRIO), .CW(CW), .NPOOLS(NPOOLS), .NPROF(NPROF), .EWMA_FRAC(EWMA_FRAC), .CELLW(CELLW)
+      .NPORTS(NPORTS), .NPRIO(NPRIO), .CW(CW), .NPOOLS(NPOOLS), .NPROF(NPROF), .EWMA_FRAC(EWMA_FRAC), .CELLW(CELLW),
+      .POLICIES(POLICIES)
     ) u_op (
       `MMU_OP_CFG,
       .is_req_i(b_valid), .is_rel_i(a_valid), .ii_i(o_ii), .ei_i(o_ei), .in_port_i(o_in),
@@ -337,7 +333,9 @@ module mmu_admission
   // includes the release's effect.
   wire a_wr_iq = a_fire && !(b_fire && b_ii == a_ii);
   wire a_wr_eq = a_fire && !(b_fire && b_ei == a_ei);
+  /* verilator lint_off UNUSEDSIGNAL */ // dsh's port state only
   wire a_wr_port = a_fire && !(b_fire && req_in_port_i == rel_in_port_i);
+  /* verilator lint_on UNUSEDSIGNAL */
   always_ff @(posedge clk_i) begin
     if (a_wr_iq) begin
       ing_q[a_ii] <= a_ing;
@@ -543,10 +541,13 @@ module mmu_admission
   // Hook: the block refuses what the map states (enum values, ranges, quiesce); the unit
   // also refuses a policy it was built without, and resets to the first one it has.
   localparam logic [31:0] POLICY_MASK = 32'(POLICIES);
-  wire [1:0] csr_hook_policy;
+  wire [2:0] csr_hook_policy;
   wire       csr_hook_policy_bad = !POLICY_MASK[5'(csr_hook_policy)];
-  localparam logic [1:0] POLICY_RESET = POLICIES[0] ? mmu_adm_pkg::POLICY_DT :
-                                        POLICIES[1] ? mmu_adm_pkg::POLICY_REVERIE : mmu_adm_pkg::POLICY_DSH;
+  // The first policy the unit has.
+  localparam logic [2:0] POLICY_RESET = POLICIES[0] ? mmu_adm_pkg::POLICY_DT :
+                                        POLICIES[1] ? mmu_adm_pkg::POLICY_REVERIE :
+                                        POLICIES[2] ? mmu_adm_pkg::POLICY_DSH :
+                                        POLICIES[3] ? mmu_adm_pkg::POLICY_STATIC : mmu_adm_pkg::POLICY_SIH;
   // A named net, not an expression on the port: yosys 0.23 otherwise re-derives the top
   // module under a $paramod name and loses it.
   wire csr_busy = total_used != '0;  // quiesce fields keep their values
@@ -573,6 +574,8 @@ module mmu_admission
     .reg2hw_eprof_static_cells_o(ep_static),
     .reg2hw_qmap_pg_profile_o(q_pg_prof), .reg2hw_qmap_queue_profile_o(q_queue_prof),
     .reg2hw_qmap_lossless_o(q_lossless),
+    .reg2hw_iprof_mode_pool_next_o(ip_pool_nx), .reg2hw_iprof_xoff_cells_next_o(ip_xoff_nx),
+    .reg2hw_qmap_pg_profile_next_o(q_pg_prof_nx), .reg2hw_qmap_lossless_next_o(q_lossless_nx),
     .hw2reg_stat_total_cells_i(total_used), .hw2reg_stat_hdrm_pool_cells_i(hdrm_used),
     .hw2reg_stat_pool_used_cells_i(pool_used),
     .hw2reg_stat_decisions_inc_i(b_valid),

@@ -50,13 +50,15 @@ package mmu_regs_pkg;
   // CTRL (rw, 0x002): Policy and filter control.
   localparam bit [31:0] CTRL_ADDR                      = 'h002;
   localparam bit [31:0] CTRL_RESET                     = 32'h00000000;
-  localparam bit [31:0] CTRL_QUIESCE_MASK              = 32'h00000003;  // changes only with an empty buffer
-  localparam bit [31:0] CTRL_POLICY_LSB                = 0;  // 0 dt, 1 reverie, 2 dsh
-  localparam bit [31:0] CTRL_POLICY_W                  = 2;
-  localparam bit [31:0] CTRL_POLICY_MASK               = 32'h00000003;
+  localparam bit [31:0] CTRL_QUIESCE_MASK              = 32'h00000007;  // changes only with an empty buffer
+  localparam bit [31:0] CTRL_POLICY_LSB                = 0;  // 0 dt, 1 reverie, 2 dsh, 3 static, 4 sih (5 abm: reserved, not in the RTL yet)
+  localparam bit [31:0] CTRL_POLICY_W                  = 3;
+  localparam bit [31:0] CTRL_POLICY_MASK               = 32'h00000007;
   localparam bit [31:0] CTRL_POLICY_DT                 = 0;
   localparam bit [31:0] CTRL_POLICY_REVERIE            = 1;
   localparam bit [31:0] CTRL_POLICY_DSH                = 2;
+  localparam bit [31:0] CTRL_POLICY_STATIC             = 3;
+  localparam bit [31:0] CTRL_POLICY_SIH                = 4;
   localparam bit [31:0] CTRL_EWMA_RULE_LSB             = 4;  // 0 update on dequeue, 1 on enqueue and dequeue
   localparam bit [31:0] CTRL_EWMA_RULE_W               = 1;
   localparam bit [31:0] CTRL_EWMA_RULE_MASK            = 32'h00000010;

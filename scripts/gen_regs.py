@@ -31,6 +31,9 @@ Field keys beyond name/lsb/width/desc:
                       hook_<reg>_<field>_o carries the value, hook_..._bad_i refuses it)
   reset_param         the reset value is a parameter <REG>_<FIELD>_RESET of the block
   strobe              reg2hw_<reg>_<field>_set_o: an accepted write changes the field (scalars)
+  next                reg2hw_<reg>_<field>_next_o: the value the field holds after this cycle
+                      (this cycle's accepted write, else the stored value), for registers the
+                      unit derives from the field and refreshes at the same edge
   param SYM           read-only field showing parameter SYM
   cpp                 C++ accessor: cfg.<member path> (a CoreConfig member, [k] for the array
                       entry), params.<member> (RtlParams), or an expression over core
@@ -132,6 +135,7 @@ class Field:
         self.hook = bool(j.get("hook", False))
         self.reset_param = bool(j.get("reset_param", False))
         self.strobe = bool(j.get("strobe", False))
+        self.next = bool(j.get("next", False))
         self.cpp = j.get("cpp")
         self.cpp_enum = j.get("cpp_enum")
         self.cpp_entries = j.get("cpp_entries")
@@ -152,7 +156,7 @@ class Field:
         if self.cpp_enum and not self.enum:
             raise MapError(f"{what}: cpp_enum without enum")
         unknown = set(j) - {"name", "lsb", "width", "desc", "enum", "quiesce", "signed", "min", "max", "index_of",
-                            "held", "hook", "reset_param", "strobe", "param", "cpp", "cpp_enum", "cpp_entries"}
+                            "held", "hook", "reset_param", "strobe", "next", "param", "cpp", "cpp_enum", "cpp_entries"}
         if unknown:
             raise MapError(f"{what}: unknown keys {sorted(unknown)}")
 
@@ -249,9 +253,9 @@ class Register:
                                      or self.fields[0].lsb != 0 or self.reset is not None):
             raise MapError(f"{what}: a counter is one read-only register with one field at bit 0 and no reset")
         for f in self.fields:
-            if self.access == "ro" and (f.quiesce or f.hook or f.reset_param or f.strobe or f.min is not None
+            if self.access == "ro" and (f.quiesce or f.hook or f.reset_param or f.strobe or f.next or f.min is not None
                                         or f.max is not None or f.index_of):
-                raise MapError(f"{what}: field {f.name}: quiesce/hook/reset_param/strobe/min/max/index_of "
+                raise MapError(f"{what}: field {f.name}: quiesce/hook/reset_param/strobe/next/min/max/index_of "
                                f"apply to read-write registers")
             if f.param and (self.access != "ro" or self.reset is not None):
                 raise MapError(f"{what}: field {f.name}: param needs a read-only register without reset")
@@ -704,6 +708,8 @@ def gen_block(m):
             ports.append(f"  output logic {rng} reg2hw_{f.ident}_o,")
             if f.strobe:
                 ports.append(f"  output wire reg2hw_{f.ident}_set_o,  // an accepted write changes it")
+            if f.next:
+                ports.append(f"  output wire {rng} reg2hw_{f.ident}_next_o,  // its value after this cycle")
     for r in ro:
         if not r.hw2reg or all(f.param for f in r.fields):
             continue
@@ -780,6 +786,19 @@ def gen_block(m):
         if f.strobe:
             L.append(f"  assign reg2hw_{f.ident}_set_o = do_write && hit_{f.reg.lower()} && "
                      f"w_{f.ident} != reg2hw_{f.ident}_o;")
+    nxt = [(r, f) for r in rw for f in r.fields if f.next]
+    if nxt:
+        L += ["", "  // Values after this cycle: this cycle's accepted write, else the stored value."]
+    for r, f in nxt:
+        w = sv_w(f)
+        if r.is_array:
+            g = gname[r.name]
+            L += [f"  for (genvar k = 0; k < {sv_count(r)}; k++) begin : g_next_{f.ident}",
+                  f"    assign reg2hw_{f.ident}_next_o[k*{w} +: {w}] =",
+                  f"        do_write && hit_{r.ident} && 32'(idx_{g}) == k ? w_{f.ident} : reg2hw_{f.ident}_o[k*{w} +: {w}];",
+                  "  end"]
+        else:
+            L.append(f"  assign reg2hw_{f.ident}_next_o = do_write && hit_{r.ident} ? w_{f.ident} : reg2hw_{f.ident}_o;")
     counters = [r for r in ro if r.hw == "counter"]
     for r in counters:
         L.append(f"  logic [{r.fields[0].width - 1}:0] cnt_{r.ident};")

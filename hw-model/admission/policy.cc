@@ -1,5 +1,7 @@
 #include "admission/policy.h"
 
+#include "admission/recip.h"
+
 namespace mmusim::admission {
 
 uint64_t Policy::scale(uint64_t v, int8_t shift) const {
@@ -7,6 +9,12 @@ uint64_t Policy::scale(uint64_t v, int8_t shift) const {
   const uint64_t max = m_cfg.counter_max();
   if (v > (max >> shift)) return max;  // saturate as the RTL's shifter does
   return v << shift;
+}
+
+uint64_t Policy::divide_np(uint64_t v, uint64_t n_fx, int frac) const {
+  if (m_cfg.congestion.kind != CongestionRule::Kind::kThreshold || m_cfg.counter_bits > 32)
+    return divide_fx(v, n_fx, frac);
+  return recip::divide(v, n_fx >> frac, int(m_cfg.counter_bits), recip::index_bits(2 * uint64_t(m_cfg.ports)));
 }
 
 uint64_t Policy::dt_threshold(const Counters& c, const Threshold& th, uint16_t pool) const {

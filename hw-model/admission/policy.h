@@ -53,6 +53,11 @@ class Policy {
     const unsigned __int128 q = ((unsigned __int128)v << frac) / n_fx;
     return q > m_cfg.counter_max() ? m_cfg.counter_max() : uint64_t(q);
   }
+  // alpha (b - q) / n_p for v = alpha (b - q) <= counter_max and n_p (CongestionCount, at
+  // least 1.0). Under the threshold rule n_p is a whole count of at most 2 x ports (the
+  // ingress and egress queues of a priority) and the RTL divides by its reciprocal
+  // (admission/recip.h): the same floor(v / n_p), computed the RTL's way for RTL widths.
+  uint64_t divide_np(uint64_t v, uint64_t n_fx, int frac) const;
   // Dynamic Thresholds (Eq. 1): alpha * (pool size - pool occupancy), or static_th.
   uint64_t dt_threshold(const Counters& c, const Threshold& th, uint16_t pool) const;
   // A queue of q cells cannot take n more: at/over threshold `th_cells` or pool full.

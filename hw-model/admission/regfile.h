@@ -8,7 +8,7 @@
 //   read    any readable register of a core.
 // No SystemC here; hw-model/mmu/csr_target.h puts a TLM-2.0 socket in front of it.
 //
-// What the map can hold: policies dt, reverie and dsh; the dequeue and enqueue_dequeue
+// What the map can hold: policies dt, reverie, dsh, static and sih; the dequeue and enqueue_dequeue
 // EWMA rules; the threshold congestion rule; 32-bit cell counts; dynamic_th -15..15.
 // Not in the map, so encode ignores them and write keeps them: ewma.frac_bits,
 // ewma.period_cycles (periodic rule only), abm (abm only).

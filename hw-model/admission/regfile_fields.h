@@ -159,6 +159,8 @@ inline int64_t get_ctrl_policy(const FieldCtx& x, uint32_t) {
   if (x.cfg.policy == "dt") return 0;
   if (x.cfg.policy == "reverie") return 1;
   if (x.cfg.policy == "dsh") return 2;
+  if (x.cfg.policy == "static") return 3;
+  if (x.cfg.policy == "sih") return 4;
   throw FieldValueError("'" + x.cfg.policy + "'");
 }
 inline void set_ctrl_policy(CoreConfig& c, uint32_t, int64_t v) {
@@ -166,6 +168,8 @@ inline void set_ctrl_policy(CoreConfig& c, uint32_t, int64_t v) {
     case 0: c.policy = "dt"; return;
     case 1: c.policy = "reverie"; return;
     case 2: c.policy = "dsh"; return;
+    case 3: c.policy = "static"; return;
+    case 4: c.policy = "sih"; return;
   }
 }
 inline int64_t get_ctrl_ewma_rule(const FieldCtx& x, uint32_t) {
@@ -371,7 +375,7 @@ inline int64_t get_stat_drops_count(const FieldCtx& x, uint32_t ) {
   return int64_t(x.stats.drops);
 }
 
-inline constexpr int64_t kEnum_ctrl_policy[] = {0, 1, 2};
+inline constexpr int64_t kEnum_ctrl_policy[] = {0, 1, 2, 3, 4};
 inline constexpr int64_t kEnum_ctrl_ewma_rule[] = {0, 1};
 
 // In map order; columns as FieldInfo: name, reg, lsb, width, held, is_signed, quiesce,
@@ -384,7 +388,7 @@ inline constexpr FieldInfo kFields[] = {
     {"npools", 1, 12, 4, Param::kNone, false, false, false, false, INT64_C(0), INT64_C(0), Param::kNone, 0, nullptr, "", INT64_C(0), Source::kParams, get_params_npools, nullptr, nullptr},
     {"nprof", 1, 16, 5, Param::kNone, false, false, false, false, INT64_C(0), INT64_C(0), Param::kNone, 0, nullptr, "", INT64_C(0), Source::kParams, get_params_nprof, nullptr, nullptr},
     {"cw", 1, 24, 6, Param::kNone, false, false, false, false, INT64_C(0), INT64_C(0), Param::kNone, 0, nullptr, "", INT64_C(0), Source::kParams, get_params_cw, nullptr, nullptr},
-    {"policy", 2, 0, 2, Param::kNone, false, true, false, false, INT64_C(0), INT64_C(0), Param::kNone, 3, kEnum_ctrl_policy, "dt 0, reverie 1, dsh 2", INT64_C(0), Source::kConfig, get_ctrl_policy, set_ctrl_policy, nullptr},
+    {"policy", 2, 0, 3, Param::kNone, false, true, false, false, INT64_C(0), INT64_C(0), Param::kNone, 5, kEnum_ctrl_policy, "dt 0, reverie 1, dsh 2, static 3, sih 4", INT64_C(0), Source::kConfig, get_ctrl_policy, set_ctrl_policy, nullptr},
     {"ewma_rule", 2, 4, 1, Param::kNone, false, false, false, false, INT64_C(0), INT64_C(0), Param::kNone, 2, kEnum_ctrl_ewma_rule, "dequeue 0, enqueue_dequeue 1", INT64_C(0), Source::kConfig, get_ctrl_ewma_rule, set_ctrl_ewma_rule, nullptr},
     {"ewma_clamp", 2, 5, 1, Param::kNone, false, false, false, false, INT64_C(0), INT64_C(0), Param::kNone, 0, nullptr, "", INT64_C(0), Source::kConfig, get_ctrl_ewma_clamp, set_ctrl_ewma_clamp, nullptr},
     {"ewma_k", 2, 8, 5, Param::kNone, false, false, false, true, INT64_C(0), INT64_C(30), Param::kNone, 0, nullptr, "", INT64_C(0), Source::kConfig, get_ctrl_ewma_k, set_ctrl_ewma_k, nullptr},

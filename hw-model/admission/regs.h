@@ -49,13 +49,15 @@ inline constexpr uint32_t PARAMS_CW_MASK                 = 0x3f000000;
 // CTRL (rw, 0x002): Policy and filter control.
 inline constexpr uint32_t CTRL_ADDR                      = 0x002;
 inline constexpr uint32_t CTRL_RESET                     = 0x00000000;
-inline constexpr uint32_t CTRL_QUIESCE_MASK              = 0x00000003;  // changes only with an empty buffer
-inline constexpr uint32_t CTRL_POLICY_LSB                = 0;  // 0 dt, 1 reverie, 2 dsh
-inline constexpr uint32_t CTRL_POLICY_W                  = 2;
-inline constexpr uint32_t CTRL_POLICY_MASK               = 0x00000003;
+inline constexpr uint32_t CTRL_QUIESCE_MASK              = 0x00000007;  // changes only with an empty buffer
+inline constexpr uint32_t CTRL_POLICY_LSB                = 0;  // 0 dt, 1 reverie, 2 dsh, 3 static, 4 sih (5 abm: reserved, not in the RTL yet)
+inline constexpr uint32_t CTRL_POLICY_W                  = 3;
+inline constexpr uint32_t CTRL_POLICY_MASK               = 0x00000007;
 inline constexpr uint32_t CTRL_POLICY_DT                 = 0;
 inline constexpr uint32_t CTRL_POLICY_REVERIE            = 1;
 inline constexpr uint32_t CTRL_POLICY_DSH                = 2;
+inline constexpr uint32_t CTRL_POLICY_STATIC             = 3;
+inline constexpr uint32_t CTRL_POLICY_SIH                = 4;
 inline constexpr uint32_t CTRL_EWMA_RULE_LSB             = 4;  // 0 update on dequeue, 1 on enqueue and dequeue
 inline constexpr uint32_t CTRL_EWMA_RULE_W               = 1;
 inline constexpr uint32_t CTRL_EWMA_RULE_MASK            = 0x00000010;
@@ -276,7 +278,7 @@ struct RegInfo {
 inline constexpr RegInfo kRegisters[] = {
     {"ID", ID_ADDR, 0, 0, 0, Access::kRo, true, 0x4d4d5541, 0xffffffff, 0, 1},
     {"PARAMS", PARAMS_ADDR, 0, 0, 0, Access::kRo, false, 0x00000000, 0x3f1fffff, 1, 5},
-    {"CTRL", CTRL_ADDR, 0, 0, 0, Access::kRw, true, 0x00000000, 0x00001f33, 6, 4},
+    {"CTRL", CTRL_ADDR, 0, 0, 0, Access::kRw, true, 0x00000000, 0x00001f37, 6, 4},
     {"BUFFER_CELLS", BUFFER_CELLS_ADDR, 0, 0, 0, Access::kRw, true, 0x00000000, 0xffffffff, 10, 1},
     {"HDRM_POOL_CELLS", HDRM_POOL_CELLS_ADDR, 0, 0, 0, Access::kRw, true, 0x00000000, 0xffffffff, 11, 1},
     {"CONGESTED_CELLS", CONGESTED_CELLS_ADDR, 0, 0, 0, Access::kRw, true, 0x00000050, 0xffffffff, 12, 1},

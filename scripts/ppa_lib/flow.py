@@ -1,7 +1,8 @@
 """Synthesis (yosys 0.23) and static timing (OpenSTA) of the RTL admission unit.
 
-One run: yosys reads rtl/, sets the parameters, synthesises flat with the CSR block kept
-as its own module (for the breakdown), maps to a standard-cell liberty with timing-driven
+One run: yosys reads rtl/, sets the parameters, synthesises to generic gates with the
+module hierarchy kept (the area breakdown's blocks), flattens all but the CSR block, maps
+to a standard-cell liberty with timing-driven
 ABC, and writes a netlist; OpenSTA reports the critical path, WNS/TNS and per-endpoint
 slack. Without a liberty, yosys alone estimates transistors (`stat -tech cmos`) and logic
 depth (`ltp -noff`). Results go to report.json and report.md (docs/ppa.md explains them).
@@ -14,9 +15,18 @@ import subprocess
 import time
 
 REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-RTL = [os.path.join(REPO, 'rtl', f) for f in ('mmu_adm_pkg.sv', 'mmu_adm_csr.sv', 'mmu_adm_op.sv', 'mmu_admission.sv')]
+
+def _rtl_sources():
+    """The unit's sources in order (rtl/sources.f); its *.svh are included from rtl/."""
+    with open(os.path.join(REPO, 'rtl', 'sources.f')) as fh:
+        return [os.path.join(REPO, 'rtl', l.strip()) for l in fh if l.strip() and not l.startswith('#')]
+
+
+RTL = _rtl_sources()
+RTL_INCLUDES = sorted(os.path.join(REPO, 'rtl', f) for f in os.listdir(os.path.join(REPO, 'rtl')) if f.endswith('.svh'))
 TOP = 'mmu_admission'
-POLICY_BITS = {'dt': 1, 'reverie': 2, 'dsh': 4}
+# CTRL.policy values (rtl/regmap.json): bit i of the POLICIES mask is value i.
+POLICY_BITS = {'dt': 1, 'reverie': 2, 'dsh': 4, 'static': 8, 'sih': 16}
 
 # Libraries under the shared PDK folder (its README names the files and their pitfalls).
 LIBS = {
@@ -231,7 +241,7 @@ def make_config(ports=8, prios=2, cw=16, pools=2, prof=2, ewma_frac=16, cellw=16
         policies = [p.strip() for p in policies.split(',') if p.strip()]
     bad = [p for p in policies if p not in POLICY_BITS]
     if bad or not policies:
-        raise PpaError(f"--policies: expected a comma list of dt, reverie, dsh; got {','.join(policies) or 'nothing'}")
+        raise PpaError(f"--policies: expected a comma list of {', '.join(POLICY_BITS)}; got {','.join(policies) or 'nothing'}")
     checks = [(ports, 1, 64, '--ports'), (prios, 1, 8, '--prios'), (cw, 8, 32, '--cw'),
               (pools, 1, 16, '--pools'), (prof, 1, 16, '--prof'), (ewma_frac, 0, 16, '--ewma-frac'),
               (cellw, 1, 16, '--cellw'), (dual_issue, 0, 1, '--dual-issue')]
@@ -241,7 +251,7 @@ def make_config(ports=8, prios=2, cw=16, pools=2, prof=2, ewma_frac=16, cellw=16
     mask = 0
     for p in policies:
         mask |= POLICY_BITS[p]
-    order = [p for p in ('dt', 'reverie', 'dsh') if mask & POLICY_BITS[p]]
+    order = [p for p in POLICY_BITS if mask & POLICY_BITS[p]]
     return dict(ports=ports, prios=prios, cw=cw, pools=pools, prof=prof, ewma_frac=ewma_frac,
                 cellw=cellw, policies=order, policies_mask=mask, dual_issue=dual_issue)
 
@@ -281,16 +291,20 @@ def yosys_generic_script(cfg, lib, out):
                f"-set CELLW {cfg['cellw']} -set POLICIES {cfg['policies_mask']} "
                f"-set DUAL_ISSUE {cfg['dual_issue']} {TOP}")
     s = [
-        'read_verilog -sv -DSYNTHESIS ' + ' '.join(q(f) for f in RTL),
+        'read_verilog -sv -DSYNTHESIS -I' + q(os.path.join(REPO, 'rtl')) + ' ' + ' '.join(q(f) for f in RTL),
         chparam,
         f'hierarchy -check -top {TOP}',
         # The CSR block stays a module of its own: its area is reported exactly.
         'setattr -mod -set keep_hierarchy 1 *mmu_adm_csr',
-        f'synth -top {TOP} -flatten -noabc',
+        # Generic gates with the module hierarchy kept: the breakdown's blocks.
+        f'synth -top {TOP} -noabc',
         # Flip-flops take the name of the register bit they hold (for the breakdown and
         # for readable start and end points).
         'rename -wire t:$_*DFF*',
         f'write_verilog -noexpr {q(os.path.join(out, "generic_src.v"))}',
+        # Flat for mapping and timing (ABC optimises across the blocks).
+        'flatten',
+        'opt -fast',
     ]
     if lib is None:
         s += ['abc -fast', 'opt -fast',
@@ -372,172 +386,116 @@ def _core_and_csr(mods):
     return mods[core[0]], mods[csr[0]]
 
 
-_FUNC_CATEGORY = {'shared_part': 'counters', 'scale': 'thresholds', 'dt_threshold': 'thresholds',
-                  'over': 'thresholds', 'ewma_step': 'ewma', 'ewma_update': 'ewma'}
+# Category of every block of the unit, by module name (the synthesis hierarchy: a parametrised
+# module keeps its name inside yosys's $paramod name). One module, one category, except the
+# top's flip-flops, classified by register name (_TOP_REGISTERS).
+MODULE_CATEGORY = {
+    # The counter bank: the state memories' read and write ports, the debug/state port.
+    'mmu_admission': 'counters',
+    # SONiC bookkeeping (charge and refund of every counter) with its compares and XOFF/XON.
+    'mmu_adm_sonic': 'counters',
+    'mmu_adm_ewma': 'ewma',
+    # Per-policy thresholds (reverie's and dsh's modules also hold their own bookkeeping).
+    'mmu_pol_dt': 'thresholds', 'mmu_pol_static': 'thresholds', 'mmu_pol_sih': 'thresholds',
+    'mmu_pol_reverie': 'thresholds', 'mmu_pol_dsh': 'thresholds',
+    'mmu_adm_recip_div': 'thresholds',  # reverie's divide by n_p
+    'mmu_adm_derive': 'thresholds',     # configuration-derived tables (pool, N_q, insurance, xoff sum)
+    'mmu_adm_op': 'control',            # profile lookup, policy select
+    'mmu_adm_csr': 'csr',
+}
 
-# Registers of the core by category (names as in rtl/mmu_admission.sv; the datapath,
-# rtl/mmu_adm_op.sv, is flattened into it).
-_REG_CATEGORY = {'ing_q': 'counters', 'hdrm_q': 'counters', 'egr_q': 'counters',
-                 'pool_used': 'counters', 'hdrm_used': 'counters', 'total_used': 'counters',
-                 'port_shared': 'counters', 'port_ins': 'counters',
-                 'avg_in_q': 'ewma', 'avg_eg_q': 'ewma', 'ncong': 'thresholds',
-                 'paused_q': 'pfc', 'port_paused': 'pfc',
-                 # the memories' valid bits (an entry reads zero until written)
-                 'ing_valid': 'counters', 'egr_valid': 'counters', 'port_valid': 'counters',
-                 'avg_in_valid': 'ewma', 'avg_eg_valid': 'ewma'}
-
-# Source-line rules for combinational logic of the core, first match wins.
-_LINE_RULES = [
-    ('ewma', re.compile(r'\bavg\b|avg_|ewma')),
-    ('thresholds', re.compile(r'ncong|dt_threshold|\bxq\b|\bxp\b|\bith\b|\beth\b|\bg\s*=|\bt\s*=|dsh_nq|dsh_ins|'
-                              r'rev_pool|rpool|\bfits\b|over_in|over_eg|is_pool_full|\s/\s|CMAX')),
-    ('pfc', re.compile(r'paused|pfc|xon|xoff|to_h')),
-    ('counters', re.compile(r'ing_q|hdrm_q|egr_q|pool_used|hdrm_used|total_used|grow|shrink|from_[hq]|'
-                            r'n_ing|n_egr|n_hdrm|n_total|q_ing|q_egr|q_hdrm|\bqq\b|res_q|ires|eres|cnt_|'
-                            r'port_shared|port_ins|underflow|v_ing|v_egr|v_hdrm|v_total|\b[ab]_(ing|egr|hdrm|total)')),
-]
-
-
-class _SrcClassifier:
-    """Category of a `src` attribute (file:line.col-line.col) by the text of that line."""
-
-    def __init__(self):
-        self.lines = {}
-        self.funcs = {}
-        for f in RTL:
-            with open(f) as fh:
-                self.lines[os.path.basename(f)] = fh.read().split('\n')
-        pkg = self.lines['mmu_adm_pkg.sv']
-        cur = None
-        for i, l in enumerate(pkg, 1):
-            m = re.search(r'function\s+automatic\s+\S+\s+(\w+)\s*\(', l)
-            if m:
-                cur = m.group(1)
-            if cur:
-                self.funcs[i] = cur
-            if 'endfunction' in l:
-                cur = None
-        self.cache = {}
-
-    def __call__(self, src):
-        """A category, or None when the source does not tell (generated muxes, array reads,
-        whole if/else blocks): those inherit from their inputs (generic_breakdown)."""
-        if src in self.cache:
-            return self.cache[src]
-        cat = None
-        # Flattening prefixes the instance's line (mmu_admission.sv) to the datapath's
-        # (mmu_adm_op.sv) and to the package function's: the innermost source decides.
-        for part in reversed((src or '').split('|')):
-            m = re.match(r'(.*?):(\d+)\.\d+-(\d+)', part)
-            if not m:
-                continue
-            fname, line, last = os.path.basename(m.group(1)), int(m.group(2)), int(m.group(3))
-            if fname == 'techmap.v':
-                if _TECHMAP_DIV[0] <= line <= _TECHMAP_DIV[1]:
-                    cat = 'thresholds'  # $div, $mod templates: reverie's divide by n_p
-                    break
-                continue
-            if fname == 'mmu_adm_pkg.sv' and line in self.funcs:
-                cat = _FUNC_CATEGORY.get(self.funcs[line], 'control')
-                break
-            if fname in ('mmu_admission.sv', 'mmu_adm_op.sv') and 0 < line <= len(self.lines[fname]):
-                text = self.lines[fname][line - 1].split('//')[0]
-                for c, rx in _LINE_RULES:
-                    if rx.search(text):
-                        cat = c
-                        break
-                if cat is None and last == line:
-                    cat = 'control'
-                break
-        self.cache[src] = cat
-        return cat
+# Registers of the top module (rtl/mmu_admission.sv) by category; any other is 'control'.
+_TOP_REGISTERS = {'ing_q': 'counters', 'hdrm_q': 'counters', 'egr_q': 'counters',
+                  'pool_used': 'counters', 'hdrm_used': 'counters', 'total_used': 'counters',
+                  'port_shared': 'counters', 'port_ins': 'counters',
+                  'avg_in_q': 'ewma', 'avg_eg_q': 'ewma', 'ncong': 'thresholds',
+                  'paused_q': 'pfc', 'port_paused': 'pfc',
+                  # the memories' valid bits (an entry reads zero until written)
+                  'ing_valid': 'counters', 'egr_valid': 'counters', 'port_valid': 'counters',
+                  'avg_in_valid': 'ewma', 'avg_eg_valid': 'ewma'}
 
 
-# Lines of yosys's techmap.v holding the division templates ($__div_mod_u .. _90_modfloor).
-_TECHMAP_DIV = (300, 539)
+def module_category(module):
+    """Category of a module by its name; PpaError for a module not in the table."""
+    for name in re.findall(r'mmu_\w+', module):
+        if name in MODULE_CATEGORY:
+            return MODULE_CATEGORY[name]
+    raise PpaError(f"module '{module}' has no category: add it to MODULE_CATEGORY in scripts/ppa_lib/flow.py")
 
 
-def register_category(name):
+def register_category(name, inst_cat=None):
+    """Category of a flip-flop of the flat netlist: its block's when flattening prefixed an
+    instance of the top (inst_cat, instance_categories()), else a top register's by name."""
     base = re.split(r'[\[$]', name.lstrip('\\'), 1)[0]
-    return _REG_CATEGORY.get(base, 'control')
+    inst = base.split('.', 1)[0]
+    if '.' in base and inst_cat and inst in inst_cat:
+        return inst_cat[inst]
+    return _TOP_REGISTERS.get(base, 'control')
 
 
-def generic_breakdown(path):
-    """Pre-mapping gates of the core by category: flip-flop bits and weighted logic.
+def instance_categories(path):
+    """Category of each instance in the top module of a hierarchical generic netlist."""
+    mods = parse_generic_netlist(path)
+    top = next((m for m in mods if re.search(rf'\b{TOP}\b', m) and 'csr' not in m), None)
+    return {inst: module_category(typ) for typ, inst in mods.get(top, {}).get('insts', [])}
 
-    A gate is classified by its RTL source line; a gate whose source does not tell (array
-    read muxes, multiplexers of whole if/else blocks, adder internals) takes the category
-    of the first classified signal among its data inputs, repeated until nothing changes
-    (a register's output has the register's category); what is left is 'control'.
-    """
-    classify = _SrcClassifier()
-    ff = {c: 0 for c in CATEGORIES}
-    comb = {c: 0.0 for c in CATEGORIES}
-    wire_cat = {}
-    pending = []  # (cost, output, inputs) of core gates without a category yet
-    module = None
-    src = None
-    cell = None
-    cell_re = re.compile(r'^\s*\\\$_(\w+?)_\s+(\S+)')
-    pin_re = re.compile(r'^\s*\.(\w+)\((.*)\),?\s*$')
 
-    def finish(c):
-        kind, inst, pins, csrc, in_csr = c
-        if 'DFF' in kind or 'DLATCH' in kind:
-            cat = 'csr' if in_csr else register_category(inst)
-            ff[cat] += 1
-            if 'Q' in pins:
-                wire_cat[pins['Q']] = cat
-            return
-        cost = GATE_COST.get(kind, 6)
-        cat = 'csr' if in_csr else classify(csrc)
-        if cat is None:
-            ins = [pins[k] for k in ('A', 'B', 'C', 'D') if k in pins]
-            pending.append((cost, pins.get('Y'), ins))
-            return
-        comb[cat] += cost
-        if 'Y' in pins:
-            wire_cat[pins['Y']] = cat
-
+def parse_generic_netlist(path):
+    """Modules of a hierarchical generic netlist (yosys write_verilog -noexpr): per module,
+    the generic gate counts by type, its flip-flops' names and its submodule instances."""
+    mods = {}
+    cur = None
+    cell_re = re.compile(r'^\s*(\\\$_(\w+?)_|\S+)\s+(\S+)\s*\($')
     with open(path, errors='replace') as f:
         for line in f:
-            if cell is not None:
-                m = pin_re.match(line)
-                if m:
-                    cell[2][m.group(1)] = m.group(2).strip()
-                    continue
-                if line.strip().startswith(');'):
-                    finish(cell)
-                    cell = None
-                    continue
             if line.startswith('module '):
-                module = line.split()[1]
+                cur = mods.setdefault(line.split()[1].split('(')[0].lstrip('\\'), dict(gates={}, ffs=[], insts=[]))
                 continue
-            m = re.match(r'\s*\(\* src = "([^"]*)" \*\)', line)
-            if m:
-                src = m.group(1)
+            if cur is None or line.startswith('  (*') or line.lstrip().startswith(('wire ', 'input ', 'output ', 'reg ', 'assign ', '.')):
                 continue
             m = cell_re.match(line)
-            if m:
-                cell = (m.group(1), m.group(2), {}, src, 'mmu_adm_csr' in (module or ''))
-                src = None
-            elif not line.strip().startswith('(*'):
-                src = None
-    for _ in range(64):
-        left = []
-        for cost, out, ins in pending:
-            cat = next((wire_cat[i] for i in ins if wire_cat.get(i) not in (None, 'control', 'csr')), None)
-            if cat is None:
-                left.append((cost, out, ins))
+            if not m:
                 continue
-            comb[cat] += cost
-            if out:
-                wire_cat[out] = cat
-        if len(left) == len(pending):
-            break
-        pending = left
-    for cost, _out, _ins in pending:
-        comb['control'] += cost
+            typ, kind, inst = m.group(1), m.group(2), m.group(3)
+            if kind is None:
+                cur['insts'].append((typ, inst))
+            elif 'DFF' in kind or 'DLATCH' in kind:
+                cur['ffs'].append(inst)
+            else:
+                cur['gates'][kind] = cur['gates'].get(kind, 0) + 1
+    return mods
+
+
+def generic_breakdown(path, top=None):
+    """Generic gates of the unit by category, from the synthesis hierarchy.
+
+    Every module's own gates go to its category (MODULE_CATEGORY), weighted by transistor
+    cost (GATE_COST), times the number of its instances; flip-flops likewise, the top
+    module's by register name. Returns (flip-flop bits, weighted logic) per category.
+    """
+    mods = parse_generic_netlist(path)
+    top = top or next((m for m in mods if re.search(rf'\b{TOP}\b', m) and 'csr' not in m), None)
+    ff = {c: 0 for c in CATEGORIES}
+    comb = {c: 0.0 for c in CATEGORIES}
+
+    def walk(name, mult, depth):
+        if name not in mods:
+            raise PpaError(f"generic netlist {path}: module '{name}' instantiated but not defined")
+        if depth > 32:
+            raise PpaError(f"generic netlist {path}: hierarchy deeper than 32 at '{name}'")
+        m = mods[name]
+        cat = module_category(name)
+        comb[cat] += mult * sum(GATE_COST.get(k, 6) * n for k, n in m['gates'].items())
+        for r in m['ffs']:
+            ff[register_category(r) if name == top else cat] += mult
+        for typ, _inst in m['insts']:
+            walk(typ.lstrip('\\'), mult, depth + 1)
+
+    if top is None:
+        raise PpaError(f"generic netlist {path}: no module {TOP}")
+    if all('mmu_adm_csr' in typ for typ, _ in mods[top]['insts']):
+        raise PpaError(f"generic netlist {path} is flat (a run before the breakdown by hierarchy): re-run the point")
+    walk(top, 1, 0)
     return ff, comb
 
 
@@ -622,14 +580,14 @@ def parse_sta(text, unit_ps):
     return res
 
 
-def endpoint_groups(ends):
+def endpoint_groups(ends, inst_cat=None):
     """Worst slack per register (or output port) name, worst first."""
     groups = {}
     for name, slack in ends:
         base = re.split(r'[\[$/]', name.lstrip('\\'), 1)[0]
         if name.startswith('u_csr') or 'u_csr/' in name:
             base = 'u_csr.' + re.split(r'[\[$]', name.split('/', 1)[-1], 1)[0]
-        cat = 'csr' if base.startswith('u_csr.') else register_category(base)
+        cat = 'csr' if base.startswith('u_csr.') else register_category(base, inst_cat)
         g = groups.setdefault(base, dict(worst_slack_ps=slack, endpoints=0, category=cat))
         g['worst_slack_ps'] = min(g['worst_slack_ps'], slack)
         g['endpoints'] += 1
@@ -653,7 +611,7 @@ def run(cfg, lib=None, clock_ps=None, out='ppa-out', yosys_timeout=None, log=pri
     ys = os.path.join(out, 'synth.ys')
     script = yosys_generic_script(cfg, lib, out)
     # A generic netlist from the same script and RTL is reused (a stopped sweep resumes).
-    stamp = script + ''.join(f'{f} {os.path.getmtime(f)}\n' for f in RTL)
+    stamp = script + ''.join(f'{f} {os.path.getmtime(f)}\n' for f in RTL + RTL_INCLUDES)
     stamp_file = os.path.join(out, 'generic.stamp')
     reuse = (lib is not None and os.path.isfile(os.path.join(out, 'generic.il')) and os.path.isfile(stamp_file)
              and open(stamp_file).read() == stamp)
@@ -755,7 +713,7 @@ def run(cfg, lib=None, clock_ps=None, out='ppa-out', yosys_timeout=None, log=pri
     if sta['worst_slack_ps'] is None or not sta['endpoint']:
         raise PpaError(f"OpenSTA reported no timing path (see {os.path.join(out, 'sta.log')})")
     min_period = clock_ps - sta['worst_slack_ps']
-    groups = endpoint_groups(sta['endpoints'])
+    groups = endpoint_groups(sta['endpoints'], instance_categories(os.path.join(out, 'generic_src.v')))
     rep['timing'] = dict(
         clock_ps=clock_ps,
         critical_path=dict(delay_ps=round(min_period, 2), arrival_ps=sta['arrival_ps'],
@@ -798,11 +756,13 @@ def _split(core_total, core_ff, csr_total, ff_bits, comb_w, unit):
     for v in res.values():
         v['share'] = round(v['total'] / tot, 4) if tot else 0.0
     return dict(unit=unit, categories=res,
-                method=('CSR: its own module in the netlist (exact). Core flip-flops: by register '
-                        'name (exact bit counts, mean mapped flip-flop area). Core logic: mapped '
-                        'area shared by the generic gates of each category before technology '
-                        'mapping, weighted by transistor cost, each gate classified by its RTL '
-                        'source line (an estimate: ABC restructures across categories).'))
+                method=('CSR: its own module in the netlist (exact). Core: every block of the '
+                        'synthesis hierarchy (generic gates before flattening) has one category '
+                        '(MODULE_CATEGORY in scripts/ppa_lib/flow.py), the top module\'s flip-flops '
+                        'by register name. Core flip-flops: exact bit counts, mean mapped '
+                        'flip-flop area. Core logic: mapped area shared by the generic gates of '
+                        'each category, weighted by transistor cost (an estimate: ABC restructures '
+                        'across blocks after flattening).'))
 
 
 # ------------------------------------------------------------------------------------

@@ -6,8 +6,8 @@
 //   rtl_soak [--seed N] [--requests N] [--variants small,mid,big] [--out DIR] [--require-coverage]
 //   rtl_soak --replay FILE
 //
-// Cases of 5 000 to 30 000 requests rotate over the variants and the policies dt, reverie
-// and dsh; each has its own seed drawn from the run's seed (fresh and printed when not
+// Cases of 5 000 to 30 000 requests rotate over the variants and the policies dt, reverie,
+// dsh, static and sih; each has its own seed drawn from the run's seed (fresh and printed when not
 // given). The first mismatch prints the run seed, the case and its configuration, writes
 // DIR/rtl_soak_replay_<case seed>.txt, and exits 1 (an RTL assertion aborts the process and
 // leaves that file too); --replay reruns exactly that case with an FST waveform beside the
@@ -15,6 +15,7 @@
 // verdict and PFC bins, rtl_soak.h); --require-coverage fails the run (exit 1) when a bin is
 // empty.
 #include <chrono>
+#include <iterator>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
@@ -142,8 +143,8 @@ int replay(const std::string& file) {
   }
   if (c.variant != "small" && c.variant != "mid" && c.variant != "big")
     usage_error(file + ": variant must be small, mid or big");
-  if (c.policy != "dt" && c.policy != "reverie" && c.policy != "dsh")
-    usage_error(file + ": policy must be dt, reverie or dsh");
+  if (c.policy != "dt" && c.policy != "reverie" && c.policy != "dsh" && c.policy != "static" && c.policy != "sih")
+    usage_error(file + ": policy must be dt, reverie, dsh, static or sih");
   if (c.requests == 0) usage_error(file + ": requests missing");
   const std::string fst = file + ".fst";
   const Outcome o = run_variant(c, fst);
@@ -205,7 +206,7 @@ int main(int argc, char** argv) {
   std::printf("rtl_soak: seed %llu, %llu requests\n", (unsigned long long)seed, (unsigned long long)requests);
   std::fflush(stdout);
 
-  const char* policies[] = {"dt", "reverie", "dsh"};
+  const char* policies[] = {"dt", "reverie", "dsh", "static", "sih"};
   std::map<std::string, soak::Stats> per;  // "variant policy"
   std::map<std::string, uint64_t> cases;
   std::mt19937_64 rng(seed);
@@ -215,7 +216,7 @@ int main(int argc, char** argv) {
   for (uint64_t k = 0; total.requests < requests; ++k) {
     Case c;
     c.variant = variants[k % variants.size()];
-    c.policy = policies[(k / variants.size()) % 3];
+    c.policy = policies[(k / variants.size()) % std::size(policies)];
     c.seed = rng();
     c.requests = std::min<uint64_t>(requests - total.requests, 5000 + rng() % 25001);
     // The case's replay file exists while it runs: an RTL assertion aborts the process

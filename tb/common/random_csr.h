@@ -15,7 +15,7 @@ struct CsrWrite {
   uint32_t addr = 0, data = 0;
 };
 
-// A configuration a unit with parameters `p` can hold: policy dt, reverie or dsh; pools,
+// A configuration a unit with parameters `p` can hold: policy dt, reverie, dsh, static or sih; pools,
 // profiles, alphas, reserved sizes, headroom, hysteresis, the queue maps, the congestion
 // level and the filter all drawn at random.
 inline admission::CoreConfig random_config(std::mt19937_64& rng, const admission::RtlParams& p, uint8_t ewma_frac,
@@ -125,7 +125,7 @@ inline CsrWrite random_write(std::mt19937_64& rng, const admission::CoreConfig& 
       case 1: {  // the filter (and, quiesced, the policy)
         w.addr = R::CTRL_ADDR;
         w.data = admission::read(c, w.addr, p);
-        if (accounting && rng() % 2) w.data = put(w.data, R::CTRL_POLICY_LSB, R::CTRL_POLICY_W, pick(0, 2));
+        if (accounting && rng() % 2) w.data = put(w.data, R::CTRL_POLICY_LSB, R::CTRL_POLICY_W, pick(0, 4));
         w.data = put(w.data, R::CTRL_EWMA_RULE_LSB, 1, rng() % 2);
         w.data = put(w.data, R::CTRL_EWMA_CLAMP_LSB, 1, rng() % 2);
         w.data = put(w.data, R::CTRL_EWMA_K_LSB, R::CTRL_EWMA_K_W, pick(0, 12));
@@ -175,12 +175,12 @@ inline CsrWrite random_write(std::mt19937_64& rng, const admission::CoreConfig& 
   return {R::CTRL_ADDR, admission::read(c, R::CTRL_ADDR, p)};  // CTRL rewritten unchanged
 }
 
-// A write whose value the unit itself refuses (and the core too): policy 3, ewma_k 31,
+// A write whose value the unit itself refuses (and the core too): policy 6 (no such policy), ewma_k 31,
 // dynamic_th -16, a pool or a profile the unit does not have, a congestion level of 0.
 inline CsrWrite illegal_write(std::mt19937_64& rng, const admission::CoreConfig& c, const admission::RtlParams& p) {
   namespace R = admission::regs;
   switch (rng() % 6) {
-    case 0: return {R::CTRL_ADDR, (admission::read(c, R::CTRL_ADDR, p) & ~R::CTRL_POLICY_MASK) | 3u};
+    case 0: return {R::CTRL_ADDR, (admission::read(c, R::CTRL_ADDR, p) & ~R::CTRL_POLICY_MASK) | 6u};
     case 1: return {R::CTRL_ADDR, admission::read(c, R::CTRL_ADDR, p) | R::CTRL_EWMA_K_MASK};
     case 2: return {R::IPROF_MODE_ADDR, (admission::read(c, R::IPROF_MODE_ADDR, p) & ~R::IPROF_MODE_SHIFT_MASK) | 0x100000u};
     case 3:

@@ -165,7 +165,7 @@ TEST(CsrTarget, ErrorsAreResponsesAndLeaveTheCoreAlone) {
       d = 0;
       j["all_enabled"] = status(m.access(tlm::TLM_READ_COMMAND, R::BUFFER_CELLS_ADDR * 4, d, 4, all, 4));
       j["all_enabled_data"] = d;
-      j["policy3"] = status(m.write(R::CTRL_ADDR, 3));
+      j["policy6"] = status(m.write(R::CTRL_ADDR, 6));  // no policy has value 6
       j["missing_pool"] = status(m.write(R::EPROF_MODE_ADDR, 7));       // pool 7 of 3
       j["pool_over_buffer"] = status(m.write(R::POOL_SIZE_ADDR, 70000));  // > 65536-cell buffer
       const uint32_t qmap0 = m.read_ok(R::QMAP_ADDR);
@@ -195,7 +195,7 @@ TEST(CsrTarget, ErrorsAreResponsesAndLeaveTheCoreAlone) {
   EXPECT_EQ(j.at("byte_enable"), "TLM_BYTE_ENABLE_ERROR_RESPONSE");
   EXPECT_EQ(j.at("all_enabled"), "TLM_OK_RESPONSE");
   EXPECT_EQ(j.at("all_enabled_data"), 65536u);
-  EXPECT_EQ(j.at("policy3"), "TLM_GENERIC_ERROR_RESPONSE");
+  EXPECT_EQ(j.at("policy6"), "TLM_GENERIC_ERROR_RESPONSE");
   EXPECT_EQ(j.at("missing_pool"), "TLM_GENERIC_ERROR_RESPONSE");
   EXPECT_EQ(j.at("pool_over_buffer"), "TLM_GENERIC_ERROR_RESPONSE");
   EXPECT_EQ(j.at("quiesce_qmap"), "TLM_GENERIC_ERROR_RESPONSE");

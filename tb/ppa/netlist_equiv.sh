@@ -24,11 +24,11 @@ datdir=$(yosys-config --datdir 2>/dev/null || echo "$(dirname "$(command -v yosy
 [ -f "$datdir/simcells.v" ] || { echo "netlist_equiv: simcells.v not in $datdir" >&2; exit 2; }
 
 mkdir -p "$work"
-rtl=("$repo/rtl/mmu_adm_pkg.sv" "$repo/rtl/mmu_adm_csr.sv" "$repo/rtl/mmu_adm_op.sv" "$repo/rtl/mmu_admission.sv")
+mapfile -t rtl < <(sed -n "s|^\([^#].*\)|$repo/rtl/\1|p" "$repo/rtl/sources.f")
 chparam=""
 for k in NPORTS NPRIO CW NPOOLS NPROF EWMA_FRAC CELLW POLICIES DUAL_ISSUE; do chparam+=" -set $k ${P[$k]}"; done
 cat > "$work/equiv.ys" <<EOF
-read_verilog -sv -DSYNTHESIS ${rtl[*]}
+read_verilog -sv -DSYNTHESIS -I$repo/rtl ${rtl[*]}
 chparam$chparam mmu_admission
 synth -top mmu_admission -flatten
 rename mmu_admission mmu_admission_net
@@ -43,7 +43,7 @@ for k in NPORTS NPRIO CW NPOOLS NPROF EWMA_FRAC CELLW POLICIES DUAL_ISSUE CYCLES
   tbdefs+=("-Pnetlist_equiv_tb.$k=${P[$k]}")
 done
 echo "netlist_equiv: iverilog"
-iverilog -g2012 -o "$work/equiv.vvp" -s netlist_equiv_tb "${tbdefs[@]}" \
+iverilog -g2012 -I "$repo/rtl" -o "$work/equiv.vvp" -s netlist_equiv_tb "${tbdefs[@]}" \
   "${rtl[@]}" "$here/netlist_equiv_tb.sv" "$work/netlist_generic.v" "$datdir/simcells.v" "$datdir/simlib.v" \
   2> >(grep -v 'sorry: constant selects' >&2)
 echo "netlist_equiv: simulation"

@@ -47,7 +47,7 @@ module netlist_equiv_tb;
 
   mmu_admission #(
     .NPORTS(NPORTS), .NPRIO(NPRIO), .CW(CW), .NPOOLS(NPOOLS), .NPROF(NPROF),
-    .EWMA_FRAC(EWMA_FRAC), .CELLW(CELLW), .POLICIES(3'(POLICIES)), .DUAL_ISSUE(DUAL_ISSUE)
+    .EWMA_FRAC(EWMA_FRAC), .CELLW(CELLW), .POLICIES(6'(POLICIES)), .DUAL_ISSUE(DUAL_ISSUE)
   ) u_rtl (
     .clk_i(clk), .rst_ni(rst_n),
     .cfg_valid_i(cfg_valid), .cfg_ready_o(o_rtl[0]), .cfg_write_i(cfg_write), .cfg_addr_i(cfg_addr),
@@ -244,7 +244,7 @@ module netlist_equiv_tb;
   initial begin
     integer p;
     idle_inputs();
-    for (p = 0; p < 3; p++) begin
+    for (p = 0; p < 6; p++) begin
       if (POLICIES[p]) begin
         do_reset();
         configure(p);

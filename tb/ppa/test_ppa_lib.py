@@ -1,6 +1,6 @@
 """scripts/ppa's library resolution (a liberty given by path gets the constraints, tie
-cells and ABC script of the library it is, or ones derived from its own cells) and the
-sweep's run-time estimate."""
+cells and ABC script of the library it is, or ones derived from its own cells), the area
+breakdown from the synthesis hierarchy, and the sweep's run-time estimate."""
 import os
 import sys
 import tempfile
@@ -117,6 +117,102 @@ class RunTimeEstimate(unittest.TestCase):
         cfg = flow.make_config(8, 8, policies='reverie', dual_issue=1)
         self.assertIsNone(sweep.estimate_runtime_s(self.ROWS, cfg, 'asap7'))
         self.assertIsNone(sweep.estimate_runtime_s(self.ROWS, flow.make_config(8, 8, policies='dt'), 'sky130'))
+
+
+# A hierarchical generic netlist as the flow writes it (yosys write_verilog -noexpr): the
+# top with two flip-flops and three instances, a policy module instantiating the EWMA
+# module twice, and the CSR block.
+NETLIST = r'''module \$paramod$ab12\mmu_pol_reverie (a, y);
+  (* src = "x.sv:1.1-1.2" *)
+  \$_XOR_  _001_ (
+    .A(a),
+    .B(a),
+    .Y(y)
+  );
+  \$paramod$cd34\mmu_adm_ewma  u_ewma (
+    .a(a)
+  );
+  \$paramod$cd34\mmu_adm_ewma  u_ewma2 (
+    .a(a)
+  );
+endmodule
+module \$paramod$cd34\mmu_adm_ewma (a, y);
+  \$_AND_  _002_ (
+    .A(a),
+    .B(a),
+    .Y(y)
+  );
+  \$_NOT_  _003_ (
+    .A(a),
+    .Y(y)
+  );
+endmodule
+module \$paramod$ef56\mmu_adm_csr (clk);
+  \$_DFF_P_  \ctrl[0]$_DFF_P_  (
+    .C(clk),
+    .D(d),
+    .Q(q)
+  );
+endmodule
+module mmu_admission (clk);
+  \$_DFF_PN0_  \ing_q[0][1]$_DFF_PN0_  (
+    .C(clk),
+    .D(d),
+    .Q(q),
+    .R(r)
+  );
+  \$_DFF_P_  \paused_q[2]$_DFF_P_  (
+    .C(clk),
+    .D(d),
+    .Q(q)
+  );
+  \$_MUX_  _004_ (
+    .A(a),
+    .B(b),
+    .S(s),
+    .Y(y)
+  );
+  \$paramod$ab12\mmu_pol_reverie  \g_dual.u_rel.g_reverie.u  (
+    .a(a)
+  );
+  \$paramod$ab12\mmu_pol_reverie  \g_dual.u_req.g_reverie.u  (
+    .a(a)
+  );
+  \$paramod$ef56\mmu_adm_csr  u_csr (
+    .clk(clk)
+  );
+endmodule
+'''
+
+
+class HierarchyBreakdown(unittest.TestCase):
+    def setUp(self):
+        self.tmp = tempfile.TemporaryDirectory()
+        self.path = os.path.join(self.tmp.name, 'generic_src.v')
+        with open(self.path, 'w') as f:
+            f.write(NETLIST)
+
+    def tearDown(self):
+        self.tmp.cleanup()
+
+    def test_each_block_counts_once_per_instance_in_its_category(self):
+        ff, comb = flow.generic_breakdown(self.path)
+        # Top: ing_q a counter bit, paused_q a pause bit, its mux counter logic (12).
+        self.assertEqual(ff, dict(counters=1, ewma=0, thresholds=0, pfc=1, control=0, csr=1))
+        # Two reverie instances: XOR 12 each; each holds two EWMA instances of AND 6 + NOT 2.
+        self.assertEqual(comb, dict(counters=12.0, ewma=4 * 8.0, thresholds=2 * 12.0, pfc=0.0, control=0.0, csr=0.0))
+
+    def test_a_module_without_a_category_is_an_error(self):
+        with open(self.path, 'w') as f:
+            f.write(NETLIST.replace('mmu_adm_ewma', 'mmu_adm_newblock'))
+        with self.assertRaisesRegex(flow.PpaError, 'mmu_adm_newblock.*MODULE_CATEGORY'):
+            flow.generic_breakdown(self.path)
+
+    def test_flattened_flip_flops_take_their_instance_category(self):
+        cats = dict(u_derive='thresholds')
+        self.assertEqual(flow.register_category('u_derive.dsh_ins_o[3]$_DFF_PN0_', cats), 'thresholds')
+        self.assertEqual(flow.register_category('avg_in_q[5][0]', cats), 'ewma')
+        self.assertEqual(flow.register_category('rsp_valid_o', cats), 'control')
 
 
 if __name__ == '__main__':

@@ -70,6 +70,11 @@ class GenRegs(unittest.TestCase):
         self.assertIn("(w_iprof_mode_shift ^ 5'h10) >= 5'd1", sv)
         self.assertIn("(hit_congested_cells && (rdata[0 +: CW] != w_congested_cells_cells))", sv)
         self.assertIn("reg2hw_congested_cells_cells_o <= CW'(80);", sv)
+        # A field marked next: its value after this cycle, the write's entry replaced.
+        self.assertIn("output wire [NPROF*CW-1:0] reg2hw_iprof_xoff_cells_next_o,", sv)
+        self.assertIn("do_write && hit_iprof_xoff && 32'(idx_g040_s8) == k ? w_iprof_xoff_cells : "
+                      "reg2hw_iprof_xoff_cells_o[k*CW +: CW];", sv)
+        self.assertNotIn("reg2hw_buffer_cells_cells_next_o", sv)
 
     def test_overlapping_addresses(self):
         # An array interleaved badly with IPROF_* (0x47 + 2 x 4 = IPROF_MODE[2]'s 0x4f? no:
@@ -98,8 +103,9 @@ class GenRegs(unittest.TestCase):
         self.bad(lambda m: field(m, "HDRM_POOL_CELLS", "cells").pop("cpp"), "HDRM_POOL_CELLS.cells", "cpp")
         self.bad(lambda m: reg(m, "QMAP").update({"stride": 3}), "register QMAP", "power of two")
         self.bad(lambda m: field(m, "CTRL", "ewma_rule").update({"colour": 1}), "CTRL.ewma_rule", "colour")
-        self.bad(lambda m: field(m, "CTRL", "policy").update({"enum": {"dt": 0, "x": 4}}), "CTRL.policy", "enum x")
+        self.bad(lambda m: field(m, "CTRL", "policy").update({"enum": {"dt": 0, "x": 8}}), "CTRL.policy", "enum x")
         self.bad(lambda m: field(m, "IPROF_MODE", "shift").update({"min": -17}), "IPROF_MODE.shift", "min -17")
+        self.bad(lambda m: field(m, "STAT_TOTAL", "cells").update({"next": True}), "STAT_TOTAL", "next")
         rc, err, files = self.run_gen('{"registers": [')
         self.assertEqual(rc, 2)
         self.assertIn("map.json", err)

@@ -26,8 +26,11 @@ src=$(cd "$src" && pwd) || exit 1
 rm -rf "$out"
 mkdir -p "$out/dat" || exit 1
 
+# The big unit's random suite (32 x 8 ports, 360 000 requests, ~10x the mid unit's time)
+# is left out here: ctest rtl_tests runs it, and its parameters differ from the mid unit's
+# only in the port count (the same lines run).
 echo "running $bin"
-if ! MMU_COV_DIR="$out/dat" "$bin" >"$out/tests.log" 2>&1; then
+if ! MMU_COV_DIR="$out/dat" "$bin" --gtest_filter=-RandomLockstep.BigUnit32x8Counters32 >"$out/tests.log" 2>&1; then
   tail -n 60 "$out/tests.log"
   echo "FAIL: the coverage build of the RTL suite failed (log: $out/tests.log)"
   exit 1

@@ -19,9 +19,10 @@ for dual in 1 0; do
   log="$work/tb_mmu_admission_dual$dual.log"
   # Icarus 11 warns ("sorry: constant selects in always_* processes ...") on the RTL's
   # indexed part-selects in always_comb; the warnings are about sensitivity lists only.
-  if ! iverilog -g2012 -o "$out" -s tb_mmu_admission -P tb_mmu_admission.DUAL_ISSUE=$dual \
-      "$src/rtl/mmu_adm_pkg.sv" "$src/rtl/mmu_regs_pkg.sv" "$src/rtl/mmu_adm_csr.sv" "$src/rtl/mmu_adm_op.sv" \
-      "$src/rtl/mmu_admission.sv" "$src/tb/rtl/tb_mmu_admission.sv" >"$work/iverilog.log" 2>&1; then
+  # shellcheck disable=SC2046  # rtl/sources.f: one file name a line, no spaces
+  if ! iverilog -g2012 -o "$out" -s tb_mmu_admission -P tb_mmu_admission.DUAL_ISSUE=$dual -I "$src/rtl" \
+      "$src/rtl/mmu_regs_pkg.sv" $(sed -n "s|^\([^#].*\)|$src/rtl/\1|p" "$src/rtl/sources.f") \
+      "$src/tb/rtl/tb_mmu_admission.sv" >"$work/iverilog.log" 2>&1; then
     cat "$work/iverilog.log"
     echo "FAIL: iverilog could not compile the design (DUAL_ISSUE=$dual)"
     exit 1

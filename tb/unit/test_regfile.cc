@@ -234,8 +234,14 @@ TEST(Regfile, ResetValuesAndDecode) {
   // Cell counts are cw (16) bits wide in the unit: the upper bits of a write are dropped.
   write(w, R::BUFFER_CELLS_ADDR, 0x00012345, p);
   EXPECT_EQ(w.buffer_cells, 0x2345u);
-  // An undefined policy is refused.
-  expect_throw<std::invalid_argument>([&] { write(w, R::CTRL_ADDR, 3, p); }, "CTRL.policy 3");
+  // An undefined policy, or one the unit does not implement (abm), is refused; static (3)
+  // and sih (4) are taken.
+  expect_throw<std::invalid_argument>([&] { write(w, R::CTRL_ADDR, 6, p); }, "CTRL.policy 6");
+  expect_throw<std::invalid_argument>([&] { write(w, R::CTRL_ADDR, 5, p); }, "CTRL.policy 5");
+  write(w, R::CTRL_ADDR, R::CTRL_POLICY_STATIC, p);
+  EXPECT_EQ(w.policy, "static");
+  write(w, R::CTRL_ADDR, R::CTRL_POLICY_SIH, p);
+  EXPECT_EQ(w.policy, "sih");
   // A write past the end of a shorter profile table extends it with reset entries.
   CoreConfig s = c;
   s.egress_profiles.resize(1);
@@ -267,8 +273,7 @@ TEST(Regfile, UnrepresentableConfigurationsThrow) {
     edit(c, q);
     expect_throw<std::invalid_argument>([&] { encode(c, q); }, needle);
   };
-  for (const char* pol : {"abm", "static", "sih"})
-    bad([&](CoreConfig& c, RtlParams&) { c.policy = pol; }, "not implemented by the RTL");
+  bad([&](CoreConfig& c, RtlParams&) { c.policy = "abm"; }, "not implemented by the RTL");
   bad([](CoreConfig& c, RtlParams&) { c.ewma.rule = EwmaConfig::Rule::kPeriodic; }, "CTRL.ewma_rule 2");
   bad([](CoreConfig& c, RtlParams&) { c.congestion.kind = CongestionRule::Kind::kSaturation; }, "saturation");
   bad([](CoreConfig&, RtlParams& q) { q.cw = 16; }, "counter_bits 32 != unit cw 16");

@@ -152,7 +152,7 @@ class ReveriePolicy : public Policy {
   uint64_t gamma(const Counters& c, const Threshold& th, uint32_t prio) const {
     if (!th.dynamic) return th.static_cells;
     const uint64_t dt = dt_threshold(c, th, uint16_t(m_pool));
-    return divide_fx(dt, m_n.n_fx(prio), CongestionCount::kFrac);
+    return divide_np(dt, m_n.n_fx(prio), CongestionCount::kFrac);
   }
 
   int m_pool = -1;

@@ -1,0 +1,155 @@
+// reverie (reverie-nsdi24 §3), as hw-model/admission/policies/reverie.cc: one shared pool
+// (rpool_i) plus the headroom pool; a lossless packet is accounted in its ingress queue, a
+// lossy one in its egress queue. Gamma_p = alpha_p / n_p x (b* - q*) (Eq. 6), the division
+// by n_p through a reciprocal table (mmu_adm_recip_div); admission (Eq. 4) compares the
+// low-pass-filtered length q_hat (Eq. 5) with Gamma.
+`include "mmu_adm_pol_if.svh"
+`default_nettype none
+
+/* verilator lint_off UNUSEDSIGNAL */
+module mmu_pol_reverie #(`MMU_POL_PARAMS) (`MMU_POL_PORTS);
+/* verilator lint_on UNUSEDSIGNAL */
+`include "mmu_adm_fn.svh"
+  `MMU_POL_NEXT
+
+  // n_p counts at most the NPORTS ingress and NPORTS egress queues of a priority.
+  localparam int NMAX = 2 * NPORTS;
+
+  wire [CW-1:0] rsize = cfg_pool_size_i[rpool_i*CW +: CW];
+  wire [CW-1:0] rused = v_pool_used_i[rpool_i*CW +: CW];
+
+  // The queue this packet is accounted in, and a release's effect on it, on the pool and on
+  // n_p: the XON test's threshold is on the state the release leaves. (Wires ahead of the
+  // decision block, not its outputs fed back: Icarus 11 re-evaluates such a path without end.)
+  wire [SW-1:0] n = SW'(cells_i);
+  wire [SW-1:0] q_hdrm = SW'(v_hdrm_i);
+  wire [SW-1:0] qq = ll_i ? SW'(v_ing_i) : SW'(v_egr_i);
+  wire [CW-1:0] res_q = ll_i ? ires_i : eres_i;
+  wire [SW-1:0] cnt_before = qq + (ll_i ? q_hdrm : '0);
+  wire [SW-1:0] from_h = ll_i ? (n < q_hdrm ? n : q_hdrm) : '0;  // headroom drains first
+  wire [SW-1:0] from_q = n - from_h;
+  wire [SW-1:0] shrink = shared_part(qq, res_q) - shared_part(qq - from_q, res_q);
+  wire [SW-1:0] cnt_rel = (qq - from_q) + (ll_i ? q_hdrm - from_h : '0);
+  wire [CW-1:0] rused_rel = CW'(SW'(rused) - shrink);
+  wire [QW:0] ncong_rel = v_ncong_i + (QW+1)'(cnt_rel >= SW'(cfg_congested_i)) - (QW+1)'(cnt_before >= SW'(cfg_congested_i));
+
+  // alpha_p (b* - q*) on the view (a request: the PG's profile if lossless, else the
+  // queue's) and on the state a release leaves (its XON test, lossless only), each over n_p.
+  wire [CW-1:0] dt_view = dt_threshold(1'b1, ll_i ? ip_shift_i : ep_shift_i, '0, rsize, rused);
+  wire [CW-1:0] dt_next = dt_threshold(1'b1, ip_shift_i, '0, rsize, rused_rel);
+  wire [CW-1:0] per_np_view, per_np_next;
+  mmu_adm_recip_div #(.VW(CW), .NW(QW+1), .NMAX(NMAX)) u_div_view (.v_i(dt_view), .n_i(v_ncong_i), .q_o(per_np_view));
+  mmu_adm_recip_div #(.VW(CW), .NW(QW+1), .NMAX(NMAX)) u_div_next (.v_i(dt_next), .n_i(ncong_rel), .q_o(per_np_next));
+  wire [CW-1:0] g_view = ll_i ? (ip_dynamic_i ? per_np_view : ip_static_i) : (ep_dynamic_i ? per_np_view : ep_static_i);
+  wire [CW-1:0] g_next = ip_dynamic_i ? per_np_next : ip_static_i;
+
+  // The filter steps on the queue's shared cells: before a request (CTRL.ewma_rule 1),
+  // after a release.
+  wire [AW-1:0] avg_view = ll_i ? v_avg_in_i : v_avg_eg_i;
+  wire [CW-1:0] q_filt = CW'(shared_part(is_req_i ? qq : qq - from_q, res_q));
+  wire [AW-1:0] avg_step;
+  mmu_adm_ewma #(.CW(CW), .EWMA_FRAC(EWMA_FRAC), .CELLW(CELLW)) u_ewma (
+    .avg_i(avg_view), .q_i(q_filt), .k_i(cfg_ewma_k_i), .clamp_i(cfg_ewma_clamp_i), .avg_o(avg_step));
+
+  logic [SW-1:0] grow, cnt_after, s;
+  logic [AW-1:0] avg;
+  logic [CW+1:0] avg_up;  // ceil(q_hat) in cells plus xon_offset
+  logic to_h, fits;
+
+  // Bookkeeping, the filter, XOFF and XON.
+  always_comb begin
+    verdict = mmu_adm_pkg::VERDICT_DROP;
+    pfc = mmu_adm_pkg::PFC_NONE;
+    port_pfc = mmu_adm_pkg::PFC_NONE;
+    reason = mmu_adm_pkg::REASON_NONE;
+    underflow = 1'b0;
+    n_ing = v_ing_i;
+    n_hdrm = v_hdrm_i;
+    n_egr = v_egr_i;
+    n_paused = v_paused_i;
+    n_avg_in = v_avg_in_i;
+    n_avg_eg = v_avg_eg_i;
+    n_pool_used = v_pool_used_i;
+    n_hdrm_used = v_hdrm_used_i;
+    n_total = v_total_i;
+    n_ncong = v_ncong_i;
+    n_port_paused = v_port_paused_i;
+    n_port_shared = v_port_shared_i;
+    n_port_ins = v_port_ins_i;
+    to_h = 1'b0;
+    fits = 1'b0;
+    cnt_after = '0;
+    s = '0;
+    avg_up = '0;
+    avg = avg_view;
+    grow = shared_part(qq + n, res_q) - shared_part(qq, res_q);
+
+    if (is_req_i) begin
+      if (cfg_ewma_rule_i) begin
+        avg = avg_step;
+        if (ll_i) n_avg_in = avg;
+        else n_avg_eg = avg;
+      end
+      // Eq. 4 in fixed point: q_hat <= Gamma.
+      fits = qq + n <= SW'(res_q) || (avg <= (AW'(g_view) << EWMA_FRAC) && SW'(rused) + grow <= SW'(rsize));
+      if (ll_i) begin
+        if (v_paused_i) begin
+          to_h = 1'b1;
+        end else if (!fits) begin
+          n_paused = 1'b1;
+          pfc = mmu_adm_pkg::PFC_XOFF;
+          to_h = 1'b1;
+        end
+      end
+      if (ll_i && to_h && (q_hdrm + n > SW'(ip_xoff_i) || SW'(v_hdrm_used_i) + n > SW'(cfg_hdrm_pool_i))) begin
+        reason = mmu_adm_pkg::REASON_HEADROOM;
+      end else if (!ll_i && !fits) begin
+        reason = mmu_adm_pkg::REASON_EGRESS;
+      end else if (SW'(v_total_i) + n > SW'(cfg_buffer_i)) begin
+        reason = mmu_adm_pkg::REASON_BUFFER;
+      end else begin
+        if (to_h) begin
+          n_hdrm = CW'(q_hdrm + n);
+          n_hdrm_used = CW'(SW'(v_hdrm_used_i) + n);
+        end else begin
+          if (ll_i) n_ing = CW'(qq + n);
+          else n_egr = CW'(qq + n);
+          n_pool_used[rpool_i*CW +: CW] = CW'(SW'(rused) + grow);
+        end
+        n_total = CW'(SW'(v_total_i) + n);
+        cnt_after = cnt_before + n;
+        n_ncong = v_ncong_i + (QW+1)'(cnt_after >= SW'(cfg_congested_i)) - (QW+1)'(cnt_before >= SW'(cfg_congested_i));
+        verdict = to_h ? mmu_adm_pkg::VERDICT_HEADROOM : mmu_adm_pkg::VERDICT_SHARED;
+      end
+
+    end else if (is_rel_i) begin
+      if (from_q > qq) begin
+        underflow = 1'b1;
+      end else begin
+        n_hdrm = CW'(q_hdrm - from_h);
+        n_hdrm_used = CW'(SW'(v_hdrm_used_i) - from_h);
+        if (ll_i) n_ing = CW'(qq - from_q);
+        else n_egr = CW'(qq - from_q);
+        n_pool_used[rpool_i*CW +: CW] = rused_rel;
+        n_total = CW'(SW'(v_total_i) - n);
+        n_ncong = ncong_rel;
+        avg = avg_step;
+        if (ll_i) n_avg_in = avg;
+        else n_avg_eg = avg;
+        // XON once headroom is empty: the queue empty, below xon, or
+        // ceil(q_hat) + xon_offset <= Gamma on the state the release leaves.
+        s = shared_part(SW'(n_ing), ires_i);
+        // q_hat + 2^F - 1 <= (2^CW - 1) 2^F + 2^F - 1 fits AW bits.
+        avg_up = (CW+2)'((avg + ((AW'(1) << EWMA_FRAC) - AW'(1))) >> EWMA_FRAC) + (CW+2)'(ip_xon_offset_i);
+        if (ll_i && v_paused_i && q_hdrm == from_h &&
+            (n_ing == '0 || s < SW'(ip_xon_i) || avg_up <= (CW+2)'(g_next))) begin
+          n_paused = 1'b0;
+          pfc = mmu_adm_pkg::PFC_XON;
+        end
+      end
+    end
+  end
+
+endmodule
+
+`default_nettype wire

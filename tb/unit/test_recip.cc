@@ -1,0 +1,73 @@
+// The RTL's divider-free floor(v / n) (admission/recip.h, rtl/mmu_adm_recip_div.sv) against
+// division: every divisor the table holds at each unit width, the boundary dividends around
+// every multiple's edge, and a random sweep (MMUSIM_SEED, else fresh; printed).
+#include <gtest/gtest.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <random>
+
+#include "admission/recip.h"
+
+namespace r = mmusim::admission::recip;
+
+namespace {
+
+uint64_t seed() {
+  if (const char* e = std::getenv("MMUSIM_SEED")) return std::strtoull(e, nullptr, 0);
+  return std::random_device{}();
+}
+
+}  // namespace
+
+TEST(Recip, IndexBitsMatchTheRtlClog2) {
+  // $clog2(NMAX + 1) of rtl/mmu_adm_recip_div.sv.
+  EXPECT_EQ(r::index_bits(2), 2);    // 1 port
+  EXPECT_EQ(r::index_bits(8), 4);    // 4 ports
+  EXPECT_EQ(r::index_bits(64), 7);   // 32 ports
+  EXPECT_EQ(r::index_bits(128), 8);  // 64 ports
+  EXPECT_EQ(r::index_bits(127), 7);
+}
+
+TEST(Recip, ExactForEveryDivisorAndEdgeDividend) {
+  for (int vbits : {8, 16, 24, 32}) {
+    for (uint64_t nmax : {2, 8, 16, 64, 128}) {
+      const int nbits = r::index_bits(nmax);
+      const uint64_t vmax = (uint64_t(1) << vbits) - 1;
+      for (uint64_t n = 0; n <= nmax; ++n) {
+        const uint64_t d = n < 1 ? 1 : n;
+        auto check = [&](uint64_t v) {
+          if (v > vmax) return;
+          ASSERT_EQ(r::divide(v, n, vbits, nbits), v / d) << "v " << v << " n " << n << " vbits " << vbits;
+        };
+        for (uint64_t v : {uint64_t(0), uint64_t(1), vmax, vmax - 1, vmax / 2}) check(v);
+        // Just below, at and above the largest multiples of n (where a short reciprocal fails).
+        for (uint64_t k = vmax / d; k + 8 > vmax / d && k > 0; --k)
+          for (int e = -1; e <= 1; ++e) check(k * d + uint64_t(int64_t(e)));
+        for (uint64_t k = 1; k < 8; ++k) check(k * d - 1), check(k * d);
+      }
+    }
+  }
+}
+
+TEST(Recip, RandomSweep) {
+  const uint64_t s = seed();
+  std::printf("Recip.RandomSweep: MMUSIM_SEED=%llu\n", (unsigned long long)s);
+  std::mt19937_64 rng(s);
+  for (int i = 0; i < 2000000; ++i) {
+    const int vbits = 8 + int(rng() % 25);
+    const uint64_t nmax = 2 + rng() % 127;
+    const uint64_t n = 1 + rng() % nmax;
+    const uint64_t v = rng() & ((uint64_t(1) << vbits) - 1);
+    ASSERT_EQ(r::divide(v, n, vbits, r::index_bits(nmax)), v / n) << "v " << v << " n " << n << " vbits " << vbits;
+  }
+}
+
+// A shorter reciprocal is not exact: the table needs every one of its index bits.
+TEST(Recip, OneBitLessFails) {
+  bool failed = false;
+  for (uint64_t n = 3; n <= 128 && !failed; ++n)
+    for (uint64_t v = (uint64_t(1) << 16) - 1; v > (uint64_t(1) << 16) - 5000 && !failed; --v)
+      failed = r::divide(v, n, 16, r::index_bits(128) - 8) != v / n;
+  EXPECT_TRUE(failed);
+}
