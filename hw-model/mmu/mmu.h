@@ -75,6 +75,7 @@ class Mmu : public sc_core::sc_module, public AdmissionIf {
   void sample_until(uint64_t t);
   void write_row(uint64_t t);
   void update_stats(uint64_t t);
+  void mirror();  // the VCD byte mirrors from the series
   void mark_ce(Packet& p);
   void push_int_hop(Packet& p, uint64_t t);
   [[noreturn]] void model_error(const std::exception& e, const Packet& p, const char* op);
@@ -118,7 +119,8 @@ class Mmu : public sc_core::sc_module, public AdmissionIf {
   uint64_t m_int_recorded = 0, m_int_full = 0;
   std::ostream* m_ts = nullptr;
   uint64_t m_next_sample = 0;
-  // Byte mirrors for VCD tracing.
+  // Byte mirrors for VCD tracing, kept only when traced.
+  bool m_trace_mmu = false;
   sc_dt::uint64 m_v_ll = 0, m_v_ly = 0, m_v_hd = 0, m_v_total = 0, m_v_th_ll = 0, m_v_th_ly = 0;
 };
 
