@@ -86,6 +86,8 @@ void Mmu::rtl_csr_write(uint32_t addr, uint32_t data) {
 void Mmu::trace(sc_core::sc_trace_file* tf, const VcdSignals& sel) {
   const std::string n = name();
   if (sel.mmu) {
+    m_trace_mmu = true;
+    mirror();
     sc_core::sc_trace(tf, m_v_ll, n + ".lossless_bytes");
     sc_core::sc_trace(tf, m_v_ly, n + ".lossy_bytes");
     sc_core::sc_trace(tf, m_v_hd, n + ".headroom_bytes");
@@ -189,13 +191,17 @@ void Mmu::update_stats(uint64_t t) {
   const uint64_t th_ly = m_ly_port < 0 ? 0 : m_core.egress_threshold(uint32_t(m_ly_port), uint32_t(m_ly_prio)) * m_cell;
   m_stats.set(kThLossless, th_ll);
   m_stats.set(kThLossy, th_ly);
-  for (size_t i = 0; i < m_pool_stats.size(); ++i) m_stats.set(kPools + i, m_core.pool_used(uint16_t(i)) * m_cell);
-  m_v_ll = m_ll * m_cell;
-  m_v_ly = m_ly * m_cell;
-  m_v_hd = m_hd * m_cell;
-  m_v_total = total;
-  m_v_th_ll = th_ll;
-  m_v_th_ly = th_ly;
+  for (size_t i = 0, n = m_pool_stats.size(); i < n; ++i) m_stats.set(kPools + i, m_core.pool_used(uint16_t(i)) * m_cell);
+  if (m_trace_mmu) mirror();
+}
+
+void Mmu::mirror() {
+  m_v_ll = m_occ.lossless.value();
+  m_v_ly = m_occ.lossy.value();
+  m_v_hd = m_occ.headroom.value();
+  m_v_total = m_occ.total.value();
+  m_v_th_ll = m_occ.th_lossless.value();
+  m_v_th_ly = m_occ.th_lossy.value();
 }
 
 void Mmu::model_error(const std::exception& e, const Packet& p, const char* op) {

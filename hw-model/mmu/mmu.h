@@ -77,6 +77,7 @@ class Mmu : public sc_core::sc_module, public AdmissionIf {
   void sample_until(uint64_t t);
   void write_row(uint64_t t);
   void update_stats(uint64_t t);
+  void mirror();  // the VCD byte mirrors from the series
   void mark_ce(Packet& p, uint8_t queue);
   // The egress queue the packet's TC joins at its egress port (tc_to_queue_map).
   uint8_t queue_of(const Packet& p) const { return m_cfg.tc_to_queue[p.out_port][p.tc]; }
@@ -122,7 +123,8 @@ class Mmu : public sc_core::sc_module, public AdmissionIf {
   uint64_t m_int_recorded = 0, m_int_full = 0;
   std::ostream* m_ts = nullptr;
   uint64_t m_next_sample = 0;
-  // Byte mirrors for VCD tracing.
+  // Byte mirrors for VCD tracing, kept only when traced.
+  bool m_trace_mmu = false;
   sc_dt::uint64 m_v_ll = 0, m_v_ly = 0, m_v_hd = 0, m_v_total = 0, m_v_th_ll = 0, m_v_th_ly = 0;
 };
 

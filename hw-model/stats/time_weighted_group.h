@@ -32,6 +32,7 @@ class TimeWeightedGroup {
         m_clipped(m_start), m_now(n), m_acc(n), m_hist(n, std::vector<uint64_t>(1, 0)) {
     for (size_t i = 0; i < n; ++i) m_acc[i] = {0, m_clipped, 0, m_hist[i].data(), 1};
     m_in_window = m_start == 0 && m_end > 0;
+    m_at_start = m_in_window;
   }
 
   // The values held since the last change are held up to `t` (non-decreasing).
@@ -43,11 +44,17 @@ class TimeWeightedGroup {
     m_last = t;
     m_clipped = t < m_start ? m_start : t < m_end ? t : m_end;
     m_in_window = t >= m_start && t < m_end;
+    m_at_start = m_in_window && t == m_start;
   }
-  // Series i becomes v at the time of the last advance.
+  // Series i becomes v at the time of the last advance. Inside the window past its first
+  // instant every maximum already covers its value, so a kept value costs one compare.
   void set(size_t i, uint64_t v) {
     Now& s = m_now[i];
-    if (v != s.value) change(i, v);
+    if (v == s.value) {
+      if (m_at_start && v > s.max) s.max = v;
+      return;
+    }
+    change(i, v);
     if (m_in_window && v > s.max) s.max = v;
   }
   // The values are held up to `t`, the end of the run: every stretch is added.
@@ -76,11 +83,14 @@ class TimeWeightedGroup {
     Acc& a = m_acc[i];
     m_now[i].value = v;
     a.bin = size_t(v / m_bucket);
-    if (a.bin >= a.bins) {
-      m_hist[i].resize(a.bin + 1, 0);
-      a.hist = m_hist[i].data();
-      a.bins = m_hist[i].size();
-    }
+    if (a.bin >= a.bins) grow(i);
+  }
+  // Out of line: rare, and a call inside the hot path would cost every change its registers.
+  [[gnu::noinline, gnu::cold]] void grow(size_t i) {
+    Acc& a = m_acc[i];
+    m_hist[i].resize(a.bin + 1, 0);
+    a.hist = m_hist[i].data();
+    a.bins = m_hist[i].size();
   }
   // Adds series i's stretch up to the clock.
   void close(size_t i) {
@@ -113,6 +123,7 @@ class TimeWeightedGroup {
   uint64_t m_last = 0;
   uint64_t m_clipped;        // m_last clipped to the window
   bool m_in_window = false;  // m_last is in the window
+  bool m_at_start = false;   // m_last is the window's first instant
   std::vector<Now> m_now;
   std::vector<Acc> m_acc;
   std::vector<std::vector<uint64_t>> m_hist;

@@ -62,10 +62,12 @@ TEST(TimeWeightedGroup, EqualsOneTimeWeightedPerSeriesOnRandomStreams) {
     uint64_t t = 0;
     for (int op = 0; op < 300; ++op) {
       if (rng() % 4) t += rng() % 200;  // several changes at one instant too
+      if (t < start && rng() % 8 == 0) t = start;  // changes at the window's first instant
       g.advance(t);
       for (size_t i = 0; i < n; ++i) {
         if (rng() % 3) continue;
-        const uint64_t v = rng() % 4 == 0 ? 0 : rng() % 2000;
+        // Kept values now and then: a kept value still counts at the window's first instant.
+        const uint64_t v = rng() % 4 == 0 ? 0 : rng() % 4 == 0 ? ref[i].value() : rng() % 2000;
         g.set(i, v);
         ref[i].set(t, v);
       }
