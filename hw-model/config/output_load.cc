@@ -36,8 +36,10 @@ void load_output(Scenario& sc, JsonReader o) {
       if (ports.size() != 1 || __builtin_popcount(mask) != 1)
         t.fail(cls, "'" + key + "' must name one PORT|PRIORITY");
       const int prio = __builtin_ctz(mask);
-      if (sc.lossless(ports[0], uint32_t(prio)) != (cls == std::string("lossless")))
-        t.fail(cls, "'" + key + "' is not a " + cls + " queue");
+      // The lossless series is a PG's (ingress) threshold, the lossy one a queue's (egress).
+      const bool lossless = cls == std::string("lossless");
+      if ((lossless ? sc.lossless(ports[0], uint32_t(prio)) : sc.queue_lossless(ports[0], uint32_t(prio))) != lossless)
+        t.fail(cls, "'" + key + "' is not a " + std::string(lossless ? "lossless PG" : "lossy queue"));
       (cls == std::string("lossless") ? sc.output.th_lossless_port : sc.output.th_lossy_port) = int(ports[0]);
       (cls == std::string("lossless") ? sc.output.th_lossless_prio : sc.output.th_lossy_prio) = prio;
     }

@@ -225,4 +225,33 @@ TEST(ClassMaps, ConfigShowListsTheMaps) {
   EXPECT_NE(t.out.find("Q3    3        3,4      egress_lossless_profile"), std::string::npos) << t.out;
 }
 
+// output.threshold_queues: "lossless" names a PG (the ingress threshold), "lossy" an egress
+// queue. With TC 3 (PFC) moved to queue 5, PG 3 is lossless, queue 3 lossy and queue 5
+// lossless, so "Ethernet0|3" is a valid lossy key and "Ethernet0|5" is not.
+TEST(ClassMaps, ThresholdQueuesLossyKeyNamesAQueue) {
+  auto scenario = [](const std::string& lossy) {
+    return json{{"duration_us", 5},
+                {"topology", {{"ports", 2}, {"rate_gbps", 100}, {"link_delay_ns", 0}}},
+                {"mmu", {{"buffer_bytes", 1048576}, {"clock_mhz", 1000}}},
+                {"buffer",
+                 {{"BUFFER_POOL", pools()},
+                  {"BUFFER_PROFILE", profiles()},
+                  {"PORT_QOS_MAP", {{"Ethernet0,Ethernet4", {{"pfc_enable", "3"}, {"tc_to_queue_map", "MOVED"}}}}},
+                  {"TC_TO_QUEUE_MAP", {{"MOVED", {{"3", "5"}}}}}}},
+                {"traffic", {{{"type", "constant"}, {"src", "h1"}, {"dst", "h0"}, {"dscp", 24}}}},
+                {"output", {{"threshold_queues", {{"lossless", "Ethernet0|3"}, {"lossy", lossy}}}}}};
+  };
+  auto check = [&](const std::string& lossy, const std::string& name) {
+    const std::string file = testing::TempDir() + "class_maps_thq_" + name + ".json";
+    std::ofstream(file) << scenario(lossy).dump(1);
+    return run_mmusim({"check", file}, {true});
+  };
+  const auto ok = check("Ethernet0|3", "q3");
+  EXPECT_EQ(ok.code, 0) << ok.err;
+  const auto bad = check("Ethernet0|5", "q5");
+  EXPECT_NE(bad.code, 0);
+  EXPECT_NE(bad.err.find("output.threshold_queues.lossy"), std::string::npos) << bad.err;
+  EXPECT_NE(bad.err.find("is not a lossy queue"), std::string::npos) << bad.err;
+}
+
 }  // namespace
