@@ -103,6 +103,37 @@ inline nlohmann::json base_scenario(int ports, double duration_us) {
   return s;
 }
 
+// All-lossy switch (no PFC) with a DT (alpha = 1) egress pool of `buffer` bytes, 40 Gb/s
+// links of 1 us (the Smart-Pause slides' setup).
+inline nlohmann::json lossy_scenario(int ports, uint64_t buffer, double duration_us) {
+  nlohmann::json s = base_scenario(ports, duration_us);
+  s["topology"] = {{"ports", ports}, {"rate_gbps", 40}, {"link_delay_ns", 1000}};
+  s["mmu"] = {{"buffer_bytes", buffer}, {"cell_bytes", 256}, {"clock_mhz", 1000}, {"pipeline_latency_cycles", 4}};
+  const std::string b = std::to_string(buffer);
+  s["buffer"] = {
+      {"BUFFER_POOL",
+       {{"ingress_pool", {{"size", b}, {"type", "ingress"}}}, {"egress_lossy_pool", {{"size", b}, {"type", "egress"}}}}},
+      {"BUFFER_PROFILE",
+       {{"ingress_lossy_profile", {{"pool", "ingress_pool"}, {"static_th", b}}},
+        {"egress_lossy_profile", {{"pool", "egress_lossy_pool"}, {"size", "0"}, {"dynamic_th", 0}}}}},
+      {"PORT_QOS_MAP", {{port_list(ports), {{"pfc_enable", ""}}}}}};
+  return s;
+}
+
+// sw0 (h0, h1, sw1) -- sw1 (sw0, h2, h3), 100 Gb/s, 1 us links.
+inline nlohmann::json two_switch_topology() {
+  return {{"switches", {{{"name", "sw0"}, {"ports", 3}}, {{"name", "sw1"}, {"ports", 3}}}},
+          {"hosts", {{{"name", "h0"}}, {{"name", "h1"}}, {{"name", "h2"}}, {{"name", "h3"}}}},
+          {"links",
+           {{{"a", "sw0:0"}, {"b", "h0"}},
+            {{"a", "sw0:1"}, {"b", "h1"}},
+            {{"a", "sw0:2"}, {"b", "sw1:0"}},
+            {{"a", "sw1:1"}, {"b", "h2"}},
+            {{"a", "sw1:2"}, {"b", "h3"}}}},
+          {"rate_gbps", 100},
+          {"link_delay_ns", 1000}};
+}
+
 // dscp 24 -> TC3 (lossless), dscp 8 -> TC1 (lossy) with the class-selector map.
 inline nlohmann::json constant(const std::string& src, const nlohmann::json& dst, int dscp) {
   return {{"type", "constant"}, {"src", src}, {"dst", dst}, {"dscp", dscp}};

@@ -273,16 +273,7 @@ TEST(EcnConfigDb, VlabAzureLosslessMarksTheIncast) {
 // sw0 (h0, h1, sw1) -- sw1 (sw0, h2, h3), 100 Gb/s, 1 us links; INT on TC3.
 json two_hops(const json& traffic) {
   json s = test::base_scenario(3, 20);
-  s["topology"] = {{"switches", {{{"name", "sw0"}, {"ports", 3}}, {{"name", "sw1"}, {"ports", 3}}}},
-                   {"hosts", {{{"name", "h0"}}, {{"name", "h1"}}, {{"name", "h2"}}, {{"name", "h3"}}}},
-                   {"links",
-                    {{{"a", "sw0:0"}, {"b", "h0"}},
-                     {{"a", "sw0:1"}, {"b", "h1"}},
-                     {{"a", "sw0:2"}, {"b", "sw1:0"}},
-                     {{"a", "sw1:1"}, {"b", "h2"}},
-                     {{"a", "sw1:2"}, {"b", "h3"}}}},
-                   {"rate_gbps", 100},
-                   {"link_delay_ns", 1000}};
+  s["topology"] = test::two_switch_topology();
   s["buffer"] = test::sonic_buffer(3, 16 * kMiB, 14 * kMiB, std::to_string(2 * kMiB), 14 * kMiB, 0, 0, nullptr);
   s["int"] = {{"enabled_classes", {3}}};
   s["traffic"] = traffic;

@@ -45,23 +45,6 @@ std::vector<std::map<std::string, std::string>> read_flows(const std::string& pa
   return rows;
 }
 
-// All-lossy switch (no PFC) with a DT (alpha = 1) egress pool of `buffer` bytes, 40 Gb/s
-// links of 1 us as in the slides' setup.
-json lossy_scenario(int ports, uint64_t buffer, double duration_us) {
-  json s = base_scenario(ports, duration_us);
-  s["topology"] = {{"ports", ports}, {"rate_gbps", 40}, {"link_delay_ns", 1000}};
-  s["mmu"] = {{"buffer_bytes", buffer}, {"cell_bytes", 256}, {"clock_mhz", 1000}, {"pipeline_latency_cycles", 4}};
-  const std::string b = std::to_string(buffer);
-  s["buffer"] = {
-      {"BUFFER_POOL",
-       {{"ingress_pool", {{"size", b}, {"type", "ingress"}}}, {"egress_lossy_pool", {{"size", b}, {"type", "egress"}}}}},
-      {"BUFFER_PROFILE",
-       {{"ingress_lossy_profile", {{"pool", "ingress_pool"}, {"static_th", b}}},
-        {"egress_lossy_profile", {{"pool", "egress_lossy_pool"}, {"size", "0"}, {"dynamic_th", 0}}}}},
-      {"PORT_QOS_MAP", {{port_list(ports), {{"pfc_enable", ""}}}}}};
-  return s;
-}
-
 // RTO above the largest queueing delay (2 MB at 40 Gb/s = 420 us): no spurious timeouts.
 const json kAcks = {{"enabled", true}, {"bytes", 64}, {"dscp", 48}, {"rto_us", 500}};
 // The slides' dynamic rule: T = 12/14/16 us for 1/3/5 hops, P = OWD - T.

@@ -32,20 +32,6 @@ json graph_scenario(const json& topology, int largest, double duration_us) {
   return s;
 }
 
-// sw0 (h0, h1, sw1) -- sw1 (sw0, h2, h3).
-json two_switches() {
-  return {{"switches", {{{"name", "sw0"}, {"ports", 3}}, {{"name", "sw1"}, {"ports", 3}}}},
-          {"hosts", {{{"name", "h0"}}, {{"name", "h1"}}, {{"name", "h2"}}, {{"name", "h3"}}}},
-          {"links",
-           {{{"a", "sw0:0"}, {"b", "h0"}},
-            {{"a", "sw0:1"}, {"b", "h1"}},
-            {{"a", "sw0:2"}, {"b", "sw1:0"}},
-            {{"a", "sw1:1"}, {"b", "h2"}},
-            {{"a", "sw1:2"}, {"b", "h3"}}}},
-          {"rate_gbps", 100},
-          {"link_delay_ns", 1000}};
-}
-
 // Runs a scenario expected to be rejected: exit 1, every needle in the message, no crash.
 void expect_rejected(const json& s, std::initializer_list<std::string> needles) {
   const RunResult r = run_mmusim(s);
@@ -58,7 +44,7 @@ void expect_rejected(const json& s, std::initializer_list<std::string> needles) 
 }
 
 json valid_two_switch_scenario() {
-  json s = graph_scenario(two_switches(), 3, 50);
+  json s = graph_scenario(two_switch_topology(), 3, 50);
   s["traffic"].push_back(constant("h0", "h2", 24));
   return s;
 }
@@ -567,7 +553,7 @@ TEST(TopologyValidation, PerSwitchBufferOverride) {
 // + 2 switches x 4 cycles x 1 ns + 3 x 1000 ns = 4467.2 ns; the run takes that, up to the
 // two decisions' wait for a clock edge.
 TEST(TopologyIdealFct, LoneFlowAcrossTwoSwitchesTakesItsIdealTime) {
-  json s = graph_scenario(two_switches(), 3, 30);
+  json s = graph_scenario(two_switch_topology(), 3, 30);
   s["traffic"].push_back({{"type", "incast"}, {"name", "one"}, {"senders", "h0"}, {"receiver", "h2"},
                           {"dscp", 24}, {"burst_bytes", 15000}, {"start_us", 1}});
   ASSERT_EQ(s["mmu"].value("pipeline_latency_cycles", 4), 4);

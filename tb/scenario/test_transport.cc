@@ -26,19 +26,10 @@ namespace {
 
 using nlohmann::json;
 
-// All-lossy switch (no PFC), DT (alpha = 1) egress pool of `buffer` bytes, 40 Gb/s, 1 us links.
-json lossy_scenario(int ports, uint64_t buffer, double duration_us) {
-  json s = base_scenario(ports, duration_us);
-  s["topology"] = {{"ports", ports}, {"rate_gbps", 40}, {"link_delay_ns", 1000}};
-  s["mmu"] = {{"buffer_bytes", buffer}, {"cell_bytes", 256}, {"clock_mhz", 1000}, {"pipeline_latency_cycles", 4}};
+// lossy_scenario (scenario_harness.h) with the class set-up the transports' load checks want.
+json lossy_transport_scenario(int ports, uint64_t buffer, double duration_us) {
+  json s = lossy_scenario(ports, buffer, duration_us);
   const std::string b = std::to_string(buffer);
-  s["buffer"] = {
-      {"BUFFER_POOL",
-       {{"ingress_pool", {{"size", b}, {"type", "ingress"}}}, {"egress_lossy_pool", {{"size", b}, {"type", "egress"}}}}},
-      {"BUFFER_PROFILE",
-       {{"ingress_lossy_profile", {{"pool", "ingress_pool"}, {"static_th", b}}},
-        {"egress_lossy_profile", {{"pool", "egress_lossy_pool"}, {"size", "0"}, {"dynamic_th", 0}}}}},
-      {"PORT_QOS_MAP", {{port_list(ports), {{"pfc_enable", ""}}}}}};
   // The load checks want ECN marking (DCQCN, DCTCP) and INT (PowerTCP) on the flows' class
   // (DSCP 8, TC 1, queue 1); thresholds at the whole buffer never mark, so the runs are the
   // unmarked ones these tests are about.
@@ -80,7 +71,7 @@ std::vector<std::string> column(const std::string& path, const std::string& col)
 TEST(Transport, LoneFlowOnIdlePath) {
   // 150 KB h1 -> h0 alone: the ideal FCT (slowdown 1) needs line rate from the first packet.
   for (const std::string t : {"none", "dcqcn", "powertcp", "dctcp", "cubic"}) {
-    json s = lossy_scenario(2, 1 << 20, 400);
+    json s = lossy_transport_scenario(2, 1 << 20, 400);
     s["host"] = {{"transport", {{"default", t}}}};
     s["traffic"] = json::array({incast("h1", 150'000)});
     RunResult r = run_mmusim(s);
@@ -114,7 +105,7 @@ TEST(Transport, TcpLossyIncastDeliversEverything) {
   // Cubic and DCTCP (Reno on loss) cut their windows, deliver everything, drop less.
   std::map<std::string, uint64_t> dropped;
   for (const std::string t : {"none", "cubic", "dctcp"}) {
-    json s = lossy_scenario(9, 100'000, 3000);
+    json s = lossy_transport_scenario(9, 100'000, 3000);
     s["host"] = {{"acks", {{"enabled", true}, {"rto_us", 1000}}}, {"transport", {{"default", t}}}};
     s["traffic"] = json::array({incast("h1-h8", 200'000)});
     RunResult r = run_mmusim(s);
@@ -257,7 +248,7 @@ TEST(Transport, ReveriePaperScaleRunsConservatively) {
 }
 
 TEST(Transport, BadConfigurationNamesTheField) {
-  json s = lossy_scenario(2, 1 << 20, 100);
+  json s = lossy_transport_scenario(2, 1 << 20, 100);
   s["host"] = {{"transport", {{"dcqcn", {{"g", 2}}}}}};
   s["traffic"] = json::array({incast("h1", 1500)});
   RunResult r = run_mmusim(s);
@@ -277,7 +268,7 @@ TEST(Transport, BadConfigurationNamesTheField) {
 }
 
 TEST(Transport, DeterministicPerSeed) {
-  json s = lossy_scenario(9, 100'000, 2000);
+  json s = lossy_transport_scenario(9, 100'000, 2000);
   s["host"] = {{"transport", {{"default", "cubic"}, {"classes", {{"1", "dctcp"}}}}}};
   s["traffic"] = json::array({incast("h1-h4", 150'000), incast("h5-h8", 150'000)});
   s["traffic"][1]["transport"] = "dcqcn";
