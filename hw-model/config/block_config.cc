@@ -105,7 +105,8 @@ TrafficConfig traffic_config(const Scenario& sc) {
   c.pipeline_latency_cycles = sc.mmu.pipeline_latency_cycles;
   c.clock_period_ps = sc.mmu.clock_period_ps;
   for (const auto& h : sc.net.hosts) c.host_classifier.push_back(sc.switch_view(h.sw).buffer.classifier(h.port));
-  for (const auto& g : sc.traffic) c.generator_transport.push_back(g.transport);
+  c.mtu_bytes = sc.topo.mtu_bytes;
+  c.generators = sc.traffic;
   c.transport = sc.host.transport;
   for (uint32_t s = 0; s < sc.net.switches.size(); ++s) c.switch_buffer_bytes.push_back(sc.switch_view(s).mmu.buffer_bytes);
   return c;
