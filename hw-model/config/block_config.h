@@ -194,12 +194,13 @@ struct TrafficConfig {
   std::vector<uint64_t> switch_buffer_bytes;  // per switch (a RoCE flow's timeout waits out every buffer on its path)
 };
 
+// Switch s's blocks: its configuration (Scenario::switch_view) and the run's settings.
 struct Scenario;
-IngressConfig ingress_config(const Scenario& sw);  // sw: a switch's view (Scenario::switch_view)
-MmuConfig mmu_config(const Scenario& sw);
-PfcGenConfig pfc_gen_config(const Scenario& sw);
-PfcWatchdogConfig pfc_watchdog_config(const Scenario& sw);
-BfcUnitConfig bfc_unit_config(const Scenario& sw);
-TrafficConfig traffic_config(const Scenario& sc);  // sc: the whole scenario
+IngressConfig ingress_config(const Scenario& sc, uint32_t s);
+MmuConfig mmu_config(const Scenario& sc, uint32_t s);
+PfcGenConfig pfc_gen_config(const Scenario& sc, uint32_t s);
+PfcWatchdogConfig pfc_watchdog_config(const Scenario& sc, uint32_t s);
+BfcUnitConfig bfc_unit_config(const Scenario& sc, uint32_t s);
+TrafficConfig traffic_config(const Scenario& sc);
 
 }  // namespace mmusim

@@ -13,7 +13,7 @@ namespace mmusim {
 Network::Network(const Scenario& sc, const RunOptions& opt) : m_sc(sc), m_opt(opt) {
   const NetworkCfg& net = sc.net;
   for (uint32_t s = 0; s < net.switches.size(); ++s)
-    m_switches.push_back(std::make_unique<Switch>(net.switches[s].name.c_str(), sc.switch_view(s), s, m_pool));
+    m_switches.push_back(std::make_unique<Switch>(net.switches[s].name.c_str(), sc, s, m_pool));
   // Port names carry their switch's name only when there are several switches.
   auto port_name = [&](uint32_t s, uint32_t p) {
     return (net.graph ? net.switches[s].name + "_" : std::string()) + net.switches[s].ports[p].name;
