@@ -528,7 +528,11 @@ def reverie_fig10_cc(out, mmusim, jobs, full):
                                   queries=z["queries"], out=os.path.join(work_dir(out), "traces"), transports=True)
             sc["admission"] = {"policy": "reverie", "ewma": {"k": k}}
             runs.append(({"k": k, "gamma": 1 - 2.0 ** -k, "seed": s}, sc))
-    rows = [dict(label, **cc_metrics(s, d)) for label, s, d in run_all(runs, out, mmusim, jobs)]
+    pool = int(runs[0][1]["buffer"]["BUFFER_POOL"]["ingress_lossless_pool"]["size"])
+    rows = [dict(label, **cc_metrics(s, d),
+                 pool_p99_pct=100.0 * s["pools_bytes"]["ingress_lossless_pool"]["p99"] / pool,
+                 pool_max_pct=100.0 * s["pools_bytes"]["ingress_lossless_pool"]["max"] / pool)
+            for label, s, d in run_all(runs, out, mmusim, jobs)]
     write_csv(os.path.join(out, f"{name}-runs.csv"), rows)
     avg = average(rows, [c for c in rows[0] if c not in ("k", "gamma", "seed")], ("k", "gamma"))
     write_csv(os.path.join(out, f"{name}.csv"), avg)
@@ -547,11 +551,12 @@ def reverie_fig10_cc(out, mmusim, jobs, full):
     fig.tight_layout()
     fig.savefig(os.path.join(out, f"{name}.png"), dpi=110)
     plt.close(fig)
-    lines = ["| k | gamma | PFC pauses | incast FCT mean (us) | incast flows done | lossless drops | conserved |",
-             "|---|---|---|---|---|---|---|"]
+    lines = ["| k | gamma | PFC pauses | incast FCT mean (us) | incast flows done | shared pool p99 / max (%) | "
+             "lossless drops | conserved |", "|---|---|---|---|---|---|---|---|"]
     for r in avg:
         lines.append(f"| {r['k']} | {r['gamma']:.6f} | {r['pfc_pauses']:.1f} | {r['incast_fct_mean_us']:.1f} | "
-                     f"{r['incast_completed']:.0f} of {r['incast_flows']:.0f} | {r['drops_lossless']:.0f} | {r['conserved']:.0%} |")
+                     f"{r['incast_completed']:.0f} of {r['incast_flows']:.0f} | {r['pool_p99_pct']:.0f} / {r['pool_max_pct']:.0f} | "
+                     f"{r['drops_lossless']:.0f} | {r['conserved']:.0%} |")
     first, k10, last = avg[0], next(r for r in avg if r["k"] == 10), avg[-1]
     best = min(avg, key=lambda r: r["incast_fct_mean_us"])
     text = f"""## Reverie Fig. 10 with DCQCN: gamma (admission.ewma.k) sweep
@@ -602,13 +607,21 @@ def tcp_incast_text(out, name, xkey):
     same = [k for k in keys if by[k + ("dt",)]["incast_fct_mean_us"] == by[k + ("reverie",)]["incast_fct_mean_us"]]
     clean = [k for k in keys if int(by[k + ("dt",)]["drops_lossy"]) == 0 == int(by[k + ("reverie",)]["drops_lossy"])]
     dt, abm, rv = st["dt"], st["abm"], st["reverie"]
-    return f"""What sets the TCP incast's FCT here is loss: the lossless PowerTCP class keeps its queues short, so
-nothing else differs between DT and Reverie, and a lost answer packet that fast retransmit does not
+    ll = np.mean([float(r["lossless_mean_kb"]) for r in rows])
+    n_paused = sum(float(r["pfc_pauses"]) > 0 for r in rows if r["policy"] in ("dt", "reverie"))
+    pauses = (f"DT and Reverie pause in {n_paused} of their {2 * len(keys)} runs" if n_paused
+              else "neither DT nor Reverie pauses")
+    return f"""What sets the TCP incast's FCT here is loss: PowerTCP keeps the lossless class's queues short (mean
+lossless occupancy {ll:.0f} KiB over the runs) and {pauses}, so little else
+differs between them, and a lost answer packet that fast retransmit does not
 repair waits out a 1 ms minRTO (a 1.5 MB file takes 480 us through the requester's 25G port).
 Over the {len(keys)} ({xkey}, seed) runs, DT dropped lossy packets in {dt['drop_runs']} ({dt['timeouts']} TCP timeouts in all),
 Reverie in {rv['drop_runs']} ({rv['timeouts']} timeouts), ABM in {abm['drop_runs']} ({abm['timeouts']} timeouts, {abm['drops']:.0f} drops per run against
 DT's {dt['drops']:.0f} and Reverie's {rv['drops']:.0f}). In the {len(clean)} runs where neither DT nor Reverie dropped,
-{sum(k in same for k in clean)} have identical incast FCTs under both; the differences come from the other runs. ABM is the
+{sum(k in same for k in clean)} have identical incast FCTs under both; the differences come from the other runs,
+where a run with drops cost DT {dt['timeouts'] / max(1, dt['drop_runs']):.1f} timeouts and Reverie {rv['timeouts'] / max(1, rv['drop_runs']):.1f} on average (Reverie drops
+while its filtered q̂ stays above Γ, and q̂ follows q slowly, so its losses may come in longer runs
+that fast retransmit cannot repair; not traced further here). ABM is the
 slowest because it drops most: its lossy threshold is divided by the number of congested queues
 and scaled by the queue's drain rate, and the larger α ABM gives a flow's first BDP (what lets
 ABM absorb TCP incasts in its paper) is not modelled (docs/policies.md)."""
