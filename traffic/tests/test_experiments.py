@@ -154,6 +154,14 @@ class QuickExperiments(unittest.TestCase):
     def test_fig12_tcp_incast_over_powertcp_reverie_never_pauses(self):
         self._tcp_incast("reverie-fig12", "burst_bytes")
 
+    def test_fig11_fabric_tcp_incast_from_a_leaf_reverie_faster_than_dt(self):
+        avg = self.run_closed_loop("reverie-fig11-fabric", "load")
+        print(f"\nFig. 11 on the fabric: incast FCT dt {self._fct(avg, 'dt'):.0f}, abm {self._fct(avg, 'abm'):.0f}, "
+              f"reverie {self._fct(avg, 'reverie'):.0f} us; pauses reverie {self._pauses(avg, 'reverie'):.0f}")
+        self.assertEqual(self._pauses(avg, "reverie"), 0)
+        self.assertLess(self._fct(avg, "reverie"), self._fct(avg, "dt"))   # paper Fig. 11b's direction
+        self.assertTrue(all(float(r["incast_completed"]) > 0.5 * float(r["incast_flows"]) for r in avg))
+
     def test_fig10_pauses_fall_as_gamma_grows_to_0_9999(self):
         avg = {int(r["k"]): r for r in self.run_exp("reverie-fig10")}
         p = [float(avg[k]["pfc_pauses"]) for k in (1, 4, 7, 10, 14)]
