@@ -312,8 +312,9 @@ def grid_mean(avg, policy, col):
     return float(np.mean([r[col] for r in avg if r["policy"] == policy]))
 
 
-def short_flow_text(avg, red):
-    """What sets the short background flows' p99 (Figs. 7c, 8c), from the runs' counters."""
+def short_flow_text(avg, red, name, xkey, xfmt, gamma):
+    """What sets the short background flows' p99 (Figs. 7c, 8c), from the runs' counters;
+    gamma = (grid point, gamma_k1's means there)."""
     m = {p: {c: grid_mean(avg, p, c) for c in ("short_slowdown_p90", "tcp_timeouts", "drops_lossy",
                                                "lossless_mean_kb", "short_flows")} for p in POLICIES}
     dt, abm, rv = m["dt"], m["abm"], m["reverie"]
@@ -332,12 +333,38 @@ slowdown ({rv['short_slowdown_p90']:.2f}) is {cmp(rv['short_slowdown_p90'], dt['
     if rv["short_slowdown_p90"] < dt["short_slowdown_p90"]:
         text += ",\nthe paper's point that DT's lossy buffering delays short flows"
     text += "."
-    if rv["drops_lossy"] > dt["drops_lossy"]:
-        text += f"""
-Reverie drops more lossy packets because its one shared pool counts the incast's lossless bytes
-(mean lossless occupancy {rv['lossless_mean_kb']:.0f} KiB) in q*, which lowers every lossy queue's
-Γ = α (b* − q*) / n_p (docs/policies.md), while DT's lossy queues draw on their own egress lossy pool."""
+    x, k1 = gamma
+    at = {p: next(r for r in avg if r["policy"] == p and r[xkey] == x) for p in POLICIES}
+    extra = at["reverie"]["drops_lossy"] - at["dt"]["drops_lossy"]
+    if extra <= 0:
+        return text
+    share = 100.0 * (at["reverie"]["drops_lossy"] - k1["drops_lossy"]) / extra
+    part = (f"{share:.0f} % of them" if share < 100 else "all of them (with k = 1 Reverie drops fewer than DT)")
+    text += f"""
+At {xfmt(x)} Reverie drops {extra:.0f} more lossy packets per run than DT; the filter accounts for
+{part}: with k = 1 (gamma = 0.5, q̂ ≈ q; `{name}-k1.csv`) Reverie drops {k1['drops_lossy']:.0f} per run, has
+{k1['tcp_timeouts']:.1f} Cubic timeouts and a short-flow p99 slowdown of {k1['short_slowdown_p99']:.1f}, against {at['reverie']['drops_lossy']:.0f}, {at['reverie']['tcp_timeouts']:.1f} and
+{at['reverie']['short_slowdown_p99']:.1f} at the default k = 10 (gamma 0.999; DT {at['dt']['drops_lossy']:.0f}, {at['dt']['tcp_timeouts']:.1f}, {at['dt']['short_slowdown_p99']:.1f}). A lossy
+packet is dropped while q̂ > Γ; with gamma = 0.999 q̂ trails q, so a lossy queue overshoots Γ
+before drops start, and as q̂ ≤ q (`clamp`) they go on until q itself is back at Γ: whole windows
+lost, which fast retransmit cannot repair (the rule's consequence, not traced packet by packet)."""
+    if share < 100:
+        text += """ The rest comes with Reverie's Γ = α (b* − q*) / n_p over one shared pool against DT's own
+lossy pool (not separated here)."""
     return text
+
+
+def gamma_k1(name, x, make, out, mmusim, jobs, seeds):
+    """Reverie with gamma = 0.5 (k = 1) at one grid point, every seed: what the filter does to
+    the lossy class. Writes NAME-k1.csv; returns the means of cc_metrics over the seeds."""
+    runs = []
+    for seed in seeds:
+        sc = make(x, seed)
+        sc["admission"] = {"policy": "reverie", "ewma": {"k": 1}}
+        runs.append(({"k": 1, "seed": seed}, sc))
+    rows = [dict(label, **cc_metrics(s, d)) for label, s, d in run_all(runs, out, mmusim, jobs)]
+    write_csv(os.path.join(out, f"{name}-k1.csv"), rows)
+    return {c: float(np.mean([r[c] for r in rows])) for c in rows[0] if c not in ("k", "seed")}
 
 
 def within_band(red, paper):
@@ -384,13 +411,17 @@ def reverie_fig7_cc(out, mmusim, jobs, full):
     z = sizes(full)
     loads = [0.2, 0.4, 0.6, 0.8]
     name = "reverie-fig7-cc"
-    avg = policy_sweep(name, loads, "load",
-                       lambda x, s: reverie_scenario(f"fig7cc-l{int(x * 100)}-s{s}", x, 2_000_000, z["active_us"], s,
-                                                     queries=z["queries"], out=os.path.join(work_dir(out), "traces"),
-                                                     transports=True),
-                       out, mmusim, jobs, z["seeds"], cc_metrics)
+
+    def make(x, s):
+        return reverie_scenario(f"fig7cc-l{int(x * 100)}-s{s}", x, 2_000_000, z["active_us"], s, queries=z["queries"],
+                                out=os.path.join(work_dir(out), "traces"), transports=True)
+    avg = policy_sweep(name, loads, "load", make, out, mmusim, jobs, z["seeds"], cc_metrics)
+    k1 = gamma_k1(name, loads[-1], make, out, mmusim, jobs, z["seeds"])
     plot_policies(avg, "load", "websearch (lossy, Cubic) load", os.path.join(out, f"{name}.png"),
                   "Reverie Fig. 7 with DCQCN (incast) and Cubic (background)")
+
+    def xfmt(x):
+        return f"{int(x * 100)} % load"
     table, red = compare_table(avg, "load", lambda x: f"{int(x * 100)} %")
     fcts = [r["incast_fct_mean_us"] for r in avg]
     floor_us = 2_000_000 * 8 / (SERVER_GBPS * 1e3)
@@ -402,7 +433,7 @@ now closed loop as the paper runs it: the incast (lossless TC 3) with DCQCN at R
 (`host.transport.dcqcn` defaults) and [31]'s RED-ECN marking on queue 3 (Kmin/Kmax 100/400 KB on the
 25G server ports, 400/1600 KB on the 100G uplinks, Pmax 20 %), the background (lossy TC 1) with Cubic
 (minRTO 1 ms); {z['queries']} queries in the first {z['active_us']} us, seeds {z['seeds']}.
-Files: `{name}.csv`, `{name}-runs.csv`, `{name}.png`.
+Files: `{name}.csv`, `{name}-runs.csv`, `{name}-k1.csv`, `{name}.png`.
 
 ![](results/{name}.png)
 
@@ -413,7 +444,7 @@ Files: `{name}.csv`, `{name}-runs.csv`, `{name}.png`.
 Relative difference = mmusim's reduction / the paper's − 1. The pause reductions are sums over
 the grid, the FCT ones means over it (as the open-loop section).
 
-{short_flow_text(avg, red)}
+{short_flow_text(avg, red, name, "load", xfmt, (loads[-1], k1))}
 
 The pauses match the paper. The incast FCT gain has the paper's direction but is smaller, and
 the model says why: a requester's 2 MB arrive through its one 25G port, which takes
@@ -434,11 +465,15 @@ def reverie_fig8_cc(out, mmusim, jobs, full):
     z = sizes(full)
     bursts = [500_000, 1_000_000, 1_500_000, 2_000_000] if full else [500_000, 1_000_000, 2_000_000]
     name = "reverie-fig8-cc"
-    avg = policy_sweep(name, bursts, "burst_bytes",
-                       lambda x, s: reverie_scenario(f"fig8cc-b{x}-s{s}", 0.8, x, z["active_us"], s,
-                                                     queries=z["queries"], out=os.path.join(work_dir(out), "traces"),
-                                                     transports=True),
-                       out, mmusim, jobs, z["seeds"], cc_metrics)
+
+    def make(x, s):
+        return reverie_scenario(f"fig8cc-b{x}-s{s}", 0.8, x, z["active_us"], s, queries=z["queries"],
+                                out=os.path.join(work_dir(out), "traces"), transports=True)
+    avg = policy_sweep(name, bursts, "burst_bytes", make, out, mmusim, jobs, z["seeds"], cc_metrics)
+    k1 = gamma_k1(name, bursts[-1], make, out, mmusim, jobs, z["seeds"])
+
+    def xfmt(x):
+        return f"a {x / 1e6:g} MB burst"
     plot_policies(avg, "burst_bytes", "incast (DCQCN) burst (file) size, bytes", os.path.join(out, f"{name}.png"),
                   "Reverie Fig. 8 with DCQCN (incast) and Cubic (background, 80 % load)")
     table, red = compare_table(avg, "burst_bytes", lambda x: f"{x / 1e6:g} MB")
@@ -450,7 +485,7 @@ def reverie_fig8_cc(out, mmusim, jobs, full):
 the closed-loop Fig. 7 set-up above at 80 % websearch (Cubic, lossy) load, the DCQCN incast's file
 (burst) size varied over {', '.join(f'{b / 1e6:g}' for b in bursts)} MB (`--full`: the artifact's 0.5–2 MB);
 {z['queries']} queries in the first {z['active_us']} us, seeds {z['seeds']}.
-Files: `{name}.csv`, `{name}-runs.csv`, `{name}.png`.
+Files: `{name}.csv`, `{name}-runs.csv`, `{name}-k1.csv`, `{name}.png`.
 
 ![](results/{name}.png)
 
@@ -466,7 +501,7 @@ queue holds: at {bursts[0] / 1e6:g} MB ABM pauses {b0['abm']['pfc_pauses']:.0f} 
 {abs(pct_less(b0['abm']['incast_fct_mean_us'], b0['reverie']['incast_fct_mean_us'])):.1f} % {'below' if b0['abm']['incast_fct_mean_us'] < b0['reverie']['incast_fct_mean_us'] else 'above'} Reverie's. The paper's fabric has
 spines and other leaves behind each pause (congestion spreading, the fabric section).
 
-{short_flow_text(avg, red)}
+{short_flow_text(avg, red, name, "burst_bytes", xfmt, (bursts[-1], k1))}
 """
     return avg, text
 

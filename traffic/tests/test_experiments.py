@@ -104,6 +104,10 @@ class QuickExperiments(unittest.TestCase):
         pauses_dt = [float(r["pfc_pauses"]) for r in avg if r["policy"] == "dt"]
         self.assertEqual(pauses_dt, sorted(pauses_dt))   # more pauses as the burst grows
         self.assertTrue(all(r["incast_completed"] == r["incast_flows"] for r in avg))
+        # Reverie at gamma = 0.5 on the largest burst, every seed: conservative too.
+        k1 = rows(os.path.join(self.out, "reverie-fig8-cc-k1.csv"))
+        self.assertEqual(len(k1), len({r["seed"] for r in k1}))
+        self.assertTrue(all(r["k"] == "1" and r["conserved"] == "1" and r["drops_lossless"] == "0" for r in k1))
 
     def test_fig8_pauses_grow_with_burst_reverie_fewest(self):
         avg = self.run_exp("reverie-fig8")
