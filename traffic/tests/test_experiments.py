@@ -92,6 +92,7 @@ class QuickExperiments(unittest.TestCase):
         self.assertLess(rv, 0.7 * dt)
         self.assertLess(rv, 0.7 * abm)
         self.assertTrue(all(r["incast_completed"] == r["incast_flows"] for r in avg))
+        self.check_k1("reverie-fig7-cc")
 
     def test_fig8_cc_reverie_fewest_pauses_and_faster_incast_than_dt(self):
         avg = self.run_closed_loop("reverie-fig8-cc", "burst_bytes")
@@ -104,8 +105,11 @@ class QuickExperiments(unittest.TestCase):
         pauses_dt = [float(r["pfc_pauses"]) for r in avg if r["policy"] == "dt"]
         self.assertEqual(pauses_dt, sorted(pauses_dt))   # more pauses as the burst grows
         self.assertTrue(all(r["incast_completed"] == r["incast_flows"] for r in avg))
-        # Reverie at gamma = 0.5 on the largest burst, every seed: conservative too.
-        k1 = rows(os.path.join(self.out, "reverie-fig8-cc-k1.csv"))
+        self.check_k1("reverie-fig8-cc")
+
+    def check_k1(self, name):
+        """Reverie at gamma = 0.5 on one grid point, every seed: conservative too."""
+        k1 = rows(os.path.join(self.out, f"{name}-k1.csv"))
         self.assertEqual(len(k1), len({r["seed"] for r in k1}))
         self.assertTrue(all(r["k"] == "1" and r["conserved"] == "1" and r["drops_lossless"] == "0" for r in k1))
 
@@ -151,6 +155,7 @@ class QuickExperiments(unittest.TestCase):
         self.assertLess(self._fct(avg, "reverie"), self._fct(avg, "abm"))
         self.assertLessEqual(self._fct(avg, "reverie"), self._fct(avg, "dt"))
         self.assertTrue(all(r["incast_completed"] == r["incast_flows"] for r in avg))
+        self.check_k1(name)
 
     def test_fig11_tcp_incast_over_powertcp_reverie_never_pauses(self):
         self._tcp_incast("reverie-fig11", "load")
