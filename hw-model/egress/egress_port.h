@@ -115,8 +115,9 @@ class EgressPort : public sc_core::sc_module, public PauseIf {
       return p;
     }
   };
-  // What every frame's enqueue, pick and dequeue read first, together.
-  bool m_busy = false;
+  // What a frame's enqueue, pick, dequeue and end of serialisation read, in the first
+  // aligned lines of the port; the rest after.
+  alignas(64) bool m_busy = false;
   bool m_bfc = false;
   bool m_quantum_given = false;
   int m_rr = 0;
@@ -124,28 +125,28 @@ class EgressPort : public sc_core::sc_module, public PauseIf {
   uint32_t m_port;
   QueueMask m_nonempty;  // data queues holding frames
   std::vector<Queue> m_q;
-  std::deque<Packet*> m_ctrl;
-  QueueMask m_bfc_paused;
-  PauseTimers m_pause;
-  std::array<uint64_t, 8> m_pfc_rx{}, m_pfc_xon{};
-  std::function<void()> m_wd_on_pfc;
-  std::function<void(Packet&)> m_wd_drop_fn;
-  uint8_t m_wd_ignore = 0, m_wd_drop = 0;
-  uint64_t m_wd_drops = 0;
-  void wd_drop(Packet& p);
   std::array<uint8_t, 8> m_tc_queue{0, 1, 2, 3, 4, 5, 6, 7};
   std::array<uint8_t, 8> m_queue_prios{1, 2, 4, 8, 16, 32, 64, 128};  // PFC priorities pausing each queue
-  std::unique_ptr<bool[]> m_tr_paused;  // traced pause bits, when traced
-  sc_core::sc_event m_tr_ev;
-  // What departs when serialisation ends: a copy of the fields departure reads, as the far
-  // end may already own the frame.
-  Packet m_on_wire;
+  uint8_t m_wd_ignore = 0, m_wd_drop = 0;
   Calendar::Client m_cal;
   uint64_t m_wake_at = 0;  // pending retry, 0 = none
-  FrameHook m_tx_hook;
   uint64_t m_tx_data = 0;
   uint64_t m_tx_pfc = 0;
   uint64_t m_tx_bfc = 0;
+  FrameHook m_tx_hook;
+  PauseTimers m_pause;
+  // What departs when serialisation ends: a copy of the fields departure reads, as the far
+  // end may already own the frame.
+  alignas(64) Packet m_on_wire;
+  std::deque<Packet*> m_ctrl;
+  QueueMask m_bfc_paused;
+  std::array<uint64_t, 8> m_pfc_rx{}, m_pfc_xon{};
+  std::function<void()> m_wd_on_pfc;
+  std::function<void(Packet&)> m_wd_drop_fn;
+  uint64_t m_wd_drops = 0;
+  void wd_drop(Packet& p);
+  std::unique_ptr<bool[]> m_tr_paused;  // traced pause bits, when traced
+  sc_core::sc_event m_tr_ev;
 };
 
 }  // namespace mmusim

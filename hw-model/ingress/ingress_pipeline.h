@@ -60,7 +60,8 @@ class IngressPipeline : public sc_core::sc_module {
 
   const IngressConfig m_cfg;
   PacketPool& m_pool;
-  uint64_t m_period;
+  // What every frame reads, in the first aligned lines of the pipeline's state.
+  alignas(64) uint64_t m_period;
   uint64_t m_latency;
   // A data frame takes the first free MMU clock edge of its pipeline at or after its
   // arrival + latency, in the order of the arrival entries it would have (time, posting
@@ -98,18 +99,19 @@ class IngressPipeline : public sc_core::sc_module {
     return (arrival + m_latency + m_period - 1) / m_period * m_period;
   }
   void set_due(Pipeline& pl) { pl.due = std::max(edge_after(pl.front().arrival), pl.next_slot); }
-  std::vector<Pipeline> m_pipes;
-  std::vector<Waiting> m_batch;  // one edge's decisions
-  uint64_t m_due = kNone;  // earliest head's decision time: the calendar entry that counts
   static constexpr uint64_t kNone = ~uint64_t(0);
+  uint64_t m_due = kNone;  // earliest head's decision time: the calendar entry that counts
+  std::vector<Pipeline> m_pipes;
   uint32_t m_last_bytes = 0, m_last_cells = 0;  // cells of the last frame size seen
+  uint64_t m_waiting = 0;  // frames waiting in the pipelines
   std::unordered_map<uint32_t, std::vector<uint16_t>> m_fib;  // looked up, never iterated
+  uint64_t m_rx_data = 0;
+  Calendar::Client m_cal;
   uint64_t m_ecmp_seed = 0;
   uint32_t m_switch_id = 0;
-  Calendar::Client m_cal;
   uint64_t m_arrivals_data = 0;  // unrouted data frames on their last bit's way in
-  uint64_t m_waiting = 0;        // frames waiting in the pipelines
-  uint64_t m_rx_data = 0, m_rx_pfc = 0, m_rx_bfc = 0, m_no_route = 0;
+  uint64_t m_rx_pfc = 0, m_rx_bfc = 0, m_no_route = 0;
+  std::vector<Waiting> m_batch;  // one edge's decisions
 };
 
 }  // namespace mmusim
