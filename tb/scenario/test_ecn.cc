@@ -218,8 +218,12 @@ TEST(EcnIncast, DeterministicPerSeed) {
   EXPECT_GT(a.first["wred"]["marked"].get<uint64_t>(), 0u);
   EXPECT_EQ(a.first.dump(), b.first.dump());
   EXPECT_EQ(a.second, b.second);
-  const auto c = outputs(incast(seed + 1, "ect0", "dequeue"));
-  EXPECT_NE(a.first["wred"]["marked"], c.first["wred"]["marked"]) << "another seed, the same number of marks";
+  // One other seed may draw the same number of marks by chance (a few per cent of seeds
+  // here); three others all doing so would mean the seed does not reach the marker.
+  bool other = false;
+  for (uint64_t k = 1; k <= 3 && !other; ++k)
+    other = outputs(incast(seed + k, "ect0", "dequeue")).first["wred"]["marked"] != a.first["wred"]["marked"];
+  EXPECT_TRUE(other) << "three other seeds, the same number of marks";
 }
 
 // --vcd-signals queues: the queue's ecn_marked signal ends at the summary's count, and only
