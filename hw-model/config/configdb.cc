@@ -13,6 +13,7 @@
 
 #include "config/input_file.h"
 #include "config/scenario.h"
+#include "config/scenario_parse.h"
 #include "config/sonic_buffermgr.h"
 #include "config/topology.h"
 
@@ -38,15 +39,6 @@ json& wred_object(json& j) {
 
 // buffermgrd's INGRESS_LOSSLESS_PG_POOL_NAME: the pool of generated lossless profiles.
 const char* const kLosslessPool = "ingress_lossless_pool";
-
-std::vector<std::string> split(const std::string& s, char sep) {
-  std::vector<std::string> out(1);
-  for (char c : s) {
-    if (c == sep) out.emplace_back();
-    else out.back() += c;
-  }
-  return out;
-}
 
 std::string join(const std::vector<std::string>& v, const std::string& sep = ", ") {
   std::string out;

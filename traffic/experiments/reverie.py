@@ -280,6 +280,25 @@ def plot_policies(avg, xkey, xlabel, path, title):
     plt.close(fig)
 
 
+def plot_gamma_sweep(avg, path, title):
+    """Fig. 10's two panels (pauses, incast FCT) over k, gamma = 1 - 2^-k, from the averaged rows."""
+    fig, axes = plt.subplots(1, 2, figsize=(10, 3.8))
+    x = [r["k"] for r in avg]
+    axes[0].plot(x, [r["pfc_pauses"] for r in avg], "o-")
+    axes[1].plot(x, [r["incast_fct_mean_us"] for r in avg], "o-")
+    axes[0].set_ylabel("PFC pauses (XOFF events)")
+    axes[1].set_ylabel("incast flow FCT, mean (us)")
+    for ax in axes:
+        ax.set_xlabel("k  (gamma = 1 - 2^-k)")
+        ax.set_xticks(x)
+        ax.set_xticklabels([f"{k}\n{1 - 2.0 ** -k:.6g}" for k in x], fontsize=7)
+        ax.grid(alpha=0.3)
+    fig.suptitle(title, fontsize=10)
+    fig.tight_layout()
+    fig.savefig(path, dpi=110)
+    plt.close(fig)
+
+
 def compare_table(avg, xkey, xfmt):
     """Markdown table per x and policy, and Reverie's reductions vs DT and ABM: pauses summed
     over the grid, incast FCT (and, with cc_metrics, the short flows' p99 slowdown) averaged."""
@@ -582,21 +601,8 @@ def reverie_fig10_cc(out, mmusim, jobs, full):
     write_csv(os.path.join(out, f"{name}-runs.csv"), rows)
     avg = average(rows, [c for c in rows[0] if c not in ("k", "gamma", "seed")], ("k", "gamma"))
     write_csv(os.path.join(out, f"{name}.csv"), avg)
-    fig, axes = plt.subplots(1, 2, figsize=(10, 3.8))
-    x = [r["k"] for r in avg]
-    axes[0].plot(x, [r["pfc_pauses"] for r in avg], "o-")
-    axes[1].plot(x, [r["incast_fct_mean_us"] for r in avg], "o-")
-    axes[0].set_ylabel("PFC pauses (XOFF events)")
-    axes[1].set_ylabel("incast flow FCT, mean (us)")
-    for ax in axes:
-        ax.set_xlabel("k  (gamma = 1 - 2^-k)")
-        ax.set_xticks(x)
-        ax.set_xticklabels([f"{k}\n{1 - 2.0 ** -k:.6g}" for k in x], fontsize=7)
-        ax.grid(alpha=0.3)
-    fig.suptitle("Reverie Fig. 10 with DCQCN: gamma sweep, websearch RDMA 80 % + 2 MB RDMA incast", fontsize=10)
-    fig.tight_layout()
-    fig.savefig(os.path.join(out, f"{name}.png"), dpi=110)
-    plt.close(fig)
+    plot_gamma_sweep(avg, os.path.join(out, f"{name}.png"),
+                     "Reverie Fig. 10 with DCQCN: gamma sweep, websearch RDMA 80 % + 2 MB RDMA incast")
     lines = ["| k | gamma | PFC pauses | incast FCT mean (us) | incast flows done | shared pool p99 / max (%) | "
              "lossless drops | conserved |", "|---|---|---|---|---|---|---|---|"]
     for r in avg:
@@ -927,21 +933,8 @@ def reverie_fig10(out, mmusim, jobs, full):
     keys = [k for k in rows[0] if k not in ("k", "gamma", "seed")]
     avg = average(rows, keys, ("k", "gamma"))
     write_csv(os.path.join(out, "reverie-fig10.csv"), avg)
-    fig, axes = plt.subplots(1, 2, figsize=(10, 3.8))
-    x = [r["k"] for r in avg]
-    axes[0].plot(x, [r["pfc_pauses"] for r in avg], "o-")
-    axes[1].plot(x, [r["incast_fct_mean_us"] for r in avg], "o-")
-    axes[0].set_ylabel("PFC pauses (XOFF events)")
-    axes[1].set_ylabel("incast flow FCT, mean (us)")
-    for ax in axes:
-        ax.set_xlabel("k  (gamma = 1 - 2^-k)")
-        ax.set_xticks(x)
-        ax.set_xticklabels([f"{k}\n{1 - 2.0 ** -k:.6g}" for k in x], fontsize=7)
-        ax.grid(alpha=0.3)
-    fig.suptitle("Reverie Fig. 10 shape: gamma sweep, websearch (lossless) 80 % + 2 MB incast", fontsize=10)
-    fig.tight_layout()
-    fig.savefig(os.path.join(out, "reverie-fig10.png"), dpi=110)
-    plt.close(fig)
+    plot_gamma_sweep(avg, os.path.join(out, "reverie-fig10.png"),
+                     "Reverie Fig. 10 shape: gamma sweep, websearch (lossless) 80 % + 2 MB incast")
     lines = ["| k | gamma | PFC pauses | incast FCT mean (us) | lossless drops |", "|---|---|---|---|---|"]
     for r in avg:
         lines.append(f"| {r['k']} | {r['gamma']:.6f} | {r['pfc_pauses']:.1f} | {r['incast_fct_mean_us']:.1f} | "
