@@ -99,6 +99,13 @@ inline constexpr uint32_t DSH_PORT_XON_OFFSET_CELLS_LSB  = 0;
 inline constexpr uint32_t DSH_PORT_XON_OFFSET_CELLS_W    = 32;
 inline constexpr uint32_t DSH_PORT_XON_OFFSET_CELLS_MASK = 0xffffffff;
 
+// THRESH_PERIOD (rw, 0x00e): The threshold calculator (rtl/mmu_adm_thresh.sv) registers the pool occupancies and n_p every this many cycles, counted from reset and restarted by every CSR write; operations compare against thresholds computed from those registers.
+inline constexpr uint32_t THRESH_PERIOD_ADDR             = 0x00e;
+inline constexpr uint32_t THRESH_PERIOD_RESET            = 0x00000001;
+inline constexpr uint32_t THRESH_PERIOD_CYCLES_LSB       = 0;
+inline constexpr uint32_t THRESH_PERIOD_CYCLES_W         = 8;
+inline constexpr uint32_t THRESH_PERIOD_CYCLES_MASK      = 0x000000ff;
+
 // POOL_SIZE (rw, 0x010 + k*1, k < NPOOLS): Shared size of pool i in cells.
 inline constexpr uint32_t POOL_SIZE_ADDR                 = 0x010;
 inline constexpr uint32_t POOL_SIZE_STRIDE               = 1;
@@ -283,22 +290,23 @@ inline constexpr RegInfo kRegisters[] = {
     {"HDRM_POOL_CELLS", HDRM_POOL_CELLS_ADDR, 0, 0, 0, Access::kRw, true, 0x00000000, 0xffffffff, 11, 1},
     {"CONGESTED_CELLS", CONGESTED_CELLS_ADDR, 0, 0, 0, Access::kRw, true, 0x00000050, 0xffffffff, 12, 1},
     {"DSH_PORT_XON_OFFSET", DSH_PORT_XON_OFFSET_ADDR, 0, 0, 0, Access::kRw, true, 0x00000000, 0xffffffff, 13, 1},
-    {"POOL_SIZE", POOL_SIZE_ADDR, 1, COUNT_NPOOLS, 15, Access::kRw, true, 0x00000000, 0xffffffff, 14, 1},
-    {"IPROF_MODE", IPROF_MODE_ADDR, 8, COUNT_NPROF, 16, Access::kRw, true, 0x00000000, 0x001f010f, 15, 3},
-    {"IPROF_RESERVED", IPROF_RESERVED_ADDR, 8, COUNT_NPROF, 16, Access::kRw, true, 0x00000000, 0xffffffff, 18, 1},
-    {"IPROF_STATIC", IPROF_STATIC_ADDR, 8, COUNT_NPROF, 16, Access::kRw, true, 0x00000000, 0xffffffff, 19, 1},
-    {"IPROF_XOFF", IPROF_XOFF_ADDR, 8, COUNT_NPROF, 16, Access::kRw, true, 0x00000000, 0xffffffff, 20, 1},
-    {"IPROF_XON", IPROF_XON_ADDR, 8, COUNT_NPROF, 16, Access::kRw, true, 0x00000000, 0xffffffff, 21, 1},
-    {"IPROF_XON_OFFSET", IPROF_XON_OFFSET_ADDR, 8, COUNT_NPROF, 16, Access::kRw, true, 0x00000000, 0xffffffff, 22, 1},
-    {"EPROF_MODE", EPROF_MODE_ADDR, 4, COUNT_NPROF, 16, Access::kRw, true, 0x00000000, 0x001f010f, 23, 3},
-    {"EPROF_RESERVED", EPROF_RESERVED_ADDR, 4, COUNT_NPROF, 16, Access::kRw, true, 0x00000000, 0xffffffff, 26, 1},
-    {"EPROF_STATIC", EPROF_STATIC_ADDR, 4, COUNT_NPROF, 16, Access::kRw, true, 0x00000000, 0xffffffff, 27, 1},
-    {"QMAP", QMAP_ADDR, 1, COUNT_NPORTS | COUNT_NPRIO, 3584, Access::kRw, true, 0x00000000, 0x00011f1f, 28, 3},
-    {"STAT_TOTAL", STAT_TOTAL_ADDR, 0, 0, 0, Access::kRo, false, 0x00000000, 0xffffffff, 31, 1},
-    {"STAT_HDRM_POOL", STAT_HDRM_POOL_ADDR, 0, 0, 0, Access::kRo, false, 0x00000000, 0xffffffff, 32, 1},
-    {"STAT_POOL_USED", STAT_POOL_USED_ADDR, 1, COUNT_NPOOLS, 15, Access::kRo, false, 0x00000000, 0xffffffff, 33, 1},
-    {"STAT_DECISIONS", STAT_DECISIONS_ADDR, 0, 0, 0, Access::kRo, false, 0x00000000, 0xffffffff, 34, 1},
-    {"STAT_DROPS", STAT_DROPS_ADDR, 0, 0, 0, Access::kRo, false, 0x00000000, 0xffffffff, 35, 1},
+    {"THRESH_PERIOD", THRESH_PERIOD_ADDR, 0, 0, 0, Access::kRw, true, 0x00000001, 0x000000ff, 14, 1},
+    {"POOL_SIZE", POOL_SIZE_ADDR, 1, COUNT_NPOOLS, 15, Access::kRw, true, 0x00000000, 0xffffffff, 15, 1},
+    {"IPROF_MODE", IPROF_MODE_ADDR, 8, COUNT_NPROF, 16, Access::kRw, true, 0x00000000, 0x001f010f, 16, 3},
+    {"IPROF_RESERVED", IPROF_RESERVED_ADDR, 8, COUNT_NPROF, 16, Access::kRw, true, 0x00000000, 0xffffffff, 19, 1},
+    {"IPROF_STATIC", IPROF_STATIC_ADDR, 8, COUNT_NPROF, 16, Access::kRw, true, 0x00000000, 0xffffffff, 20, 1},
+    {"IPROF_XOFF", IPROF_XOFF_ADDR, 8, COUNT_NPROF, 16, Access::kRw, true, 0x00000000, 0xffffffff, 21, 1},
+    {"IPROF_XON", IPROF_XON_ADDR, 8, COUNT_NPROF, 16, Access::kRw, true, 0x00000000, 0xffffffff, 22, 1},
+    {"IPROF_XON_OFFSET", IPROF_XON_OFFSET_ADDR, 8, COUNT_NPROF, 16, Access::kRw, true, 0x00000000, 0xffffffff, 23, 1},
+    {"EPROF_MODE", EPROF_MODE_ADDR, 4, COUNT_NPROF, 16, Access::kRw, true, 0x00000000, 0x001f010f, 24, 3},
+    {"EPROF_RESERVED", EPROF_RESERVED_ADDR, 4, COUNT_NPROF, 16, Access::kRw, true, 0x00000000, 0xffffffff, 27, 1},
+    {"EPROF_STATIC", EPROF_STATIC_ADDR, 4, COUNT_NPROF, 16, Access::kRw, true, 0x00000000, 0xffffffff, 28, 1},
+    {"QMAP", QMAP_ADDR, 1, COUNT_NPORTS | COUNT_NPRIO, 3584, Access::kRw, true, 0x00000000, 0x00011f1f, 29, 3},
+    {"STAT_TOTAL", STAT_TOTAL_ADDR, 0, 0, 0, Access::kRo, false, 0x00000000, 0xffffffff, 32, 1},
+    {"STAT_HDRM_POOL", STAT_HDRM_POOL_ADDR, 0, 0, 0, Access::kRo, false, 0x00000000, 0xffffffff, 33, 1},
+    {"STAT_POOL_USED", STAT_POOL_USED_ADDR, 1, COUNT_NPOOLS, 15, Access::kRo, false, 0x00000000, 0xffffffff, 34, 1},
+    {"STAT_DECISIONS", STAT_DECISIONS_ADDR, 0, 0, 0, Access::kRo, false, 0x00000000, 0xffffffff, 35, 1},
+    {"STAT_DROPS", STAT_DROPS_ADDR, 0, 0, 0, Access::kRo, false, 0x00000000, 0xffffffff, 36, 1},
 };
 
 }  // namespace mmusim::admission::regs

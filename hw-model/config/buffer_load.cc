@@ -359,6 +359,7 @@ admission::CoreConfig SwitchConfig::core_config() const {
   c.policy = admission.policy;
   c.congestion = {admission.congestion_rule, cells(admission.congested_bytes)};
   c.ewma = admission.ewma;
+  c.thresholds = admission.thresholds;
   c.abm.interval_cycles = uint32_t(std::max<uint64_t>(1, admission.abm_interval_ps / mmu.clock_period_ps));
   for (const auto& p : topo.ports)
     c.abm.port_cells_per_interval.push_back(uint64_t(

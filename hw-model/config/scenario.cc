@@ -128,6 +128,18 @@ void load_admission(Scenario& sc, JsonReader r) {
     a.dsh_port_xon_offset_bytes = d.non_negative("port_xon_offset_bytes", 0);
     d.done();
   }
+  if (r.has("thresholds")) {
+    JsonReader t = r.child("thresholds");
+    a.thresholds.period_cycles = uint32_t(t.integer("period_cycles", 1, 255, a.thresholds.period_cycles));
+    if (t.has("zero_latency")) {
+      const auto& v = t.raw("zero_latency");
+      if (!v.is_boolean()) t.fail("zero_latency", "must be true or false");
+      a.thresholds.zero_latency = v.get<bool>();
+    }
+    if (a.rtl && a.thresholds.zero_latency)
+      t.fail("zero_latency", "impl rtl: the RTL unit's thresholds come from its threshold calculator (must be false)");
+    t.done();
+  }
   r.done();
 }
 

@@ -89,6 +89,9 @@ struct AdmissionCfg {
   admission::EwmaConfig ewma;
   uint64_t abm_interval_ps = 10'000'000;
   uint64_t dsh_port_xon_offset_bytes = 0;
+  // admission.thresholds: the threshold calculator's period, and the zero-latency core
+  // (thresholds from the live counters) for the staleness study; hardware timing by default.
+  admission::ThresholdTiming thresholds{1, false};
 };
 
 struct OutputCfg {

@@ -400,6 +400,7 @@ MODULE_CATEGORY = {
     'mmu_pol_reverie': 'thresholds', 'mmu_pol_dsh': 'thresholds',
     'mmu_adm_recip_div': 'thresholds',  # reverie's divide by n_p
     'mmu_adm_derive': 'thresholds',     # configuration-derived tables (pool, N_q, insurance, xoff sum)
+    'mmu_adm_thresh': 'thresholds',     # the threshold calculator: registered pools and n_p, per-profile thresholds
     'mmu_adm_op': 'control',            # profile lookup, policy select
     'mmu_adm_csr': 'csr',
 }

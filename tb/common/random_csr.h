@@ -58,6 +58,8 @@ inline admission::CoreConfig random_config(std::mt19937_64& rng, const admission
   c.ewma.frac_bits = ewma_frac;
   c.ewma.clamp = rng() % 2;
   c.dsh.port_xon_offset_cells = pick(0, 10);
+  // The threshold calculator's period: 1 (the default) half the time.
+  c.thresholds.period_cycles = uint32_t(rng() % 2 ? 1 : pick(2, 20));
   return c;
 }
 
@@ -81,6 +83,7 @@ inline uint64_t register_case(uint32_t reg) {
     case R::EPROF_RESERVED_ADDR: return 14;
     case R::EPROF_STATIC_ADDR: return 15;
     case R::QMAP_ADDR: return 16;
+    case R::THRESH_PERIOD_ADDR: return 18;
   }
   throw std::invalid_argument("random_write: no writable register at " + std::to_string(reg));
 }
@@ -120,7 +123,7 @@ inline CsrWrite random_write(std::mt19937_64& rng, const admission::CoreConfig& 
     CsrWrite w;
     const uint32_t ik = uint32_t(pick(0, nin - 1)), ek = uint32_t(pick(0, neg - 1));
     const uint32_t shift = uint32_t(int(pick(0, 8)) - 5) & 0x1f;
-    switch (reg == kAnyRegister ? pick(0, 17) : register_case(reg)) {
+    switch (reg == kAnyRegister ? pick(0, 18) : register_case(reg)) {
       case 0:
       case 1: {  // the filter (and, quiesced, the policy)
         w.addr = R::CTRL_ADDR;
@@ -159,6 +162,7 @@ inline CsrWrite random_write(std::mt19937_64& rng, const admission::CoreConfig& 
       }
       case 14: w = {R::EPROF_RESERVED_ADDR + ek * R::EPROF_STRIDE, uint32_t(rng() % 2 ? pick(1, 12) : 0)}; break;
       case 15: w = {R::EPROF_STATIC_ADDR + ek * R::EPROF_STRIDE, uint32_t(pick(0, b))}; break;
+      case 18: w = {R::THRESH_PERIOD_ADDR, uint32_t(rng() % 2 ? 1 : pick(1, 20))}; break;
       default: {
         const uint32_t q = uint32_t(pick(0, size_t(p.nports) * p.nprio - 1));
         w.addr = R::QMAP_ADDR + q;

@@ -96,9 +96,9 @@ TEST_P(RoundTrip, EncodeThenWriteReproducesTheConfiguration) {
   ASSERT_NO_THROW(cfg.validate());
   const RtlParams p = params_for(cfg);
   const auto writes = encode(cfg, p);
-  // Scalars (CTRL, BUFFER, HDRM, CONGESTED, DSH) + 3 pools + 6 x 2 ingress + 3 x 4 egress
-  // profile words + 256 queue maps.
-  EXPECT_EQ(writes.size(), 5u + 3 + 6 * cfg.ingress_profiles.size() + 3 * cfg.egress_profiles.size() + 256);
+  // Scalars (CTRL, BUFFER, HDRM, CONGESTED, DSH, THRESH_PERIOD) + 3 pools + 6 x 2 ingress
+  // + 3 x 4 egress profile words + 256 queue maps.
+  EXPECT_EQ(writes.size(), 6u + 3 + 6 * cfg.ingress_profiles.size() + 3 * cfg.egress_profiles.size() + 256);
 
   CoreConfig got = reset_config(p);
   for (const auto& [a, d] : writes) write(got, a, d, p);
