@@ -196,9 +196,9 @@ class Lockstep {
       return;
     }
     m_since_full = 0;
-    const bool reverie = m_cfg.policy == "reverie", dsh = m_cfg.policy == "dsh";
+    const bool reverie = m_cfg.policy == "reverie", dsh = m_cfg.policy == "dsh", abm = m_cfg.policy == "abm";
     const std::string d = admission::first_difference(
-        m_core.state(), m_unit.state(reverie, dsh, uint32_t(m_cfg.pool_cells.size())));
+        m_core.state(), m_unit.state(reverie, dsh, uint32_t(m_cfg.pool_cells.size()), abm));
     if (!d.empty()) fail("state after", op(), d, "");
   }
 

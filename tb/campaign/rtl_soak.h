@@ -117,6 +117,9 @@ Stats run(rtl::Lockstep<M>& ls, std::mt19937_64& rng, uint64_t requests) {
   auto pick = [&](uint64_t lo, uint64_t hi) { return lo + rng() % (hi - lo + 1); };
   std::vector<Packet> live;
   Stats st;
+  // The cycle of each operation: 0..3 cycles after the last (abm's intervals roll).
+  uint64_t cycle = 0;
+  auto now = [&]() { return cycle += pick(0, 3); };
   const uint32_t hot_out = uint32_t(pick(0, p.nports - 1));
   auto fresh = [&]() {
     return Packet{uint32_t(pick(0, p.nports - 1)), rng() % 3 ? hot_out : uint32_t(pick(0, p.nports - 1)),
@@ -130,14 +133,14 @@ Stats run(rtl::Lockstep<M>& ls, std::mt19937_64& rng, uint64_t requests) {
     return k;
   };
   auto admit = [&](const Packet& k) {
-    const admission::Result r = ls.admit({k.in, k.out, k.prio, k.cells, 0});
+    const admission::Result r = ls.admit({k.in, k.out, k.prio, k.cells, now()});
     ++st.requests;
     if (ls.mismatch().any) return;
     if (r.verdict != admission::Verdict::kDrop) live.push_back(k);
     st.count(r);
   };
   auto release = [&](const Packet& k) {
-    const admission::PfcUpdate u = ls.depart({k.in, k.out, k.prio, k.cells, 0});
+    const admission::PfcUpdate u = ls.depart({k.in, k.out, k.prio, k.cells, now()});
     ++st.releases;
     if (!ls.mismatch().any) st.count(u);
   };
@@ -215,7 +218,8 @@ Stats run(rtl::Lockstep<M>& ls, std::mt19937_64& rng, uint64_t requests) {
         if (rng() % 2) k.out = d.out;
         if (rng() % 2) k.prio = d.prio;
       }
-      const auto res = ls.depart_and_admit({d.in, d.out, d.prio, d.cells, 0}, {k.in, k.out, k.prio, k.cells, 0});
+      const uint64_t t = now();
+      const auto res = ls.depart_and_admit({d.in, d.out, d.prio, d.cells, t}, {k.in, k.out, k.prio, k.cells, t});
       if (res.second.verdict != admission::Verdict::kDrop) live.push_back(k);
       ++st.requests;
       ++st.releases;

@@ -43,13 +43,16 @@ module netlist_equiv_tb;
   // edge, compared at the falling one with the other outputs): every entry of the memories.
   reg [15:0] dbg_addr = '0;
   integer dbg_seed = SEED + 1;
-  always @(posedge clk) #2 dbg_addr = {4'($unsigned($random(dbg_seed)) % 12), 12'($unsigned($random(dbg_seed)) % (NQ + 1))};
+  always @(posedge clk) #2 dbg_addr = {4'($unsigned($random(dbg_seed)) % 14), 12'($unsigned($random(dbg_seed)) % (NQ + 1))};
+  // The cycle count (abm's intervals) advances by 0..3 a cycle.
+  reg [31:0] now = '0;
+  always @(posedge clk) #2 now = now + 32'($unsigned($random(dbg_seed)) % 4);
 
   mmu_admission #(
     .NPORTS(NPORTS), .NPRIO(NPRIO), .CW(CW), .NPOOLS(NPOOLS), .NPROF(NPROF),
     .EWMA_FRAC(EWMA_FRAC), .CELLW(CELLW), .POLICIES(6'(POLICIES)), .DUAL_ISSUE(DUAL_ISSUE)
   ) u_rtl (
-    .clk_i(clk), .rst_ni(rst_n),
+    .clk_i(clk), .rst_ni(rst_n), .now_i(now),
     .cfg_valid_i(cfg_valid), .cfg_ready_o(o_rtl[0]), .cfg_write_i(cfg_write), .cfg_addr_i(cfg_addr),
     .cfg_wdata_i(cfg_wdata), .cfg_rvalid_o(o_rtl[1]), .cfg_rdata_o(o_rtl[33:2]), .cfg_error_o(o_rtl[34]),
     .req_valid_i(req_valid), .req_ready_o(o_rtl[35]), .req_in_port_i(req_in), .req_out_port_i(req_out),
@@ -63,7 +66,7 @@ module netlist_equiv_tb;
   );
 
   mmu_admission_net u_net (
-    .clk_i(clk), .rst_ni(rst_n),
+    .clk_i(clk), .rst_ni(rst_n), .now_i(now),
     .cfg_valid_i(cfg_valid), .cfg_ready_o(o_net[0]), .cfg_write_i(cfg_write), .cfg_addr_i(cfg_addr),
     .cfg_wdata_i(cfg_wdata), .cfg_rvalid_o(o_net[1]), .cfg_rdata_o(o_net[33:2]), .cfg_error_o(o_net[34]),
     .req_valid_i(req_valid), .req_ready_o(o_net[35]), .req_in_port_i(req_in), .req_out_port_i(req_out),
@@ -164,6 +167,8 @@ module netlist_equiv_tb;
     csr_write(12'h005, 32'(8 + urand(24)));                      // headroom pool
     csr_write(12'h006, 32'(2 + urand(12)));                      // congested level
     csr_write(12'h007, 32'(urand(8)));                           // dsh port xon offset
+    csr_write(12'h008, 32'(urand(4)));                           // abm interval: 1..8 cycles
+    for (k = 0; k < NPORTS; k++) csr_write(12'h400 + 12'(k), 32'(urand(40)));  // abm port capacity
     // Ingress profiles on pool 0, egress profiles on the last pool.
     csr_write(12'h010, 32'(48 + urand(64)));
     if (NPOOLS > 1) csr_write(12'h010 + 12'(NPOOLS - 1), 32'(48 + urand(64)));
@@ -187,7 +192,7 @@ module netlist_equiv_tb;
     integer r;
     r = urand(10);
     case (r)
-      0: rand_addr = 12'(urand(8));
+      0: rand_addr = urand(4) == 0 ? 12'h400 + 12'(urand(NPORTS + 1)) : 12'(urand(9));
       1: rand_addr = 12'h010 + 12'(urand(NPOOLS + 1));
       2, 3: rand_addr = 12'h040 + 12'(urand(NPROF * 8 + 2));
       4: rand_addr = 12'h0c0 + 12'(urand(NPROF * 4 + 2));

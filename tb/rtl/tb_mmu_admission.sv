@@ -74,7 +74,7 @@ module tb_mmu_admission #(
     .NPORTS(NPORTS), .NPRIO(NPRIO), .CW(CW), .NPOOLS(NPOOLS), .NPROF(NPROF),
     .EWMA_FRAC(EWMA_FRAC), .CELLW(CELLW), .DUAL_ISSUE(DUAL_ISSUE)
   ) dut (
-    .clk_i(clk), .rst_ni(rst_n),
+    .clk_i(clk), .rst_ni(rst_n), .now_i(32'd0),
     .cfg_valid_i(cfg_valid), .cfg_ready_o(cfg_ready), .cfg_write_i(cfg_write),
     .cfg_addr_i(cfg_addr), .cfg_wdata_i(cfg_wdata),
     .cfg_rvalid_o(cfg_rvalid), .cfg_rdata_o(cfg_rdata), .cfg_error_o(cfg_error),

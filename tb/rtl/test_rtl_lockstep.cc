@@ -78,7 +78,7 @@ TEST_P(Directed, ExactlyAtThreshold) {
     if (r.pfc == PfcEvent::kXoff) xoff_at = i;
   }
   expect_clean(ls);
-  if (pol == "dt" || pol == "sih") {
+  if (pol == "dt" || pol == "sih" || pol == "abm") {  // abm: n_p = 1, no departures (full rate)
     EXPECT_EQ(shared, 300u);
     EXPECT_EQ(xoff_at, 301u);
   } else if (pol == "static") {
@@ -155,7 +155,7 @@ TEST_P(Directed, RegisterWritesWhileTrafficFlows) {
   expect_clean(ls);
 }
 
-INSTANTIATE_TEST_SUITE_P(Policies, Directed, ::testing::Values("dt", "reverie", "dsh", "static", "sih"),
+INSTANTIATE_TEST_SUITE_P(Policies, Directed, ::testing::Values("dt", "reverie", "dsh", "static", "sih", "abm"),
                          [](const auto& info) { return info.param; });
 
 // Issue 12 through the unit, the whole state compared after every operation and write:
@@ -287,14 +287,14 @@ TEST_P(Sustained, OneRequestPerCycleWhileReleasesCompete) {
               GetParam().c_str(), (unsigned long long)kCycles, releases, (unsigned long long)cycles, xoff, xon, drops);
 }
 
-INSTANTIATE_TEST_SUITE_P(Policies, Sustained, ::testing::Values("dt", "reverie", "dsh", "static", "sih"),
+INSTANTIATE_TEST_SUITE_P(Policies, Sustained, ::testing::Values("dt", "reverie", "dsh", "static", "sih", "abm"),
                          [](const auto& info) { return info.param; });
 
 // The single-issue unit (DUAL_ISSUE 0) holds a request offered with a release for one
 // cycle: a pair takes two cycles, and the request still decides after the release.
 TEST(SingleIssue, ARequestOfferedWithAReleaseWaitsOneCycle) {
   ASSERT_FALSE(kSmall.dual_issue);
-  for (const char* pol : {"dt", "reverie", "dsh", "static", "sih"}) {
+  for (const char* pol : {"dt", "reverie", "dsh", "static", "sih", "abm"}) {
     Lockstep<Vmmu_small> ls(directed_config(kSmall, pol), kSmall);
     for (int i = 0; i < 400; ++i) ls.admit({0, 1, uint8_t(kLl), 2, 0});
     const uint64_t before = ls.unit().cycle();
@@ -323,7 +323,7 @@ void random_suite(const UnitParams& p, int configs, uint64_t per_config, const c
   const uint64_t seed = suite_seed();
   std::printf("%s: MMUSIM_SEED=%llu\n", tag, (unsigned long long)seed);
   std::mt19937_64 rng(seed ^ std::hash<std::string>{}(tag));
-  const char* policies[] = {"dt", "reverie", "dsh", "static", "sih"};
+  const char* policies[] = {"dt", "reverie", "dsh", "static", "sih", "abm"};
   soak::Stats total;
   const admission::RtlParams rp{p.nports, p.nprio, p.npools, p.nprof, p.cw};
   for (int c = 0; c < configs; ++c) {

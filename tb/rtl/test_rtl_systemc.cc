@@ -62,7 +62,8 @@ SC_MODULE(Bench) {
       req_in{"req_in"}, req_out{"req_out"}, req_prio{"req_prio"}, req_cells{"req_cells"}, rsp_verdict{"rsp_verdict"},
       rsp_pfc{"rsp_pfc"}, rsp_port_pfc{"rsp_port_pfc"}, rsp_reason{"rsp_reason"}, rel_in{"rel_in"},
       rel_out{"rel_out"}, rel_prio{"rel_prio"}, rel_cells{"rel_cells"}, rel_rsp_pfc{"rel_rsp_pfc"},
-      rel_rsp_port_pfc{"rel_rsp_port_pfc"}, stat_total{"stat_total"}, stat_hdrm{"stat_hdrm"}, dbg_addr{"dbg_addr"};
+      rel_rsp_port_pfc{"rel_rsp_port_pfc"}, stat_total{"stat_total"}, stat_hdrm{"stat_hdrm"}, dbg_addr{"dbg_addr"},
+      now{"now"};  // cycle count: abm's intervals only, constant here
   sc_core::sc_signal<uint64_t> dbg_data{"dbg_data"};
   Vmmu_sc dut{"dut"};
 
@@ -77,6 +78,7 @@ SC_MODULE(Bench) {
       : sc_module(n), core(cfg), program(std::move(prog)), ops(std::move(o)) {
     dut.clk_i(clk);
     dut.rst_ni(rst_n);
+    dut.now_i(now);
     dut.cfg_valid_i(cfg_valid);
     dut.cfg_ready_o(cfg_ready);
     dut.cfg_write_i(cfg_write);

@@ -266,7 +266,7 @@ TEST(Compare, UnknownPolicyIsBadInput) {
 
 TEST(CoSimulation, DefaultScenarioOnTheRtlGivesTheSameSummary) {
   if (!mmusim::RtlEngine::available()) GTEST_SKIP() << "built without Verilator";
-  for (const char* policy : {"dt", "reverie", "dsh", "static", "sih"}) {
+  for (const char* policy : {"dt", "reverie", "dsh", "static", "sih", "abm"}) {
     const std::string arg = std::string("--policy ") + policy;
     RunResult c = run_mmusim(load_default(), arg), r = run_mmusim(load_default(), arg + " --impl rtl");
     ASSERT_EQ(c.status, 0) << c.output;
