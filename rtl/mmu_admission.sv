@@ -62,7 +62,8 @@ module mmu_admission
   output wire              req_ready_o,
   input  wire [PW-1:0]     req_in_port_i,
   input  wire [PW-1:0]     req_out_port_i,
-  input  wire [2:0]        req_prio_i,
+  input  wire [2:0]        req_prio_i,      // ingress priority (PG)
+  input  wire [2:0]        req_queue_i,     // egress queue (tc_to_queue_map; the PG when they agree)
   input  wire [CELLW-1:0]  req_cells_i,
   output logic             rsp_valid_o,
   output logic [1:0]       rsp_verdict_o,
@@ -75,6 +76,7 @@ module mmu_admission
   input  wire [PW-1:0]     rel_in_port_i,
   input  wire [PW-1:0]     rel_out_port_i,
   input  wire [2:0]        rel_prio_i,
+  input  wire [2:0]        rel_queue_i,
   input  wire [CELLW-1:0]  rel_cells_i,
   output logic             rel_rsp_valid_o,
   output logic [1:0]       rel_rsp_pfc_o,
@@ -163,11 +165,16 @@ module mmu_admission
   logic [CW-1:0]        total_used;
   logic [8*(QW+1)-1:0]  ncong;        // reverie n_p: congested queues per priority
 
-  // Queue indices (port * NPRIO + prio) of the release (a) and the request (b).
+  // Queue indices of the release (a) and the request (b): ingress port * NPRIO + PG,
+  // egress port * NPRIO + egress queue.
   wire [QW-1:0] a_ii = QW'(rel_in_port_i) * QW'(NPRIO) + QW'(rel_prio_i);
-  wire [QW-1:0] a_ei = QW'(rel_out_port_i) * QW'(NPRIO) + QW'(rel_prio_i);
+  wire [QW-1:0] a_ei = QW'(rel_out_port_i) * QW'(NPRIO) + QW'(rel_queue_i);
   wire [QW-1:0] b_ii = QW'(req_in_port_i) * QW'(NPRIO) + QW'(req_prio_i);
-  wire [QW-1:0] b_ei = QW'(req_out_port_i) * QW'(NPRIO) + QW'(req_prio_i);
+  wire [QW-1:0] b_ei = QW'(req_out_port_i) * QW'(NPRIO) + QW'(req_queue_i);
+  // reverie's n_p counts the queue a packet is accounted in: the PG if lossless, else the
+  // egress queue.
+  wire [2:0] a_np = q_lossless[a_ii] ? rel_prio_i : rel_queue_i;
+  wire [2:0] b_np = q_lossless[b_ii] ? req_prio_i : req_queue_i;
 
   // Entry reads, two per memory: port a the release's queue or port (single issue: the
   // operation's), port b the request's (dual issue only).
@@ -265,7 +272,7 @@ module mmu_admission
       .v_ing_i(rd_ing_a), .v_hdrm_i(rd_hdrm_a), .v_paused_i(paused_q[a_ii]),
       .v_avg_in_i(rd_avg_in_a), .v_egr_i(rd_egr_a), .v_avg_eg_i(rd_avg_eg_a),
       .v_pool_used_i(pool_used), .v_hdrm_used_i(hdrm_used), .v_total_i(total_used),
-      .v_ncong_i(ncong[rel_prio_i*(QW+1) +: (QW+1)]), .v_port_paused_i(port_paused[rel_in_port_i]),
+      .v_ncong_i(ncong[a_np*(QW+1) +: (QW+1)]), .v_port_paused_i(port_paused[rel_in_port_i]),
       .v_port_shared_i(rd_port_shared_a), .v_port_ins_i(rd_port_ins_a),
       .abm_ratio_in_i(a_abm_ratio_in), .abm_ratio_eg_i(a_abm_ratio_eg), .abm_np_in_i(a_abm_np_in), .abm_np_eg_i(a_abm_np_eg),
       .verdict_o(), .pfc_o(a_pfc), .port_pfc_o(a_port_pfc), .reason_o(), .underflow_o(a_underflow),
@@ -277,7 +284,7 @@ module mmu_admission
     // names is forwarded from its next value (its view when no release is offered).
     wire same_iq = a_ii == b_ii;
     wire same_eq = a_ei == b_ei;
-    wire same_prio = rel_prio_i == req_prio_i;
+    wire same_prio = a_np == b_np;
     wire same_port = rel_in_port_i == req_in_port_i;
     mmu_adm_op #(
       .NPORTS(NPORTS), .NPRIO(NPRIO), .CW(CW), .NPOOLS(NPOOLS), .NPROF(NPROF), .EWMA_FRAC(EWMA_FRAC), .CELLW(CELLW),
@@ -289,7 +296,7 @@ module mmu_admission
       .v_paused_i(same_iq ? a_paused : paused_q[b_ii]), .v_avg_in_i(same_iq ? a_avg_in : rd_avg_in_b),
       .v_egr_i(same_eq ? a_egr : rd_egr_b), .v_avg_eg_i(same_eq ? a_avg_eg : rd_avg_eg_b),
       .v_pool_used_i(a_pool_used), .v_hdrm_used_i(a_hdrm_used), .v_total_i(a_total),
-      .v_ncong_i(same_prio ? a_ncong : ncong[req_prio_i*(QW+1) +: (QW+1)]),
+      .v_ncong_i(same_prio ? a_ncong : ncong[b_np*(QW+1) +: (QW+1)]),
       .v_port_paused_i(same_port ? a_port_paused : port_paused[req_in_port_i]),
       .v_port_shared_i(same_port ? a_port_shared : rd_port_shared_b),
       .v_port_ins_i(same_port ? a_port_ins : rd_port_ins_b),
@@ -306,7 +313,7 @@ module mmu_admission
     wire [QW-1:0]   o_ii = a_valid ? a_ii : b_ii;
     wire [QW-1:0]   o_ei = a_valid ? a_ei : b_ei;
     wire [PW-1:0]   o_in = a_valid ? rel_in_port_i : req_in_port_i;
-    wire [2:0]      o_prio = a_valid ? rel_prio_i : req_prio_i;
+    wire [2:0]      o_prio = a_valid ? a_np : b_np;
     mmu_adm_op #(
       .NPORTS(NPORTS), .NPRIO(NPRIO), .CW(CW), .NPOOLS(NPOOLS), .NPROF(NPROF), .EWMA_FRAC(EWMA_FRAC), .CELLW(CELLW),
       .POLICIES(POLICIES)
@@ -355,10 +362,10 @@ module mmu_admission
   ) u_rate (
     .clk_i, .rst_ni, .on_i(cfg_policy == mmu_adm_pkg::POLICY_ABM), .clear_i(cfg_policy_set), .now_i,
     .interval_log2_i(cfg_abm_interval), .cfg_congested_i(cfg_congested), .cap_i(cfg_abm_cap),
-    .a_fire_i(a_fire), .a_ii_i(a_ii), .a_ei_i(a_ei), .a_prio_i(rel_prio_i), .a_eq_i(rel_prio_i),
+    .a_fire_i(a_fire), .a_ii_i(a_ii), .a_ei_i(a_ei), .a_prio_i(rel_prio_i), .a_eq_i(rel_queue_i),
     .a_in_port_i(rel_in_port_i), .a_out_port_i(rel_out_port_i), .a_cells_i(rel_cells_i),
     .a_cnt_in_i(abm_a_cnt_in), .a_cnt_eg_i(rd_egr_a), .a_nx_in_i(abm_a_nx_in), .a_nx_eg_i(a_egr),
-    .b_fire_i(b_fire), .b_ii_i(b_ii), .b_ei_i(b_ei), .b_prio_i(req_prio_i), .b_eq_i(req_prio_i),
+    .b_fire_i(b_fire), .b_ii_i(b_ii), .b_ei_i(b_ei), .b_prio_i(req_prio_i), .b_eq_i(req_queue_i),
     .b_in_port_i(req_in_port_i), .b_out_port_i(req_out_port_i),
     .b_cnt_in_i(abm_b_cnt_in), .b_cnt_eg_i(abm_b_cnt_eg), .b_nx_in_i((CW+1)'(b_ing) + (CW+1)'(b_hdrm)), .b_nx_eg_i(b_egr),
     .a_ratio_in_o(a_abm_ratio_in), .a_ratio_eg_o(a_abm_ratio_eg), .a_np_in_o(a_abm_np_in), .a_np_eg_o(a_abm_np_eg),
@@ -438,8 +445,8 @@ module mmu_admission
     if (POLICIES[1]) begin : g_on
       always_ff @(posedge clk_i or negedge rst_ni) begin
         if (!rst_ni) ncong[p*(QW+1) +: (QW+1)] <= '0;
-        else if (b_fire && req_prio_i == 3'(p)) ncong[p*(QW+1) +: (QW+1)] <= b_ncong;
-        else if (a_fire && rel_prio_i == 3'(p)) ncong[p*(QW+1) +: (QW+1)] <= a_ncong;
+        else if (b_fire && b_np == 3'(p)) ncong[p*(QW+1) +: (QW+1)] <= b_ncong;
+        else if (a_fire && a_np == 3'(p)) ncong[p*(QW+1) +: (QW+1)] <= a_ncong;
       end
     end else begin : g_off
       assign ncong[p*(QW+1) +: (QW+1)] = '0;

@@ -176,6 +176,7 @@ class Unit {
     m_m->req_in_port_i = r.in_port;
     m_m->req_out_port_i = r.out_port;
     m_m->req_prio_i = r.prio;
+    m_m->req_queue_i = r.egress_queue();
     m_m->req_cells_i = r.cells;
     m_m->now_i = uint32_t(r.cycle);
   }
@@ -184,6 +185,7 @@ class Unit {
     m_m->rel_in_port_i = d.in_port;
     m_m->rel_out_port_i = d.out_port;
     m_m->rel_prio_i = d.prio;
+    m_m->rel_queue_i = d.egress_queue();
     m_m->rel_cells_i = d.cells;
     m_m->now_i = uint32_t(d.cycle);
   }

@@ -54,14 +54,18 @@ TEST_P(Directed, DebugPortWordsPastTheStateReadZero) {
     EXPECT_EQ(u.peek(r, nq + kLl), 0u) << r;
     EXPECT_EQ(u.peek(r, 0xfff), 0u) << r;
   }
-  EXPECT_EQ(u.peek(sm::kNcong, 8), 0u);
+  EXPECT_EQ(u.peek(sm::kNcong, 24), 0u);
+  for (sm::Region r : {sm::kAbmIn, sm::kAbmEg}) {
+    EXPECT_EQ(u.peek(r, nq + kLl), 0u) << r;
+    EXPECT_EQ(u.peek(r, 3 * 512 + kLl), 0u) << r;  // past the tag field
+  }
   for (sm::Region r : {sm::kPortPaused, sm::kPortShared, sm::kPortIns}) EXPECT_EQ(u.peek(r, kMid.nports), 0u) << r;
   EXPECT_EQ(u.peek(sm::kPoolUsed, kMid.npools), 0u);
   EXPECT_EQ(u.peek(sm::kScalar, sm::kTotal), u.total());
   EXPECT_EQ(u.peek(sm::kScalar, sm::kHdrmUsed), u.hdrm_pool());
   EXPECT_EQ(u.peek(sm::kScalar, sm::kUnderflow), uint64_t(u.underflow()));
   EXPECT_EQ(u.peek(sm::kScalar, 3), 0u);
-  for (uint32_t r = 12; r < 16; ++r) EXPECT_EQ(u.peek(sm::Region(r), 0), 0u) << r;
+  for (uint32_t r = 14; r < 16; ++r) EXPECT_EQ(u.peek(sm::Region(r), 0), 0u) << r;
 }
 
 TEST_P(Directed, ExactlyAtThreshold) {
@@ -258,15 +262,15 @@ TEST_P(Sustained, OneRequestPerCycleWhileReleasesCompete) {
   uint32_t xoff = 0, xon = 0, drops = 0, releases = 0;
   for (uint64_t c = 0; c < kCycles; ++c) {
     const bool drain = (c / 500) % 2 == 1;
-    const Packet k{uint32_t(rng() % 3), 1, uint8_t(rng() % 4 ? kLl : kLy), drain ? 1u : 3u};
-    const admission::Request r{k.in, k.out, k.prio, k.cells, 0};
+    const Packet k{uint32_t(rng() % 3), 1, uint8_t(rng() % 4 ? kLl : kLy), drain ? 1u : 3u, 0};
+    const admission::Request r{k.in, k.out, k.prio, k.cells, c};  // cycle c: abm's intervals roll
     admission::Result res;
     if (live.empty() || (!drain && c % 2)) {
       res = ls.admit(r);
     } else {
       const Packet d = live.front();
       live.pop_front();
-      const auto [rel, req] = ls.depart_and_admit({d.in, d.out, d.prio, d.cells, 0}, r);
+      const auto [rel, req] = ls.depart_and_admit({d.in, d.out, d.prio, d.cells, c}, r);
       xon += rel.pfc == PfcEvent::kXon;
       ++releases;
       res = req;
