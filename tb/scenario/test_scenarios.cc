@@ -304,7 +304,9 @@ TEST(CoSimulation, QueueOtherThanPgOnTheRtlGivesTheSameSummary) {
       c.summary.erase(k);
       r.summary.erase(k);
     }
-    EXPECT_GT(c.summary["pfc"]["pause_frames"].get<uint64_t>(), 0u)
+    // Queue 6's BUFFER_QUEUE profile is the lossy one: the lossless incast meets a dynamic
+    // egress threshold there, so the run drops at egress rather than pausing.
+    EXPECT_GT(c.summary["drops"]["by_reason"]["egress_threshold"].get<uint64_t>(), 0u)
         << policy << ": the run should reach a threshold";
     EXPECT_EQ(c.summary.dump(), r.summary.dump()) << policy;
     std::filesystem::remove_all(c.dir);
