@@ -55,6 +55,8 @@ module mmu_adm_csr
   output logic [4:0] reg2hw_abm_interval_log2_o,
   // ABM_PORT_CELLS: abm: cells port i can send in one interval (0: every queue counts as full rate).
   output logic [NPORTS*CW-1:0] reg2hw_abm_port_cells_cells_o,
+  // THRESH_PERIOD: The threshold calculator (rtl/mmu_adm_thresh.sv) registers the pool occupancies and n_p every this many cycles, counted from reset and restarted by every CSR write; operations compare against thresholds computed from those registers.
+  output logic [7:0] reg2hw_thresh_period_cycles_o,
   // POOL_SIZE: Shared size of pool i in cells.
   output logic [NPOOLS*CW-1:0] reg2hw_pool_size_cells_o,
   // IPROF_MODE: Ingress profile k: pool and threshold mode.
@@ -130,6 +132,7 @@ module mmu_adm_csr
   wire hit_dsh_port_xon_offset = a == 12'h007;
   wire hit_abm_interval = a == 12'h008;
   wire hit_abm_port_cells = in_g400;
+  wire hit_thresh_period = a == 12'h00e;
   wire hit_pool_size = in_g010;
   wire hit_iprof_mode = in_g040_s8 && a[2:0] == 3'd0;
   wire hit_iprof_reserved = in_g040_s8 && a[2:0] == 3'd1;
@@ -146,7 +149,7 @@ module mmu_adm_csr
   wire hit_stat_pool_used = in_g110;
   wire hit_stat_decisions = a == 12'h120;
   wire hit_stat_drops = a == 12'h121;
-  wire rw_hit = hit_ctrl || hit_buffer_cells || hit_hdrm_pool_cells || hit_congested_cells || hit_dsh_port_xon_offset || hit_abm_interval || hit_abm_port_cells || hit_pool_size || hit_iprof_mode || hit_iprof_reserved || hit_iprof_static || hit_iprof_xoff || hit_iprof_xon || hit_iprof_xon_offset || hit_eprof_mode || hit_eprof_reserved || hit_eprof_static || hit_qmap;
+  wire rw_hit = hit_ctrl || hit_buffer_cells || hit_hdrm_pool_cells || hit_congested_cells || hit_dsh_port_xon_offset || hit_abm_interval || hit_abm_port_cells || hit_thresh_period || hit_pool_size || hit_iprof_mode || hit_iprof_reserved || hit_iprof_static || hit_iprof_xoff || hit_iprof_xon || hit_iprof_xon_offset || hit_eprof_mode || hit_eprof_reserved || hit_eprof_static || hit_qmap;
   wire ro_hit = hit_id || hit_params || hit_stat_total || hit_stat_hdrm_pool || hit_stat_pool_used || hit_stat_decisions || hit_stat_drops;
 
   // What a write would store: the bits each field holds.
@@ -160,6 +163,7 @@ module mmu_adm_csr
   wire [CW-1:0] w_dsh_port_xon_offset_cells = cfg_wdata_i[0 +: CW];
   wire [4:0] w_abm_interval_log2 = cfg_wdata_i[0 +: 5];
   wire [CW-1:0] w_abm_port_cells_cells = cfg_wdata_i[0 +: CW];
+  wire [7:0] w_thresh_period_cycles = cfg_wdata_i[0 +: 8];
   wire [CW-1:0] w_pool_size_cells = cfg_wdata_i[0 +: CW];
   wire [3:0] w_iprof_mode_pool = cfg_wdata_i[0 +: 4];
   wire [0:0] w_iprof_mode_dynamic = cfg_wdata_i[8 +: 1];
@@ -183,6 +187,7 @@ module mmu_adm_csr
   wire bad_value = (hit_ctrl && !((w_ctrl_policy == 3'd0 || w_ctrl_policy == 3'd1 || w_ctrl_policy == 3'd2 || w_ctrl_policy == 3'd3 || w_ctrl_policy == 3'd4 || w_ctrl_policy == 3'd5) && !hook_ctrl_policy_bad_i && 32'(w_ctrl_ewma_k) <= 32'd30)) ||
                    (hit_congested_cells && !(32'(w_congested_cells_cells) >= 32'd1)) ||
                    (hit_abm_interval && !(32'(w_abm_interval_log2) <= 32'd20)) ||
+                   (hit_thresh_period && !(32'(w_thresh_period_cycles) >= 32'd1)) ||
                    (hit_iprof_mode && !(32'(w_iprof_mode_pool) < 32'(NPOOLS) && (w_iprof_mode_shift ^ 5'h10) >= 5'd1)) ||
                    (hit_eprof_mode && !(32'(w_eprof_mode_pool) < 32'(NPOOLS) && (w_eprof_mode_shift ^ 5'h10) >= 5'd1)) ||
                    (hit_qmap && !(32'(w_qmap_pg_profile) < 32'(NPROF) && 32'(w_qmap_queue_profile) < 32'(NPROF)));
@@ -233,6 +238,7 @@ module mmu_adm_csr
       reg2hw_dsh_port_xon_offset_cells_o <= '0;
       reg2hw_abm_interval_log2_o <= 5'd13;
       reg2hw_abm_port_cells_cells_o <= '0;
+      reg2hw_thresh_period_cycles_o <= 8'd1;
       reg2hw_pool_size_cells_o <= '0;
       reg2hw_iprof_mode_pool_o <= '0;
       reg2hw_iprof_mode_dynamic_o <= '0;
@@ -276,6 +282,9 @@ module mmu_adm_csr
       end
       if (do_write && hit_abm_port_cells) begin
         reg2hw_abm_port_cells_cells_o[idx_g400*CW +: CW] <= w_abm_port_cells_cells;
+      end
+      if (do_write && hit_thresh_period) begin
+        reg2hw_thresh_period_cycles_o <= w_thresh_period_cycles;
       end
       if (do_write && hit_pool_size) begin
         reg2hw_pool_size_cells_o[idx_g010*CW +: CW] <= w_pool_size_cells;
@@ -345,6 +354,7 @@ module mmu_adm_csr
     else if (hit_dsh_port_xon_offset) rdata[0 +: CW] = reg2hw_dsh_port_xon_offset_cells_o;
     else if (hit_abm_interval) rdata[0 +: 5] = reg2hw_abm_interval_log2_o;
     else if (hit_abm_port_cells) rdata[0 +: CW] = reg2hw_abm_port_cells_cells_o[idx_g400*CW +: CW];
+    else if (hit_thresh_period) rdata[0 +: 8] = reg2hw_thresh_period_cycles_o;
     else if (hit_pool_size) rdata[0 +: CW] = reg2hw_pool_size_cells_o[idx_g010*CW +: CW];
     else if (hit_iprof_mode) begin
       rdata[0 +: 4] = reg2hw_iprof_mode_pool_o[idx_g040_s8*4 +: 4];

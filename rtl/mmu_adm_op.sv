@@ -79,6 +79,11 @@ module mmu_adm_op
   input  wire [NPORTS*4-1:0]  tab_dsh_nq_i,    // dsh: lossless priorities per port
   input  wire [NPORTS*CW-1:0] tab_dsh_ins_i,   // dsh: insurance headroom per port
   input  wire [HW-1:0]        sih_hdrm_i,  // sih: sum of xoff over the lossless PGs
+  // The threshold calculator's registered values (mmu_adm_thresh): every profile's
+  // threshold, and n_p of the operation's priority.
+  input  wire [NPROF*CW-1:0]  tab_ith_i,
+  input  wire [NPROF*CW-1:0]  tab_eth_i,
+  input  wire [QW:0]          np_i,
   // View of the state the operation reads.
   input  wire [CW-1:0]        v_ing_i,
   input  wire [CW-1:0]        v_hdrm_i,
@@ -141,6 +146,8 @@ module mmu_adm_op
   wire [4:0] ep_shift_i = tab_ep_shift_i[epf*5 +: 5];
   wire [CW-1:0] eres_i = ep_reserved_i[epf*CW +: CW];
   wire [CW-1:0] ep_static_i = tab_ep_static_i[epf*CW +: CW];
+  wire [CW-1:0] ith_i = tab_ith_i[ipf*CW +: CW];
+  wire [CW-1:0] eth_i = tab_eth_i[epf*CW +: CW];
   wire [3:0] dsh_nq_i = tab_dsh_nq_i[in_port_i*4 +: 4];
   wire [CW-1:0] dsh_ins_i = tab_dsh_ins_i[in_port_i*CW +: CW];
 

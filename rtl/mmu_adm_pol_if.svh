@@ -45,6 +45,10 @@
   input  wire [3:0]            dsh_nq_i,  /* dsh: lossless priorities of the ingress port */ \
   input  wire [CW-1:0]         dsh_ins_i, /* dsh: insurance headroom of the ingress port */ \
   input  wire [HW-1:0]         sih_hdrm_i, /* sih: sum of xoff over the lossless PGs */ \
+  /* The threshold calculator's (mmu_adm_thresh): registered, not from the view. */ \
+  input  wire [CW-1:0]         ith_i,     /* threshold of the ingress profile */ \
+  input  wire [CW-1:0]         eth_i,     /* threshold of the egress profile */ \
+  input  wire [QW:0]           np_i,      /* reverie: n_p of the priority */ \
   input  wire                  cfg_ewma_rule_i, \
   input  wire                  cfg_ewma_clamp_i, \
   input  wire [4:0]            cfg_ewma_k_i, \
@@ -95,10 +99,12 @@
 
 // Parameter and input connections of a policy instance, by name.
 `define MMU_POL_PARAM_MAP .NPORTS(NPORTS), .NPRIO(NPRIO), .CW(CW), .NPOOLS(NPOOLS), .EWMA_FRAC(EWMA_FRAC), .CELLW(CELLW)
-`define MMU_POL_INPUTS \
+`define MMU_POL_INPUTS `MMU_POL_INPUTS_BUT_TH, .ith_i, .eth_i
+// All but the thresholds, for a policy that hands the SONiC module thresholds of its own.
+`define MMU_POL_INPUTS_BUT_TH \
   .clk_i, .rst_ni, .is_req_i, .is_rel_i, .cells_i, .ll_i, .ipool_i, .epool_i, .rpool_i, \
   .ip_dynamic_i, .ip_shift_i, .ires_i, .ip_static_i, .ip_xoff_i, .ip_xon_i, .ip_xon_offset_i, \
-  .ep_dynamic_i, .ep_shift_i, .eres_i, .ep_static_i, .dsh_nq_i, .dsh_ins_i, .sih_hdrm_i, \
+  .ep_dynamic_i, .ep_shift_i, .eres_i, .ep_static_i, .dsh_nq_i, .dsh_ins_i, .sih_hdrm_i, .np_i, \
   .cfg_ewma_rule_i, .cfg_ewma_clamp_i, .cfg_ewma_k_i, .cfg_buffer_i, .cfg_hdrm_pool_i, .cfg_congested_i, \
   .cfg_dsh_port_xon_off_i, .cfg_pool_size_i, \
   .v_ing_i, .v_hdrm_i, .v_paused_i, .v_avg_in_i, .v_egr_i, .v_avg_eg_i, .v_pool_used_i, .v_hdrm_used_i, \

@@ -1,19 +1,14 @@
 // The SONiC buffer model (reverie-nsdi24 §2.2), shared by dt, static, sih, abm and dsh's
 // lossy traffic as hw-model/admission/policies/sonic.cc is: ingress and egress admission
 // over pools, lossless PGs paused into headroom, the headroom-first release and the XON
-// test. The policy gives the thresholds on the view and the headroom capacity; the XON
-// test's threshold on the state a release leaves is dt's (XON_DT 1) or the one given
-// (XON_DT 0: a threshold that does not depend on occupancy). (Computed here, not fed back
-// from the policy: with a path out of this module and back in, Icarus 11 re-evaluates a
-// dual-issue unit of dt and dsh without end.)
+// test, on the thresholds of the threshold calculator (ith_i, eth_i: registered, the same
+// for the admission and the XON test); the policy gives the headroom capacity.
 `include "mmu_adm_pol_if.svh"
 `default_nettype none
 
 /* verilator lint_off UNUSEDSIGNAL */
-module mmu_adm_sonic #(`MMU_POL_PARAMS, parameter int XON_DT = 1) (
+module mmu_adm_sonic #(`MMU_POL_PARAMS) (
   `MMU_POL_PORTS,
-  input  wire [CW-1:0] ith_i,       // ingress threshold on the view
-  input  wire [CW-1:0] eth_i,       // egress threshold on the view
   input  wire [HW-1:0] hdrm_cap_i   // headroom the lossless PGs may use in total
 );
 /* verilator lint_on UNUSEDSIGNAL */
@@ -122,19 +117,14 @@ module mmu_adm_sonic #(`MMU_POL_PARAMS, parameter int XON_DT = 1) (
       end
     end
   end
-  // The ingress threshold on the state the operation leaves.
-  wire [CW-1:0] ith_next = XON_DT != 0 ?
-    dt_threshold(ip_dynamic_i, ip_shift_i, ip_static_i, ipool_size, n_pool_used[ipool_i*CW +: CW]) : ith_i;
-
   // XON once headroom is empty: the queue empty, below xon, or xon_offset under the
-  // threshold on the state the release leaves (a block of its own: ith_next follows
-  // the first block's pool counters).
+  // threshold (a block of its own: it reads the first block's results).
   logic [SW-1:0] s;
   always_comb begin
     n_paused = paused_book;
     pfc = pfc_book;
     s = shared_part(SW'(n_ing), ires_i);
-    if (xon_test && (n_ing == '0 || s < SW'(ip_xon_i) || s + SW'(ip_xon_offset_i) <= SW'(ith_next))) begin
+    if (xon_test && (n_ing == '0 || s < SW'(ip_xon_i) || s + SW'(ip_xon_offset_i) <= SW'(ith_i))) begin
       n_paused = 1'b0;
       pfc = mmu_adm_pkg::PFC_XON;
     end

@@ -123,6 +123,7 @@ module mmu_admission
   logic [CW-1:0]        cfg_hdrm_pool;
   logic [CW-1:0]        cfg_congested;
   logic [CW-1:0]        cfg_dsh_port_xon_off;
+  logic [7:0]           cfg_thresh_period;
   logic [4:0]           cfg_abm_interval;  // abm: interval of 2^cfg_abm_interval cycles
   logic [NPORTS*CW-1:0] cfg_abm_cap;       // abm: cells per interval of each port
   // Tables as flat vectors, entry k at [k*W +: W] (see mmu_adm_csr).
@@ -221,6 +222,23 @@ module mmu_admission
   );
 
   // ---------------------------------------------------------------------------------
+  // Threshold calculator (mmu_adm_thresh): every profile's threshold and n_p per priority
+  // from the pool counters and n_p registered every THRESH_PERIOD cycles, off the packet
+  // path.
+  // ---------------------------------------------------------------------------------
+  logic [NPROF*CW-1:0]  th_ing, th_egr;
+  logic [8*(QW+1)-1:0]  th_np;
+  mmu_adm_thresh #(
+    .NPORTS(NPORTS), .NPRIO(NPRIO), .CW(CW), .NPOOLS(NPOOLS), .NPROF(NPROF), .POLICIES(POLICIES)
+  ) u_thresh (
+    .clk_i, .rst_ni, .period_i(cfg_thresh_period), .restart_i(cfg_valid_i && cfg_write_i), .policy_i(cfg_policy),
+    .pool_used_i(pool_used), .ncong_i(ncong), .pool_size_i(cfg_pool_size), .rev_pool_i(rev_pool),
+    .ip_pool_i(ip_pool), .ep_pool_i(ep_pool), .ip_dynamic_i(ip_dynamic), .ip_shift_i(ip_shift),
+    .ip_static_i(ip_static), .ep_dynamic_i(ep_dynamic), .ep_shift_i(ep_shift), .ep_static_i(ep_static),
+    .ith_o(th_ing), .eth_o(th_egr), .np_o(th_np)
+  );
+
+  // ---------------------------------------------------------------------------------
   // Operations: slot a is the release, slot b the request; the request sees the state the
   // release leaves, the order in which the golden core is told.
   // ---------------------------------------------------------------------------------
@@ -258,7 +276,8 @@ module mmu_admission
     .tab_ip_dynamic_i(ip_dynamic), .tab_ip_shift_i(ip_shift), .ip_reserved_i(ip_reserved), .tab_ip_static_i(ip_static), \
     .tab_ip_xoff_i(ip_xoff), .tab_ip_xon_i(ip_xon), .tab_ip_xon_offset_i(ip_xon_offset), \
     .tab_ep_dynamic_i(ep_dynamic), .tab_ep_shift_i(ep_shift), .ep_reserved_i(ep_reserved), .tab_ep_static_i(ep_static), \
-    .q_lossless_i(q_lossless), .rev_pool_i(rev_pool), .tab_dsh_nq_i(dsh_nq), .tab_dsh_ins_i(dsh_ins), .sih_hdrm_i(sih_hdrm)
+    .q_lossless_i(q_lossless), .rev_pool_i(rev_pool), .tab_dsh_nq_i(dsh_nq), .tab_dsh_ins_i(dsh_ins), .sih_hdrm_i(sih_hdrm), \
+    .tab_ith_i(th_ing), .tab_eth_i(th_egr)
 
   if (DUAL_ISSUE != 0) begin : g_dual
     // Release datapath on the registers. A release has no verdict, a request no underflow.
@@ -269,6 +288,7 @@ module mmu_admission
     ) u_rel (
       `MMU_OP_CFG,
       .is_req_i(1'b0), .is_rel_i(a_valid), .ii_i(a_ii), .ei_i(a_ei), .in_port_i(rel_in_port_i), .cells_i(rel_cells_i),
+      .np_i(th_np[a_np*(QW+1) +: (QW+1)]),
       .v_ing_i(rd_ing_a), .v_hdrm_i(rd_hdrm_a), .v_paused_i(paused_q[a_ii]),
       .v_avg_in_i(rd_avg_in_a), .v_egr_i(rd_egr_a), .v_avg_eg_i(rd_avg_eg_a),
       .v_pool_used_i(pool_used), .v_hdrm_used_i(hdrm_used), .v_total_i(total_used),
@@ -292,6 +312,7 @@ module mmu_admission
     ) u_req (
       `MMU_OP_CFG,
       .is_req_i(b_valid), .is_rel_i(1'b0), .ii_i(b_ii), .ei_i(b_ei), .in_port_i(req_in_port_i), .cells_i(req_cells_i),
+      .np_i(th_np[b_np*(QW+1) +: (QW+1)]),
       .v_ing_i(same_iq ? a_ing : rd_ing_b), .v_hdrm_i(same_iq ? a_hdrm : rd_hdrm_b),
       .v_paused_i(same_iq ? a_paused : paused_q[b_ii]), .v_avg_in_i(same_iq ? a_avg_in : rd_avg_in_b),
       .v_egr_i(same_eq ? a_egr : rd_egr_b), .v_avg_eg_i(same_eq ? a_avg_eg : rd_avg_eg_b),
@@ -320,7 +341,7 @@ module mmu_admission
     ) u_op (
       `MMU_OP_CFG,
       .is_req_i(b_valid), .is_rel_i(a_valid), .ii_i(o_ii), .ei_i(o_ei), .in_port_i(o_in),
-      .cells_i(a_valid ? rel_cells_i : req_cells_i),
+      .cells_i(a_valid ? rel_cells_i : req_cells_i), .np_i(th_np[o_prio*(QW+1) +: (QW+1)]),
       .v_ing_i(rd_ing_a), .v_hdrm_i(rd_hdrm_a), .v_paused_i(paused_q[o_ii]),
       .v_avg_in_i(rd_avg_in_a), .v_egr_i(rd_egr_a), .v_avg_eg_i(rd_avg_eg_a),
       .v_pool_used_i(pool_used), .v_hdrm_used_i(hdrm_used), .v_total_i(total_used),
@@ -609,7 +630,7 @@ module mmu_admission
     .reg2hw_ctrl_ewma_rule_o(cfg_ewma_rule), .reg2hw_ctrl_ewma_clamp_o(cfg_ewma_clamp),
     .reg2hw_ctrl_ewma_k_o(cfg_ewma_k), .reg2hw_buffer_cells_cells_o(cfg_buffer),
     .reg2hw_hdrm_pool_cells_cells_o(cfg_hdrm_pool), .reg2hw_congested_cells_cells_o(cfg_congested),
-    .reg2hw_dsh_port_xon_offset_cells_o(cfg_dsh_port_xon_off), .reg2hw_pool_size_cells_o(cfg_pool_size),
+    .reg2hw_dsh_port_xon_offset_cells_o(cfg_dsh_port_xon_off), .reg2hw_thresh_period_cycles_o(cfg_thresh_period), .reg2hw_pool_size_cells_o(cfg_pool_size),
     .reg2hw_abm_interval_log2_o(cfg_abm_interval), .reg2hw_abm_port_cells_cells_o(cfg_abm_cap),
     .reg2hw_iprof_mode_pool_o(ip_pool), .reg2hw_iprof_mode_dynamic_o(ip_dynamic),
     .reg2hw_iprof_mode_shift_o(ip_shift), .reg2hw_iprof_reserved_cells_o(ip_reserved),

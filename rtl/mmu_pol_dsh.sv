@@ -1,6 +1,7 @@
 // dsh: Dynamic and Shared Headroom (dsh-icdcs23 §IV), as hw-model/admission/policies/dsh.cc.
 // Lossless PGs: one shared segment (the PGs' ingress pool) holds footroom and shared
-// headroom, T = alpha (B_s - occupancy); queue XOFF above X_qoff = T - eta (Eq. 5), port
+// headroom, T = alpha (B_s - occupancy) (the threshold calculator's, mmu_adm_thresh:
+// registered); queue XOFF above X_qoff = T - eta (Eq. 5), port
 // XOFF above X_poff = N_q T (Eq. 6), then arrivals go to the port's insurance headroom.
 // Lossy traffic follows the SONiC model (mmu_adm_sonic) with dt's thresholds.
 `include "mmu_adm_pol_if.svh"
@@ -16,8 +17,6 @@ module mmu_pol_dsh #(`MMU_POL_PARAMS) (`MMU_POL_PORTS);
   wire [CW-1:0] ipool_used = v_pool_used_i[ipool_i*CW +: CW];
   wire [CW-1:0] epool_size = cfg_pool_size_i[epool_i*CW +: CW];
   wire [CW-1:0] epool_used = v_pool_used_i[epool_i*CW +: CW];
-  wire [CW-1:0] ith = dt_threshold(ip_dynamic_i, ip_shift_i, ip_static_i, ipool_size, ipool_used);
-  wire [CW-1:0] eth = dt_threshold(ep_dynamic_i, ep_shift_i, ep_static_i, epool_size, epool_used);
 
   // ---- lossy traffic: SONiC
   logic [1:0] s_verdict, s_pfc, s_port_pfc;
@@ -33,7 +32,7 @@ module mmu_pol_dsh #(`MMU_POL_PARAMS) (`MMU_POL_PORTS);
     .n_ing_o(s_ing), .n_hdrm_o(s_hdrm), .n_paused_o(s_paused), .n_avg_in_o(s_avg_in), .n_egr_o(s_egr),
     .n_avg_eg_o(s_avg_eg), .n_pool_used_o(s_pool_used), .n_hdrm_used_o(s_hdrm_used), .n_total_o(s_total),
     .n_ncong_o(s_ncong), .n_port_paused_o(s_port_paused), .n_port_shared_o(s_port_shared), .n_port_ins_o(s_port_ins),
-    .ith_i(ith), .eth_i(eth), .hdrm_cap_i(HW'(cfg_hdrm_pool_i))
+    .hdrm_cap_i(HW'(cfg_hdrm_pool_i))
   );
 
   // ---- lossless traffic
@@ -104,7 +103,7 @@ module mmu_pol_dsh #(`MMU_POL_PARAMS) (`MMU_POL_PORTS);
       to_h = v_port_paused_i || SW'(ipool_used) + grow > SW'(ipool_size);
       if (to_h && (SW'(v_port_ins_i) + n > SW'(dsh_ins_i) || SW'(v_hdrm_used_i) + n > SW'(cfg_hdrm_pool_i))) begin
         reason = mmu_adm_pkg::REASON_HEADROOM;
-      end else if (over(v_egr_i, cells_i, eres_i, eth, epool_size, epool_used)) begin
+      end else if (over(v_egr_i, cells_i, eres_i, eth_i, epool_size, epool_used)) begin
         reason = mmu_adm_pkg::REASON_EGRESS;
       end else if (SW'(v_total_i) + n > SW'(cfg_buffer_i)) begin
         reason = mmu_adm_pkg::REASON_BUFFER;
@@ -123,7 +122,7 @@ module mmu_pol_dsh #(`MMU_POL_PARAMS) (`MMU_POL_PORTS);
         n_total = CW'(SW'(v_total_i) + n);
         verdict = to_h ? mmu_adm_pkg::VERDICT_HEADROOM : mmu_adm_pkg::VERDICT_SHARED;
         // Transitions on the occupancy this packet produced.
-        t = dt_threshold(ip_dynamic_i, ip_shift_i, ip_static_i, ipool_size, n_pool_used[ipool_i*CW +: CW]);
+        t = ith_i;
         xq = t > ip_xoff_i ? t - ip_xoff_i : '0;
         nq_t = (CW+4)'(dsh_nq_i) * (CW+4)'(t);
         xp = nq_t > (CW+4)'(CMAX) ? CMAX : nq_t[CW-1:0];
@@ -155,7 +154,7 @@ module mmu_pol_dsh #(`MMU_POL_PARAMS) (`MMU_POL_PORTS);
         n_port_ins = CW'(SW'(v_port_ins_i) - from_h);
         n_port_shared = CW'(SW'(v_port_shared_i) - shrink);
         s = shared_part(q_ing - from_q, ires_i);
-        t = dt_threshold(ip_dynamic_i, ip_shift_i, ip_static_i, ipool_size, n_pool_used[ipool_i*CW +: CW]);
+        t = ith_i;
         xq = t > ip_xoff_i ? t - ip_xoff_i : '0;
         nq_t = (CW+4)'(dsh_nq_i) * (CW+4)'(t);
         xp = nq_t > (CW+4)'(CMAX) ? CMAX : nq_t[CW-1:0];

@@ -1,24 +1,19 @@
 // dt: the SONiC model with Dynamic Thresholds (reverie-nsdi24 §2.2, Eq. 1), as
-// hw-model/admission/policies/dt.cc: alpha x (pool size - pool occupancy), or static_th.
+// hw-model/admission/policies/dt.cc: alpha x (pool size - pool occupancy), or static_th,
+// from the threshold calculator (mmu_adm_thresh).
 `include "mmu_adm_pol_if.svh"
 `default_nettype none
 
 /* verilator lint_off UNUSEDSIGNAL */
 module mmu_pol_dt #(`MMU_POL_PARAMS) (`MMU_POL_PORTS);
 /* verilator lint_on UNUSEDSIGNAL */
-`include "mmu_adm_fn.svh"
-
-  wire [CW-1:0] ipool_size = cfg_pool_size_i[ipool_i*CW +: CW];
-  wire [CW-1:0] epool_size = cfg_pool_size_i[epool_i*CW +: CW];
-  wire [CW-1:0] ith = dt_threshold(ip_dynamic_i, ip_shift_i, ip_static_i, ipool_size, v_pool_used_i[ipool_i*CW +: CW]);
-  wire [CW-1:0] eth = dt_threshold(ep_dynamic_i, ep_shift_i, ep_static_i, epool_size, v_pool_used_i[epool_i*CW +: CW]);
 
   mmu_adm_sonic #(`MMU_POL_PARAM_MAP) u_sonic (
     `MMU_POL_INPUTS,
     .verdict_o, .pfc_o, .port_pfc_o, .reason_o, .underflow_o, .n_ing_o, .n_hdrm_o, .n_paused_o, .n_avg_in_o,
     .n_egr_o, .n_avg_eg_o, .n_pool_used_o, .n_hdrm_used_o, .n_total_o, .n_ncong_o, .n_port_paused_o,
     .n_port_shared_o, .n_port_ins_o,
-    .ith_i(ith), .eth_i(eth), .hdrm_cap_i(HW'(cfg_hdrm_pool_i))
+    .hdrm_cap_i(HW'(cfg_hdrm_pool_i))
   );
 
 endmodule

@@ -1,8 +1,9 @@
 // reverie (reverie-nsdi24 §3), as hw-model/admission/policies/reverie.cc: one shared pool
 // (rpool_i) plus the headroom pool; a lossless packet is accounted in its ingress queue, a
-// lossy one in its egress queue. Gamma_p = alpha_p / n_p x (b* - q*) (Eq. 6), the division
-// by n_p through a reciprocal table (mmu_adm_recip_div); admission (Eq. 4) compares the
-// low-pass-filtered length q_hat (Eq. 5) with Gamma.
+// lossy one in its egress queue. Gamma_p = alpha_p / n_p x (b* - q*) (Eq. 6): alpha_p
+// (b* - q*) and n_p from the threshold calculator (mmu_adm_thresh, registered), the
+// division by n_p through a reciprocal table (mmu_adm_recip_div); admission (Eq. 4)
+// compares the low-pass-filtered length q_hat (Eq. 5) with Gamma.
 `include "mmu_adm_pol_if.svh"
 `default_nettype none
 
@@ -19,8 +20,8 @@ module mmu_pol_reverie #(`MMU_POL_PARAMS) (`MMU_POL_PORTS);
   wire [CW-1:0] rused = v_pool_used_i[rpool_i*CW +: CW];
 
   // The queue this packet is accounted in, and a release's effect on it, on the pool and on
-  // n_p: the XON test's threshold is on the state the release leaves. (Wires ahead of the
-  // decision block, not its outputs fed back: Icarus 11 re-evaluates such a path without end.)
+  // n_p. (Wires ahead of the decision block, not its outputs fed back: Icarus 11
+  // re-evaluates such a path without end.)
   wire [SW-1:0] n = SW'(cells_i);
   wire [SW-1:0] q_hdrm = SW'(v_hdrm_i);
   wire [SW-1:0] qq = ll_i ? SW'(v_ing_i) : SW'(v_egr_i);
@@ -33,15 +34,13 @@ module mmu_pol_reverie #(`MMU_POL_PARAMS) (`MMU_POL_PORTS);
   wire [CW-1:0] rused_rel = CW'(SW'(rused) - shrink);
   wire [QW:0] ncong_rel = v_ncong_i + (QW+1)'(cnt_rel >= SW'(cfg_congested_i)) - (QW+1)'(cnt_before >= SW'(cfg_congested_i));
 
-  // alpha_p (b* - q*) on the view (a request: the PG's profile if lossless, else the
-  // queue's) and on the state a release leaves (its XON test, lossless only), each over n_p.
-  wire [CW-1:0] dt_view = dt_threshold(1'b1, ll_i ? ip_shift_i : ep_shift_i, '0, rsize, rused);
-  wire [CW-1:0] dt_next = dt_threshold(1'b1, ip_shift_i, '0, rsize, rused_rel);
-  wire [CW-1:0] per_np_view, per_np_next;
-  mmu_adm_recip_div #(.VW(CW), .NW(QW+1), .NMAX(NMAX)) u_div_view (.v_i(dt_view), .n_i(v_ncong_i), .q_o(per_np_view));
-  mmu_adm_recip_div #(.VW(CW), .NW(QW+1), .NMAX(NMAX)) u_div_next (.v_i(dt_next), .n_i(ncong_rel), .q_o(per_np_next));
-  wire [CW-1:0] g_view = ll_i ? (ip_dynamic_i ? per_np_view : ip_static_i) : (ep_dynamic_i ? per_np_view : ep_static_i);
-  wire [CW-1:0] g_next = ip_dynamic_i ? per_np_next : ip_static_i;
+  // Gamma of the queue's profile (a request: the PG's if lossless, else the queue's; the
+  // XON test: the PG's): the calculator's alpha_p (b* - q*) over its n_p, or static_th.
+  wire dyn = ll_i ? ip_dynamic_i : ep_dynamic_i;
+  wire [CW-1:0] th = ll_i ? ith_i : eth_i;
+  wire [CW-1:0] per_np;
+  mmu_adm_recip_div #(.VW(CW), .NW(QW+1), .NMAX(NMAX)) u_div (.v_i(th), .n_i(np_i), .q_o(per_np));
+  wire [CW-1:0] g_view = dyn ? per_np : th;
 
   // The filter steps on the queue's shared cells: before a request (CTRL.ewma_rule 1),
   // after a release.
@@ -142,7 +141,7 @@ module mmu_pol_reverie #(`MMU_POL_PARAMS) (`MMU_POL_PORTS);
         // q_hat + 2^F - 1 <= (2^CW - 1) 2^F + 2^F - 1 fits AW bits.
         avg_up = (CW+2)'((avg + ((AW'(1) << EWMA_FRAC) - AW'(1))) >> EWMA_FRAC) + (CW+2)'(ip_xon_offset_i);
         if (ll_i && v_paused_i && q_hdrm == from_h &&
-            (n_ing == '0 || s < SW'(ip_xon_i) || avg_up <= (CW+2)'(g_next))) begin
+            (n_ing == '0 || s < SW'(ip_xon_i) || avg_up <= (CW+2)'(g_view))) begin
           n_paused = 1'b0;
           pfc = mmu_adm_pkg::PFC_XON;
         end

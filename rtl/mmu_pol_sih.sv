@@ -1,25 +1,20 @@
 // sih: static, independent headroom (dsh-icdcs23, the DSH baseline; policies/sih.cc): dt's
-// thresholds, and the lossless PGs may hold the sum of their xoff in headroom, whatever
-// HDRM_POOL_CELLS says (sih_hdrm_i, derived from the configuration by mmu_admission).
+// thresholds (mmu_adm_thresh), and the lossless PGs may hold the sum of their xoff in
+// headroom, whatever HDRM_POOL_CELLS says (sih_hdrm_i, derived from the configuration by
+// mmu_admission).
 `include "mmu_adm_pol_if.svh"
 `default_nettype none
 
 /* verilator lint_off UNUSEDSIGNAL */
 module mmu_pol_sih #(`MMU_POL_PARAMS) (`MMU_POL_PORTS);
 /* verilator lint_on UNUSEDSIGNAL */
-`include "mmu_adm_fn.svh"
-
-  wire [CW-1:0] ipool_size = cfg_pool_size_i[ipool_i*CW +: CW];
-  wire [CW-1:0] epool_size = cfg_pool_size_i[epool_i*CW +: CW];
-  wire [CW-1:0] ith = dt_threshold(ip_dynamic_i, ip_shift_i, ip_static_i, ipool_size, v_pool_used_i[ipool_i*CW +: CW]);
-  wire [CW-1:0] eth = dt_threshold(ep_dynamic_i, ep_shift_i, ep_static_i, epool_size, v_pool_used_i[epool_i*CW +: CW]);
 
   mmu_adm_sonic #(`MMU_POL_PARAM_MAP) u_sonic (
     `MMU_POL_INPUTS,
     .verdict_o, .pfc_o, .port_pfc_o, .reason_o, .underflow_o, .n_ing_o, .n_hdrm_o, .n_paused_o, .n_avg_in_o,
     .n_egr_o, .n_avg_eg_o, .n_pool_used_o, .n_hdrm_used_o, .n_total_o, .n_ncong_o, .n_port_paused_o,
     .n_port_shared_o, .n_port_ins_o,
-    .ith_i(ith), .eth_i(eth), .hdrm_cap_i(sih_hdrm_i)
+    .hdrm_cap_i(sih_hdrm_i)
   );
 
 endmodule

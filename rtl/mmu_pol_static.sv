@@ -1,25 +1,19 @@
 // static: fixed per-queue thresholds (hw-model/admission/policies/static.cc): a dynamic
-// profile's limit is alpha x its pool's size, independent of load; SONiC bookkeeping.
+// profile's limit is alpha x its pool's size, independent of load (the threshold
+// calculator computes it, mmu_adm_thresh); SONiC bookkeeping.
 `include "mmu_adm_pol_if.svh"
 `default_nettype none
 
 /* verilator lint_off UNUSEDSIGNAL */
 module mmu_pol_static #(`MMU_POL_PARAMS) (`MMU_POL_PORTS);
 /* verilator lint_on UNUSEDSIGNAL */
-`include "mmu_adm_fn.svh"
 
-  wire [CW-1:0] ipool_size = cfg_pool_size_i[ipool_i*CW +: CW];
-  wire [CW-1:0] epool_size = cfg_pool_size_i[epool_i*CW +: CW];
-  wire [CW-1:0] ith = ip_dynamic_i ? scale(ipool_size, ip_shift_i) : ip_static_i;
-  wire [CW-1:0] eth = ep_dynamic_i ? scale(epool_size, ep_shift_i) : ep_static_i;
-
-  // The thresholds do not move with occupancy: the XON test uses ith (XON_DT 0).
-  mmu_adm_sonic #(`MMU_POL_PARAM_MAP, .XON_DT(0)) u_sonic (
+  mmu_adm_sonic #(`MMU_POL_PARAM_MAP) u_sonic (
     `MMU_POL_INPUTS,
     .verdict_o, .pfc_o, .port_pfc_o, .reason_o, .underflow_o, .n_ing_o, .n_hdrm_o, .n_paused_o, .n_avg_in_o,
     .n_egr_o, .n_avg_eg_o, .n_pool_used_o, .n_hdrm_used_o, .n_total_o, .n_ncong_o, .n_port_paused_o,
     .n_port_shared_o, .n_port_ins_o,
-    .ith_i(ith), .eth_i(eth), .hdrm_cap_i(HW'(cfg_hdrm_pool_i))
+    .hdrm_cap_i(HW'(cfg_hdrm_pool_i))
   );
 
 endmodule

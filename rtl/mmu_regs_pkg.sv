@@ -117,6 +117,13 @@ package mmu_regs_pkg;
   localparam bit [31:0] ABM_PORT_CELLS_CELLS_W         = 32;
   localparam bit [31:0] ABM_PORT_CELLS_CELLS_MASK      = 32'hffffffff;
 
+  // THRESH_PERIOD (rw, 0x00e): The threshold calculator (rtl/mmu_adm_thresh.sv) registers the pool occupancies and n_p every this many cycles, counted from reset and restarted by every CSR write; operations compare against thresholds computed from those registers.
+  localparam bit [31:0] THRESH_PERIOD_ADDR             = 'h00e;
+  localparam bit [31:0] THRESH_PERIOD_RESET            = 32'h00000001;
+  localparam bit [31:0] THRESH_PERIOD_CYCLES_LSB       = 0;
+  localparam bit [31:0] THRESH_PERIOD_CYCLES_W         = 8;
+  localparam bit [31:0] THRESH_PERIOD_CYCLES_MASK      = 32'h000000ff;
+
   // POOL_SIZE (rw, 0x010 + k*1, k < NPOOLS): Shared size of pool i in cells.
   localparam bit [31:0] POOL_SIZE_ADDR                 = 'h010;
   localparam bit [31:0] POOL_SIZE_STRIDE               = 1;

@@ -2,7 +2,9 @@
 """A lower layer never includes a higher one: every #include "block/..." in hw-model/ must
 name a block of a lower layer than the includer's (or its own block). The layers follow the
 data flow of docs/architecture.md ("Layers"); a block not listed is an error, so a new
-folder must be placed on purpose.
+folder must be placed on purpose. Blocks below `switch` (other than `config`) are built from
+their typed configuration (config/block_config.h), so they never include the whole
+scenario (config/scenario.h).
 
   /usr/bin/python3 scripts/check_layers.py [REPO]
 """
@@ -24,7 +26,8 @@ LAYERS = [
     ("cli",),
 ]
 RANK = {b: i for i, layer in enumerate(LAYERS) for b in layer}
-INCLUDE = re.compile(r'^\s*#\s*include\s+"([a-z_]+)/', re.M)
+INCLUDE = re.compile(r'^\s*#\s*include\s+"([a-z_]+)/([^"]*)"', re.M)
+WHOLE_SCENARIO = "config/scenario.h"
 
 
 def main(argv):
@@ -42,7 +45,10 @@ def main(argv):
             if not m or m.group(1) == block:
                 continue
             dep = m.group(1)
-            if dep not in RANK:
+            if f"{dep}/{m.group(2)}" == WHOLE_SCENARIO and RANK[block] < RANK["switch"]:
+                errors.append(f"{f.relative_to(root.parent)}:{n}: {block} includes {WHOLE_SCENARIO}: a block below "
+                              "switch takes its typed configuration (config/block_config.h)")
+            elif dep not in RANK:
                 errors.append(f"{f.relative_to(root.parent)}:{n}: includes unknown block '{dep}'")
             elif RANK[dep] >= RANK[block]:
                 errors.append(f"{f.relative_to(root.parent)}:{n}: {block} (layer {RANK[block]}) includes "

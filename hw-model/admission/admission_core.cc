@@ -74,6 +74,7 @@ void CoreConfig::validate() const {
   if (ewma.frac_bits > 32) fail("ewma fraction bits must be 0..32");
   if (buffer_cells > (~uint64_t(0) >> ewma.frac_bits)) fail("buffer_cells << ewma fraction bits does not fit 64 bits");
   if (ewma.period_cycles == 0) fail("ewma period must be > 0 cycles");
+  if (thresholds.period_cycles < 1 || thresholds.period_cycles > 255) fail("threshold period must be 1..255 cycles");
   if (abm.interval_log2 > 20) fail("abm interval must be at most 2^20 cycles");
   if (abm.port_cells_per_interval.size() > ports) fail("abm: more ports with a rate than the switch has");
 }
@@ -81,12 +82,38 @@ void CoreConfig::validate() const {
 AdmissionCore::AdmissionCore(CoreConfig cfg) : m_cfg(std::move(cfg)) {
   m_cfg.validate();
   m_policy = make_policy(m_cfg);
+  attach();
   reset();
 }
+
+void AdmissionCore::attach() { m_policy->attach(m_cfg.thresholds.zero_latency ? nullptr : &m_tb); }
 
 void AdmissionCore::reset() {
   m_c.reset(m_cfg);
   m_policy->reset();
+  sync_thresholds();
+}
+
+void AdmissionCore::sync_thresholds() { m_tb.sync(m_c.pool_used, m_policy->congestion(), m_cfg.thresholds.period_cycles); }
+
+void AdmissionCore::cycle_begin() {
+  if (!m_cfg.thresholds.zero_latency) m_tb.begin(m_c.pool_used, m_policy->congestion());
+}
+
+void AdmissionCore::cycle_end(bool csr_write) {
+  if (!m_cfg.thresholds.zero_latency) m_tb.end(csr_write, m_cfg.thresholds.period_cycles);
+}
+
+void AdmissionCore::idle(uint64_t cycles) {
+  for (uint64_t i = 0; i < cycles; ++i) {
+    cycle_begin();
+    cycle_end(false);
+  }
+}
+
+void AdmissionCore::refused_write() {
+  cycle_begin();
+  cycle_end(true);
 }
 
 void AdmissionCore::reconfigure(const CoreConfig& cfg) {
@@ -96,6 +123,10 @@ void AdmissionCore::reconfigure(const CoreConfig& cfg) {
   if (cfg.counter_bits != m_cfg.counter_bits || cfg.ewma.frac_bits != m_cfg.ewma.frac_bits)
     throw std::invalid_argument("reconfigure cannot change counter_bits or ewma fraction bits");
   const bool new_policy = cfg.policy != m_cfg.policy;
+  // The write's cycle: the calculator loads (if due) from the state and configuration
+  // before it.
+  cycle_begin();
+  const bool was_live = m_cfg.thresholds.zero_latency;
   m_cfg = cfg;  // policies read the configuration by reference
   if (new_policy) {
     m_policy = make_policy(m_cfg);
@@ -103,6 +134,9 @@ void AdmissionCore::reconfigure(const CoreConfig& cfg) {
   } else {
     m_policy->config_changed();
   }
+  attach();
+  if (was_live && !m_cfg.thresholds.zero_latency) sync_thresholds();
+  cycle_end(true);
 }
 
 ArchState AdmissionCore::state() const {
@@ -133,6 +167,7 @@ void AdmissionCore::load_state(const ArchState& s) {
   m_c.pool_used = s.pool_used;
   m_c.hdrm_pool_used = s.hdrm_pool_used;
   m_c.total = s.total;
+  sync_thresholds();
 }
 
 void AdmissionCore::check(uint32_t in, uint32_t out, uint8_t prio, uint8_t queue, const char* what) const {
@@ -142,12 +177,28 @@ void AdmissionCore::check(uint32_t in, uint32_t out, uint8_t prio, uint8_t queue
 
 Result AdmissionCore::admit(const Request& r) {
   check(r.in_port, r.out_port, r.prio, r.egress_queue(), "admission request");
-  return m_policy->admit(m_c, r);
+  cycle_begin();
+  const Result res = m_policy->admit(m_c, r);
+  cycle_end(false);
+  return res;
 }
 
 PfcUpdate AdmissionCore::depart(const Departure& d) {
   check(d.in_port, d.out_port, d.prio, d.egress_queue(), "departure");
-  return m_policy->depart(m_c, d);
+  cycle_begin();
+  const PfcUpdate u = m_policy->depart(m_c, d);
+  cycle_end(false);
+  return u;
+}
+
+std::pair<PfcUpdate, Result> AdmissionCore::depart_and_admit(const Departure& d, const Request& r) {
+  check(d.in_port, d.out_port, d.prio, d.egress_queue(), "departure");
+  check(r.in_port, r.out_port, r.prio, r.egress_queue(), "admission request");
+  cycle_begin();
+  const PfcUpdate u = m_policy->depart(m_c, d);
+  const Result res = m_policy->admit(m_c, r);
+  cycle_end(false);
+  return {u, res};
 }
 
 }  // namespace mmusim::admission

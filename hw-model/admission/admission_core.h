@@ -3,6 +3,7 @@
 // sih, abm, reverie, dsh). No SystemC here: the SystemC Mmu wraps it, and the RTL
 // admission unit is checked against it decision for decision.
 #include <memory>
+#include <utility>
 
 #include "admission/arch_state.h"
 #include "admission/counters.h"
@@ -18,10 +19,22 @@ class AdmissionCore {
   AdmissionCore(const AdmissionCore&) = delete;
   AdmissionCore& operator=(const AdmissionCore&) = delete;
 
+  // Each operation, pair and CSR write is one cycle of the unit's clock, which clocks the
+  // threshold calculator (threshold_block.h; not with cfg.thresholds.zero_latency).
   Result admit(const Request& r);
   // Headroom drains first, then the ingress share (reverie §2.2.1). Returns XON events when
   // a paused queue (or, for DSH, port) may resume.
   PfcUpdate depart(const Departure& d);
+  // A release and a request in one cycle (a dual-issue unit), the release first.
+  std::pair<PfcUpdate, Result> depart_and_admit(const Departure& d, const Request& r);
+  // Cycles with no operation (the unit's clock running idle).
+  void idle(uint64_t cycles = 1);
+  // The cycle of a CSR write the unit refused (reconfigure is the accepted one's): it
+  // restarts the calculator's period as any write does.
+  void refused_write();
+  // The calculator's registers take the state now, as the unit's do one cycle after its
+  // last CSR write (its programming): the next load is a period later.
+  void sync_thresholds();
   void reset();
   // Run-time reprogramming (CSR writes): counters and policy state are kept unless the
   // policy itself changes; every block reads the new values from the next operation on.
@@ -55,10 +68,14 @@ class AdmissionCore {
 
  private:
   void check(uint32_t in, uint32_t out, uint8_t prio, uint8_t queue, const char* what) const;
+  void attach();
+  void cycle_begin();
+  void cycle_end(bool csr_write);
 
   CoreConfig m_cfg;
   Counters m_c;
   std::unique_ptr<Policy> m_policy;
+  ThresholdBlock m_tb;
 };
 
 }  // namespace mmusim::admission

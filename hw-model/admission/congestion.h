@@ -25,9 +25,8 @@ class CongestionCount {
     m_n[prio] -= contribution(before);
   }
   // n_p in fixed point, at least 1.0 so a lone queue is not divided by zero.
-  uint64_t n_fx(uint32_t prio) const {
-    return m_n[prio] < (uint64_t(1) << kFrac) ? uint64_t(1) << kFrac : m_n[prio];
-  }
+  uint64_t n_fx(uint32_t prio) const { return at_least_one(m_n[prio]); }
+  static uint64_t at_least_one(uint64_t n) { return n < (uint64_t(1) << kFrac) ? uint64_t(1) << kFrac : n; }
   uint64_t contribution(uint64_t q) const {
     const uint64_t one = uint64_t(1) << kFrac;
     if (m_rule->kind == CongestionRule::Kind::kThreshold) return q >= m_rule->cells ? one : 0;

@@ -19,7 +19,7 @@ uint64_t Policy::divide_np(uint64_t v, uint64_t n_fx, int frac) const {
 
 uint64_t Policy::dt_threshold(const Counters& c, const Threshold& th, uint16_t pool) const {
   if (!th.dynamic) return th.static_cells;
-  const uint64_t size = m_cfg.pool_cells[pool], used = c.pool_used[pool];
+  const uint64_t size = m_cfg.pool_cells[pool], used = threshold_pool_used(c, pool);
   // Occupancy above the size can only follow a run-time resize: no space left.
   return scale(used >= size ? 0 : size - used, th.shift);
 }

@@ -8,6 +8,7 @@
 
 #include "admission/arch_state.h"
 #include "admission/counters.h"
+#include "admission/threshold_block.h"
 #include "admission/types.h"
 
 namespace mmusim::admission {
@@ -27,6 +28,15 @@ class Policy {
   // into / loaded from `s`; the core fills and loads the counter bank.
   virtual void save(ArchState&) const {}
   virtual void load(const ArchState&) {}
+  // n_p per priority (8 fraction bits) the threshold calculator registers: reverie's; empty
+  // for a policy whose thresholds do not divide by n_p.
+  virtual const std::vector<uint64_t>& congestion() const {
+    static const std::vector<uint64_t> kNone;
+    return kNone;
+  }
+  // Thresholds from the calculator's registers (the RTL unit's timing), or, with nullptr,
+  // from the live counters (zero latency).
+  void attach(const ThresholdBlock* tb) { m_tb = tb; }
   // Current thresholds in cells (statistics and the RTL checker).
   virtual uint64_t ingress_threshold(const Counters& c, uint32_t port, uint32_t prio) const = 0;
   virtual uint64_t egress_threshold(const Counters& c, uint32_t port, uint32_t q) const = 0;
@@ -58,8 +68,12 @@ class Policy {
   // ingress and egress queues of a priority) and the RTL divides by its reciprocal
   // (admission/recip.h): the same floor(v / n_p), computed the RTL's way for RTL widths.
   uint64_t divide_np(uint64_t v, uint64_t n_fx, int frac) const;
-  // Dynamic Thresholds (Eq. 1): alpha * (pool size - pool occupancy), or static_th.
+  // Dynamic Thresholds (Eq. 1): alpha * (pool size - pool occupancy), or static_th; the
+  // occupancy as the threshold calculator registered it (or live at zero latency).
   uint64_t dt_threshold(const Counters& c, const Threshold& th, uint16_t pool) const;
+  uint64_t threshold_pool_used(const Counters& c, uint16_t pool) const {
+    return m_tb ? m_tb->pool_used(pool) : c.pool_used[pool];
+  }
   // A queue of q cells cannot take n more: at/over threshold `th_cells` or pool full.
   static bool over(const Counters& c, uint64_t q, uint32_t n, uint64_t reserved, uint64_t th_cells,
                    uint64_t pool_size, uint64_t pool_used);
@@ -73,6 +87,7 @@ class Policy {
   bool may_resume(const Counters& c, uint32_t port, uint32_t prio, uint64_t threshold) const;
 
   const CoreConfig& m_cfg;
+  const ThresholdBlock* m_tb = nullptr;
 };
 
 using PolicyFactory = std::function<std::unique_ptr<Policy>(const CoreConfig&)>;

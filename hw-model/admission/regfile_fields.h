@@ -245,6 +245,12 @@ inline void set_abm_port_cells_cells(CoreConfig& c, uint32_t k, int64_t v) {
   field_detail::assign(field_detail::grow(c.abm.port_cells_per_interval, k, reset_abm_port_cells_per_interval_entry()), v);
 }
 inline size_t entries_abm_port_cells_cells(const CoreConfig& c) { return c.abm.port_cells_per_interval.size(); }
+inline int64_t get_thresh_period_cycles(const FieldCtx& x, uint32_t) {
+  return int64_t(x.cfg.thresholds.period_cycles);
+}
+inline void set_thresh_period_cycles(CoreConfig& c, uint32_t, int64_t v) {
+  field_detail::assign(c.thresholds.period_cycles, v);
+}
 inline int64_t get_pool_size_cells(const FieldCtx& x, uint32_t k) {
   if (k >= x.cfg.pool_cells.size()) return INT64_C(0);
   return int64_t(x.cfg.pool_cells[k]);
@@ -421,28 +427,29 @@ inline constexpr FieldInfo kFields[] = {
     {"cells", 6, 0, 32, Param::kCw, false, false, false, false, INT64_C(0), INT64_C(0), Param::kNone, 0, nullptr, "", INT64_C(0), Source::kConfig, get_dsh_port_xon_offset_cells, set_dsh_port_xon_offset_cells, nullptr},
     {"log2", 7, 0, 5, Param::kNone, false, false, false, true, INT64_C(0), INT64_C(20), Param::kNone, 0, nullptr, "", INT64_C(13), Source::kConfig, get_abm_interval_log2, set_abm_interval_log2, nullptr},
     {"cells", 8, 0, 32, Param::kCw, false, false, false, false, INT64_C(0), INT64_C(0), Param::kNone, 0, nullptr, "", INT64_C(0), Source::kConfig, get_abm_port_cells_cells, set_abm_port_cells_cells, entries_abm_port_cells_cells},
-    {"cells", 9, 0, 32, Param::kCw, false, false, false, false, INT64_C(0), INT64_C(0), Param::kNone, 0, nullptr, "", INT64_C(0), Source::kConfig, get_pool_size_cells, set_pool_size_cells, entries_pool_size_cells},
-    {"pool", 10, 0, 4, Param::kNone, false, true, false, false, INT64_C(0), INT64_C(0), Param::kNpools, 0, nullptr, "", INT64_C(0), Source::kConfig, get_iprof_mode_pool, set_iprof_mode_pool, entries_iprof_mode_pool},
-    {"dynamic", 10, 8, 1, Param::kNone, false, false, false, false, INT64_C(0), INT64_C(0), Param::kNone, 0, nullptr, "", INT64_C(0), Source::kConfig, get_iprof_mode_dynamic, set_iprof_mode_dynamic, entries_iprof_mode_dynamic},
-    {"shift", 10, 16, 5, Param::kNone, true, false, true, true, INT64_C(-15), INT64_C(15), Param::kNone, 0, nullptr, "", INT64_C(0), Source::kConfig, get_iprof_mode_shift, set_iprof_mode_shift, entries_iprof_mode_shift},
-    {"cells", 11, 0, 32, Param::kCw, false, true, false, false, INT64_C(0), INT64_C(0), Param::kNone, 0, nullptr, "", INT64_C(0), Source::kConfig, get_iprof_reserved_cells, set_iprof_reserved_cells, entries_iprof_reserved_cells},
-    {"cells", 12, 0, 32, Param::kCw, false, false, false, false, INT64_C(0), INT64_C(0), Param::kNone, 0, nullptr, "", INT64_C(0), Source::kConfig, get_iprof_static_cells, set_iprof_static_cells, entries_iprof_static_cells},
-    {"cells", 13, 0, 32, Param::kCw, false, false, false, false, INT64_C(0), INT64_C(0), Param::kNone, 0, nullptr, "", INT64_C(0), Source::kConfig, get_iprof_xoff_cells, set_iprof_xoff_cells, entries_iprof_xoff_cells},
-    {"cells", 14, 0, 32, Param::kCw, false, false, false, false, INT64_C(0), INT64_C(0), Param::kNone, 0, nullptr, "", INT64_C(0), Source::kConfig, get_iprof_xon_cells, set_iprof_xon_cells, entries_iprof_xon_cells},
-    {"cells", 15, 0, 32, Param::kCw, false, false, false, false, INT64_C(0), INT64_C(0), Param::kNone, 0, nullptr, "", INT64_C(0), Source::kConfig, get_iprof_xon_offset_cells, set_iprof_xon_offset_cells, entries_iprof_xon_offset_cells},
-    {"pool", 16, 0, 4, Param::kNone, false, true, false, false, INT64_C(0), INT64_C(0), Param::kNpools, 0, nullptr, "", INT64_C(0), Source::kConfig, get_eprof_mode_pool, set_eprof_mode_pool, entries_eprof_mode_pool},
-    {"dynamic", 16, 8, 1, Param::kNone, false, false, false, false, INT64_C(0), INT64_C(0), Param::kNone, 0, nullptr, "", INT64_C(0), Source::kConfig, get_eprof_mode_dynamic, set_eprof_mode_dynamic, entries_eprof_mode_dynamic},
-    {"shift", 16, 16, 5, Param::kNone, true, false, true, true, INT64_C(-15), INT64_C(15), Param::kNone, 0, nullptr, "", INT64_C(0), Source::kConfig, get_eprof_mode_shift, set_eprof_mode_shift, entries_eprof_mode_shift},
-    {"cells", 17, 0, 32, Param::kCw, false, true, false, false, INT64_C(0), INT64_C(0), Param::kNone, 0, nullptr, "", INT64_C(0), Source::kConfig, get_eprof_reserved_cells, set_eprof_reserved_cells, entries_eprof_reserved_cells},
-    {"cells", 18, 0, 32, Param::kCw, false, false, false, false, INT64_C(0), INT64_C(0), Param::kNone, 0, nullptr, "", INT64_C(0), Source::kConfig, get_eprof_static_cells, set_eprof_static_cells, entries_eprof_static_cells},
-    {"pg_profile", 19, 0, 5, Param::kNone, false, true, false, false, INT64_C(0), INT64_C(0), Param::kNprof, 0, nullptr, "", INT64_C(0), Source::kConfig, get_qmap_pg_profile, set_qmap_pg_profile, entries_qmap_pg_profile},
-    {"queue_profile", 19, 8, 5, Param::kNone, false, true, false, false, INT64_C(0), INT64_C(0), Param::kNprof, 0, nullptr, "", INT64_C(0), Source::kConfig, get_qmap_queue_profile, set_qmap_queue_profile, entries_qmap_queue_profile},
-    {"lossless", 19, 16, 1, Param::kNone, false, true, false, false, INT64_C(0), INT64_C(0), Param::kNone, 0, nullptr, "", INT64_C(0), Source::kConfig, get_qmap_lossless, set_qmap_lossless, entries_qmap_lossless},
-    {"cells", 20, 0, 32, Param::kCw, false, false, false, false, INT64_C(0), INT64_C(0), Param::kNone, 0, nullptr, "", INT64_C(0), Source::kCore, get_stat_total_cells, nullptr, nullptr},
-    {"cells", 21, 0, 32, Param::kCw, false, false, false, false, INT64_C(0), INT64_C(0), Param::kNone, 0, nullptr, "", INT64_C(0), Source::kCore, get_stat_hdrm_pool_cells, nullptr, nullptr},
-    {"cells", 22, 0, 32, Param::kCw, false, false, false, false, INT64_C(0), INT64_C(0), Param::kNone, 0, nullptr, "", INT64_C(0), Source::kCore, get_stat_pool_used_cells, nullptr, nullptr},
-    {"count", 23, 0, 32, Param::kNone, false, false, false, false, INT64_C(0), INT64_C(0), Param::kNone, 0, nullptr, "", INT64_C(0), Source::kCore, get_stat_decisions_count, nullptr, nullptr},
-    {"count", 24, 0, 32, Param::kNone, false, false, false, false, INT64_C(0), INT64_C(0), Param::kNone, 0, nullptr, "", INT64_C(0), Source::kCore, get_stat_drops_count, nullptr, nullptr},
+    {"cycles", 9, 0, 8, Param::kNone, false, false, true, false, INT64_C(1), INT64_C(0), Param::kNone, 0, nullptr, "", INT64_C(1), Source::kConfig, get_thresh_period_cycles, set_thresh_period_cycles, nullptr},
+    {"cells", 10, 0, 32, Param::kCw, false, false, false, false, INT64_C(0), INT64_C(0), Param::kNone, 0, nullptr, "", INT64_C(0), Source::kConfig, get_pool_size_cells, set_pool_size_cells, entries_pool_size_cells},
+    {"pool", 11, 0, 4, Param::kNone, false, true, false, false, INT64_C(0), INT64_C(0), Param::kNpools, 0, nullptr, "", INT64_C(0), Source::kConfig, get_iprof_mode_pool, set_iprof_mode_pool, entries_iprof_mode_pool},
+    {"dynamic", 11, 8, 1, Param::kNone, false, false, false, false, INT64_C(0), INT64_C(0), Param::kNone, 0, nullptr, "", INT64_C(0), Source::kConfig, get_iprof_mode_dynamic, set_iprof_mode_dynamic, entries_iprof_mode_dynamic},
+    {"shift", 11, 16, 5, Param::kNone, true, false, true, true, INT64_C(-15), INT64_C(15), Param::kNone, 0, nullptr, "", INT64_C(0), Source::kConfig, get_iprof_mode_shift, set_iprof_mode_shift, entries_iprof_mode_shift},
+    {"cells", 12, 0, 32, Param::kCw, false, true, false, false, INT64_C(0), INT64_C(0), Param::kNone, 0, nullptr, "", INT64_C(0), Source::kConfig, get_iprof_reserved_cells, set_iprof_reserved_cells, entries_iprof_reserved_cells},
+    {"cells", 13, 0, 32, Param::kCw, false, false, false, false, INT64_C(0), INT64_C(0), Param::kNone, 0, nullptr, "", INT64_C(0), Source::kConfig, get_iprof_static_cells, set_iprof_static_cells, entries_iprof_static_cells},
+    {"cells", 14, 0, 32, Param::kCw, false, false, false, false, INT64_C(0), INT64_C(0), Param::kNone, 0, nullptr, "", INT64_C(0), Source::kConfig, get_iprof_xoff_cells, set_iprof_xoff_cells, entries_iprof_xoff_cells},
+    {"cells", 15, 0, 32, Param::kCw, false, false, false, false, INT64_C(0), INT64_C(0), Param::kNone, 0, nullptr, "", INT64_C(0), Source::kConfig, get_iprof_xon_cells, set_iprof_xon_cells, entries_iprof_xon_cells},
+    {"cells", 16, 0, 32, Param::kCw, false, false, false, false, INT64_C(0), INT64_C(0), Param::kNone, 0, nullptr, "", INT64_C(0), Source::kConfig, get_iprof_xon_offset_cells, set_iprof_xon_offset_cells, entries_iprof_xon_offset_cells},
+    {"pool", 17, 0, 4, Param::kNone, false, true, false, false, INT64_C(0), INT64_C(0), Param::kNpools, 0, nullptr, "", INT64_C(0), Source::kConfig, get_eprof_mode_pool, set_eprof_mode_pool, entries_eprof_mode_pool},
+    {"dynamic", 17, 8, 1, Param::kNone, false, false, false, false, INT64_C(0), INT64_C(0), Param::kNone, 0, nullptr, "", INT64_C(0), Source::kConfig, get_eprof_mode_dynamic, set_eprof_mode_dynamic, entries_eprof_mode_dynamic},
+    {"shift", 17, 16, 5, Param::kNone, true, false, true, true, INT64_C(-15), INT64_C(15), Param::kNone, 0, nullptr, "", INT64_C(0), Source::kConfig, get_eprof_mode_shift, set_eprof_mode_shift, entries_eprof_mode_shift},
+    {"cells", 18, 0, 32, Param::kCw, false, true, false, false, INT64_C(0), INT64_C(0), Param::kNone, 0, nullptr, "", INT64_C(0), Source::kConfig, get_eprof_reserved_cells, set_eprof_reserved_cells, entries_eprof_reserved_cells},
+    {"cells", 19, 0, 32, Param::kCw, false, false, false, false, INT64_C(0), INT64_C(0), Param::kNone, 0, nullptr, "", INT64_C(0), Source::kConfig, get_eprof_static_cells, set_eprof_static_cells, entries_eprof_static_cells},
+    {"pg_profile", 20, 0, 5, Param::kNone, false, true, false, false, INT64_C(0), INT64_C(0), Param::kNprof, 0, nullptr, "", INT64_C(0), Source::kConfig, get_qmap_pg_profile, set_qmap_pg_profile, entries_qmap_pg_profile},
+    {"queue_profile", 20, 8, 5, Param::kNone, false, true, false, false, INT64_C(0), INT64_C(0), Param::kNprof, 0, nullptr, "", INT64_C(0), Source::kConfig, get_qmap_queue_profile, set_qmap_queue_profile, entries_qmap_queue_profile},
+    {"lossless", 20, 16, 1, Param::kNone, false, true, false, false, INT64_C(0), INT64_C(0), Param::kNone, 0, nullptr, "", INT64_C(0), Source::kConfig, get_qmap_lossless, set_qmap_lossless, entries_qmap_lossless},
+    {"cells", 21, 0, 32, Param::kCw, false, false, false, false, INT64_C(0), INT64_C(0), Param::kNone, 0, nullptr, "", INT64_C(0), Source::kCore, get_stat_total_cells, nullptr, nullptr},
+    {"cells", 22, 0, 32, Param::kCw, false, false, false, false, INT64_C(0), INT64_C(0), Param::kNone, 0, nullptr, "", INT64_C(0), Source::kCore, get_stat_hdrm_pool_cells, nullptr, nullptr},
+    {"cells", 23, 0, 32, Param::kCw, false, false, false, false, INT64_C(0), INT64_C(0), Param::kNone, 0, nullptr, "", INT64_C(0), Source::kCore, get_stat_pool_used_cells, nullptr, nullptr},
+    {"count", 24, 0, 32, Param::kNone, false, false, false, false, INT64_C(0), INT64_C(0), Param::kNone, 0, nullptr, "", INT64_C(0), Source::kCore, get_stat_decisions_count, nullptr, nullptr},
+    {"count", 25, 0, 32, Param::kNone, false, false, false, false, INT64_C(0), INT64_C(0), Param::kNone, 0, nullptr, "", INT64_C(0), Source::kCore, get_stat_drops_count, nullptr, nullptr},
 };
 
 }  // namespace mmusim::admission::regs

@@ -116,6 +116,13 @@ inline constexpr uint32_t ABM_PORT_CELLS_CELLS_LSB       = 0;
 inline constexpr uint32_t ABM_PORT_CELLS_CELLS_W         = 32;
 inline constexpr uint32_t ABM_PORT_CELLS_CELLS_MASK      = 0xffffffff;
 
+// THRESH_PERIOD (rw, 0x00e): The threshold calculator (rtl/mmu_adm_thresh.sv) registers the pool occupancies and n_p every this many cycles, counted from reset and restarted by every CSR write; operations compare against thresholds computed from those registers.
+inline constexpr uint32_t THRESH_PERIOD_ADDR             = 0x00e;
+inline constexpr uint32_t THRESH_PERIOD_RESET            = 0x00000001;
+inline constexpr uint32_t THRESH_PERIOD_CYCLES_LSB       = 0;
+inline constexpr uint32_t THRESH_PERIOD_CYCLES_W         = 8;
+inline constexpr uint32_t THRESH_PERIOD_CYCLES_MASK      = 0x000000ff;
+
 // POOL_SIZE (rw, 0x010 + k*1, k < NPOOLS): Shared size of pool i in cells.
 inline constexpr uint32_t POOL_SIZE_ADDR                 = 0x010;
 inline constexpr uint32_t POOL_SIZE_STRIDE               = 1;
@@ -302,22 +309,23 @@ inline constexpr RegInfo kRegisters[] = {
     {"DSH_PORT_XON_OFFSET", DSH_PORT_XON_OFFSET_ADDR, 0, 0, 0, Access::kRw, true, 0x00000000, 0xffffffff, 13, 1},
     {"ABM_INTERVAL", ABM_INTERVAL_ADDR, 0, 0, 0, Access::kRw, true, 0x0000000d, 0x0000001f, 14, 1},
     {"ABM_PORT_CELLS", ABM_PORT_CELLS_ADDR, 1, COUNT_NPORTS, 255, Access::kRw, true, 0x00000000, 0xffffffff, 15, 1},
-    {"POOL_SIZE", POOL_SIZE_ADDR, 1, COUNT_NPOOLS, 15, Access::kRw, true, 0x00000000, 0xffffffff, 16, 1},
-    {"IPROF_MODE", IPROF_MODE_ADDR, 8, COUNT_NPROF, 16, Access::kRw, true, 0x00000000, 0x001f010f, 17, 3},
-    {"IPROF_RESERVED", IPROF_RESERVED_ADDR, 8, COUNT_NPROF, 16, Access::kRw, true, 0x00000000, 0xffffffff, 20, 1},
-    {"IPROF_STATIC", IPROF_STATIC_ADDR, 8, COUNT_NPROF, 16, Access::kRw, true, 0x00000000, 0xffffffff, 21, 1},
-    {"IPROF_XOFF", IPROF_XOFF_ADDR, 8, COUNT_NPROF, 16, Access::kRw, true, 0x00000000, 0xffffffff, 22, 1},
-    {"IPROF_XON", IPROF_XON_ADDR, 8, COUNT_NPROF, 16, Access::kRw, true, 0x00000000, 0xffffffff, 23, 1},
-    {"IPROF_XON_OFFSET", IPROF_XON_OFFSET_ADDR, 8, COUNT_NPROF, 16, Access::kRw, true, 0x00000000, 0xffffffff, 24, 1},
-    {"EPROF_MODE", EPROF_MODE_ADDR, 4, COUNT_NPROF, 16, Access::kRw, true, 0x00000000, 0x001f010f, 25, 3},
-    {"EPROF_RESERVED", EPROF_RESERVED_ADDR, 4, COUNT_NPROF, 16, Access::kRw, true, 0x00000000, 0xffffffff, 28, 1},
-    {"EPROF_STATIC", EPROF_STATIC_ADDR, 4, COUNT_NPROF, 16, Access::kRw, true, 0x00000000, 0xffffffff, 29, 1},
-    {"QMAP", QMAP_ADDR, 1, COUNT_NPORTS | COUNT_NPRIO, 512, Access::kRw, true, 0x00000000, 0x00011f1f, 30, 3},
-    {"STAT_TOTAL", STAT_TOTAL_ADDR, 0, 0, 0, Access::kRo, false, 0x00000000, 0xffffffff, 33, 1},
-    {"STAT_HDRM_POOL", STAT_HDRM_POOL_ADDR, 0, 0, 0, Access::kRo, false, 0x00000000, 0xffffffff, 34, 1},
-    {"STAT_POOL_USED", STAT_POOL_USED_ADDR, 1, COUNT_NPOOLS, 15, Access::kRo, false, 0x00000000, 0xffffffff, 35, 1},
-    {"STAT_DECISIONS", STAT_DECISIONS_ADDR, 0, 0, 0, Access::kRo, false, 0x00000000, 0xffffffff, 36, 1},
-    {"STAT_DROPS", STAT_DROPS_ADDR, 0, 0, 0, Access::kRo, false, 0x00000000, 0xffffffff, 37, 1},
+    {"THRESH_PERIOD", THRESH_PERIOD_ADDR, 0, 0, 0, Access::kRw, true, 0x00000001, 0x000000ff, 16, 1},
+    {"POOL_SIZE", POOL_SIZE_ADDR, 1, COUNT_NPOOLS, 15, Access::kRw, true, 0x00000000, 0xffffffff, 17, 1},
+    {"IPROF_MODE", IPROF_MODE_ADDR, 8, COUNT_NPROF, 16, Access::kRw, true, 0x00000000, 0x001f010f, 18, 3},
+    {"IPROF_RESERVED", IPROF_RESERVED_ADDR, 8, COUNT_NPROF, 16, Access::kRw, true, 0x00000000, 0xffffffff, 21, 1},
+    {"IPROF_STATIC", IPROF_STATIC_ADDR, 8, COUNT_NPROF, 16, Access::kRw, true, 0x00000000, 0xffffffff, 22, 1},
+    {"IPROF_XOFF", IPROF_XOFF_ADDR, 8, COUNT_NPROF, 16, Access::kRw, true, 0x00000000, 0xffffffff, 23, 1},
+    {"IPROF_XON", IPROF_XON_ADDR, 8, COUNT_NPROF, 16, Access::kRw, true, 0x00000000, 0xffffffff, 24, 1},
+    {"IPROF_XON_OFFSET", IPROF_XON_OFFSET_ADDR, 8, COUNT_NPROF, 16, Access::kRw, true, 0x00000000, 0xffffffff, 25, 1},
+    {"EPROF_MODE", EPROF_MODE_ADDR, 4, COUNT_NPROF, 16, Access::kRw, true, 0x00000000, 0x001f010f, 26, 3},
+    {"EPROF_RESERVED", EPROF_RESERVED_ADDR, 4, COUNT_NPROF, 16, Access::kRw, true, 0x00000000, 0xffffffff, 29, 1},
+    {"EPROF_STATIC", EPROF_STATIC_ADDR, 4, COUNT_NPROF, 16, Access::kRw, true, 0x00000000, 0xffffffff, 30, 1},
+    {"QMAP", QMAP_ADDR, 1, COUNT_NPORTS | COUNT_NPRIO, 512, Access::kRw, true, 0x00000000, 0x00011f1f, 31, 3},
+    {"STAT_TOTAL", STAT_TOTAL_ADDR, 0, 0, 0, Access::kRo, false, 0x00000000, 0xffffffff, 34, 1},
+    {"STAT_HDRM_POOL", STAT_HDRM_POOL_ADDR, 0, 0, 0, Access::kRo, false, 0x00000000, 0xffffffff, 35, 1},
+    {"STAT_POOL_USED", STAT_POOL_USED_ADDR, 1, COUNT_NPOOLS, 15, Access::kRo, false, 0x00000000, 0xffffffff, 36, 1},
+    {"STAT_DECISIONS", STAT_DECISIONS_ADDR, 0, 0, 0, Access::kRo, false, 0x00000000, 0xffffffff, 37, 1},
+    {"STAT_DROPS", STAT_DROPS_ADDR, 0, 0, 0, Access::kRo, false, 0x00000000, 0xffffffff, 38, 1},
 };
 
 }  // namespace mmusim::admission::regs

@@ -80,6 +80,16 @@ struct DshConfig {
   uint64_t port_xon_offset_cells = 0;  // delta_p: port XON below X_poff - delta_p
 };
 
+// The threshold calculator (rtl/mmu_adm_thresh.sv, admission/threshold_block.h): the
+// thresholds an operation compares against come from pool occupancies and n_p registered
+// every period_cycles unit cycles (THRESH_PERIOD), not from the live counters.
+struct ThresholdTiming {
+  uint32_t period_cycles = 1;  // THRESH_PERIOD, 1..255
+  // true: thresholds from the live counters (no calculator), the model before v2, kept for
+  // the staleness study (docs/validation.md); the RTL unit has no such mode.
+  bool zero_latency = true;
+};
+
 struct CoreConfig {
   uint32_t ports = 0;
   uint32_t prios = 8;          // priorities (= PGs = egress queues) per port
@@ -98,6 +108,7 @@ struct CoreConfig {
   EwmaConfig ewma;
   AbmConfig abm;
   DshConfig dsh;
+  ThresholdTiming thresholds;
 
   uint64_t counter_max() const;
   // Throws std::invalid_argument naming the field when inconsistent.

@@ -109,6 +109,7 @@ void Calendar::dispatch() {
     m_ready.pop_back();
     --m_size;
     m_now = e.t;
+    m_key = e.key;
     e.fn(e.obj, e.arg);
   }
   m_dispatching = false;

@@ -75,6 +75,13 @@ class Calendar {
       m_cal->post(t_ps, ph, m_id, &thunk<M>, o, Member<decltype(M)>::pack(arg));
     }
     uint32_t id() const { return m_id; }
+    // The posting order of a wake-up this block keeps itself instead of posting, for ran().
+    uint64_t reserve() const { return m_cal->reserve(); }
+    // Whether an entry of this block at (t_ps, ph) with posting order `seq`, reserved
+    // before now for a later time, would have run by now, had it been posted.
+    bool ran(uint64_t t_ps, Phase ph, uint64_t seq) const {
+      return m_cal->ran(t_ps, uint64_t(ph) << 61 | uint64_t(m_id) << kSeqBits | seq);
+    }
 
    private:
     Calendar* m_cal;
@@ -94,8 +101,7 @@ class Calendar {
   void post(uint64_t t_ps, Phase ph, uint32_t component, Fn fn, void* obj, uint64_t arg) {
     const uint64_t t_now = now();
     if (t_ps < t_now) fail("wake-up posted in the past");
-    if (m_seq == (uint64_t(1) << kSeqBits)) fail("2^40 wake-ups posted");
-    insert({t_ps, uint64_t(ph) << 61 | uint64_t(component) << kSeqBits | m_seq++, fn, obj, arg});
+    insert({t_ps, uint64_t(ph) << 61 | uint64_t(component) << kSeqBits | reserve(), fn, obj, arg});
     ++m_size;
     if (!m_dispatching && t_ps < m_armed) arm(t_ps, t_now);
   }
@@ -103,6 +109,17 @@ class Calendar {
   // stop running ahead at once, as after a failed output write).
   void set_horizon(uint64_t t_ps);
   size_t pending() const { return m_size; }
+  uint64_t reserve() {
+    if (m_seq == (uint64_t(1) << kSeqBits)) fail("2^40 wake-ups posted");
+    return m_seq++;
+  }
+  // Whether the entry (t_ps, key), posted before now for a later time, would have run by
+  // now: while dispatching, entries run in key order; between activations, every entry up
+  // to the kernel's time has run (the kernel runs the activity at the end of sc_start).
+  bool ran(uint64_t t_ps, uint64_t key) const {
+    if (!m_dispatching) return t_ps <= sc_core::sc_time_stamp().value();
+    return t_ps != m_now ? t_ps < m_now : key <= m_key;
+  }
 
  private:
   static constexpr int kSeqBits = 40;
@@ -161,6 +178,7 @@ class Calendar {
   uint64_t m_seq = 0;
   uint32_t m_components = 0;
   uint64_t m_now = 0;
+  uint64_t m_key = 0;  // while dispatching: the running entry's key
   uint64_t m_horizon = 0;
   uint64_t m_limit = 0;  // while dispatching: entries before this time run
   uint64_t m_armed = kNever;  // time the kernel event is notified for

@@ -64,6 +64,9 @@ struct PacketHead {
   static constexpr size_t kMaxIntHops = 5;
   uint8_t int_hops = 0;
   uint8_t int_echo_hops = 0;
+  // The next frame of the egress queue holding this one (hw-model/egress/): a queue is a
+  // list through its frames, so queueing touches no memory but theirs and the queue's.
+  struct Packet* next = nullptr;
   uint64_t seq = 0;
   uint64_t tx_ps = 0;
   uint64_t rx_ps = 0;        // ACK: arrival of the acknowledged packet at the receiver

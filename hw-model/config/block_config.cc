@@ -7,13 +7,13 @@ namespace mmusim {
 
 namespace {
 
-std::vector<std::string> port_names(const Scenario& sw) {
+std::vector<std::string> port_names(const SwitchConfig& sw) {
   std::vector<std::string> out;
   for (const auto& p : sw.topo.ports) out.push_back(p.name);
   return out;
 }
 
-std::vector<uint64_t> port_rates(const Scenario& sw) {
+std::vector<uint64_t> port_rates(const SwitchConfig& sw) {
   std::vector<uint64_t> out;
   for (const auto& p : sw.topo.ports) out.push_back(p.rate_bps);
   return out;
@@ -21,7 +21,8 @@ std::vector<uint64_t> port_rates(const Scenario& sw) {
 
 }  // namespace
 
-IngressConfig ingress_config(const Scenario& sw) {
+IngressConfig ingress_config(const Scenario& sc, uint32_t s) {
+  const SwitchConfig& sw = sc.switch_view(s);
   IngressConfig c;
   c.clock_period_ps = sw.mmu.clock_period_ps;
   c.pipeline_latency_cycles = sw.mmu.pipeline_latency_cycles;
@@ -32,15 +33,16 @@ IngressConfig ingress_config(const Scenario& sw) {
   return c;
 }
 
-MmuConfig mmu_config(const Scenario& sw) {
+MmuConfig mmu_config(const Scenario& sc, uint32_t s) {
+  const SwitchConfig& sw = sc.switch_view(s);
   MmuConfig c;
   c.core = sw.core_config();
   c.switch_name = sw.topo.switch_name;
-  c.seed = sw.seed;
+  c.seed = sc.seed;
   c.cell_bytes = sw.mmu.cell_bytes;
   c.clock_period_ps = sw.mmu.clock_period_ps;
-  c.duration_ps = sw.duration_ps;
-  c.measure = {sw.measure_start_ps, sw.measure_end_ps};
+  c.duration_ps = sc.duration_ps;
+  c.measure = {sc.measure_start_ps, sc.measure_end_ps};
   c.sample_interval_ps = sw.output.sample_interval_ps;
   c.occupancy_bucket_bytes = sw.output.occupancy_bucket_bytes;
   c.port_names = port_names(sw);
@@ -64,11 +66,12 @@ MmuConfig mmu_config(const Scenario& sw) {
   return c;
 }
 
-PfcGenConfig pfc_gen_config(const Scenario& sw) {
+PfcGenConfig pfc_gen_config(const Scenario& sc, uint32_t s) {
+  const SwitchConfig& sw = sc.switch_view(s);
   PfcGenConfig c;
   c.pause_quanta = sw.pfc.pause_quanta;
   c.refresh_fraction = sw.pfc.refresh_fraction;
-  c.measure = {sw.measure_start_ps, sw.measure_end_ps};
+  c.measure = {sc.measure_start_ps, sc.measure_end_ps};
   c.port_rate_bps = port_rates(sw);
   for (uint32_t port = 0; port < sw.ports(); ++port) {
     auto& v = c.pg_priorities.emplace_back();
@@ -77,17 +80,19 @@ PfcGenConfig pfc_gen_config(const Scenario& sw) {
   return c;
 }
 
-PfcWatchdogConfig pfc_watchdog_config(const Scenario& sw) {
+PfcWatchdogConfig pfc_watchdog_config(const Scenario& sc, uint32_t s) {
+  const SwitchConfig& sw = sc.switch_view(s);
   return {sw.pfc_wd, port_names(sw), sw.buffer.pfc_to_queue};
 }
 
-BfcUnitConfig bfc_unit_config(const Scenario& sw) {
+BfcUnitConfig bfc_unit_config(const Scenario& sc, uint32_t s) {
+  const SwitchConfig& sw = sc.switch_view(s);
   BfcUnitConfig c;
   c.bfc = sw.bfc;
-  c.seed = sw.seed;
+  c.seed = sc.seed;
   c.cell_bytes = sw.mmu.cell_bytes;
-  c.duration_ps = sw.duration_ps;
-  c.measure = {sw.measure_start_ps, sw.measure_end_ps};
+  c.duration_ps = sc.duration_ps;
+  c.measure = {sc.measure_start_ps, sc.measure_end_ps};
   c.sample_interval_ps = sw.output.sample_interval_ps;
   c.occupancy_bucket_bytes = sw.output.occupancy_bucket_bytes;
   c.port_names = port_names(sw);
@@ -105,7 +110,8 @@ TrafficConfig traffic_config(const Scenario& sc) {
   c.pipeline_latency_cycles = sc.mmu.pipeline_latency_cycles;
   c.clock_period_ps = sc.mmu.clock_period_ps;
   for (const auto& h : sc.net.hosts) c.host_classifier.push_back(sc.switch_view(h.sw).buffer.classifier(h.port));
-  for (const auto& g : sc.traffic) c.generator_transport.push_back(g.transport);
+  c.mtu_bytes = sc.topo.mtu_bytes;
+  c.generators = sc.traffic;
   c.transport = sc.host.transport;
   for (uint32_t s = 0; s < sc.net.switches.size(); ++s) c.switch_buffer_bytes.push_back(sc.switch_view(s).mmu.buffer_bytes);
   return c;

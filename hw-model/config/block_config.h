@@ -5,6 +5,7 @@
 #include <array>
 #include <cstdint>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "admission/ecn_marker.h"
@@ -126,6 +127,57 @@ struct BfcUnitConfig {
   uint32_t ports() const { return uint32_t(port_names.size()); }
 };
 
+struct SizeDist {
+  enum class Kind { kFixed, kUniform, kExponential, kCdf } kind = Kind::kFixed;
+  uint64_t bytes = 0;           // fixed
+  uint64_t min = 0, max = 0;    // uniform
+  double mean = 0;              // exponential
+  std::vector<std::pair<uint64_t, double>> cdf;  // (size, cumulative probability)
+  // The mean flow size a Poisson generator's arrival rate is set from (configuration.md).
+  double mean_bytes() const;
+};
+
+struct GeneratorCfg {
+  enum class Kind { kConstant, kOnOff, kPoisson, kIncast, kTrace } kind = Kind::kConstant;
+  std::string name;
+  std::vector<uint32_t> srcs;  // host indices
+  std::vector<uint32_t> dsts;
+  uint8_t dscp = 0;
+  int pcp = -1;  // >= 0: 802.1Q tagged with this PCP
+  uint8_t ecn = 0;  // IP ECN field of its data packets: 0 Not-ECT, 1 ECT(1), 2 ECT(0)
+  uint64_t rate_bps = 0;  // 0 = line rate of the source
+  uint64_t start_ps = 0;
+  uint64_t stop_ps = 0;   // 0 = scenario end
+  uint32_t packet_bytes = 0;  // 0 = MTU
+  // on/off
+  uint64_t on_ps = 0, off_ps = 0;
+  // poisson
+  double load = 0;  // fraction of the source's line rate
+  SizeDist size;
+  // incast
+  uint64_t burst_bytes = 0;
+  uint64_t period_ps = 0;
+  uint32_t count = 1;
+  // trace (docs/traces.md)
+  std::string trace_file;
+  int8_t transport = -1;  // a TransportKind, or -1: by traffic class (host.transport)
+};
+
+// Host NIC transport (hw-model/host/smart_pause.*, docs/configuration.md "host"): per-packet
+// ACKs with go-back-N loss recovery, and Smart-Pause holds at the sender.
+struct HostCfg {
+  bool acks = false;
+  bool acks_disabled = false;        // host.acks.enabled given as false
+  uint32_t ack_bytes = 64;
+  uint8_t ack_dscp = 48;             // CS6: its own class, served ahead of data by the NIC
+  uint64_t rto_ps = 100'000'000;     // go-back-N retransmission timeout
+  bool smart_pause = false;
+  std::vector<uint64_t> threshold_ps;  // T by switch hops on the path: [hops - 1]; longer paths use the last
+  bool dynamic_pause = false;          // P = OWD - T, else pause_ps
+  uint64_t pause_ps = 0;
+  TransportCfg transport;  // host.transport (config/host_config.cc)
+};
+
 // What starts flows (host/traffic_manager): the network, and how each flow is classified.
 struct TrafficConfig {
   NetworkCfg net;
@@ -136,17 +188,19 @@ struct TrafficConfig {
   uint32_t pipeline_latency_cycles = 4;
   uint64_t clock_period_ps = 1000;
   std::vector<PortClassifier> host_classifier;  // per host: its switch port's, as its NIC classifies
-  std::vector<int8_t> generator_transport;      // per generator: a TransportKind, or -1: by class
+  uint32_t mtu_bytes = 1500;
+  std::vector<GeneratorCfg> generators;  // the scenario's "traffic" list
   TransportCfg transport;
   std::vector<uint64_t> switch_buffer_bytes;  // per switch (a RoCE flow's timeout waits out every buffer on its path)
 };
 
+// Switch s's blocks: its configuration (Scenario::switch_view) and the run's settings.
 struct Scenario;
-IngressConfig ingress_config(const Scenario& sw);  // sw: a switch's view (Scenario::switch_view)
-MmuConfig mmu_config(const Scenario& sw);
-PfcGenConfig pfc_gen_config(const Scenario& sw);
-PfcWatchdogConfig pfc_watchdog_config(const Scenario& sw);
-BfcUnitConfig bfc_unit_config(const Scenario& sw);
-TrafficConfig traffic_config(const Scenario& sc);  // sc: the whole scenario
+IngressConfig ingress_config(const Scenario& sc, uint32_t s);
+MmuConfig mmu_config(const Scenario& sc, uint32_t s);
+PfcGenConfig pfc_gen_config(const Scenario& sc, uint32_t s);
+PfcWatchdogConfig pfc_watchdog_config(const Scenario& sc, uint32_t s);
+BfcUnitConfig bfc_unit_config(const Scenario& sc, uint32_t s);
+TrafficConfig traffic_config(const Scenario& sc);
 
 }  // namespace mmusim

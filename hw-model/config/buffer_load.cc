@@ -84,7 +84,7 @@ void load_profiles(BufferCfg& b, JsonReader& r, uint64_t buf, const std::map<std
 
 // PORT_QOS_MAP and the maps it names: pfc_enable, pfcwd_sw_enable, DSCP/PCP -> TC, TC -> PG,
 // TC -> queue, PFC priority -> queue per port; class selector and identity where not given.
-void load_port_qos_maps(Scenario& sc, JsonReader& r, bool skip_missing) {
+void load_port_qos_maps(SwitchConfig& sc, JsonReader& r, bool skip_missing) {
   BufferCfg& b = sc.buffer;
   const uint32_t np = sc.ports();
   b.pfc_enable.assign(np, 0);
@@ -194,7 +194,7 @@ void derive_lossless_pgs(BufferCfg& b, uint32_t np) {
 }
 
 // BUFFER_PG or BUFFER_QUEUE: [port*8+class] -> profile index, -1 where not listed.
-void load_profile_table(const Scenario& sc, JsonReader& r, const char* table,
+void load_profile_table(const SwitchConfig& sc, JsonReader& r, const char* table,
                         const std::map<std::string, uint32_t>& prof_idx, std::vector<int>& out, bool skip_missing) {
   const uint32_t np = sc.ports();
   out.assign(size_t(np) * Scenario::kPrios, -1);
@@ -214,7 +214,7 @@ void load_profile_table(const Scenario& sc, JsonReader& r, const char* table,
 }
 
 // Unlisted PGs/queues take SONiC's conventional default profiles by class.
-void fill_default_profiles(const Scenario& sc, const std::map<std::string, uint32_t>& prof_idx, std::vector<int>& v,
+void fill_default_profiles(const SwitchConfig& sc, const std::map<std::string, uint32_t>& prof_idx, std::vector<int>& v,
                            const char* table, bool ingress) {
   const BufferCfg& b = sc.buffer;
   const uint32_t np = sc.ports();
@@ -241,7 +241,7 @@ void fill_default_profiles(const Scenario& sc, const std::map<std::string, uint3
 
 }  // namespace
 
-void load_buffer(Scenario& sc, JsonReader r, bool skip_missing) {
+void load_buffer(SwitchConfig& sc, JsonReader r, bool skip_missing) {
   BufferCfg& b = sc.buffer;
   std::map<std::string, uint32_t> pool_idx, prof_idx;
   load_pools(b, r, sc.mmu.buffer_bytes, pool_idx);
@@ -256,7 +256,7 @@ void load_buffer(Scenario& sc, JsonReader r, bool skip_missing) {
   r.done();
 }
 
-void load_pfc_wd(Scenario& sc, JsonReader t, bool skip_missing) {
+void load_pfc_wd(SwitchConfig& sc, JsonReader t, bool skip_missing) {
   PfcWatchdogCfg& wd = sc.pfc_wd;
   wd.ports.assign(sc.ports(), {});
   constexpr double kPsPerMs = 1e9;
@@ -286,20 +286,20 @@ void load_pfc_wd(Scenario& sc, JsonReader t, bool skip_missing) {
   t.done();
 }
 
-uint8_t Scenario::pg_priorities(uint32_t port, uint32_t pg) const {
+uint8_t SwitchConfig::pg_priorities(uint32_t port, uint32_t pg) const {
   uint8_t m = 0;
   for (uint32_t tc = 0; tc < kPrios; ++tc)
     if (tc_lossless(port, tc) && buffer.tc_to_pg[port][tc] == pg) m |= uint8_t(1u << tc);
   return m;
 }
 
-bool Scenario::queue_lossless(uint32_t port, uint32_t q) const {
+bool SwitchConfig::queue_lossless(uint32_t port, uint32_t q) const {
   for (uint32_t tc = 0; tc < kPrios; ++tc)
     if (tc_lossless(port, tc) && buffer.tc_to_queue[port][tc] == q) return true;
   return false;
 }
 
-admission::CoreConfig Scenario::core_config() const {
+admission::CoreConfig SwitchConfig::core_config() const {
   admission::CoreConfig c;
   const BufferCfg& b = buffer;
   c.ports = ports();
@@ -359,6 +359,7 @@ admission::CoreConfig Scenario::core_config() const {
   c.policy = admission.policy;
   c.congestion = {admission.congestion_rule, cells(admission.congested_bytes)};
   c.ewma = admission.ewma;
+  c.thresholds = admission.thresholds;
   // The interval in whole MMU cycles, rounded down to a power of two (docs/policies.md, abm).
   const uint64_t interval_cycles = std::max<uint64_t>(1, admission.abm_interval_ps / mmu.clock_period_ps);
   c.abm.interval_log2 = uint8_t(63 - __builtin_clzll(interval_cycles));  // <= 20 (scenario.cc)

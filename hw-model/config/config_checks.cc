@@ -9,7 +9,7 @@ namespace {
 
 std::string bytes_text(uint64_t b) { return std::to_string(b) + " B"; }
 
-void check_view(const Scenario& v, const std::string& prefix, bool imported, std::vector<std::string>& warnings) {
+void check_view(const SwitchConfig& v, const std::string& prefix, bool imported, std::vector<std::string>& warnings) {
   const BufferCfg& b = v.buffer;
   const uint64_t buf = v.mmu.buffer_bytes;
   auto field = [&](const std::string& f) { return prefix + f; };
@@ -61,7 +61,7 @@ std::vector<std::string> lossless_traffic_warnings(const Scenario& sc) {
     for (uint32_t h : gen.srcs) {
       if (gen.kind == GeneratorCfg::Kind::kTrace) break;  // the class is per flow, in the trace
       const auto& host = sc.net.hosts[h];
-      const Scenario& v = sc.switch_view(host.sw);
+      const SwitchConfig& v = sc.switch_view(host.sw);
       const BufferCfg& b = v.buffer;
       // The class these frames get at ingress port p.
       auto tc_at = [&](uint32_t p) -> uint32_t {

@@ -34,7 +34,7 @@ json wred_queue(const WredProfileCfg& p, const admission::WredQueueConfig& c, ui
   return w;
 }
 
-json switch_config(const Scenario& v, const std::string& name) {
+json switch_config(const SwitchConfig& v, const std::string& name) {
   const admission::CoreConfig c = v.core_config();
   const BufferCfg& b = v.buffer;
   const uint64_t cb = v.mmu.cell_bytes;

@@ -19,7 +19,7 @@ uint64_t bytes_in(uint64_t rate_bps, uint64_t t_ps) {
 }
 
 // "Ethernet0|3" plus how many more share the finding.
-std::string where(const Scenario& v, uint32_t port, uint32_t prio, uint32_t more) {
+std::string where(const SwitchConfig& v, uint32_t port, uint32_t prio, uint32_t more) {
   std::string s = v.topo.ports[port].name + "|" + std::to_string(prio);
   if (more) s += " (and " + std::to_string(more) + " more lossless PG" + (more > 1 ? "s" : "") + ")";
   return s;
@@ -62,7 +62,7 @@ uint64_t safe_headroom_cells(const HeadroomLink& l) {
   return uint64_t((n + w.wire_bytes - 1) / w.wire_bytes);
 }
 
-std::vector<uint64_t> safe_headroom_cells(const Scenario& v) {
+std::vector<uint64_t> safe_headroom_cells(const SwitchConfig& v) {
   const uint32_t np = v.ports(), pipes = v.mmu.pipelines;
   std::vector<uint64_t> out(np);
   for (uint32_t p = 0; p < np; ++p) {
@@ -75,7 +75,7 @@ std::vector<uint64_t> safe_headroom_cells(const Scenario& v) {
   return out;
 }
 
-std::vector<std::string> headroom_warnings(const Scenario& v) {
+std::vector<std::string> headroom_warnings(const SwitchConfig& v) {
   std::vector<std::string> w;
   const std::string sw = "switch '" + v.topo.switch_name + "' ";
   const uint32_t np = v.ports(), pipes = v.mmu.pipelines;

@@ -11,6 +11,7 @@
 namespace mmusim {
 
 struct Scenario;
+struct SwitchConfig;
 
 // DSH Eq. 1: worst-case bytes in flight after XOFF, eta = 2(C*D + MTU) + 3840.
 uint64_t headroom_eta_bytes(uint64_t rate_bps, uint64_t delay_ps, uint32_t mtu_bytes);
@@ -41,11 +42,11 @@ uint64_t headroom_wire_bytes(const HeadroomLink& l);
 uint64_t safe_headroom_cells(const HeadroomLink& l);
 
 // Per port of one switch's view: its safe xoff in cells (same for all its lossless PGs).
-std::vector<uint64_t> safe_headroom_cells(const Scenario& view);
+std::vector<uint64_t> safe_headroom_cells(const SwitchConfig& view);
 
 // Every configured headroom (PG xoff, headroom pool) below its safe value, and every decision
 // pipeline that cannot keep up with minimum-size frames, in one switch's view; each message
 // names the switch and the port|PG or pipeline.
-std::vector<std::string> headroom_warnings(const Scenario& view);
+std::vector<std::string> headroom_warnings(const SwitchConfig& view);
 
 }  // namespace mmusim

@@ -244,7 +244,7 @@ std::vector<std::string> check_transport_classes(const Scenario& sc) {
         // ECN-driven: some egress queue of this class must carry a marking WRED profile.
         bool marks = false;
         for (uint32_t s = 0; s < sc.net.switches.size() && !marks; ++s) {
-          const Scenario& v = sc.switch_view(s);
+          const SwitchConfig& v = sc.switch_view(s);
           for (uint32_t p = 0; p < v.ports() && !marks; ++p) {
             const size_t i = size_t(p) * Scenario::kPrios + v.buffer.tc_to_queue[p][tc];
             marks = i < v.wred.queue_profile.size() && v.wred.queue_profile[i] >= 0 &&

@@ -131,52 +131,58 @@ void load_admission(Scenario& sc, JsonReader r) {
     a.dsh_port_xon_offset_bytes = d.non_negative("port_xon_offset_bytes", 0);
     d.done();
   }
+  if (r.has("thresholds")) {
+    JsonReader t = r.child("thresholds");
+    a.thresholds.period_cycles = uint32_t(t.integer("period_cycles", 1, 255, a.thresholds.period_cycles));
+    if (t.has("zero_latency")) {
+      const auto& v = t.raw("zero_latency");
+      if (!v.is_boolean()) t.fail("zero_latency", "must be true or false");
+      a.thresholds.zero_latency = v.get<bool>();
+    }
+    if (a.rtl && a.thresholds.zero_latency)
+      t.fail("zero_latency", "impl rtl: the RTL unit's thresholds come from its threshold calculator (must be false)");
+    t.done();
+  }
   r.done();
 }
 
 // Graph form: each switch reads the SONiC tables (its own or the shared ones) over its own
 // ports; the view is what its MMU, pipeline and PFC generator see.
-void build_switch_views(Scenario& sc, const nlohmann::json& shared_buffer, const nlohmann::json& watchdog) {
+void build_switch_configs(Scenario& sc, const nlohmann::json& shared_buffer, const nlohmann::json& watchdog) {
   for (size_t s = 0; s < sc.net.switches.size(); ++s) {
     const NetworkCfg::Switch& sw = sc.net.switches[s];
-    auto v = std::make_shared<Scenario>();
-    v->name = sc.name;
-    v->seed = sc.seed;
-    v->duration_ps = sc.duration_ps;
-    v->measure_start_ps = sc.measure_start_ps;
-    v->measure_end_ps = sc.measure_end_ps;
-    v->topo = sc.topo;
-    v->topo.switch_name = sw.name;
-    v->topo.ports.clear();
-    for (const auto& p : sw.ports) v->topo.ports.push_back({p.name, p.rate_bps, p.delay_ps});
-    v->mmu = sc.mmu;
-    v->pfc = sc.pfc;
-    v->admission = sc.admission;
-    v->dwrr_quantum_bytes = sc.dwrr_quantum_bytes;
-    v->output = sc.output;
-    v->bfc = bfc_switch_view(sc.bfc, uint32_t(sw.ports.size()));
+    SwitchConfig& v = sc.switch_configs.emplace_back();
+    v.topo = sc.topo;
+    v.topo.switch_name = sw.name;
+    v.topo.ports.clear();
+    for (const auto& p : sw.ports) v.topo.ports.push_back({p.name, p.rate_bps, p.delay_ps});
+    v.mmu = sc.mmu;
+    v.pfc = sc.pfc;
+    v.admission = sc.admission;
+    v.dwrr_quantum_bytes = sc.dwrr_quantum_bytes;
+    v.output = sc.output;
+    v.bfc = bfc_switch_view(sc.bfc, uint32_t(sw.ports.size()));
     const bool own = !sw.buffer.is_null();
     const std::string f = own ? "topology.switches[" + std::to_string(s) + "].buffer" : "buffer";
     try {
-      load_buffer(*v, JsonReader(own ? sw.buffer : shared_buffer, f), !own);
-      v->wred = sc.wred;
-      v->int_telemetry = sc.int_telemetry;
-      resolve_wred_queues(*v, true);
-      if (!watchdog.is_null() && v->pfc_wd.ports.empty()) load_pfc_wd(*v, JsonReader(watchdog, "pfc_watchdog"), true);
+      load_buffer(v, JsonReader(own ? sw.buffer : shared_buffer, f), !own);
+      v.wred = sc.wred;
+      v.int_telemetry = sc.int_telemetry;
+      resolve_wred_queues(v, true);
+      if (!watchdog.is_null() && v.pfc_wd.ports.empty()) load_pfc_wd(v, JsonReader(watchdog, "pfc_watchdog"), true);
       // threshold_queues applies where the port exists with that class; else the default.
-      OutputCfg& o = v->output;
+      OutputCfg& o = v.output;
       auto keep = [&](int port, int prio, bool lossless) {
-        if (port < 0 || port >= int(v->ports())) return false;
-        return (lossless ? v->lossless(uint32_t(port), uint32_t(prio)) : v->queue_lossless(uint32_t(port), uint32_t(prio))) == lossless;
+        if (port < 0 || port >= int(v.ports())) return false;
+        return (lossless ? v.lossless(uint32_t(port), uint32_t(prio)) : v.queue_lossless(uint32_t(port), uint32_t(prio))) == lossless;
       };
       if (!keep(o.th_lossless_port, o.th_lossless_prio, true)) o.th_lossless_port = -1;
       if (!keep(o.th_lossy_port, o.th_lossy_prio, false)) o.th_lossy_port = -1;
-      v->core_config().validate();
-      for (auto& w : headroom_warnings(*v)) sc.warnings.push_back(std::move(w));
+      v.core_config().validate();
+      for (auto& w : headroom_warnings(v)) sc.warnings.push_back(std::move(w));
     } catch (const std::exception& e) {
       throw ConfigError("switch '" + sw.name + "': " + e.what());
     }
-    sc.views.push_back(v);
   }
 }
 
@@ -239,9 +245,9 @@ Scenario load_scenario(const nlohmann::json& j, const std::string& origin) {
     r.done();
     sc.core_config().validate();
     if (sc.net.graph) {
-      build_switch_views(sc, j.at("buffer"), j.contains("pfc_watchdog") ? j.at("pfc_watchdog") : nlohmann::json());
+      build_switch_configs(sc, j.at("buffer"), j.contains("pfc_watchdog") ? j.at("pfc_watchdog") : nlohmann::json());
       for (size_t i = 0; i < sc.pfc_storms.size(); ++i)
-        std::const_pointer_cast<Scenario>(sc.views[sc.pfc_storm_switch[i]])->pfc_storms.push_back(sc.pfc_storms[i]);
+        sc.switch_configs[sc.pfc_storm_switch[i]].pfc_storms.push_back(sc.pfc_storms[i]);
     } else {
       sc.warnings = headroom_warnings(sc);
     }

@@ -42,18 +42,18 @@ uint8_t parse_prio_set(const std::string& s, const std::string& field) {
   return mask;
 }
 
-int port_index_or_skip(const Scenario& sc, const std::string& name, const std::string& field, bool skip) {
+int port_index_or_skip(const SwitchConfig& sc, const std::string& name, const std::string& field, bool skip) {
   for (uint32_t i = 0; i < sc.ports(); ++i)
     if (sc.topo.ports[i].name == name) return int(i);
   if (skip) return -1;
   throw ConfigError(field + ": unknown port '" + name + "'");
 }
 
-uint32_t port_index(const Scenario& sc, const std::string& name, const std::string& field) {
+uint32_t port_index(const SwitchConfig& sc, const std::string& name, const std::string& field) {
   return uint32_t(port_index_or_skip(sc, name, field, false));
 }
 
-std::pair<std::vector<uint32_t>, uint8_t> parse_port_prio_key(const Scenario& sc, const std::string& key,
+std::pair<std::vector<uint32_t>, uint8_t> parse_port_prio_key(const SwitchConfig& sc, const std::string& key,
                                                                const std::string& table, bool skip_missing) {
   const std::string field = "buffer." + table + "." + key;
   auto bar = key.find('|');

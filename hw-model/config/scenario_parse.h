@@ -12,6 +12,7 @@
 namespace mmusim {
 
 struct Scenario;
+struct SwitchConfig;
 
 constexpr double kPsPerUs = 1e6;
 constexpr double kPsPerNs = 1e3;
@@ -27,10 +28,10 @@ bool parse_uint(const std::string& s, uint64_t& out);
 uint8_t parse_prio_set(const std::string& s, const std::string& field);
 // skip: a switch of a graph topology reading the shared SONiC tables ignores names of
 // ports it lacks (they were checked against the largest switch); -1 then.
-int port_index_or_skip(const Scenario& sc, const std::string& name, const std::string& field, bool skip);
-uint32_t port_index(const Scenario& sc, const std::string& name, const std::string& field);
+int port_index_or_skip(const SwitchConfig& sc, const std::string& name, const std::string& field, bool skip);
+uint32_t port_index(const SwitchConfig& sc, const std::string& name, const std::string& field);
 // SONiC key "Ethernet0|3-4" or "Ethernet0,Ethernet4|3" -> (ports, priority mask).
-std::pair<std::vector<uint32_t>, uint8_t> parse_port_prio_key(const Scenario& sc, const std::string& key,
+std::pair<std::vector<uint32_t>, uint8_t> parse_port_prio_key(const SwitchConfig& sc, const std::string& key,
                                                                const std::string& table, bool skip_missing = false);
 // Host lists: "h3", "h1-h16", or an array of these (graph form: any host name, ranges of
 // h<N> names).

@@ -125,7 +125,7 @@ void load_wred(Scenario& sc, JsonReader r) {
   resolve_wred_queues(sc, false);
 }
 
-void resolve_wred_queues(Scenario& sc, bool skip_missing) {
+void resolve_wred_queues(SwitchConfig& sc, bool skip_missing) {
   WredCfg& w = sc.wred;
   w.queue_profile.assign(size_t(sc.ports()) * Scenario::kPrios, -1);
   for (const auto& e : w.queues) {
@@ -171,7 +171,7 @@ void load_int(Scenario& sc, JsonReader r) {
   r.done();
 }
 
-std::vector<admission::WredQueueConfig> wred_queue_configs(const Scenario& sc) {
+std::vector<admission::WredQueueConfig> wred_queue_configs(const SwitchConfig& sc) {
   std::vector<admission::WredQueueConfig> out(size_t(sc.ports()) * Scenario::kPrios);
   const WredCfg& w = sc.wred;
   for (uint32_t port = 0; port < sc.ports(); ++port)

@@ -50,15 +50,16 @@ struct IntCfg {
 
 class JsonReader;
 struct Scenario;
+struct SwitchConfig;
 // "wred" and "int" objects (after "buffer": queue classes must be known).
 void load_wred(Scenario& sc, JsonReader r);
 void load_int(Scenario& sc, JsonReader r);
 // Resolves wred.queues over sc's ports into wred.queue_profile and checks each attachment
 // against the queue's class. skip_missing: ports the switch does not have are skipped (a
 // graph switch reading the shared tables); else they are errors.
-void resolve_wred_queues(Scenario& sc, bool skip_missing);
+void resolve_wred_queues(SwitchConfig& sc, bool skip_missing);
 // [port * 8 + queue] curves in cells (thresholds round down) and Q16 probabilities
 // (percent x 65536 / 100, to nearest).
-std::vector<admission::WredQueueConfig> wred_queue_configs(const Scenario& sc);
+std::vector<admission::WredQueueConfig> wred_queue_configs(const SwitchConfig& sc);
 
 }  // namespace mmusim

@@ -9,6 +9,7 @@
 #include <initializer_list>
 #include <sstream>
 #include <string>
+#include <tuple>
 #include <utility>
 #include <vector>
 
@@ -26,9 +27,15 @@ struct Mismatch {
 template <class Model>
 class Lockstep {
  public:
+  // The core models the unit's threshold calculator (cfg.thresholds.zero_latency is
+  // overridden: the unit has no zero-latency mode).
   Lockstep(const admission::CoreConfig& cfg, UnitParams p, const std::string& fst = "")
-      : m_cfg(cfg), m_p(p), m_core(cfg), m_unit(p, fst) {
+      : m_cfg(timed(cfg)), m_p(p), m_core(m_cfg), m_unit(p, fst) {
     program();
+  }
+  static admission::CoreConfig timed(admission::CoreConfig c) {
+    c.thresholds.zero_latency = false;
+    return c;
   }
   admission::AdmissionCore& core() { return m_core; }
   Unit<Model>& unit() { return m_unit; }
@@ -43,7 +50,14 @@ class Lockstep {
 
   admission::RtlParams rtl_params() const { return {m_p.nports, m_p.nprio, m_p.npools, m_p.nprof, m_p.cw}; }
 
-  void program() { m_unit.program(admission::encode(m_cfg, rtl_params())); }
+  // Programs the unit, then one idle cycle: the threshold calculator loads at the edge
+  // after the last CSR write, from the configuration just written and the counters, which
+  // is where the core's registers stand.
+  void program() {
+    m_unit.program(admission::encode(m_cfg, rtl_params()));
+    m_unit.idle();
+    m_core.sync_thresholds();
+  }
 
   admission::Result admit(const admission::Request& r) {
     const admission::Result want = m_core.admit(r);
@@ -70,8 +84,14 @@ class Lockstep {
   // unit, a cycle ahead on a single-issue one); the core is told in that order.
   std::pair<admission::PfcUpdate, admission::Result> depart_and_admit(const admission::Departure& d,
                                                                        const admission::Request& r) {
-    const admission::PfcUpdate wu = m_core.depart(d);
-    const admission::Result wr = m_core.admit(r);
+    admission::PfcUpdate wu;
+    admission::Result wr;
+    if (m_p.dual_issue) {
+      std::tie(wu, wr) = m_core.depart_and_admit(d, r);
+    } else {
+      wu = m_core.depart(d);
+      wr = m_core.admit(r);
+    }
     watch({Named{r.in_port, r.out_port, r.prio, r.egress_queue()}, Named{d.in_port, d.out_port, d.prio, d.egress_queue()}});
     const auto [gu, gr] = m_unit.depart_and_admit(d, r);
     m_ops += 2;
@@ -91,6 +111,7 @@ class Lockstep {
       admission::write(m_core, addr, data, rtl_params());
     } catch (const std::invalid_argument&) {
       core_ok = false;
+      m_core.refused_write();  // a write access all the same: the unit's cycle
     }
     const bool rtl_ok = m_unit.write(addr, data);
     if (core_ok != rtl_ok)
@@ -99,6 +120,18 @@ class Lockstep {
     m_cfg = m_core.config();
     compare_state([&] { return "csr write " + admission::reg_name(addr, rtl_params()); });
     return core_ok;
+  }
+
+  // A CSR read of the unit: a cycle of its clock, idle for the core.
+  uint32_t csr_read(uint32_t addr) {
+    m_core.idle();
+    return m_unit.read(addr);
+  }
+
+  // Cycles with no operation, on both.
+  void idle(uint64_t cycles = 1) {
+    m_core.idle(cycles);
+    m_unit.idle(cycles);
   }
 
   // Reset in the middle of traffic: both lose their state; the unit is reprogrammed.

@@ -124,7 +124,7 @@ void RtlEngine::csr_write(uint32_t addr, uint32_t data) {
   if (m->ls->mismatch().any) m->fail();
 }
 
-uint32_t RtlEngine::csr_read(uint32_t addr) { return m->lockstep().unit().read(addr); }
+uint32_t RtlEngine::csr_read(uint32_t addr) { return m->lockstep().csr_read(addr); }
 
 bool RtlEngine::inject_unit_csr_write(uint32_t addr, uint32_t data) {
   m->log.push_back({Impl::Op::Kind::kUnitWrite, {addr, 0, 0, data, 0}});

@@ -83,6 +83,13 @@ class Unit {
   void program(const std::vector<std::pair<uint32_t, uint32_t>>& writes) {
     for (const auto& [a, d] : writes) write(a, d);
   }
+  // Clock cycles with no operation.
+  void idle(uint64_t cycles = 1) {
+    for (uint64_t i = 0; i < cycles; ++i) {
+      posedge();
+      negedge();
+    }
+  }
 
   admission::Result admit(const admission::Request& r) {
     drive_request(r);

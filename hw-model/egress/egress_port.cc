@@ -7,8 +7,7 @@ namespace mmusim {
 EgressPort::EgressPort(sc_core::sc_module_name name, uint32_t port, uint64_t link_bps,
                        uint32_t dwrr_quantum)
     : sc_module(name), in("in"), to_link("to_link"), pause_export("pause_export"), mmu("mmu"),
-      m_port(port), m_quantum(dwrr_quantum), m_q(kQueues), m_deficit(kQueues, 0), m_pause(link_bps),
-      m_queue_tx(kQueues, 0) {
+      m_quantum(dwrr_quantum), m_port(port), m_q(kQueues), m_pause(link_bps) {
   in.register_nb_transport_fw(this, &EgressPort::nb_transport_fw);
   to_link.register_nb_transport_bw(this, &EgressPort::nb_transport_bw);
   pause_export.bind(*this);
@@ -26,7 +25,7 @@ tlm::tlm_sync_enum EgressPort::nb_transport_fw(int, Packet& p, tlm::tlm_phase& p
   if (p.kind != Packet::Kind::kData) m_ctrl.push_back(&p);
   else if (const size_t q = m_bfc ? p.queue : m_tc_queue[p.tc]; m_wd_drop >> q & 1) wd_drop(p);
   else {
-    m_q[q].push_back(&p);
+    m_q[q].push(&p);
     m_nonempty.set(uint32_t(q), true);
   }
   try_send();
@@ -65,10 +64,9 @@ void EgressPort::set_watchdog_queues(uint8_t ignore_pause, uint8_t drop) {
   m_wd_drop = drop;
   for (size_t q = 0; q < m_q.size() && q < 8; ++q)
     if (flush >> q & 1) {
-      for (Packet* p : m_q[q]) wd_drop(*p);
-      m_q[q].clear();
+      while (m_q[q].head) wd_drop(*m_q[q].pop());
       m_nonempty.set(uint32_t(q), false);
-      m_deficit[q] = 0;
+      m_q[q].deficit = 0;
     }
   try_send();  // an ignored pause may unblock a queue
 }
@@ -88,8 +86,6 @@ void EgressPort::trace_pause() {
 void EgressPort::enable_bfc(uint32_t queues) {
   m_bfc = true;
   m_q.assign(queues, {});
-  m_deficit.assign(queues, 0);
-  m_queue_tx.assign(queues, 0);
 }
 
 void EgressPort::bfc_received(const BfcFrame& f) {
@@ -103,20 +99,20 @@ void EgressPort::bfc_received(const BfcFrame& f) {
 // queue of the frame at its head is PFC-paused.
 bool EgressPort::queue_paused(size_t q, uint64_t t) const {
   if (!m_bfc) return !(m_wd_ignore >> q & 1) && m_pause.any_paused(m_queue_prios[q], t);
-  return m_bfc_paused.test(uint32_t(q)) || m_pause.any_paused(m_queue_prios[m_tc_queue[m_q[q].front()->tc]], t);
+  return m_bfc_paused.test(uint32_t(q)) || m_pause.any_paused(m_queue_prios[m_tc_queue[m_q[q].head->tc]], t);
 }
 
 void EgressPort::for_each_queued(const std::function<void(const Packet&, int, bool)>& fn) const {
   const uint64_t t = now();
   for (size_t q = 0; q < m_q.size(); ++q)
-    for (const Packet* p : m_q[q]) fn(*p, int(q), queue_paused(q, t));
+    for (const Packet* p = m_q[q].head; p; p = p->next) fn(*p, int(q), queue_paused(q, t));
   if (m_busy && m_on_wire.kind == Packet::Kind::kData) fn(m_on_wire, -1, false);
 }
 
 uint64_t EgressPort::queued_data() const {
   // A frame being serialised is already counted by the receiver it travels to.
   uint64_t n = 0;
-  for (const auto& q : m_q) n += q.size();
+  for (const auto& q : m_q) n += q.len;
   return n;
 }
 
@@ -150,13 +146,14 @@ int EgressPort::pick_dwrr(uint64_t t) {
       m_rr = q;
       m_quantum_given = false;
     }
+    Queue& qu = m_q[size_t(q)];
     if (!m_quantum_given) {
-      m_deficit[size_t(q)] += m_quantum;
+      qu.deficit += m_quantum;
       m_quantum_given = true;
     }
-    const uint32_t need = m_q[size_t(q)].front()->bytes;
-    if (m_deficit[size_t(q)] >= need) {
-      m_deficit[size_t(q)] -= need;
+    const uint32_t need = qu.head->bytes;
+    if (qu.deficit >= need) {
+      qu.deficit -= need;
       return q;
     }
     m_quantum_given = false;
@@ -197,17 +194,17 @@ void EgressPort::try_send() {
       uint8_t waiting = 0;  // priorities whose PFC pause holds a queue
       for (int i = next_nonempty(0); i < int(m_q.size()); i = next_nonempty(i + 1))
         if (!(m_bfc && m_bfc_paused.test(uint32_t(i))))
-          waiting |= m_queue_prios[m_bfc ? m_tc_queue[m_q[size_t(i)].front()->tc] : size_t(i)];
+          waiting |= m_queue_prios[m_bfc ? m_tc_queue[m_q[size_t(i)].head->tc] : size_t(i)];
       if (const uint64_t t = m_pause.next_expiry(waiting, t_now)) wake_at(t);
       return;
     }
-    p = m_q[size_t(q)].front();
-    m_q[size_t(q)].pop_front();
-    ++m_queue_tx[size_t(q)];
-    if (m_q[size_t(q)].empty()) {  // textbook DWRR: an emptied queue loses its credit and turn
+    Queue& qu = m_q[size_t(q)];
+    p = qu.pop();
+    ++qu.tx;
+    if (!qu.head) {  // textbook DWRR: an emptied queue loses its credit and turn
       m_nonempty.set(uint32_t(q), false);
-      m_deficit[size_t(q)] = 0;
-      m_rr = (q + 1) % int(m_q.size());
+      qu.deficit = 0;
+      m_rr = q + 1 == int(m_q.size()) ? 0 : q + 1;
       m_quantum_given = false;
     }
   }

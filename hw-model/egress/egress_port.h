@@ -55,8 +55,8 @@ class EgressPort : public sc_core::sc_module, public PauseIf {
   void set_watchdog_queues(uint8_t ignore_pause, uint8_t drop);
   uint64_t pfc_rx_pause(uint32_t prio) const { return m_pfc_rx[prio]; }    // frames pausing prio
   uint64_t pfc_rx_resume(uint32_t prio) const { return m_pfc_xon[prio]; }  // zero quanta for prio
-  uint64_t queue_tx(uint32_t q) const { return m_queue_tx[q]; }
-  size_t queue_len(uint32_t q) const { return m_q[q].size(); }
+  uint64_t queue_tx(uint32_t q) const { return m_q[q].tx; }
+  size_t queue_len(uint32_t q) const { return m_q[q].len; }
   bool any_paused(uint8_t prios) const { return m_pause.any_paused(prios, now()); }
   uint64_t watchdog_drops() const { return m_wd_drops; }
   // BFC: `queues` data queues indexed by Packet::queue, paused by BFC frames (before running).
@@ -93,38 +93,60 @@ class EgressPort : public sc_core::sc_module, public PauseIf {
   bool queue_paused(size_t q, uint64_t t) const;
   void trace_pause();  // refresh the traced pause bits, wake again at the next expiry
 
-  uint32_t m_port;
-  uint32_t m_quantum;
-  std::deque<Packet*> m_ctrl;
-  std::vector<std::deque<Packet*>> m_q;
-  std::vector<uint64_t> m_deficit;
-  QueueMask m_nonempty;  // data queues holding frames
+  // A data queue: a list through its frames (Packet::next), its DWRR credit and the data
+  // frames it sent, together: a frame's enqueue and dequeue touch one small record.
+  struct Queue {
+    Packet* head = nullptr;
+    Packet* tail = nullptr;
+    uint64_t deficit = 0;
+    uint64_t tx = 0;
+    uint32_t len = 0;
+    void push(Packet* p) {
+      p->next = nullptr;
+      (tail ? tail->next : head) = p;
+      tail = p;
+      ++len;
+    }
+    Packet* pop() {
+      Packet* p = head;
+      head = p->next;
+      if (!head) tail = nullptr;
+      --len;
+      return p;
+    }
+  };
+  // What a frame's enqueue, pick, dequeue and end of serialisation read, in the first
+  // aligned lines of the port; the rest after.
+  alignas(64) bool m_busy = false;
   bool m_bfc = false;
-  QueueMask m_bfc_paused;
-  int m_rr = 0;
   bool m_quantum_given = false;
-  PauseTimers m_pause;
-  std::array<uint64_t, 8> m_pfc_rx{}, m_pfc_xon{};
-  std::vector<uint64_t> m_queue_tx;  // data frames sent per queue
-  std::function<void()> m_wd_on_pfc;
-  std::function<void(Packet&)> m_wd_drop_fn;
-  uint8_t m_wd_ignore = 0, m_wd_drop = 0;
-  uint64_t m_wd_drops = 0;
-  void wd_drop(Packet& p);
+  int m_rr = 0;
+  uint32_t m_quantum;
+  uint32_t m_port;
+  QueueMask m_nonempty;  // data queues holding frames
+  std::vector<Queue> m_q;
   std::array<uint8_t, 8> m_tc_queue{0, 1, 2, 3, 4, 5, 6, 7};
   std::array<uint8_t, 8> m_queue_prios{1, 2, 4, 8, 16, 32, 64, 128};  // PFC priorities pausing each queue
-  std::unique_ptr<bool[]> m_tr_paused;  // traced pause bits, when traced
-  sc_core::sc_event m_tr_ev;
-  bool m_busy = false;
-  // What departs when serialisation ends: a copy of the fields departure reads, as the far
-  // end may already own the frame.
-  Packet m_on_wire;
+  uint8_t m_wd_ignore = 0, m_wd_drop = 0;
   Calendar::Client m_cal;
   uint64_t m_wake_at = 0;  // pending retry, 0 = none
-  FrameHook m_tx_hook;
   uint64_t m_tx_data = 0;
   uint64_t m_tx_pfc = 0;
   uint64_t m_tx_bfc = 0;
+  FrameHook m_tx_hook;
+  PauseTimers m_pause;
+  // What departs when serialisation ends: a copy of the fields departure reads, as the far
+  // end may already own the frame.
+  alignas(64) Packet m_on_wire;
+  std::deque<Packet*> m_ctrl;
+  QueueMask m_bfc_paused;
+  std::array<uint64_t, 8> m_pfc_rx{}, m_pfc_xon{};
+  std::function<void()> m_wd_on_pfc;
+  std::function<void(Packet&)> m_wd_drop_fn;
+  uint64_t m_wd_drops = 0;
+  void wd_drop(Packet& p);
+  std::unique_ptr<bool[]> m_tr_paused;  // traced pause bits, when traced
+  sc_core::sc_event m_tr_ev;
 };
 
 }  // namespace mmusim

@@ -73,12 +73,12 @@ class ListGenerator : public Generator {
 // Poisson flow arrivals per source at a target load of its line rate.
 class PoissonGenerator : public Generator {
  public:
-  PoissonGenerator(const Scenario& sc, uint32_t index)
-      : m_g(sc.traffic[index]), m_index(index), m_mtu(sc.topo.mtu_bytes),
-        m_stop(m_g.stop_ps ? m_g.stop_ps : sc.duration_ps), m_rng(splitmix(sc.seed ^ splitmix(index))) {
+  PoissonGenerator(const TrafficConfig& tc, uint32_t index)
+      : m_g(tc.generators[index]), m_index(index), m_mtu(tc.mtu_bytes),
+        m_stop(m_g.stop_ps ? m_g.stop_ps : tc.duration_ps), m_rng(splitmix(tc.seed ^ splitmix(index))) {
     const double mean = m_g.size.mean_bytes();
     for (uint32_t s : m_g.srcs) {
-      const double bps = double(sc.host_rate_bps(s)) * m_g.load;
+      const double bps = double(tc.net.hosts[s].rate_bps) * m_g.load;
       const double gap_ps = mean * 8.0 / bps * 1e12;
       m_gap.push_back(gap_ps);
       m_next.push(Pending{m_g.start_ps + uint64_t(m_rng.exponential(gap_ps)), s, uint32_t(m_gap.size() - 1)});
@@ -107,7 +107,7 @@ class PoissonGenerator : public Generator {
     uint32_t k;
     bool operator>(const Pending& o) const { return t != o.t ? t > o.t : src > o.src; }
   };
-  const GeneratorCfg& m_g;
+  const GeneratorCfg m_g;
   uint32_t m_index;
   uint32_t m_mtu;
   uint64_t m_stop;
@@ -118,14 +118,14 @@ class PoissonGenerator : public Generator {
 
 }  // namespace
 
-std::unique_ptr<Generator> make_generator(const Scenario& sc, uint32_t index) {
-  const GeneratorCfg& g = sc.traffic[index];
-  if (g.kind == GeneratorCfg::Kind::kPoisson) return std::make_unique<PoissonGenerator>(sc, index);
-  if (g.kind == GeneratorCfg::Kind::kTrace) return make_trace_generator(sc, index);
+std::unique_ptr<Generator> make_generator(const TrafficConfig& tc, uint32_t index) {
+  const GeneratorCfg& g = tc.generators[index];
+  if (g.kind == GeneratorCfg::Kind::kPoisson) return std::make_unique<PoissonGenerator>(tc, index);
+  if (g.kind == GeneratorCfg::Kind::kTrace) return make_trace_generator(tc, index);
   auto list = std::make_unique<ListGenerator>();
-  const uint64_t stop = g.stop_ps ? g.stop_ps : sc.duration_ps;
-  const uint32_t mtu = sc.topo.mtu_bytes;
-  auto rate = [&](uint32_t src) { return g.rate_bps ? g.rate_bps : sc.host_rate_bps(src); };
+  const uint64_t stop = g.stop_ps ? g.stop_ps : tc.duration_ps;
+  const uint32_t mtu = tc.mtu_bytes;
+  auto rate = [&](uint32_t src) { return g.rate_bps ? g.rate_bps : tc.net.hosts[src].rate_bps; };
   auto bytes_at = [](uint64_t bps, uint64_t dur_ps) {
     return uint64_t((unsigned __int128)bps * dur_ps / 8'000'000'000'000ull);
   };

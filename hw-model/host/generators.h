@@ -5,7 +5,7 @@
 #include <memory>
 #include <random>
 
-#include "config/scenario.h"
+#include "config/block_config.h"
 #include "host/flow.h"
 
 namespace mmusim {
@@ -17,7 +17,8 @@ class Generator {
   virtual bool next(Flow& f) = 0;
 };
 
-std::unique_ptr<Generator> make_generator(const Scenario& sc, uint32_t index);
+// Generator `index` of tc.generators; it keeps its own copy of that entry.
+std::unique_ptr<Generator> make_generator(const TrafficConfig& tc, uint32_t index);
 
 // Deterministic across platforms: our own transforms over mt19937_64 bits.
 class Rng {

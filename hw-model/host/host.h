@@ -22,7 +22,7 @@
 #include "bfc/bfc_frame.h"
 #include "common/calendar.h"
 #include "common/timed_queue.h"
-#include "config/scenario.h"
+#include "config/block_config.h"
 #include "host/flow.h"
 #include "host/transport/transport.h"
 #include "host/transport_counters.h"

@@ -6,7 +6,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "config/scenario.h"
+#include "config/block_config.h"
 
 namespace mmusim {
 

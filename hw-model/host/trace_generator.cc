@@ -9,8 +9,9 @@ namespace {
 // Streams the trace: one line is read per flow started.
 class TraceGenerator : public Generator {
  public:
-  TraceGenerator(const Scenario& sc, uint32_t index)
-      : m_g(sc.traffic[index]), m_index(index), m_mtu(sc.topo.mtu_bytes), m_reader(m_g.trace_file, sc.hosts()) {}
+  TraceGenerator(const TrafficConfig& tc, uint32_t index)
+      : m_g(tc.generators[index]), m_index(index), m_mtu(tc.mtu_bytes),
+        m_reader(m_g.trace_file, uint32_t(tc.net.hosts.size())) {}
   bool next(Flow& f) override {
     TraceRecord r;
     if (!m_reader.next(r)) return false;
@@ -32,7 +33,7 @@ class TraceGenerator : public Generator {
   }
 
  private:
-  const GeneratorCfg& m_g;
+  const GeneratorCfg m_g;
   uint32_t m_index;
   uint32_t m_mtu;
   TraceReader m_reader;
@@ -40,8 +41,8 @@ class TraceGenerator : public Generator {
 
 }  // namespace
 
-std::unique_ptr<Generator> make_trace_generator(const Scenario& sc, uint32_t index) {
-  return std::make_unique<TraceGenerator>(sc, index);
+std::unique_ptr<Generator> make_trace_generator(const TrafficConfig& tc, uint32_t index) {
+  return std::make_unique<TraceGenerator>(tc, index);
 }
 
 }  // namespace mmusim

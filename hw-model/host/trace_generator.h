@@ -4,11 +4,11 @@
 #include <cstdint>
 #include <memory>
 
-#include "config/scenario.h"
+#include "config/block_config.h"
 #include "host/generators.h"
 
 namespace mmusim {
 
-std::unique_ptr<Generator> make_trace_generator(const Scenario& sc, uint32_t index);
+std::unique_ptr<Generator> make_trace_generator(const TrafficConfig& tc, uint32_t index);
 
 }  // namespace mmusim

@@ -67,7 +67,7 @@ void TrafficManager::on_start(uint32_t g) {
   f.switch_hops = uint32_t(path.size()) + 1;
   // The NIC classifies as the switch port it is attached to will.
   f.prio = m_cfg.host_classifier[f.src].classify(f.dscp, f.pcp);
-  const int8_t gt = m_cfg.generator_transport[g];
+  const int8_t gt = m_cfg.generators[g].transport;
   f.transport = gt >= 0 ? TransportKind(gt) : m_cfg.transport.for_class(f.prio);
   if (f.transport == TransportKind::kPowertcp) f.base_rtt_ps = base_rtt_ps(f, path);
   if (f.transport == TransportKind::kDcqcn || f.transport == TransportKind::kPowertcp) f.rto_ps = roce_rto_ps(f, path);

@@ -8,8 +8,7 @@ namespace mmusim {
 IngressPipeline::IngressPipeline(sc_core::sc_module_name name, IngressConfig cfg, PacketPool& pool)
     : sc_module(name), from_link("from_link"), to_egress("to_egress"), pause("pause"), mmu("mmu"),
       m_cfg(std::move(cfg)), m_pool(pool), m_period(m_cfg.clock_period_ps),
-      m_latency(uint64_t(m_cfg.pipeline_latency_cycles) * m_cfg.clock_period_ps),
-      m_next_slot(m_cfg.pipelines, 0) {
+      m_latency(uint64_t(m_cfg.pipeline_latency_cycles) * m_cfg.clock_period_ps), m_pipes(m_cfg.pipelines) {
   from_link.register_nb_transport_fw(this, &IngressPipeline::nb_transport_fw);
   to_egress.register_nb_transport_bw(this, &IngressPipeline::nb_transport_bw);
 }
@@ -18,8 +17,28 @@ tlm::tlm_sync_enum IngressPipeline::nb_transport_fw(int port, Packet& p, tlm::tl
                                                     sc_core::sc_time& t) {
   expect_begin_req(ph, name());
   p.in_port = uint16_t(port);
-  if (p.kind == Packet::Kind::kData) ++m_arrivals_data;
-  m_cal.at<&IngressPipeline::on_arrival>(now_ps() + t.value(), Phase::kArrival, this, &p);
+  const uint64_t arrival = now_ps() + t.value();
+  if (p.kind == Packet::Kind::kData) {
+    const auto route = m_fib.find(p.tuple.dst_ip);
+    if (route != m_fib.end() && !route->second.empty()) {
+      const auto& hops = route->second;
+      const FiveTuple& ft = p.tuple;
+      p.out_port = hops.size() == 1 ? hops[0]
+                                    : hops[ecmp_pick(m_ecmp_seed, m_switch_id, ft.src_ip, ft.dst_ip, ft.src_port,
+                                                     ft.dst_port, ft.proto, uint32_t(hops.size()))];
+      p.tc = m_cfg.classifiers[p.in_port].classify(p.dscp, p.pcp);
+      p.prio = m_cfg.tc_to_pg[p.in_port][p.tc];
+      if (p.bytes != m_last_bytes) {  // frames mostly repeat a size: reuse its cells
+        m_last_bytes = p.bytes;
+        m_last_cells = (p.bytes + m_cfg.cell_bytes - 1) / m_cfg.cell_bytes;
+      }
+      p.cells = m_last_cells;
+      enqueue(&p, arrival);
+      return tlm::TLM_COMPLETED;
+    }
+    ++m_arrivals_data;
+  }
+  m_cal.at<&IngressPipeline::on_arrival>(arrival, Phase::kArrival, this, &p);
   return tlm::TLM_COMPLETED;
 }
 
@@ -28,46 +47,86 @@ void IngressPipeline::on_arrival(Packet* p) {
     // MAC control frames stop at the MAC: they pause this port's transmitter.
     ++m_rx_pfc;
     pause[p->in_port]->pfc_received(p->pfc);
-    m_pool.put(p);
-    return;
-  }
-  if (p->kind == Packet::Kind::kBfc) {
+  } else if (p->kind == Packet::Kind::kBfc) {
     ++m_rx_bfc;
     pause[p->in_port]->bfc_received(p->bfc);
-    m_pool.put(p);
-    return;
-  }
-  --m_arrivals_data;
-  ++m_rx_data;
-  auto route = m_fib.find(p->tuple.dst_ip);
-  if (route == m_fib.end() || route->second.empty()) {
+  } else {  // a data frame with no route
+    --m_arrivals_data;
+    ++m_rx_data;
     ++m_no_route;
-    m_pool.put(p);
-    return;
   }
-  const auto& hops = route->second;
-  const FiveTuple& ft = p->tuple;
-  p->out_port = hops.size() == 1 ? hops[0]
-                                 : hops[ecmp_pick(m_ecmp_seed, m_switch_id, ft.src_ip, ft.dst_ip, ft.src_port,
-                                                  ft.dst_port, ft.proto, uint32_t(hops.size()))];
-  p->tc = m_cfg.classifiers[p->in_port].classify(p->dscp, p->pcp);
-  p->prio = m_cfg.tc_to_pg[p->in_port][p->tc];
-  if (p->bytes != m_last_bytes) {  // frames mostly repeat a size: reuse its cells
-    m_last_bytes = p->bytes;
-    m_last_cells = (p->bytes + m_cfg.cell_bytes - 1) / m_cfg.cell_bytes;
-  }
-  p->cells = m_last_cells;
-  // First MMU clock edge after the pipeline latency, then one decision per cycle.
-  uint64_t& slot = m_next_slot[m_next_slot.size() == 1 ? 0 : p->in_port % m_next_slot.size()];
-  uint64_t t = (now_ps() + m_latency + m_period - 1) / m_period * m_period;
-  if (t < slot) t = slot;
-  slot = t + m_period;
-  ++m_decisions;
-  m_cal.at<&IngressPipeline::on_decision>(t, Phase::kDecision, this, p);
+  m_pool.put(p);
 }
 
-void IngressPipeline::on_decision(Packet* p) {
-  --m_decisions;
+void IngressPipeline::enqueue(Packet* p, uint64_t arrival) {
+  Pipeline& pl = m_pipes[m_pipes.size() == 1 ? 0 : p->in_port % m_pipes.size()];
+  const Waiting w{arrival, m_cal.reserve(), p};
+  ++m_waiting;
+  if (pl.empty() || !w.before(pl.w.back())) {
+    pl.w.push_back(w);
+    if (pl.w.size() - pl.head > 1) return;
+  } else {  // a shorter frame or a shorter path overtook
+    const auto at = std::upper_bound(pl.w.begin() + std::ptrdiff_t(pl.head), pl.w.end(), w,
+                                     [](const Waiting& a, const Waiting& b) { return a.before(b); });
+    const bool head = at == pl.w.begin() + std::ptrdiff_t(pl.head);
+    pl.w.insert(at, w);
+    if (!head) return;
+  }
+  set_due(pl);  // a new head: its decision may come before the pending one
+  if (pl.due < m_due) {
+    m_due = pl.due;
+    m_cal.at<&IngressPipeline::on_decisions>(m_due, Phase::kDecision, this);
+  }
+}
+
+void IngressPipeline::on_decisions() {
+  const uint64_t t = now_ps();
+  if (t != m_due) return;  // superseded by an earlier head
+  if (m_pipes.size() == 1) {
+    Pipeline& pl = m_pipes[0];
+    Packet* p = pl.front().p;
+    pl.pop_front();
+    pl.next_slot = t + m_period;
+    m_due = kNone;
+    if (!pl.empty()) {
+      set_due(pl);
+      m_due = pl.due;
+      m_cal.at<&IngressPipeline::on_decisions>(m_due, Phase::kDecision, this);
+    }
+    --m_waiting;
+    ++m_rx_data;
+    decide(p);
+    return;
+  }
+  // This edge's decisions, in the order of their arrival entries.
+  m_batch.clear();
+  for (Pipeline& pl : m_pipes)
+    if (!pl.empty() && pl.due == t) {
+      m_batch.push_back(pl.front());
+      pl.pop_front();
+      pl.next_slot = t + m_period;
+      if (!pl.empty()) set_due(pl);
+    }
+  if (m_batch.size() > 1)
+    std::sort(m_batch.begin(), m_batch.end(), [](const Waiting& a, const Waiting& b) { return a.before(b); });
+  m_due = kNone;
+  for (const Pipeline& pl : m_pipes)
+    if (!pl.empty()) m_due = std::min(m_due, pl.due);
+  if (m_due != kNone) m_cal.at<&IngressPipeline::on_decisions>(m_due, Phase::kDecision, this);
+  m_waiting -= m_batch.size();
+  m_rx_data += m_batch.size();
+  for (const Waiting& w : m_batch) decide(w.p);
+}
+
+uint64_t IngressPipeline::received_data() const {
+  // Waiting frames whose arrival time has come have been received.
+  uint64_t n = m_rx_data;
+  for (const Pipeline& pl : m_pipes)
+    for (size_t i = pl.head; i < pl.w.size(); ++i) n += m_cal.ran(pl.w[i].arrival, Phase::kArrival, pl.w[i].seq);
+  return n;
+}
+
+void IngressPipeline::decide(Packet* p) {
   if (!mmu->admit(*p)) {
     m_pool.put(p);
     return;

@@ -4,6 +4,7 @@
 // PORT_QOS_MAP.pfc_enable), counts cells, routes, and after a fixed latency makes one
 // admission decision per MMU cycle per pipeline. With BFC, admitted packets pass through
 // the BFC unit (queue assignment, pause counters) and BFC frames go to the port's transmitter.
+#include <algorithm>
 #include <cstdint>
 #include <functional>
 #include <unordered_map>
@@ -40,11 +41,11 @@ class IngressPipeline : public sc_core::sc_module {
     m_switch_id = switch_id;
   }
 
-  uint64_t received_data() const { return m_rx_data; }
+  uint64_t received_data() const;
   uint64_t received_pfc() const { return m_rx_pfc; }
   uint64_t received_bfc() const { return m_rx_bfc; }
   uint64_t no_route_drops() const { return m_no_route; }
-  uint64_t pending_data() const { return m_arrivals_data + m_decisions; }
+  uint64_t pending_data() const { return m_arrivals_data + m_waiting; }
 
  private:
   tlm::tlm_sync_enum nb_transport_fw(int port, Packet& p, tlm::tlm_phase& ph, sc_core::sc_time& t);
@@ -52,21 +53,65 @@ class IngressPipeline : public sc_core::sc_module {
     return tlm::TLM_COMPLETED;
   }
   void on_arrival(Packet* p);
-  void on_decision(Packet* p);
+  // A routed data frame waits in its pipeline from the moment its link starts sending it.
+  void enqueue(Packet* p, uint64_t arrival);
+  void on_decisions();
+  void decide(Packet* p);
 
   const IngressConfig m_cfg;
   PacketPool& m_pool;
-  uint64_t m_period;
+  // What every frame reads, in the first aligned lines of the pipeline's state.
+  alignas(64) uint64_t m_period;
   uint64_t m_latency;
-  std::vector<uint64_t> m_next_slot;  // per pipeline: first free decision cycle
+  // A data frame takes the first free MMU clock edge of its pipeline at or after its
+  // arrival + latency, in the order of the arrival entries it would have (time, posting
+  // order). That order is known once its arrival time has come, and a frame sent later
+  // arrives later than any decision due before it, so frames wait per pipeline in that
+  // order, only the head's decision time is computed, and one calendar entry at the
+  // earliest head's time (Decision phase) makes that edge's decisions: a frame costs one
+  // entry in the switch's ingress, not an arrival and a decision.
+  struct Waiting {
+    uint64_t arrival;
+    uint64_t seq;  // the arrival entry's posting order (Calendar::Client::reserve)
+    Packet* p;
+    bool before(const Waiting& o) const { return arrival != o.arrival ? arrival < o.arrival : seq < o.seq; }
+  };
+  struct Pipeline {
+    // In arrival order from w[head]; a vector whose consumed front is dropped when empty
+    // or when it is most of it.
+    std::vector<Waiting> w;
+    size_t head = 0;
+    uint64_t next_slot = 0;  // first free decision cycle
+    uint64_t due = 0;        // the head's decision time, if any
+    bool empty() const { return head == w.size(); }
+    const Waiting& front() const { return w[head]; }
+    void pop_front() {
+      if (++head == w.size()) {
+        w.clear();
+        head = 0;
+      } else if (head >= 256 && 2 * head >= w.size()) {
+        w.erase(w.begin(), w.begin() + std::ptrdiff_t(head));
+        head = 0;
+      }
+    }
+  };
+  uint64_t edge_after(uint64_t arrival) const {
+    return (arrival + m_latency + m_period - 1) / m_period * m_period;
+  }
+  void set_due(Pipeline& pl) { pl.due = std::max(edge_after(pl.front().arrival), pl.next_slot); }
+  static constexpr uint64_t kNone = ~uint64_t(0);
+  uint64_t m_due = kNone;  // earliest head's decision time: the calendar entry that counts
+  std::vector<Pipeline> m_pipes;
   uint32_t m_last_bytes = 0, m_last_cells = 0;  // cells of the last frame size seen
+  uint64_t m_waiting = 0;  // frames waiting in the pipelines
   std::unordered_map<uint32_t, std::vector<uint16_t>> m_fib;  // looked up, never iterated
+  uint64_t m_rx_data = 0;
+  Calendar::Client m_cal;
   uint64_t m_ecmp_seed = 0;
   uint32_t m_switch_id = 0;
-  Calendar::Client m_cal;
-  uint64_t m_arrivals_data = 0;  // data frames on their last bit's way in
-  uint64_t m_decisions = 0;      // frames waiting for their decision slot
-  uint64_t m_rx_data = 0, m_rx_pfc = 0, m_rx_bfc = 0, m_no_route = 0;
+  uint64_t m_arrivals_data = 0;  // unrouted data frames on their last bit's way in
+  uint64_t m_rx_pfc = 0, m_rx_bfc = 0, m_no_route = 0;
+  std::vector<Waiting> m_batch;  // one edge's decisions
 };
 
 }  // namespace mmusim

@@ -5,8 +5,8 @@
 namespace mmusim {
 
 Link::Link(sc_core::sc_module_name name, uint64_t rate_bps, uint64_t delay_ps, uint32_t overhead_bytes)
-    : sc_module(name), in("in"), out("out"), m_rate_bps(rate_bps), m_delay_ps(delay_ps),
-      m_overhead_bytes(overhead_bytes) {
+    : sc_module(name), in("in"), out("out"), m_overhead_bytes(overhead_bytes), m_rate_bps(rate_bps),
+      m_delay_ps(delay_ps) {
   in.register_nb_transport_fw(this, &Link::nb_transport_fw);
 }
 

@@ -26,15 +26,16 @@ class Link : public sc_core::sc_module {
  private:
   tlm::tlm_sync_enum nb_transport_fw(int, Packet& p, tlm::tlm_phase& phase, sc_core::sc_time& t);
 
-  uint64_t m_rate_bps;
-  uint64_t m_delay_ps;
-  uint32_t m_overhead_bytes;
+  // What a frame reads and counts, in one cache line. Serialisation, and serialisation
+  // plus propagation, of the last frame size seen.
+  alignas(64) uint64_t m_last_wire = 0;
+  sc_core::sc_time m_ser, m_ser_delay;
   uint64_t m_data_frames = 0;
   uint64_t m_control_frames = 0;
   uint64_t m_wire_bytes = 0;
-  // Serialisation, and serialisation plus propagation, of the last frame size seen.
-  uint64_t m_last_wire = 0;
-  sc_core::sc_time m_ser, m_ser_delay;
+  uint32_t m_overhead_bytes;
+  uint64_t m_rate_bps;
+  uint64_t m_delay_ps;
 };
 
 }  // namespace mmusim

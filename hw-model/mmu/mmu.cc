@@ -22,10 +22,7 @@ Mmu::Mmu(sc_core::sc_module_name name, MmuConfig cfg)
             m_stats.series(kTotal), m_stats.series(kThLossless), m_stats.series(kThLossy)},
       m_drop_reason(5, 0) {
   const uint32_t ports = m_cfg.ports();
-  m_in_cells.assign(ports, 0);
-  m_in_peak.assign(ports, 0);
-  m_queued_bytes.assign(ports, 0);
-  m_tx_bytes.assign(ports, 0);
+  m_port.assign(ports, {});
   m_int_classes = m_cfg.int_classes;
   if (!m_cfg.wred.empty()) {
     // The marker's own stream: the scenario seed, a tag, and this switch's name.
@@ -251,9 +248,10 @@ bool Mmu::admit(Packet& p) {
   ++m_buffered;
   if (mark) mark_ce(p, q);
   if (m_wred) m_wred_cells[size_t(p.out_port) * kClasses + q] += p.cells;
-  m_queued_bytes[p.out_port] += p.bytes;
-  m_in_cells[p.in_port] += p.cells;
-  m_in_peak[p.in_port] = std::max(m_in_peak[p.in_port], m_in_cells[p.in_port]);
+  m_port[p.out_port].queued_bytes += p.bytes;
+  PortState& in = m_port[p.in_port];
+  in.in_cells += p.cells;
+  in.in_peak = std::max(in.in_peak, in.in_cells);
   p.headroom = r.verdict == Verdict::kAdmitHeadroom;
   if (p.headroom) {
     ++m_admitted_hdrm;
@@ -284,7 +282,7 @@ void Mmu::depart(const Packet& p) {
   // Headroom drains first (§2.2.1), whichever cells this packet was admitted into.
   const uint64_t from_hd = hd_before - m_core.headroom_cells(p.in_port, p.prio);
   uint64_t& cls = m_cfg.lossless(p.in_port, p.prio) ? m_ll : m_ly;
-  if (from_hd > m_hd || p.cells - from_hd > cls || m_buffered == 0 || p.cells > m_in_cells[p.in_port]) {
+  if (from_hd > m_hd || p.cells - from_hd > cls || m_buffered == 0 || p.cells > m_port[p.in_port].in_cells) {
     const std::logic_error e("class occupancy would go negative");
     model_error(e, p, "departure");
   }
@@ -296,7 +294,7 @@ void Mmu::depart(const Packet& p) {
     w -= p.cells;
   }
   --m_buffered;
-  m_in_cells[p.in_port] -= p.cells;
+  m_port[p.in_port].in_cells -= p.cells;
   update_stats(t);
   if (m_tr) trace_touch(p.in_port, p.out_port, p.prio, q);
   if (ev.pfc != PfcEvent::kNone) pfc->pfc_event(p.in_port, p.prio, ev.pfc);
@@ -308,17 +306,17 @@ void Mmu::push_int_hop(Packet& p, uint64_t t) {
     ++m_int_full;
     return;
   }
-  const uint64_t q = std::min<uint64_t>(m_queued_bytes[p.out_port], std::numeric_limits<uint32_t>::max());
-  p.int_stack[p.int_hops++] = {t, m_tx_bytes[p.out_port], m_cfg.port_rate_bps[p.out_port], uint32_t(q)};
+  const uint64_t q = std::min<uint64_t>(m_port[p.out_port].queued_bytes, std::numeric_limits<uint32_t>::max());
+  p.int_stack[p.int_hops++] = {t, m_port[p.out_port].tx_bytes, m_cfg.port_rate_bps[p.out_port], uint32_t(q)};
   ++m_int_recorded;
 }
 
 void Mmu::dequeue(Packet& p) {
-  if (m_queued_bytes[p.out_port] < p.bytes) {
+  if (m_port[p.out_port].queued_bytes < p.bytes) {
     const std::logic_error e("queued bytes of the egress port would go negative");
     model_error(e, p, "dequeue");
   }
-  m_queued_bytes[p.out_port] -= p.bytes;
+  m_port[p.out_port].queued_bytes -= p.bytes;
   if (m_wred && m_cfg.wred_mark_at_dequeue) {
     // The queue still holds this packet's cells until its last bit leaves.
     const uint8_t q = queue_of(p);
@@ -331,7 +329,7 @@ void Mmu::dequeue(Packet& p) {
       mark_ce(p, q);
   }
   if (!p.ack && (m_int_classes >> p.tc & 1)) push_int_hop(p, now_ps());
-  m_tx_bytes[p.out_port] += p.bytes;
+  m_port[p.out_port].tx_bytes += p.bytes;
 }
 
 nlohmann::json Mmu::wred_summary() const {

@@ -67,7 +67,7 @@ class Mmu : public sc_core::sc_module, public AdmissionIf {
   uint64_t cell_bytes() const { return m_cell; }
   // Highest buffer occupancy charged to each ingress port (all its PGs, headroom included),
   // in bytes, over the whole run.
-  uint64_t ingress_peak_bytes(uint32_t port) const { return m_in_peak[port] * m_cell; }
+  uint64_t ingress_peak_bytes(uint32_t port) const { return m_port[port].in_peak * m_cell; }
   // summary.json's "wred" (totals, then every queue a profile is attached to: marked CE,
   // WRED dropped) and "int" (records appended, packets with no room left for one).
   nlohmann::json wred_summary() const;
@@ -94,7 +94,14 @@ class Mmu : public sc_core::sc_module, public AdmissionIf {
   // Class occupancy in cells; the core keeps per-queue counters only.
   uint64_t m_ll = 0, m_ly = 0, m_hd = 0;
   uint64_t m_buffered = 0;
-  std::vector<uint64_t> m_in_cells, m_in_peak;  // per ingress port
+  // Per port, in one record (an operation touches its ingress and egress port's):
+  // cells charged to it as an ingress and their peak; as an egress, data bytes waiting in
+  // its queues (INT qlen) and transmitted (INT txBytes).
+  struct PortState {
+    uint64_t in_cells = 0, in_peak = 0;
+    uint64_t queued_bytes = 0, tx_bytes = 0;
+  };
+  std::vector<PortState> m_port;
   // Traced per-queue and per-port values (--vcd-signals queues, ports, pfc), refreshed
   // for the queues an operation touched; absent when not traced.
   struct Traced {
@@ -118,8 +125,6 @@ class Mmu : public sc_core::sc_module, public AdmissionIf {
   // do not hold it under every policy (Reverie counts lossless packets at ingress only).
   std::vector<uint64_t> m_wred_cells;
   uint8_t m_int_classes = 0;
-  // Per egress port: data bytes waiting in its queues (INT qlen) and transmitted (INT txBytes).
-  std::vector<uint64_t> m_queued_bytes, m_tx_bytes;
   uint64_t m_int_recorded = 0, m_int_full = 0;
   std::ostream* m_ts = nullptr;
   uint64_t m_next_sample = 0;

@@ -13,7 +13,7 @@ namespace mmusim {
 Network::Network(const Scenario& sc, const RunOptions& opt) : m_sc(sc), m_opt(opt) {
   const NetworkCfg& net = sc.net;
   for (uint32_t s = 0; s < net.switches.size(); ++s)
-    m_switches.push_back(std::make_unique<Switch>(net.switches[s].name.c_str(), sc.switch_view(s), s, m_pool));
+    m_switches.push_back(std::make_unique<Switch>(net.switches[s].name.c_str(), sc, s, m_pool));
   // Port names carry their switch's name only when there are several switches.
   auto port_name = [&](uint32_t s, uint32_t p) {
     return (net.graph ? net.switches[s].name + "_" : std::string()) + net.switches[s].ports[p].name;
@@ -57,9 +57,10 @@ Network::Network(const Scenario& sc, const RunOptions& opt) : m_sc(sc), m_opt(op
     m_switches[s]->ingress.set_ecmp(sc.seed, s);
     for (uint32_t d = 0; d < net.hosts.size(); ++d) m_switches[s]->ingress.add_route(host_ip(d), m_routes[s][d]);
   }
+  TrafficConfig tc = traffic_config(sc);
   std::vector<std::unique_ptr<Generator>> gens;
-  for (uint32_t g = 0; g < sc.traffic.size(); ++g) gens.push_back(make_generator(sc, g));
-  m_traffic = std::make_unique<TrafficManager>("traffic", traffic_config(sc), std::move(gens), m_flows, hosts);
+  for (uint32_t g = 0; g < tc.generators.size(); ++g) gens.push_back(make_generator(tc, g));
+  m_traffic = std::make_unique<TrafficManager>("traffic", std::move(tc), std::move(gens), m_flows, hosts);
   const std::string dir = opt.out_dir.empty() ? std::string(".") : opt.out_dir;
   if (sc.admission.rtl)
     for (auto& sw : m_switches) {

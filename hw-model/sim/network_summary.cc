@@ -112,7 +112,7 @@ std::vector<std::vector<uint8_t>> Network::bfc_can_drain() const {
 
 nlohmann::json Network::switch_summary(uint32_t s, const std::vector<uint8_t>& bfc_can_drain) const {
   const Switch& sw = *m_switches[s];
-  const Scenario& view = m_sc.switch_view(s);
+  const SwitchConfig& view = m_sc.switch_view(s);
   const Mmu& m = sw.mmu;
   uint64_t rx = sw.ingress.received_data(), tx = 0;
   for (const auto& e : sw.egress) tx += e->tx_data_frames();

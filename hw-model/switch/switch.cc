@@ -4,10 +4,11 @@
 
 namespace mmusim {
 
-Switch::Switch(sc_core::sc_module_name name, const Scenario& sc, uint32_t switch_id, PacketPool& pool)
-    : sc_module(name), ingress("ingress", ingress_config(sc), pool), mmu("mmu", mmu_config(sc)),
-      pfc("pfc", pfc_gen_config(sc), switch_id, pool),
+Switch::Switch(sc_core::sc_module_name name, const Scenario& scenario, uint32_t switch_id, PacketPool& pool)
+    : sc_module(name), ingress("ingress", ingress_config(scenario, switch_id), pool),
+      mmu("mmu", mmu_config(scenario, switch_id)), pfc("pfc", pfc_gen_config(scenario, switch_id), switch_id, pool),
       csr("csr", mmu.core_mut()) {
+  const SwitchConfig& sc = scenario.switch_view(switch_id);
   csr.set_stats([this] {
     const uint64_t drops = mmu.dropped_lossless() + mmu.dropped_lossy();
     return admission::CsrStats{uint32_t(mmu.admitted() + drops), uint32_t(drops)};
@@ -27,14 +28,14 @@ Switch::Switch(sc_core::sc_module_name name, const Scenario& sc, uint32_t switch
   if (sc.pfc_wd.enabled()) {
     std::vector<EgressPort*> ports;
     for (auto& e : egress) ports.push_back(e.get());
-    watchdog = std::make_unique<PfcWatchdog>("pfc_watchdog", pfc_watchdog_config(sc), ports, pool);
+    watchdog = std::make_unique<PfcWatchdog>("pfc_watchdog", pfc_watchdog_config(scenario, switch_id), ports, pool);
   }
   for (const PfcStormCfg& st : sc.pfc_storms) {
     storms.push_back(std::make_unique<PfcStorm>(("pfc_storm_" + sc.topo.ports[st.port].name).c_str(), st));
     storms.back()->mac.bind(egress[st.port]->pause_export);
   }
   if (sc.bfc.enabled) {
-    bfc = std::make_unique<BfcUnit>("bfc", bfc_unit_config(sc), switch_id, pool);
+    bfc = std::make_unique<BfcUnit>("bfc", bfc_unit_config(scenario, switch_id), switch_id, pool);
     ingress.bfc.bind(bfc->bfc_export);
     for (auto& e : egress) {
       e->enable_bfc(sc.bfc.queues_per_port);

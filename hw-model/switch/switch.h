@@ -25,7 +25,8 @@ namespace mmusim {
 
 class Switch : public sc_core::sc_module {
  public:
-  Switch(sc_core::sc_module_name name, const Scenario& sc, uint32_t switch_id, PacketPool& pool);
+  // Switch `switch_id` of the scenario (its switch_view), built from its typed block configurations.
+  Switch(sc_core::sc_module_name name, const Scenario& scenario, uint32_t switch_id, PacketPool& pool);
 
   IngressPipeline ingress;
   Mmu mmu;

@@ -401,6 +401,7 @@ MODULE_CATEGORY = {
     'mmu_adm_recip_div': 'thresholds',  # reverie's and abm's divide by n_p, abm's drain ratio
     'mmu_adm_rate': 'ewma',             # abm's per-queue drain-rate state, n_p, ratios and their update
     'mmu_adm_derive': 'thresholds',     # configuration-derived tables (pool, N_q, insurance, xoff sum)
+    'mmu_adm_thresh': 'thresholds',     # the threshold calculator: registered pools and n_p, per-profile thresholds
     'mmu_adm_op': 'control',            # profile lookup, policy select
     'mmu_adm_csr': 'csr',
 }

@@ -1,7 +1,8 @@
 #!/usr/bin/python3
 """Scale benchmark (issue 15): the cost of a packet-hop as the network grows.
 
-Points: the default scenario; one switch at 16, 64 and 128 ports (the default's 16->1
+Points: the default scenario; scenarios/artifact_incast.json (the 16->1 leaf-spine incast
+matched with the ns-3 artifact); one switch at 16, 64 and 128 ports (the default's 16->1
 lossless incast plus 2:1 lossy background on every other port); leaf-spine 2x1, 4x2, 8x2
 and 16x4 with 16 servers per leaf (the Reverie topology at 16x4), one 16->1 lossless incast
 per leaf from the next leaf's servers (16 incasts at 16x4). Each point is one `mmusim run`
@@ -75,6 +76,7 @@ def leaf_spine(leaves, spines, burst_bytes):
 
 POINTS = {
     "default": lambda a: load("default.json"),
+    "artifact": lambda a: load("artifact_incast.json"),
     "switch-16p": lambda a: single_switch(16),
     "switch-64p": lambda a: single_switch(64),
     "switch-128p": lambda a: single_switch(128),

@@ -31,6 +31,8 @@ struct Stats {
   uint64_t resets = 0;
   uint64_t squeezes = 0;     // BUFFER_CELLS cut below the occupancy under traffic, then restored
   uint64_t queue_not_prio = 0;  // requests whose egress queue is not their PG
+  uint64_t idle = 0;         // idle cycles between operations (the threshold calculator loads)
+  uint64_t period_changes = 0;  // THRESH_PERIOD changed under traffic
   // Hazard bins.
   uint64_t pair_same_in = 0, pair_same_out = 0, pair_same_prio = 0;  // pairs sharing one of these
   uint64_t ewma_k_under_traffic = 0;    // CTRL.ewma_k changed, accepted, cells in the buffer
@@ -55,6 +57,8 @@ struct Stats {
     resets += o.resets;
     squeezes += o.squeezes;
     queue_not_prio += o.queue_not_prio;
+    idle += o.idle;
+    period_changes += o.period_changes;
     pair_same_in += o.pair_same_in;
     pair_same_out += o.pair_same_out;
     pair_same_prio += o.pair_same_prio;
@@ -93,6 +97,8 @@ struct Stats {
             {"csr: CONGESTED_CELLS refused (busy)", congested_refused_busy},
             {"csr: policy changed", policy_changes},
             {"csr: BUFFER_CELLS cut under traffic", squeezes},
+            {"csr: THRESH_PERIOD changed under traffic", period_changes},
+            {"timing: idle cycles between operations", idle},
             {"verdict: admit shared", verdict[0]},
             {"verdict: admit headroom", verdict[1]},
             {"verdict: drop, ingress", drop_reason[1]},
@@ -157,12 +163,14 @@ Stats run(rtl::Lockstep<M>& ls, std::mt19937_64& rng, uint64_t requests) {
     const std::string before = ls.config().policy;
     const uint8_t k_before = ls.config().ewma.k;
     const uint64_t cong_before = ls.config().congestion.cells;
+    const uint32_t period_before = ls.config().thresholds.period_cycles;
     const bool ok = ls.csr_write(w.addr, w.data);
     if (ok) ++st.csr_writes;
     else ++st.csr_refused;
     st.policy_changes += ls.config().policy != before;
     st.ewma_k_under_traffic += ok && !live.empty() && ls.config().ewma.k != k_before;
     st.congested_changed += ok && ls.config().congestion.cells != cong_before;
+    st.period_changes += ok && !live.empty() && ls.config().thresholds.period_cycles != period_before;
     st.congested_refused_busy += !ok && !live.empty() && admission::reg_name(w.addr, rp) == "CONGESTED_CELLS";
   };
   auto held = [&]() {
@@ -204,6 +212,10 @@ Stats run(rtl::Lockstep<M>& ls, std::mt19937_64& rng, uint64_t requests) {
       for (uint64_t n = pick(1, 4); n > 0 && st.requests < requests; --n) admit(fresh());
       write({admission::regs::BUFFER_CELLS_ADDR, uint32_t(old)});
       ++st.squeezes;
+    } else if (roll < 30) {
+      // Idle cycles: the threshold calculator loads between operations.
+      ls.idle(pick(1, 3));
+      ++st.idle;
     } else if (roll < 100) {
       // The same queue in consecutive cycles.
       const Packet k = fresh();

@@ -62,6 +62,8 @@ inline admission::CoreConfig random_config(std::mt19937_64& rng, const admission
   // around the cells sent per interval, 0 (full rate) now and then.
   c.abm.interval_log2 = uint8_t(pick(0, 7));
   for (uint32_t port = 0; port < p.nports; ++port) c.abm.port_cells_per_interval.push_back(rng() % 8 ? pick(1, 300) : 0);
+  // The threshold calculator's period: 1 (the default) half the time.
+  c.thresholds.period_cycles = uint32_t(rng() % 2 ? 1 : pick(2, 20));
   return c;
 }
 
@@ -87,6 +89,7 @@ inline uint64_t register_case(uint32_t reg) {
     case R::QMAP_ADDR: return 16;
     case R::ABM_INTERVAL_ADDR: return 17;
     case R::ABM_PORT_CELLS_ADDR: return 18;
+    case R::THRESH_PERIOD_ADDR: return 19;
   }
   throw std::invalid_argument("random_write: no writable register at " + std::to_string(reg));
 }
@@ -126,7 +129,7 @@ inline CsrWrite random_write(std::mt19937_64& rng, const admission::CoreConfig& 
     CsrWrite w;
     const uint32_t ik = uint32_t(pick(0, nin - 1)), ek = uint32_t(pick(0, neg - 1));
     const uint32_t shift = uint32_t(int(pick(0, 8)) - 5) & 0x1f;
-    switch (reg == kAnyRegister ? pick(0, 19) : register_case(reg)) {
+    switch (reg == kAnyRegister ? pick(0, 20) : register_case(reg)) {
       case 0:
       case 1: {  // the filter (and, quiesced, the policy)
         w.addr = R::CTRL_ADDR;
@@ -170,6 +173,7 @@ inline CsrWrite random_write(std::mt19937_64& rng, const admission::CoreConfig& 
         w = {R::ABM_PORT_CELLS_ADDR + uint32_t(pick(0, p.nports - 1)) * R::ABM_PORT_CELLS_STRIDE,
              uint32_t(rng() % 8 ? pick(1, 300) : 0)};
         break;
+      case 19: w = {R::THRESH_PERIOD_ADDR, uint32_t(rng() % 2 ? 1 : pick(1, 20))}; break;
       default: {
         const uint32_t q = uint32_t(pick(0, size_t(p.nports) * p.nprio - 1));
         w.addr = R::QMAP_ADDR + q;

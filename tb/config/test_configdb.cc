@@ -265,7 +265,7 @@ TEST(ConfigDb, GeneratedTopologyConfigPerSwitch) {
   };
   const json vlab = kData + "vlab-t2-01_config_db.json";
   const json arista = {kData + "buffer-arista7260-t1.json", kData + "qos-arista7260-t1.json"};
-  auto pool_size = [](const Scenario& v, const std::string& name) -> uint64_t {
+  auto pool_size = [](const SwitchConfig& v, const std::string& name) -> uint64_t {
     for (const auto& p : v.buffer.pools)
       if (p.name == name) return p.size_bytes;
     return 0;
@@ -326,8 +326,8 @@ TEST(ConfigDb, PerSwitchConfigInAGraph) {
   const Scenario sc = load_configured_scenario(j, "graph", report);
   EXPECT_TRUE(report.imported);
   EXPECT_EQ(sc.mmu.buffer_bytes, 43481152u);
-  const Scenario& s0 = sc.switch_view(0);
-  const Scenario& s1 = sc.switch_view(1);
+  const SwitchConfig& s0 = sc.switch_view(0);
+  const SwitchConfig& s1 = sc.switch_view(1);
   // sw0 (vlab): PORT speed 40000 names the profile; sw1 (Arista): the graph's 100 Gb/s.
   EXPECT_EQ(s0.buffer.profiles[size_t(s0.buffer.pg_profile[1 * 8 + 3])].name, "pg_lossless_40000_300m_profile");
   EXPECT_EQ(s1.buffer.profiles[size_t(s1.buffer.pg_profile[1 * 8 + 3])].name, "pg_lossless_100000_300m_profile");

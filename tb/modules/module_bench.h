@@ -2,7 +2,7 @@
 // What the module tests share: test doubles (a Script driver, a Sink, stubs for the
 // admission, pause and PFC-event interfaces), frame builders, JSON views of what they
 // recorded, and a small 4-port scenario whose blocks take their typed configuration from
-// config/block_config.h (ingress_config(sc), mmu_config(sc), ...). One forked simulation per
+// config/block_config.h (ingress_config(sc, 0), mmu_config(sc, 0), ...). One forked simulation per
 // test (sc_fork.h).
 //
 // Frequently used figures (100 Gb/s, 20 B preamble + IFG per frame on the wire):

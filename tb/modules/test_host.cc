@@ -204,9 +204,10 @@ TEST(TrafficManager, StartsGeneratedFlowsAtTheirTimes) {
       src.out.bind(hosts[i]->rx);
       ptrs.push_back(hosts[i].get());
     }
+    TrafficConfig tc = traffic_config(sc);
     std::vector<std::unique_ptr<Generator>> gens;
-    for (uint32_t g = 0; g < sc.traffic.size(); ++g) gens.push_back(make_generator(sc, g));
-    TrafficManager tm("traffic", traffic_config(sc), std::move(gens), flows, ptrs);
+    for (uint32_t g = 0; g < tc.generators.size(); ++g) gens.push_back(make_generator(tc, g));
+    TrafficManager tm("traffic", std::move(tc), std::move(gens), flows, ptrs);
     sc_core::sc_start(ps(1000 * kUs));
     json r;
     for (const auto& f : flows)

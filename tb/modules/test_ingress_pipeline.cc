@@ -18,7 +18,7 @@ struct IngressBench {
   std::vector<std::unique_ptr<Sink>> out;
   std::vector<std::unique_ptr<PauseStub>> pause;
 
-  explicit IngressBench(uint32_t pipelines) : sc(small_scenario(pipelines)), ing("ing", ingress_config(sc), pool) {
+  explicit IngressBench(uint32_t pipelines) : sc(small_scenario(pipelines)), ing("ing", ingress_config(sc, 0), pool) {
     for (uint32_t i = 0; i < sc.ports(); ++i) {
       src.out.bind(ing.from_link);  // binding i = ingress port i
       out.push_back(std::make_unique<Sink>(("out" + std::to_string(i)).c_str()));

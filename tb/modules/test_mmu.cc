@@ -11,7 +11,7 @@ using namespace modtest;
 struct MmuBench {
   Scenario sc;
   Script src{"src"};
-  Mmu mmu{"mmu", mmu_config(sc)};
+  Mmu mmu{"mmu", mmu_config(sc, 0)};
   PfcEventStub pfc{"pfcstub"};
   explicit MmuBench(Scenario s = load_scenario(default_scenario_json(), "default")) : sc(std::move(s)) {
     src.mmu.bind(mmu.admission_export);

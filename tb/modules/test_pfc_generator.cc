@@ -27,7 +27,7 @@ struct PfcBench {
   explicit PfcBench(Scenario s = pfc_scenario()) : sc(std::move(s)) { bind(); }
   PacketPool pool;
   Script src{"src"};
-  PfcGenerator gen{"pfc", pfc_gen_config(sc), 1, pool};
+  PfcGenerator gen{"pfc", pfc_gen_config(sc, 0), 1, pool};
   std::vector<std::unique_ptr<Sink>> out;
   void bind() {
     for (uint32_t i = 0; i < sc.ports(); ++i) {

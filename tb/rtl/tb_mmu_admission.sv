@@ -7,8 +7,10 @@
 //   priority 3 lossless on every port; requests port 0 -> port 1, single cells.
 // Expected: 300 shared admits (q >= 600 - q first holds at q = 300), the 301st goes to
 // headroom with XOFF, 49 more headroom admits, then a headroom_full drop; on release the
-// 50 headroom cells go first (no XON), then XON at the 5th ingress release (q + 10 <= 600 - q
-// <=> q <= 295), i.e. the 55th release.
+// 50 headroom cells go first (no XON), then XON at the 6th ingress release: the XON test
+// compares with the threshold calculator's (THRESH_PERIOD 1; an idle cycle between the
+// bench's operations), whose pool occupancy is the one before this release:
+// q + 10 <= 600 - (q + 1) <=> q <= 294, i.e. the 56th release.
 // Also checked: ID register, one-cycle response latency (one response per accepted
 // request), the statistics registers, and with DUAL_ISSUE one request per cycle sustained
 // while a release is taken in every cycle too (else req_ready_o low while rel_valid_i is
@@ -288,24 +290,24 @@ module tb_mmu_admission #(
     expect_reg(mmu_regs_pkg::STAT_DECISIONS_ADDR[11:0], 351);
     expect_reg(mmu_regs_pkg::STAT_DROPS_ADDR[11:0], 1);
 
-    // Releases: headroom first (50, no XON), then the 5th ingress release brings XON.
+    // Releases: headroom first (50, no XON), then the 6th ingress release brings XON.
     n_rel = 0;
-    for (i = 1; i <= 54; i++) begin
+    for (i = 1; i <= 55; i++) begin
       depart(0, 1, LL, 1, pfc);
       n_rel++;
-      `CHECK(pfc == P_NONE, ("release %0d: pfc %0d, expected no event before the 55th", i, pfc))
+      `CHECK(pfc == P_NONE, ("release %0d: pfc %0d, expected no event before the 56th", i, pfc))
     end
     expect_reg(mmu_regs_pkg::STAT_HDRM_POOL_ADDR[11:0], 0);
     depart(0, 1, LL, 1, pfc);
     n_rel++;
-    `CHECK(pfc == P_XON, ("release 55: pfc %0d, expected XON (2)", pfc))
-    expect_reg(mmu_regs_pkg::STAT_TOTAL_ADDR[11:0], 295);
-    expect_reg(mmu_regs_pkg::STAT_POOL_USED_ADDR[11:0], 295);
+    `CHECK(pfc == P_XON, ("release 56: pfc %0d, expected XON (2)", pfc))
+    expect_reg(mmu_regs_pkg::STAT_TOTAL_ADDR[11:0], 294);
+    expect_reg(mmu_regs_pkg::STAT_POOL_USED_ADDR[11:0], 294);
 
     if (DUAL_ISSUE != 0) begin
       // One request per cycle sustained: for 20 cycles a release and a request on the
       // same queue every cycle, both taken at once and answered the next cycle; the
-      // request sees the release's cell gone (295 - 1 + 1 stays within the threshold).
+      // request sees the release's cell gone (294 - 1 + 1 stays within the threshold).
       @(negedge clk);
       rel_valid = 1'b1;
       rel_in = 0; rel_out = 1; rel_prio = 3'(LL); rel_cells = 1;
@@ -319,7 +321,7 @@ module tb_mmu_admission #(
         `CHECK(rsp_valid && rsp_verdict == V_SHARED && rsp_pfc == P_NONE,
                ("stream cycle %0d: valid %0d verdict %0d pfc %0d, expected a shared admit", i, rsp_valid, rsp_verdict, rsp_pfc))
         `CHECK(rel_rsp_valid && rel_rsp_pfc == P_NONE, ("stream cycle %0d: no release response", i))
-        `CHECK(stat_total == CW'(295), ("stream cycle %0d: total %0d, expected 295", i, stat_total))
+        `CHECK(stat_total == CW'(294), ("stream cycle %0d: total %0d, expected 294", i, stat_total))
         @(negedge clk);
       end
       rel_valid = 1'b0;
@@ -352,10 +354,10 @@ module tb_mmu_admission #(
       req_valid = 1'b0;
       expect_reg(mmu_regs_pkg::STAT_DECISIONS_ADDR[11:0], 352);
     end
-    expect_reg(mmu_regs_pkg::STAT_TOTAL_ADDR[11:0], 295);
+    expect_reg(mmu_regs_pkg::STAT_TOTAL_ADDR[11:0], 294);
 
     // Drain; every counter returns to zero, no underflow.
-    for (i = 0; i < 295; i++) begin
+    for (i = 0; i < 294; i++) begin
       depart(0, 1, LL, 1, pfc);
       `CHECK(pfc == P_NONE, ("drain release %0d: pfc %0d", i, pfc))
     end

@@ -45,7 +45,7 @@ void expect_registers_match(Lockstep<M>& ls, const admission::CsrStats& stats) {
       continue;  // no register here
     }
     const uint32_t want = admission::read(ls.core(), addr, rp, stats);
-    const uint32_t got = ls.unit().read(addr);
+    const uint32_t got = ls.csr_read(addr);
     EXPECT_EQ(got, want) << admission::reg_name(addr, rp);
     ++checked;
   }
@@ -69,10 +69,10 @@ TEST(Coverage, EveryRegisterReadsBackAsTheRegisterFileSays) {
   }
   EXPECT_EQ(stats.drops, 10u);  // 300 shared + 50 headroom, then 10 headroom drops
   expect_registers_match(ls, stats);
-  EXPECT_EQ(ls.unit().read(admission::regs::STAT_TOTAL_ADDR), 350u + 120u);
-  EXPECT_EQ(ls.unit().read(admission::regs::STAT_HDRM_POOL_ADDR), 50u);
-  EXPECT_EQ(ls.unit().read(admission::regs::STAT_DECISIONS_ADDR), 400u);
-  EXPECT_EQ(ls.unit().read(admission::regs::STAT_DROPS_ADDR), 10u);
+  EXPECT_EQ(ls.csr_read(admission::regs::STAT_TOTAL_ADDR), 350u + 120u);
+  EXPECT_EQ(ls.csr_read(admission::regs::STAT_HDRM_POOL_ADDR), 50u);
+  EXPECT_EQ(ls.csr_read(admission::regs::STAT_DECISIONS_ADDR), 400u);
+  EXPECT_EQ(ls.csr_read(admission::regs::STAT_DROPS_ADDR), 10u);
   expect_clean(ls);
 }
 

@@ -124,7 +124,7 @@ void run(const UnitParams& up, const char* name, int rounds) {
       } else if (!busy) {
         EXPECT_TRUE(ok) << admission::reg_name(addr, p);  // nothing to quiesce
       }
-      ASSERT_EQ(ls.unit().read(addr), admission::read(ls.core(), addr, p))
+      ASSERT_EQ(ls.csr_read(addr), admission::read(ls.core(), addr, p))
           << admission::reg_name(addr, p) << " (" << name << ", seed " << seed << ")";
     }
     for (const auto& d : held) ls.depart(d);

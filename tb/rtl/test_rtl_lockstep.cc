@@ -69,31 +69,39 @@ TEST_P(Directed, DebugPortWordsPastTheStateReadZero) {
 }
 
 TEST_P(Directed, ExactlyAtThreshold) {
-  // dt: q >= 600 - q first at q = 300; reverie (Eq. 4, q_hat <= Gamma admits): 301;
-  // dsh: XOFF once q > (600 - q) - 50, i.e. at the 276th cell, which is still admitted;
-  // static: the threshold alpha x 600 = 600 is never reached first, the pool fills at 600;
-  // sih: dt's thresholds.
+  // With an idle cycle after each admission the threshold calculator (THRESH_PERIOD 1)
+  // has the whole occupancy: dt: q >= 600 - q first at q = 300; reverie (Eq. 4, q_hat <=
+  // Gamma admits): 301; dsh: XOFF once q > (600 - q) - 50, i.e. at the 276th cell, which
+  // is still admitted; static: the threshold alpha x 600 = 600 is never reached first, the
+  // pool fills at 600; sih: dt's thresholds. Back to back, the threshold misses the
+  // previous cycle's cell: dt q >= 600 - (q - 1) first at q = 301; dsh q > 600 - (q - 2)
+  // - 50 at the 277th cell; static and reverie (its filter updates on dequeue: q_hat 0,
+  // the pool decides) do not move.
   const std::string pol = GetParam();
-  Lockstep<Vmmu_mid> ls(directed_config(kMid, pol), kMid);
-  uint32_t shared = 0, xoff_at = 0;
-  for (uint32_t i = 1; i <= 700 && !xoff_at; ++i) {
-    const auto r = ls.admit({0, 1, uint8_t(kLl), 1, 0});
-    if (r.verdict == Verdict::kAdmitShared) ++shared;
-    if (r.pfc == PfcEvent::kXoff) xoff_at = i;
-  }
-  expect_clean(ls);
-  if (pol == "dt" || pol == "sih" || pol == "abm") {  // abm: n_p = 1, no departures (full rate)
-    EXPECT_EQ(shared, 300u);
-    EXPECT_EQ(xoff_at, 301u);
-  } else if (pol == "static") {
-    EXPECT_EQ(shared, 600u);
-    EXPECT_EQ(xoff_at, 601u);
-  } else if (pol == "reverie") {
-    EXPECT_EQ(shared, 301u);
-    EXPECT_EQ(xoff_at, 302u);
-  } else {
-    EXPECT_EQ(xoff_at, 276u);
-    EXPECT_EQ(shared, 276u);
+  for (const bool idle : {true, false}) {
+    Lockstep<Vmmu_mid> ls(directed_config(kMid, pol), kMid);
+    uint32_t shared = 0, xoff_at = 0;
+    for (uint32_t i = 1; i <= 700 && !xoff_at; ++i) {
+      const auto r = ls.admit({0, 1, uint8_t(kLl), 1, 0});
+      if (r.verdict == Verdict::kAdmitShared) ++shared;
+      if (r.pfc == PfcEvent::kXoff) xoff_at = i;
+      if (idle) ls.idle();
+    }
+    expect_clean(ls);
+    const uint32_t late = idle ? 0 : 1;
+    if (pol == "dt" || pol == "sih" || pol == "abm") {  // abm: n_p = 1, no departures (full rate)
+      EXPECT_EQ(shared, 300u + late) << idle;
+      EXPECT_EQ(xoff_at, 301u + late) << idle;
+    } else if (pol == "static") {
+      EXPECT_EQ(shared, 600u) << idle;
+      EXPECT_EQ(xoff_at, 601u) << idle;
+    } else if (pol == "reverie") {
+      EXPECT_EQ(shared, 301u) << idle;
+      EXPECT_EQ(xoff_at, 302u) << idle;
+    } else {
+      EXPECT_EQ(xoff_at, 276u + late) << idle;
+      EXPECT_EQ(shared, 276u + late) << idle;
+    }
   }
 }
 
@@ -165,7 +173,7 @@ INSTANTIATE_TEST_SUITE_P(Policies, Directed, ::testing::Values("dt", "reverie", 
 // Issue 12 through the unit, the whole state compared after every operation and write:
 // CTRL.ewma_k written under traffic reaches the filter (k 0: q_hat = the length the arrival
 // sees, 150 cells); CONGESTED_CELLS written on the empty buffer reaches n_p (60: lossy
-// queues of 50 cells are not congested, n_p = 0, Gamma = 600 - 100 = 500, where the stale
+// queues of 50 cells are not congested, n_p = 0, Gamma = 600 - 100 = 500, where the old
 // level of 1 counted both: 250); a policy change restarts the filters (q_hat 0 again).
 // Values the core refuses (CONGESTED_CELLS 0, a missing profile) the unit refuses too.
 TEST(DirectedWrites, EwmaKCongestedCellsAndPolicyChangeReachUnitAndCore) {
@@ -176,7 +184,7 @@ TEST(DirectedWrites, EwmaKCongestedCellsAndPolicyChangeReachUnitAndCore) {
   Lockstep<Vmmu_mid> ls(c, kMid);
   const uint32_t q = 0 * kMid.nprio + kLl;
   for (int i = 0; i < 10; ++i) ls.admit({0, 1, uint8_t(kLl), 1, 0});
-  const uint32_t ctrl = ls.unit().read(R::CTRL_ADDR);
+  const uint32_t ctrl = ls.csr_read(R::CTRL_ADDR);
   EXPECT_TRUE(ls.csr_write(R::CTRL_ADDR, ctrl & ~R::CTRL_EWMA_K_MASK));  // k 0, same policy
   for (int i = 10; i <= 150; ++i) ls.admit({0, 1, uint8_t(kLl), 1, 0});
   EXPECT_EQ(ls.unit().avg_in(q), uint64_t(150) << 16);
@@ -200,11 +208,15 @@ TEST(DirectedWrites, EwmaKCongestedCellsAndPolicyChangeReachUnitAndCore) {
   for (uint32_t out = 0; out < 2; ++out)
     for (int i = 0; i < 50; ++i) ls.admit({0, out, uint8_t(kLy), 1, 0});
   EXPECT_EQ(ls.unit().ncong(kLy), 0u);
+  // The threshold calculator (THRESH_PERIOD 1) registered the pool one cycle ago, before
+  // the last admission: 600 - 99; after an idle cycle it has all 100 cells.
+  EXPECT_EQ(ls.core().egress_threshold(0, kLy), 501u);
+  ls.idle();
   EXPECT_EQ(ls.core().egress_threshold(0, kLy), 500u);
   for (uint32_t out = 0; out < 2; ++out)
     for (int i = 0; i < 50; ++i) ls.depart({0, out, uint8_t(kLy), 1, 0});
 
-  const uint32_t now = ls.unit().read(R::CTRL_ADDR) & ~R::CTRL_POLICY_MASK;
+  const uint32_t now = ls.csr_read(R::CTRL_ADDR) & ~R::CTRL_POLICY_MASK;
   EXPECT_TRUE(ls.csr_write(R::CTRL_ADDR, now | R::CTRL_POLICY_DT));
   EXPECT_TRUE(ls.csr_write(R::CTRL_ADDR, now | R::CTRL_POLICY_REVERIE));
   EXPECT_EQ(ls.unit().avg_in(q), 0u);
@@ -256,7 +268,7 @@ TEST_P(Sustained, OneRequestPerCycleWhileReleasesCompete) {
   ASSERT_TRUE(kMid.dual_issue);
   std::mt19937_64 rng(7);
   std::deque<Packet> live;
-  const uint32_t decisions_before = ls.unit().read(R::STAT_DECISIONS_ADDR);
+  const uint32_t decisions_before = ls.csr_read(R::STAT_DECISIONS_ADDR);
   const uint64_t cycle_before = ls.unit().cycle();
   constexpr uint64_t kCycles = 4000;
   uint32_t xoff = 0, xon = 0, drops = 0, releases = 0;
@@ -280,7 +292,7 @@ TEST_P(Sustained, OneRequestPerCycleWhileReleasesCompete) {
     else live.push_back(k);
   }
   const uint64_t cycles = ls.unit().cycle() - cycle_before;
-  const uint32_t decisions = ls.unit().read(R::STAT_DECISIONS_ADDR) - decisions_before;
+  const uint32_t decisions = ls.csr_read(R::STAT_DECISIONS_ADDR) - decisions_before;
   expect_clean(ls);
   EXPECT_EQ(cycles, kCycles) << "requests: " << kCycles;
   EXPECT_EQ(decisions, kCycles);

@@ -135,6 +135,9 @@ SC_MODULE(Bench) {
     }
     cfg_valid = false;
     cfg_write = false;
+    // One idle cycle: the threshold calculator loads after the last write, where the
+    // core's registers stand (AdmissionCore::sync_thresholds).
+    wait(clk.negedge_event());
     for (const Op& o : ops) {
       if (o.admit) {
         req_valid = true;

@@ -49,7 +49,11 @@ inline RunResult run_mmusim(const nlohmann::json& scenario, const std::string& a
   r.dir = temp_dir();
   const std::string file = r.dir + "/scenario.json";
   std::ofstream(file) << scenario.dump(1);
-  const std::string cmd = std::string(MMUSIM_BIN) + " run " + file + " --quiet --out " + r.dir + "/out " + args + " 2>&1";
+  // MMUSIM_TEST_RUN_ARGS: arguments added to every run (docs/validation.md runs the
+  // closed-form tests with --set admission.thresholds.zero_latency=true this way).
+  const char* extra = std::getenv("MMUSIM_TEST_RUN_ARGS");
+  const std::string cmd = std::string(MMUSIM_BIN) + " run " + file + " --quiet --out " + r.dir + "/out " + args +
+                          (extra ? std::string(" ") + extra : std::string()) + " 2>&1";
   FILE* p = popen(cmd.c_str(), "r");
   char buf[4096];
   size_t n;

@@ -21,7 +21,7 @@ Scenario with_traffic(const json& gen, double duration_us = 1000) {
 }
 
 std::vector<Flow> drain(const Scenario& sc) {
-  auto g = make_generator(sc, 0);
+  auto g = make_generator(traffic_config(sc), 0);
   std::vector<Flow> out;
   Flow f;
   while (g->next(f)) out.push_back(f);

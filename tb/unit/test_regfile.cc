@@ -96,9 +96,9 @@ TEST_P(RoundTrip, EncodeThenWriteReproducesTheConfiguration) {
   ASSERT_NO_THROW(cfg.validate());
   const RtlParams p = params_for(cfg);
   const auto writes = encode(cfg, p);
-  // Scalars (CTRL, BUFFER, HDRM, CONGESTED, DSH, ABM_INTERVAL) + 3 pools + 6 x 2 ingress +
-  // 3 x 4 egress profile words + 256 queue maps + abm's port capacities.
-  EXPECT_EQ(writes.size(), 6u + 3 + 6 * cfg.ingress_profiles.size() + 3 * cfg.egress_profiles.size() + 256 +
+  // Scalars (CTRL, BUFFER, HDRM, CONGESTED, DSH, ABM_INTERVAL, THRESH_PERIOD) + 3 pools + 6 x 2
+  // ingress + 3 x 4 egress profile words + 256 queue maps + abm's port capacities.
+  EXPECT_EQ(writes.size(), 7u + 3 + 6 * cfg.ingress_profiles.size() + 3 * cfg.egress_profiles.size() + 256 +
                                cfg.abm.port_cells_per_interval.size());
 
   CoreConfig got = reset_config(p);

@@ -62,14 +62,56 @@ class QuickExperiments(unittest.TestCase):
         self.assertLess(rv, 0.7 * abm)
         self.assertTrue(all(r["incast_completed"] == r["incast_flows"] for r in avg))
 
+    CLOSED_LOOP_COLUMNS = {"policy", "seed", "pfc_pauses", "incast_fct_mean_us", "incast_flows", "incast_completed",
+                           "drops_lossless", "drops_lossy", "short_flows", "short_completed", "short_fct_p99_us",
+                           "short_slowdown_p99", "short_slowdown_p90", "tcp_timeouts", "conserved"}
+
+    def run_closed_loop(self, name, xkey):
+        """A closed-loop experiment's quick grid: its columns, and every run conservative (no
+        lossless drop, injected = delivered + dropped + buffered) with short flows measured."""
+        avg = self.run_exp(name)
+        runs = rows(os.path.join(self.out, f"{name}-runs.csv"))
+        self.assertLessEqual(self.CLOSED_LOOP_COLUMNS | {xkey}, set(runs[0]))
+        self.assertLessEqual(self.CLOSED_LOOP_COLUMNS - {"seed"} | {xkey, "seeds"}, set(avg[0]))
+        for r in runs:
+            label = (r[xkey], r["policy"], r["seed"])
+            self.assertEqual(int(r["drops_lossless"]), 0, label)
+            self.assertEqual(int(r["conserved"]), 1, label)
+            self.assertGreater(int(r["short_completed"]), 0, label)
+            self.assertGreaterEqual(float(r["short_slowdown_p99"]), float(r["short_slowdown_p90"]), label)
+            self.assertGreaterEqual(float(r["short_slowdown_p90"]), 1.0, label)   # never faster than ideal
+        return avg
+
+    def _fct(self, avg, policy):
+        return sum(float(r["incast_fct_mean_us"]) for r in avg if r["policy"] == policy)
+
     def test_fig7_cc_with_dcqcn_and_cubic_reverie_fewest_pauses(self):
-        avg = self.run_exp("reverie-fig7-cc")
+        avg = self.run_closed_loop("reverie-fig7-cc", "load")
         dt, abm, rv = (self._pauses(avg, p) for p in ("dt", "abm", "reverie"))
         print(f"\nFig. 7 with DCQCN/Cubic, pauses summed over loads: dt {dt:.0f}, abm {abm:.0f}, reverie {rv:.0f}")
         self.assertLess(rv, 0.7 * dt)
         self.assertLess(rv, 0.7 * abm)
         self.assertTrue(all(r["incast_completed"] == r["incast_flows"] for r in avg))
-        self.assertTrue(all(float(r["drops_lossless"]) == 0 for r in avg))
+        self.check_k1("reverie-fig7-cc")
+
+    def test_fig8_cc_reverie_fewest_pauses_and_faster_incast_than_dt(self):
+        avg = self.run_closed_loop("reverie-fig8-cc", "burst_bytes")
+        dt, abm, rv = (self._pauses(avg, p) for p in ("dt", "abm", "reverie"))
+        print(f"\nFig. 8 with DCQCN/Cubic, pauses summed over bursts: dt {dt:.0f}, abm {abm:.0f}, reverie {rv:.0f}; "
+              f"incast FCT summed: dt {self._fct(avg, 'dt'):.0f}, reverie {self._fct(avg, 'reverie'):.0f} us")
+        self.assertLess(rv, 0.7 * dt)    # paper Fig. 8a: 61.8 % fewer than DT, 57.4 % fewer than ABM
+        self.assertLess(rv, 0.7 * abm)
+        self.assertLess(self._fct(avg, "reverie"), self._fct(avg, "dt"))   # Fig. 8b's direction
+        pauses_dt = [float(r["pfc_pauses"]) for r in avg if r["policy"] == "dt"]
+        self.assertEqual(pauses_dt, sorted(pauses_dt))   # more pauses as the burst grows
+        self.assertTrue(all(r["incast_completed"] == r["incast_flows"] for r in avg))
+        self.check_k1("reverie-fig8-cc")
+
+    def check_k1(self, name):
+        """Reverie at gamma = 0.5 on one grid point, every seed: conservative too."""
+        k1 = rows(os.path.join(self.out, f"{name}-k1.csv"))
+        self.assertEqual(len(k1), len({r["seed"] for r in k1}))
+        self.assertTrue(all(r["k"] == "1" and r["conserved"] == "1" and r["drops_lossless"] == "0" for r in k1))
 
     def test_fig8_pauses_grow_with_burst_reverie_fewest(self):
         avg = self.run_exp("reverie-fig8")
@@ -79,6 +121,55 @@ class QuickExperiments(unittest.TestCase):
         for r_dt, r_rv in zip([r for r in avg if r["policy"] == "dt"], [r for r in avg if r["policy"] == "reverie"]):
             self.assertLessEqual(float(r_rv["pfc_pauses"]), float(r_dt["pfc_pauses"]), r_dt["burst_bytes"])
         self.assertLess(self._pauses(avg, "reverie"), 0.5 * self._pauses(avg, "dt"))
+
+    def test_fig9_lossy_pool_moves_dt_not_reverie(self):
+        avg = self.run_closed_loop("reverie-fig9", "lossy_pool")
+        by = {(float(r["lossy_pool"]), r["policy"]): r for r in avg}
+        # Reverie has one shared pool: the egress lossy pool's size changes nothing, run for run.
+        for col in ("pfc_pauses", "incast_fct_mean_us", "drops_lossy", "short_slowdown_p99"):
+            self.assertEqual(by[0.2, "reverie"][col], by[0.8, "reverie"][col], col)
+        print(f"\nFig. 9 DT pauses: lossy pool 20 % {by[0.2, 'dt']['pfc_pauses']}, 80 % {by[0.8, 'dt']['pfc_pauses']}")
+        self.assertLess(float(by[0.2, "dt"]["pfc_pauses"]), float(by[0.8, "dt"]["pfc_pauses"]))   # paper Fig. 9a
+        self.assertLess(float(by[0.2, "dt"]["lossy_mean_kb"]), float(by[0.8, "dt"]["lossy_mean_kb"]))  # Fig. 9e
+
+    def test_fig10_cc_pauses_fall_from_gamma_0_5_to_0_999(self):
+        avg = {int(r["k"]): r for r in self.run_exp("reverie-fig10-cc")}
+        runs = rows(os.path.join(self.out, "reverie-fig10-cc-runs.csv"))
+        self.assertLessEqual(self.CLOSED_LOOP_COLUMNS - {"policy"} | {"k", "gamma"}, set(runs[0]))
+        for r in runs:
+            self.assertEqual(int(r["drops_lossless"]), 0, r["k"])
+            self.assertEqual(int(r["conserved"]), 1, r["k"])
+            self.assertEqual(r["incast_completed"], r["incast_flows"], r["k"])
+        p = [float(avg[k]["pfc_pauses"]) for k in (1, 7, 10)]
+        print(f"\nFig. 10 with DCQCN, pauses at k = 1, 7, 10: {p}")
+        self.assertEqual(p, sorted(p, reverse=True))
+        self.assertLess(p[-1], 0.6 * p[0])
+
+    def _tcp_incast(self, name, xkey):
+        avg = self.run_closed_loop(name, xkey)
+        dt, abm, rv = (self._pauses(avg, p) for p in ("dt", "abm", "reverie"))
+        print(f"\n{name}: pauses dt {dt:.1f}, abm {abm:.1f}, reverie {rv:.1f}; incast FCT summed dt "
+              f"{self._fct(avg, 'dt'):.0f}, abm {self._fct(avg, 'abm'):.0f}, reverie {self._fct(avg, 'reverie'):.0f} us")
+        self.assertEqual(rv, 0)     # paper Figs. 11a, 12a: 100 % fewer than ABM, DT alike
+        self.assertGreater(abm, 0)
+        self.assertLess(self._fct(avg, "reverie"), self._fct(avg, "abm"))
+        self.assertLessEqual(self._fct(avg, "reverie"), self._fct(avg, "dt"))
+        self.assertTrue(all(r["incast_completed"] == r["incast_flows"] for r in avg))
+        self.check_k1(name)
+
+    def test_fig11_tcp_incast_over_powertcp_reverie_never_pauses(self):
+        self._tcp_incast("reverie-fig11", "load")
+
+    def test_fig12_tcp_incast_over_powertcp_reverie_never_pauses(self):
+        self._tcp_incast("reverie-fig12", "burst_bytes")
+
+    def test_fig11_fabric_tcp_incast_from_a_leaf_reverie_faster_than_dt(self):
+        avg = self.run_closed_loop("reverie-fig11-fabric", "load")
+        print(f"\nFig. 11 on the fabric: incast FCT dt {self._fct(avg, 'dt'):.0f}, abm {self._fct(avg, 'abm'):.0f}, "
+              f"reverie {self._fct(avg, 'reverie'):.0f} us; pauses reverie {self._pauses(avg, 'reverie'):.0f}")
+        self.assertEqual(self._pauses(avg, "reverie"), 0)
+        self.assertLess(self._fct(avg, "reverie"), self._fct(avg, "dt"))   # paper Fig. 11b's direction
+        self.assertTrue(all(float(r["incast_completed"]) > 0.5 * float(r["incast_flows"]) for r in avg))
 
     def test_fig10_pauses_fall_as_gamma_grows_to_0_9999(self):
         avg = {int(r["k"]): r for r in self.run_exp("reverie-fig10")}

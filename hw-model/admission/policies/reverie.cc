@@ -45,6 +45,7 @@ class ReveriePolicy : public Policy {
     m_ewma_eg.load(s.avg_eg);
     m_n.load(s.n_p);
   }
+  const std::vector<uint64_t>& congestion() const override { return m_n.counts(); }
 
   uint64_t ingress_threshold(const Counters& c, uint32_t port, uint32_t prio) const override {
     return gamma(c, pg(port, prio).th, prio);
@@ -152,7 +153,8 @@ class ReveriePolicy : public Policy {
   uint64_t gamma(const Counters& c, const Threshold& th, uint32_t prio) const {
     if (!th.dynamic) return th.static_cells;
     const uint64_t dt = dt_threshold(c, th, uint16_t(m_pool));
-    return divide_np(dt, m_n.n_fx(prio), CongestionCount::kFrac);
+    const uint64_t n = m_tb ? CongestionCount::at_least_one(m_tb->n(prio)) : m_n.n_fx(prio);
+    return divide_np(dt, n, CongestionCount::kFrac);
   }
 
   int m_pool = -1;
