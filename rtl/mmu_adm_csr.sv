@@ -51,6 +51,10 @@ module mmu_adm_csr
   output logic [CW-1:0] reg2hw_congested_cells_cells_o,
   // DSH_PORT_XON_OFFSET: delta_p of the DSH port-level XON, cells.
   output logic [CW-1:0] reg2hw_dsh_port_xon_offset_cells_o,
+  // ABM_INTERVAL: abm: drain-rate measurement interval of 2^log2 MMU cycles (the interval number is bits log2 and up of now_i).
+  output logic [4:0] reg2hw_abm_interval_log2_o,
+  // ABM_PORT_CELLS: abm: cells port i can send in one interval (0: every queue counts as full rate).
+  output logic [NPORTS*CW-1:0] reg2hw_abm_port_cells_cells_o,
   // THRESH_PERIOD: The threshold calculator (rtl/mmu_adm_thresh.sv) registers the pool occupancies and n_p every this many cycles, counted from reset and restarted by every CSR write; operations compare against thresholds computed from those registers.
   output logic [7:0] reg2hw_thresh_period_cycles_o,
   // POOL_SIZE: Shared size of pool i in cells.
@@ -101,6 +105,9 @@ module mmu_adm_csr
 
   // Address decode: one hit per register; an array's entry index.
   wire [11:0] a = cfg_addr_i;
+  // ABM_PORT_CELLS: entry index and range.
+  wire [11:0] idx_g400 = a - 12'h400;
+  wire in_g400 = a >= 12'h400 && 32'(idx_g400) < 32'(NPORTS);
   // POOL_SIZE: entry index and range.
   wire [11:0] idx_g010 = a - 12'h10;
   wire in_g010 = a >= 12'h10 && 32'(idx_g010) < 32'(NPOOLS);
@@ -123,6 +130,8 @@ module mmu_adm_csr
   wire hit_hdrm_pool_cells = a == 12'h005;
   wire hit_congested_cells = a == 12'h006;
   wire hit_dsh_port_xon_offset = a == 12'h007;
+  wire hit_abm_interval = a == 12'h008;
+  wire hit_abm_port_cells = in_g400;
   wire hit_thresh_period = a == 12'h00e;
   wire hit_pool_size = in_g010;
   wire hit_iprof_mode = in_g040_s8 && a[2:0] == 3'd0;
@@ -140,7 +149,7 @@ module mmu_adm_csr
   wire hit_stat_pool_used = in_g110;
   wire hit_stat_decisions = a == 12'h120;
   wire hit_stat_drops = a == 12'h121;
-  wire rw_hit = hit_ctrl || hit_buffer_cells || hit_hdrm_pool_cells || hit_congested_cells || hit_dsh_port_xon_offset || hit_thresh_period || hit_pool_size || hit_iprof_mode || hit_iprof_reserved || hit_iprof_static || hit_iprof_xoff || hit_iprof_xon || hit_iprof_xon_offset || hit_eprof_mode || hit_eprof_reserved || hit_eprof_static || hit_qmap;
+  wire rw_hit = hit_ctrl || hit_buffer_cells || hit_hdrm_pool_cells || hit_congested_cells || hit_dsh_port_xon_offset || hit_abm_interval || hit_abm_port_cells || hit_thresh_period || hit_pool_size || hit_iprof_mode || hit_iprof_reserved || hit_iprof_static || hit_iprof_xoff || hit_iprof_xon || hit_iprof_xon_offset || hit_eprof_mode || hit_eprof_reserved || hit_eprof_static || hit_qmap;
   wire ro_hit = hit_id || hit_params || hit_stat_total || hit_stat_hdrm_pool || hit_stat_pool_used || hit_stat_decisions || hit_stat_drops;
 
   // What a write would store: the bits each field holds.
@@ -152,6 +161,8 @@ module mmu_adm_csr
   wire [CW-1:0] w_hdrm_pool_cells_cells = cfg_wdata_i[0 +: CW];
   wire [CW-1:0] w_congested_cells_cells = cfg_wdata_i[0 +: CW];
   wire [CW-1:0] w_dsh_port_xon_offset_cells = cfg_wdata_i[0 +: CW];
+  wire [4:0] w_abm_interval_log2 = cfg_wdata_i[0 +: 5];
+  wire [CW-1:0] w_abm_port_cells_cells = cfg_wdata_i[0 +: CW];
   wire [7:0] w_thresh_period_cycles = cfg_wdata_i[0 +: 8];
   wire [CW-1:0] w_pool_size_cells = cfg_wdata_i[0 +: CW];
   wire [3:0] w_iprof_mode_pool = cfg_wdata_i[0 +: 4];
@@ -173,8 +184,9 @@ module mmu_adm_csr
   assign hook_ctrl_policy_o = cfg_wdata_i[0 +: 3];
 
   // Legal values (enum, min/max, index_of, the unit's hook).
-  wire bad_value = (hit_ctrl && !((w_ctrl_policy == 3'd0 || w_ctrl_policy == 3'd1 || w_ctrl_policy == 3'd2 || w_ctrl_policy == 3'd3 || w_ctrl_policy == 3'd4) && !hook_ctrl_policy_bad_i && 32'(w_ctrl_ewma_k) <= 32'd30)) ||
+  wire bad_value = (hit_ctrl && !((w_ctrl_policy == 3'd0 || w_ctrl_policy == 3'd1 || w_ctrl_policy == 3'd2 || w_ctrl_policy == 3'd3 || w_ctrl_policy == 3'd4 || w_ctrl_policy == 3'd5) && !hook_ctrl_policy_bad_i && 32'(w_ctrl_ewma_k) <= 32'd30)) ||
                    (hit_congested_cells && !(32'(w_congested_cells_cells) >= 32'd1)) ||
+                   (hit_abm_interval && !(32'(w_abm_interval_log2) <= 32'd20)) ||
                    (hit_thresh_period && !(32'(w_thresh_period_cycles) >= 32'd1)) ||
                    (hit_iprof_mode && !(32'(w_iprof_mode_pool) < 32'(NPOOLS) && (w_iprof_mode_shift ^ 5'h10) >= 5'd1)) ||
                    (hit_eprof_mode && !(32'(w_eprof_mode_pool) < 32'(NPOOLS) && (w_eprof_mode_shift ^ 5'h10) >= 5'd1)) ||
@@ -224,6 +236,8 @@ module mmu_adm_csr
       reg2hw_hdrm_pool_cells_cells_o <= '0;
       reg2hw_congested_cells_cells_o <= CW'(80);
       reg2hw_dsh_port_xon_offset_cells_o <= '0;
+      reg2hw_abm_interval_log2_o <= 5'd13;
+      reg2hw_abm_port_cells_cells_o <= '0;
       reg2hw_thresh_period_cycles_o <= 8'd1;
       reg2hw_pool_size_cells_o <= '0;
       reg2hw_iprof_mode_pool_o <= '0;
@@ -262,6 +276,12 @@ module mmu_adm_csr
       end
       if (do_write && hit_dsh_port_xon_offset) begin
         reg2hw_dsh_port_xon_offset_cells_o <= w_dsh_port_xon_offset_cells;
+      end
+      if (do_write && hit_abm_interval) begin
+        reg2hw_abm_interval_log2_o <= w_abm_interval_log2;
+      end
+      if (do_write && hit_abm_port_cells) begin
+        reg2hw_abm_port_cells_cells_o[idx_g400*CW +: CW] <= w_abm_port_cells_cells;
       end
       if (do_write && hit_thresh_period) begin
         reg2hw_thresh_period_cycles_o <= w_thresh_period_cycles;
@@ -332,6 +352,8 @@ module mmu_adm_csr
     else if (hit_hdrm_pool_cells) rdata[0 +: CW] = reg2hw_hdrm_pool_cells_cells_o;
     else if (hit_congested_cells) rdata[0 +: CW] = reg2hw_congested_cells_cells_o;
     else if (hit_dsh_port_xon_offset) rdata[0 +: CW] = reg2hw_dsh_port_xon_offset_cells_o;
+    else if (hit_abm_interval) rdata[0 +: 5] = reg2hw_abm_interval_log2_o;
+    else if (hit_abm_port_cells) rdata[0 +: CW] = reg2hw_abm_port_cells_cells_o[idx_g400*CW +: CW];
     else if (hit_thresh_period) rdata[0 +: 8] = reg2hw_thresh_period_cycles_o;
     else if (hit_pool_size) rdata[0 +: CW] = reg2hw_pool_size_cells_o[idx_g010*CW +: CW];
     else if (hit_iprof_mode) begin

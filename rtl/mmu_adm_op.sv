@@ -29,7 +29,8 @@ module mmu_adm_op
   localparam int AW = CW + EWMA_FRAC,
   localparam int PFW = NPROF > 1 ? $clog2(NPROF) : 1,
   localparam int PLW = NPOOLS > 1 ? $clog2(NPOOLS) : 1,
-  localparam int HW = CW + QW
+  localparam int HW = CW + QW,
+  localparam int ANW = PW + 1
 ) (
   // Clock and reset for the invariant assertions (MMU_ASSERT) only: the datapath is
   // combinational.
@@ -97,6 +98,13 @@ module mmu_adm_op
   input  wire                 v_port_paused_i,
   input  wire [CW-1:0]        v_port_shared_i,
   input  wire [CW-1:0]        v_port_ins_i,
+  // abm's view (mmu_adm_rate), unread without abm.
+  /* verilator lint_off UNUSEDSIGNAL */
+  input  wire [8:0]           abm_ratio_in_i,
+  input  wire [8:0]           abm_ratio_eg_i,
+  input  wire [ANW-1:0]       abm_np_in_i,
+  input  wire [ANW-1:0]       abm_np_eg_i,
+  /* verilator lint_on UNUSEDSIGNAL */
   // Decision.
   output logic [1:0]          verdict_o,
   output logic [1:0]          pfc_o,
@@ -159,6 +167,7 @@ module mmu_adm_op
   if (POLICIES[mmu_adm_pkg::POLICY_DSH]) begin : g_dsh mmu_pol_dsh #(`MMU_POL_PARAM_MAP) u (`MMU_POL_INPUTS, `MMU_POL_OUTPUTS(mmu_adm_pkg::POLICY_DSH)); end
   if (POLICIES[mmu_adm_pkg::POLICY_STATIC]) begin : g_static mmu_pol_static #(`MMU_POL_PARAM_MAP) u (`MMU_POL_INPUTS, `MMU_POL_OUTPUTS(mmu_adm_pkg::POLICY_STATIC)); end
   if (POLICIES[mmu_adm_pkg::POLICY_SIH]) begin : g_sih mmu_pol_sih #(`MMU_POL_PARAM_MAP) u (`MMU_POL_INPUTS, `MMU_POL_OUTPUTS(mmu_adm_pkg::POLICY_SIH)); end
+  if (POLICIES[mmu_adm_pkg::POLICY_ABM]) begin : g_abm mmu_pol_abm #(`MMU_POL_PARAM_MAP) u (`MMU_POL_INPUTS, `MMU_POL_OUTPUTS(mmu_adm_pkg::POLICY_ABM)); end
   for (genvar k = 0; k < NPOL; k++) begin : g_absent
     if (!POLICIES[k]) begin : g_zero
       assign {o_verdict[k*2 +: 2], o_pfc[k*2 +: 2], o_port_pfc[k*2 +: 2], o_reason[k*3 +: 3]} = '0;

@@ -25,6 +25,7 @@ package mmu_adm_pkg;
   localparam logic [2:0] POLICY_DSH = 3'd2;
   localparam logic [2:0] POLICY_STATIC = 3'd3;
   localparam logic [2:0] POLICY_SIH = 3'd4;
+  localparam logic [2:0] POLICY_ABM = 3'd5;
 
 endpackage
 

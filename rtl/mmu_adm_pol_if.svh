@@ -17,7 +17,8 @@
   localparam int QW = NQ > 1 ? $clog2(NQ) : 1, \
   localparam int AW = CW + EWMA_FRAC, \
   localparam int PLW = NPOOLS > 1 ? $clog2(NPOOLS) : 1, \
-  localparam int HW = CW + QW    /* a sum of CW-bit values over the NQ queues */
+  localparam int HW = CW + QW,   /* a sum of CW-bit values over the NQ queues */ \
+  localparam int ANW = (NPORTS > 1 ? $clog2(NPORTS) : 1) + 1  /* abm n_p: up to NPORTS queues */
 
 `define MMU_POL_PORTS \
   input  wire                  clk_i,     /* assertions only (MMU_ASSERT) */ \
@@ -70,6 +71,11 @@
   input  wire                  v_port_paused_i, \
   input  wire [CW-1:0]         v_port_shared_i, \
   input  wire [CW-1:0]         v_port_ins_i, \
+  /* abm's view (mmu_adm_rate): drain ratios in 1/256ths, n_p of each side. */ \
+  input  wire [8:0]            abm_ratio_in_i, \
+  input  wire [8:0]            abm_ratio_eg_i, \
+  input  wire [ANW-1:0]        abm_np_in_i, \
+  input  wire [ANW-1:0]        abm_np_eg_i, \
   /* Decision. */ \
   output logic [1:0]           verdict_o, \
   output logic [1:0]           pfc_o, \
@@ -93,14 +99,17 @@
 
 // Parameter and input connections of a policy instance, by name.
 `define MMU_POL_PARAM_MAP .NPORTS(NPORTS), .NPRIO(NPRIO), .CW(CW), .NPOOLS(NPOOLS), .EWMA_FRAC(EWMA_FRAC), .CELLW(CELLW)
-`define MMU_POL_INPUTS \
+`define MMU_POL_INPUTS `MMU_POL_INPUTS_BUT_TH, .ith_i, .eth_i
+// All but the thresholds, for a policy that hands the SONiC module thresholds of its own.
+`define MMU_POL_INPUTS_BUT_TH \
   .clk_i, .rst_ni, .is_req_i, .is_rel_i, .cells_i, .ll_i, .ipool_i, .epool_i, .rpool_i, \
   .ip_dynamic_i, .ip_shift_i, .ires_i, .ip_static_i, .ip_xoff_i, .ip_xon_i, .ip_xon_offset_i, \
-  .ep_dynamic_i, .ep_shift_i, .eres_i, .ep_static_i, .dsh_nq_i, .dsh_ins_i, .sih_hdrm_i, .ith_i, .eth_i, .np_i, \
+  .ep_dynamic_i, .ep_shift_i, .eres_i, .ep_static_i, .dsh_nq_i, .dsh_ins_i, .sih_hdrm_i, .np_i, \
   .cfg_ewma_rule_i, .cfg_ewma_clamp_i, .cfg_ewma_k_i, .cfg_buffer_i, .cfg_hdrm_pool_i, .cfg_congested_i, \
   .cfg_dsh_port_xon_off_i, .cfg_pool_size_i, \
   .v_ing_i, .v_hdrm_i, .v_paused_i, .v_avg_in_i, .v_egr_i, .v_avg_eg_i, .v_pool_used_i, .v_hdrm_used_i, \
-  .v_total_i, .v_ncong_i, .v_port_paused_i, .v_port_shared_i, .v_port_ins_i
+  .v_total_i, .v_ncong_i, .v_port_paused_i, .v_port_shared_i, .v_port_ins_i, \
+  .abm_ratio_in_i, .abm_ratio_eg_i, .abm_np_in_i, .abm_np_eg_i
 // Output connections of policy k (a genvar) to the flat per-policy buses of mmu_adm_op.
 `define MMU_POL_OUTPUTS(k) \
   .verdict_o(o_verdict[k*2 +: 2]), .pfc_o(o_pfc[k*2 +: 2]), .port_pfc_o(o_port_pfc[k*2 +: 2]), \

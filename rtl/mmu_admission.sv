@@ -1,4 +1,4 @@
-// Admission unit of the shared-buffer MMU: SONiC counters, dt/reverie/dsh/static/sih
+// Admission unit of the shared-buffer MMU: SONiC counters, dt/reverie/dsh/static/sih/abm
 // thresholds, PFC state.
 //
 // A release (departure) and an admission request per cycle (DUAL_ISSUE; else one of them,
@@ -25,10 +25,10 @@ module mmu_admission
   parameter int EWMA_FRAC = 16,  // fraction bits of the reverie filter state
   parameter int CELLW = 16,      // width of a packet's cell count
   // Policies in the netlist, a mask of 1 << POLICY_* (the CTRL.policy values): bit 0 dt,
-  // 1 reverie, 2 dsh, 3 static, 4 sih, 5 abm (not yet in RTL: must be 0). A policy left out
-  // is refused by the CSR and its logic and state are constant, so synthesis removes them
-  // (scripts/ppa measures each policy's cost this way).
-  parameter logic [5:0] POLICIES = 6'b011111,
+  // 1 reverie, 2 dsh, 3 static, 4 sih, 5 abm. A policy left out is refused by the CSR and
+  // its logic and state are constant, so synthesis removes them (scripts/ppa measures each
+  // policy's cost this way).
+  parameter logic [5:0] POLICIES = 6'b111111,
   // 1: a release and a request are taken in the same cycle (two datapaths, the request's
   // view forwarded from the release's next state); 0: one datapath shared by both, a
   // request waits while a release is offered (smaller, shorter path).
@@ -45,6 +45,9 @@ module mmu_admission
 ) (
   input  wire              clk_i,
   input  wire              rst_ni,
+  // Cycle count of this cycle's operations (the MMU's timestamp; abm takes its interval
+  // number from it, mmu_adm_rate).
+  input  wire [31:0]       now_i,
   // CSR port: one access per cycle, read data one cycle later.
   input  wire              cfg_valid_i,
   output wire              cfg_ready_o,
@@ -59,7 +62,8 @@ module mmu_admission
   output wire              req_ready_o,
   input  wire [PW-1:0]     req_in_port_i,
   input  wire [PW-1:0]     req_out_port_i,
-  input  wire [2:0]        req_prio_i,
+  input  wire [2:0]        req_prio_i,      // ingress priority (PG)
+  input  wire [2:0]        req_queue_i,     // egress queue (tc_to_queue_map; the PG when they agree)
   input  wire [CELLW-1:0]  req_cells_i,
   output logic             rsp_valid_o,
   output logic [1:0]       rsp_verdict_o,
@@ -72,6 +76,7 @@ module mmu_admission
   input  wire [PW-1:0]     rel_in_port_i,
   input  wire [PW-1:0]     rel_out_port_i,
   input  wire [2:0]        rel_prio_i,
+  input  wire [2:0]        rel_queue_i,
   input  wire [CELLW-1:0]  rel_cells_i,
   output logic             rel_rsp_valid_o,
   output logic [1:0]       rel_rsp_pfc_o,
@@ -99,7 +104,6 @@ module mmu_admission
   `MMU_PARAM_CHECK(EWMA_FRAC < 0 || EWMA_FRAC > 16, "EWMA_FRAC must be 0..16")
   `MMU_PARAM_CHECK(CELLW < 1 || CELLW > 16, "CELLW must be 1..16")
   `MMU_PARAM_CHECK(POLICIES == 6'b000000, "POLICIES must name at least one policy")
-  `MMU_PARAM_CHECK(POLICIES[5], "POLICIES: abm (bit 5) is not implemented in RTL yet")
   `MMU_PARAM_CHECK(DUAL_ISSUE < 0 || DUAL_ISSUE > 1, "DUAL_ISSUE must be 0 or 1")
   `MMU_PARAM_CHECK(DBG_LANES < 0 || DBG_LANES > 32, "DBG_LANES must be 0..32")
 
@@ -120,6 +124,8 @@ module mmu_admission
   logic [CW-1:0]        cfg_congested;
   logic [CW-1:0]        cfg_dsh_port_xon_off;
   logic [7:0]           cfg_thresh_period;
+  logic [4:0]           cfg_abm_interval;  // abm: interval of 2^cfg_abm_interval cycles
+  logic [NPORTS*CW-1:0] cfg_abm_cap;       // abm: cells per interval of each port
   // Tables as flat vectors, entry k at [k*W +: W] (see mmu_adm_csr).
   logic [NPOOLS*CW-1:0] cfg_pool_size;
   logic [NPROF*4-1:0]   ip_pool;
@@ -160,11 +166,16 @@ module mmu_admission
   logic [CW-1:0]        total_used;
   logic [8*(QW+1)-1:0]  ncong;        // reverie n_p: congested queues per priority
 
-  // Queue indices (port * NPRIO + prio) of the release (a) and the request (b).
+  // Queue indices of the release (a) and the request (b): ingress port * NPRIO + PG,
+  // egress port * NPRIO + egress queue.
   wire [QW-1:0] a_ii = QW'(rel_in_port_i) * QW'(NPRIO) + QW'(rel_prio_i);
-  wire [QW-1:0] a_ei = QW'(rel_out_port_i) * QW'(NPRIO) + QW'(rel_prio_i);
+  wire [QW-1:0] a_ei = QW'(rel_out_port_i) * QW'(NPRIO) + QW'(rel_queue_i);
   wire [QW-1:0] b_ii = QW'(req_in_port_i) * QW'(NPRIO) + QW'(req_prio_i);
-  wire [QW-1:0] b_ei = QW'(req_out_port_i) * QW'(NPRIO) + QW'(req_prio_i);
+  wire [QW-1:0] b_ei = QW'(req_out_port_i) * QW'(NPRIO) + QW'(req_queue_i);
+  // reverie's n_p counts the queue a packet is accounted in: the PG if lossless, else the
+  // egress queue.
+  wire [2:0] a_np = q_lossless[a_ii] ? rel_prio_i : rel_queue_i;
+  wire [2:0] b_np = q_lossless[b_ii] ? req_prio_i : req_queue_i;
 
   // Entry reads, two per memory: port a the release's queue or port (single issue: the
   // operation's), port b the request's (dual issue only).
@@ -251,6 +262,9 @@ module mmu_admission
   logic                 a_port_paused, b_port_paused;
   logic [CW-1:0]        a_port_shared, a_port_ins, b_port_shared, b_port_ins;
   /* verilator lint_on UNUSEDSIGNAL */
+  // abm's view of each slot (mmu_adm_rate, below).
+  logic [8:0]           a_abm_ratio_in, a_abm_ratio_eg, b_abm_ratio_in, b_abm_ratio_eg;
+  logic [PW:0]          a_abm_np_in, a_abm_np_eg, b_abm_np_in, b_abm_np_eg;
 
   // Configuration ports common to every datapath instance.
   `define MMU_OP_CFG \
@@ -274,12 +288,13 @@ module mmu_admission
     ) u_rel (
       `MMU_OP_CFG,
       .is_req_i(1'b0), .is_rel_i(a_valid), .ii_i(a_ii), .ei_i(a_ei), .in_port_i(rel_in_port_i), .cells_i(rel_cells_i),
-      .np_i(th_np[rel_prio_i*(QW+1) +: (QW+1)]),
+      .np_i(th_np[a_np*(QW+1) +: (QW+1)]),
       .v_ing_i(rd_ing_a), .v_hdrm_i(rd_hdrm_a), .v_paused_i(paused_q[a_ii]),
       .v_avg_in_i(rd_avg_in_a), .v_egr_i(rd_egr_a), .v_avg_eg_i(rd_avg_eg_a),
       .v_pool_used_i(pool_used), .v_hdrm_used_i(hdrm_used), .v_total_i(total_used),
-      .v_ncong_i(ncong[rel_prio_i*(QW+1) +: (QW+1)]), .v_port_paused_i(port_paused[rel_in_port_i]),
+      .v_ncong_i(ncong[a_np*(QW+1) +: (QW+1)]), .v_port_paused_i(port_paused[rel_in_port_i]),
       .v_port_shared_i(rd_port_shared_a), .v_port_ins_i(rd_port_ins_a),
+      .abm_ratio_in_i(a_abm_ratio_in), .abm_ratio_eg_i(a_abm_ratio_eg), .abm_np_in_i(a_abm_np_in), .abm_np_eg_i(a_abm_np_eg),
       .verdict_o(), .pfc_o(a_pfc), .port_pfc_o(a_port_pfc), .reason_o(), .underflow_o(a_underflow),
       .n_ing_o(a_ing), .n_hdrm_o(a_hdrm), .n_paused_o(a_paused), .n_avg_in_o(a_avg_in), .n_egr_o(a_egr),
       .n_avg_eg_o(a_avg_eg), .n_pool_used_o(a_pool_used), .n_hdrm_used_o(a_hdrm_used), .n_total_o(a_total),
@@ -289,7 +304,7 @@ module mmu_admission
     // names is forwarded from its next value (its view when no release is offered).
     wire same_iq = a_ii == b_ii;
     wire same_eq = a_ei == b_ei;
-    wire same_prio = rel_prio_i == req_prio_i;
+    wire same_prio = a_np == b_np;
     wire same_port = rel_in_port_i == req_in_port_i;
     mmu_adm_op #(
       .NPORTS(NPORTS), .NPRIO(NPRIO), .CW(CW), .NPOOLS(NPOOLS), .NPROF(NPROF), .EWMA_FRAC(EWMA_FRAC), .CELLW(CELLW),
@@ -297,15 +312,16 @@ module mmu_admission
     ) u_req (
       `MMU_OP_CFG,
       .is_req_i(b_valid), .is_rel_i(1'b0), .ii_i(b_ii), .ei_i(b_ei), .in_port_i(req_in_port_i), .cells_i(req_cells_i),
-      .np_i(th_np[req_prio_i*(QW+1) +: (QW+1)]),
+      .np_i(th_np[b_np*(QW+1) +: (QW+1)]),
       .v_ing_i(same_iq ? a_ing : rd_ing_b), .v_hdrm_i(same_iq ? a_hdrm : rd_hdrm_b),
       .v_paused_i(same_iq ? a_paused : paused_q[b_ii]), .v_avg_in_i(same_iq ? a_avg_in : rd_avg_in_b),
       .v_egr_i(same_eq ? a_egr : rd_egr_b), .v_avg_eg_i(same_eq ? a_avg_eg : rd_avg_eg_b),
       .v_pool_used_i(a_pool_used), .v_hdrm_used_i(a_hdrm_used), .v_total_i(a_total),
-      .v_ncong_i(same_prio ? a_ncong : ncong[req_prio_i*(QW+1) +: (QW+1)]),
+      .v_ncong_i(same_prio ? a_ncong : ncong[b_np*(QW+1) +: (QW+1)]),
       .v_port_paused_i(same_port ? a_port_paused : port_paused[req_in_port_i]),
       .v_port_shared_i(same_port ? a_port_shared : rd_port_shared_b),
       .v_port_ins_i(same_port ? a_port_ins : rd_port_ins_b),
+      .abm_ratio_in_i(b_abm_ratio_in), .abm_ratio_eg_i(b_abm_ratio_eg), .abm_np_in_i(b_abm_np_in), .abm_np_eg_i(b_abm_np_eg),
       .verdict_o(b_verdict), .pfc_o(b_pfc), .port_pfc_o(b_port_pfc), .reason_o(b_reason), .underflow_o(),
       .n_ing_o(b_ing), .n_hdrm_o(b_hdrm), .n_paused_o(b_paused), .n_avg_in_o(b_avg_in), .n_egr_o(b_egr),
       .n_avg_eg_o(b_avg_eg), .n_pool_used_o(b_pool_used), .n_hdrm_used_o(b_hdrm_used), .n_total_o(b_total),
@@ -318,7 +334,7 @@ module mmu_admission
     wire [QW-1:0]   o_ii = a_valid ? a_ii : b_ii;
     wire [QW-1:0]   o_ei = a_valid ? a_ei : b_ei;
     wire [PW-1:0]   o_in = a_valid ? rel_in_port_i : req_in_port_i;
-    wire [2:0]      o_prio = a_valid ? rel_prio_i : req_prio_i;
+    wire [2:0]      o_prio = a_valid ? a_np : b_np;
     mmu_adm_op #(
       .NPORTS(NPORTS), .NPRIO(NPRIO), .CW(CW), .NPOOLS(NPOOLS), .NPROF(NPROF), .EWMA_FRAC(EWMA_FRAC), .CELLW(CELLW),
       .POLICIES(POLICIES)
@@ -331,6 +347,8 @@ module mmu_admission
       .v_pool_used_i(pool_used), .v_hdrm_used_i(hdrm_used), .v_total_i(total_used),
       .v_ncong_i(ncong[o_prio*(QW+1) +: (QW+1)]), .v_port_paused_i(port_paused[o_in]),
       .v_port_shared_i(rd_port_shared_a), .v_port_ins_i(rd_port_ins_a),
+      .abm_ratio_in_i(a_valid ? a_abm_ratio_in : b_abm_ratio_in), .abm_ratio_eg_i(a_valid ? a_abm_ratio_eg : b_abm_ratio_eg),
+      .abm_np_in_i(a_valid ? a_abm_np_in : b_abm_np_in), .abm_np_eg_i(a_valid ? a_abm_np_eg : b_abm_np_eg),
       .verdict_o(b_verdict), .pfc_o(a_pfc), .port_pfc_o(a_port_pfc), .reason_o(b_reason), .underflow_o(a_underflow),
       .n_ing_o(a_ing), .n_hdrm_o(a_hdrm), .n_paused_o(a_paused), .n_avg_in_o(a_avg_in), .n_egr_o(a_egr),
       .n_avg_eg_o(a_avg_eg), .n_pool_used_o(a_pool_used), .n_hdrm_used_o(a_hdrm_used), .n_total_o(a_total),
@@ -343,12 +361,38 @@ module mmu_admission
   end
   `undef MMU_OP_CFG
 
+
   // ---------------------------------------------------------------------------------
   // State update: an entry both slots name takes the request's value, which already
   // includes the release's effect.
   // ---------------------------------------------------------------------------------
   wire a_fire = a_valid && !a_underflow;  // a release beyond a counter changes nothing
   wire b_fire = b_valid;
+
+  // abm's state (mmu_adm_rate): each slot's drain ratios and n_p from its queues' counts
+  // before and after the operation (slot b's as its datapath views them).
+  wire [CW:0] abm_a_cnt_in = (CW+1)'(rd_ing_a) + (CW+1)'(rd_hdrm_a);
+  wire [CW:0] abm_a_nx_in = (CW+1)'(a_ing) + (CW+1)'(a_hdrm);
+  wire [CW:0] abm_b_cnt_in = DUAL_ISSUE == 0 ? abm_a_cnt_in :
+                             a_ii == b_ii ? abm_a_nx_in : (CW+1)'(rd_ing_b) + (CW+1)'(rd_hdrm_b);
+  wire [CW-1:0] abm_b_cnt_eg = DUAL_ISSUE == 0 ? rd_egr_a : a_ei == b_ei ? a_egr : rd_egr_b;
+  logic [64*DBGW-1:0] abm_dbg;
+  mmu_adm_rate #(
+    .NPORTS(NPORTS), .NPRIO(NPRIO), .CW(CW), .CELLW(CELLW), .DUAL_ISSUE(DUAL_ISSUE), .DBG_LANES(DBG_LANES),
+    .ENABLE(POLICIES[mmu_adm_pkg::POLICY_ABM])
+  ) u_rate (
+    .clk_i, .rst_ni, .on_i(cfg_policy == mmu_adm_pkg::POLICY_ABM), .clear_i(cfg_policy_set), .now_i,
+    .interval_log2_i(cfg_abm_interval), .cfg_congested_i(cfg_congested), .cap_i(cfg_abm_cap),
+    .a_fire_i(a_fire), .a_ii_i(a_ii), .a_ei_i(a_ei), .a_prio_i(rel_prio_i), .a_eq_i(rel_queue_i),
+    .a_in_port_i(rel_in_port_i), .a_out_port_i(rel_out_port_i), .a_cells_i(rel_cells_i),
+    .a_cnt_in_i(abm_a_cnt_in), .a_cnt_eg_i(rd_egr_a), .a_nx_in_i(abm_a_nx_in), .a_nx_eg_i(a_egr),
+    .b_fire_i(b_fire), .b_ii_i(b_ii), .b_ei_i(b_ei), .b_prio_i(req_prio_i), .b_eq_i(req_queue_i),
+    .b_in_port_i(req_in_port_i), .b_out_port_i(req_out_port_i),
+    .b_cnt_in_i(abm_b_cnt_in), .b_cnt_eg_i(abm_b_cnt_eg), .b_nx_in_i((CW+1)'(b_ing) + (CW+1)'(b_hdrm)), .b_nx_eg_i(b_egr),
+    .a_ratio_in_o(a_abm_ratio_in), .a_ratio_eg_o(a_abm_ratio_eg), .a_np_in_o(a_abm_np_in), .a_np_eg_o(a_abm_np_eg),
+    .b_ratio_in_o(b_abm_ratio_in), .b_ratio_eg_o(b_abm_ratio_eg), .b_np_in_o(b_abm_np_in), .b_np_eg_o(b_abm_np_eg),
+    .dbg_addr_i, .dbg_data_o(abm_dbg)
+  );
 
   // Memory writes: slot a writes unless slot b names the same entry, whose value already
   // includes the release's effect.
@@ -422,8 +466,8 @@ module mmu_admission
     if (POLICIES[1]) begin : g_on
       always_ff @(posedge clk_i or negedge rst_ni) begin
         if (!rst_ni) ncong[p*(QW+1) +: (QW+1)] <= '0;
-        else if (b_fire && req_prio_i == 3'(p)) ncong[p*(QW+1) +: (QW+1)] <= b_ncong;
-        else if (a_fire && rel_prio_i == 3'(p)) ncong[p*(QW+1) +: (QW+1)] <= a_ncong;
+        else if (b_fire && b_np == 3'(p)) ncong[p*(QW+1) +: (QW+1)] <= b_ncong;
+        else if (a_fire && a_np == 3'(p)) ncong[p*(QW+1) +: (QW+1)] <= a_ncong;
       end
     end else begin : g_off
       assign ncong[p*(QW+1) +: (QW+1)] = '0;
@@ -547,11 +591,11 @@ module mmu_admission
         default: ;
       endcase
     end
-    assign dbg_data_o[64*l +: 64] = dbg_word;
+    assign dbg_data_o[64*l +: 64] = dbg_word | abm_dbg[64*l +: 64];  // mmu_adm_rate's words
   end
   if (DBG_LANES == 0) begin : g_no_dbg
     /* verilator lint_off UNUSEDSIGNAL */
-    wire unused_dbg = ^dbg_addr_i;
+    wire unused_dbg = ^dbg_addr_i ^ ^abm_dbg;
     /* verilator lint_on UNUSEDSIGNAL */
     assign dbg_data_o = '0;
   end
@@ -568,7 +612,8 @@ module mmu_admission
   localparam logic [2:0] POLICY_RESET = POLICIES[0] ? mmu_adm_pkg::POLICY_DT :
                                         POLICIES[1] ? mmu_adm_pkg::POLICY_REVERIE :
                                         POLICIES[2] ? mmu_adm_pkg::POLICY_DSH :
-                                        POLICIES[3] ? mmu_adm_pkg::POLICY_STATIC : mmu_adm_pkg::POLICY_SIH;
+                                        POLICIES[3] ? mmu_adm_pkg::POLICY_STATIC :
+                                        POLICIES[4] ? mmu_adm_pkg::POLICY_SIH : mmu_adm_pkg::POLICY_ABM;
   // A named net, not an expression on the port: yosys 0.23 otherwise re-derives the top
   // module under a $paramod name and loses it.
   wire csr_busy = total_used != '0;  // quiesce fields keep their values
@@ -586,6 +631,7 @@ module mmu_admission
     .reg2hw_ctrl_ewma_k_o(cfg_ewma_k), .reg2hw_buffer_cells_cells_o(cfg_buffer),
     .reg2hw_hdrm_pool_cells_cells_o(cfg_hdrm_pool), .reg2hw_congested_cells_cells_o(cfg_congested),
     .reg2hw_dsh_port_xon_offset_cells_o(cfg_dsh_port_xon_off), .reg2hw_thresh_period_cycles_o(cfg_thresh_period), .reg2hw_pool_size_cells_o(cfg_pool_size),
+    .reg2hw_abm_interval_log2_o(cfg_abm_interval), .reg2hw_abm_port_cells_cells_o(cfg_abm_cap),
     .reg2hw_iprof_mode_pool_o(ip_pool), .reg2hw_iprof_mode_dynamic_o(ip_dynamic),
     .reg2hw_iprof_mode_shift_o(ip_shift), .reg2hw_iprof_reserved_cells_o(ip_reserved),
     .reg2hw_iprof_static_cells_o(ip_static), .reg2hw_iprof_xoff_cells_o(ip_xoff),

@@ -1,5 +1,5 @@
 // generated from rtl/regmap.json by scripts/gen_regs.py; do not edit
-// mmu_admission: CSR map of the admission unit. 32-bit registers at word addresses. Defined once here; scripts/gen_regs.py generates the register block rtl/mmu_adm_csr.sv, the constants rtl/mmu_regs_pkg.sv and hw-model/admission/regs.h, the C++ field table hw-model/admission/regfile_fields.h and docs/registers.md from it. A field not marked quiesce may be written under traffic: the unit and its golden core (hw-model/admission, every block reading its configuration live) use the new value from the next operation on. A write that changes a quiesce field while the buffer holds cells is refused (cfg_error_o), as is a value outside a field's legal values (Legal column: policy 3, ewma_k 31, shift -16, a pool or profile the unit lacks, CONGESTED_CELLS 0; and a policy the unit was built without). A policy change restarts the reverie filters (q_hat 0).
+// mmu_admission: CSR map of the admission unit. 32-bit registers at word addresses. Defined once here; scripts/gen_regs.py generates the register block rtl/mmu_adm_csr.sv, the constants rtl/mmu_regs_pkg.sv and hw-model/admission/regs.h, the C++ field table hw-model/admission/regfile_fields.h and docs/registers.md from it. A field not marked quiesce may be written under traffic: the unit and its golden core (hw-model/admission, every block reading its configuration live) use the new value from the next operation on. A write that changes a quiesce field while the buffer holds cells is refused (cfg_error_o), as is a value outside a field's legal values (Legal column: policy 6, ewma_k 31, shift -16, a pool or profile the unit lacks, CONGESTED_CELLS 0; and a policy the unit was built without). A policy change restarts the reverie filters (q_hat 0) and abm's drain-rate state.
 // Word addresses; arrays: entry k of REG at REG_ADDR + k * REG_STRIDE.
 // bit [31:0] is int unsigned (Icarus 11 does not parse int unsigned localparams).
 package mmu_regs_pkg;
@@ -12,9 +12,9 @@ package mmu_regs_pkg;
   localparam bit [31:0] ADDR_WIDTH                     = 12;  // bits of the word address
 
   // Largest values of the array count parameters
+  localparam bit [31:0] NPORTS_MAX                     = 255;  // PARAMS.nports range
   localparam bit [31:0] NPOOLS_MAX                     = 15;  // PARAMS.npools range
   localparam bit [31:0] NPROF_MAX                      = 16;  // PARAMS.nprof range, limited by the room of its arrays
-  localparam bit [31:0] NPORTS_MAX                     = 255;  // PARAMS.nports range
   localparam bit [31:0] NPRIO_MAX                      = 15;  // PARAMS.nprio range
 
   // Interleaved arrays (one entry = one stride)
@@ -51,7 +51,7 @@ package mmu_regs_pkg;
   localparam bit [31:0] CTRL_ADDR                      = 'h002;
   localparam bit [31:0] CTRL_RESET                     = 32'h00000000;
   localparam bit [31:0] CTRL_QUIESCE_MASK              = 32'h00000007;  // changes only with an empty buffer
-  localparam bit [31:0] CTRL_POLICY_LSB                = 0;  // 0 dt, 1 reverie, 2 dsh, 3 static, 4 sih (5 abm: reserved, not in the RTL yet)
+  localparam bit [31:0] CTRL_POLICY_LSB                = 0;  // 0 dt, 1 reverie, 2 dsh, 3 static, 4 sih, 5 abm
   localparam bit [31:0] CTRL_POLICY_W                  = 3;
   localparam bit [31:0] CTRL_POLICY_MASK               = 32'h00000007;
   localparam bit [31:0] CTRL_POLICY_DT                 = 0;
@@ -59,6 +59,7 @@ package mmu_regs_pkg;
   localparam bit [31:0] CTRL_POLICY_DSH                = 2;
   localparam bit [31:0] CTRL_POLICY_STATIC             = 3;
   localparam bit [31:0] CTRL_POLICY_SIH                = 4;
+  localparam bit [31:0] CTRL_POLICY_ABM                = 5;
   localparam bit [31:0] CTRL_EWMA_RULE_LSB             = 4;  // 0 update on dequeue, 1 on enqueue and dequeue
   localparam bit [31:0] CTRL_EWMA_RULE_W               = 1;
   localparam bit [31:0] CTRL_EWMA_RULE_MASK            = 32'h00000010;
@@ -99,6 +100,22 @@ package mmu_regs_pkg;
   localparam bit [31:0] DSH_PORT_XON_OFFSET_CELLS_LSB  = 0;
   localparam bit [31:0] DSH_PORT_XON_OFFSET_CELLS_W    = 32;
   localparam bit [31:0] DSH_PORT_XON_OFFSET_CELLS_MASK = 32'hffffffff;
+
+  // ABM_INTERVAL (rw, 0x008): abm: drain-rate measurement interval of 2^log2 MMU cycles (the interval number is bits log2 and up of now_i).
+  localparam bit [31:0] ABM_INTERVAL_ADDR              = 'h008;
+  localparam bit [31:0] ABM_INTERVAL_RESET             = 32'h0000000d;
+  localparam bit [31:0] ABM_INTERVAL_LOG2_LSB          = 0;
+  localparam bit [31:0] ABM_INTERVAL_LOG2_W            = 5;
+  localparam bit [31:0] ABM_INTERVAL_LOG2_MASK         = 32'h0000001f;
+
+  // ABM_PORT_CELLS (rw, 0x400 + k*1, k < NPORTS): abm: cells port i can send in one interval (0: every queue counts as full rate).
+  localparam bit [31:0] ABM_PORT_CELLS_ADDR            = 'h400;
+  localparam bit [31:0] ABM_PORT_CELLS_STRIDE          = 1;
+  localparam bit [31:0] ABM_PORT_CELLS_COUNT_MAX       = 255;  // entries the map holds (room, parameter range)
+  localparam bit [31:0] ABM_PORT_CELLS_RESET           = 32'h00000000;
+  localparam bit [31:0] ABM_PORT_CELLS_CELLS_LSB       = 0;
+  localparam bit [31:0] ABM_PORT_CELLS_CELLS_W         = 32;
+  localparam bit [31:0] ABM_PORT_CELLS_CELLS_MASK      = 32'hffffffff;
 
   // THRESH_PERIOD (rw, 0x00e): The threshold calculator (rtl/mmu_adm_thresh.sv) registers the pool occupancies and n_p every this many cycles, counted from reset and restarted by every CSR write; operations compare against thresholds computed from those registers.
   localparam bit [31:0] THRESH_PERIOD_ADDR             = 'h00e;
@@ -216,7 +233,7 @@ package mmu_regs_pkg;
   // QMAP (rw, 0x200 + k*1, k < NPORTS*NPRIO): Queue (port*NPRIO+prio): profiles and PFC enable.
   localparam bit [31:0] QMAP_ADDR                      = 'h200;
   localparam bit [31:0] QMAP_STRIDE                    = 1;
-  localparam bit [31:0] QMAP_COUNT_MAX                 = 3584;  // entries the map holds (room, parameter range)
+  localparam bit [31:0] QMAP_COUNT_MAX                 = 512;  // entries the map holds (room, parameter range)
   localparam bit [31:0] QMAP_RESET                     = 32'h00000000;
   localparam bit [31:0] QMAP_QUIESCE_MASK              = 32'h00011f1f;  // changes only with an empty buffer
   localparam bit [31:0] QMAP_PG_PROFILE_LSB            = 0;

@@ -8,11 +8,13 @@ mmu_adm_derive.sv
 mmu_adm_thresh.sv
 mmu_adm_ewma.sv
 mmu_adm_recip_div.sv
+mmu_adm_rate.sv
 mmu_adm_sonic.sv
 mmu_pol_dt.sv
 mmu_pol_reverie.sv
 mmu_pol_dsh.sv
 mmu_pol_static.sv
 mmu_pol_sih.sv
+mmu_pol_abm.sv
 mmu_adm_op.sv
 mmu_admission.sv

@@ -75,9 +75,8 @@ void CoreConfig::validate() const {
   if (buffer_cells > (~uint64_t(0) >> ewma.frac_bits)) fail("buffer_cells << ewma fraction bits does not fit 64 bits");
   if (ewma.period_cycles == 0) fail("ewma period must be > 0 cycles");
   if (thresholds.period_cycles < 1 || thresholds.period_cycles > 255) fail("threshold period must be 1..255 cycles");
-  if (abm.interval_cycles == 0) fail("abm interval must be > 0 cycles");
-  if (policy == "abm" && abm.port_cells_per_interval.size() != ports)
-    fail("abm needs the cells each port sends per interval");
+  if (abm.interval_log2 > 20) fail("abm interval must be at most 2^20 cycles");
+  if (abm.port_cells_per_interval.size() > ports) fail("abm: more ports with a rate than the switch has");
 }
 
 AdmissionCore::AdmissionCore(CoreConfig cfg) : m_cfg(std::move(cfg)) {

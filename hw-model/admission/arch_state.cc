@@ -30,7 +30,11 @@ std::string first_difference(const ArchState& a, const ArchState& b) {
       differ("total", std::vector<uint64_t>{a.total}, std::vector<uint64_t>{b.total}, d) ||
       differ("q_hat ingress", a.avg_in, b.avg_in, d) || differ("q_hat egress", a.avg_eg, b.avg_eg, d) ||
       differ("n_p", a.n_p, b.n_p, d) || differ("dsh port shared", a.port_shared, b.port_shared, d) ||
-      differ("dsh port insurance", a.port_ins, b.port_ins, d))
+      differ("dsh port insurance", a.port_ins, b.port_ins, d) || differ("abm sent ingress", a.abm_cur_in, b.abm_cur_in, d) ||
+      differ("abm last ingress", a.abm_last_in, b.abm_last_in, d) || differ("abm tag ingress", a.abm_tag_in, b.abm_tag_in, d) ||
+      differ("abm sent egress", a.abm_cur_eg, b.abm_cur_eg, d) || differ("abm last egress", a.abm_last_eg, b.abm_last_eg, d) ||
+      differ("abm tag egress", a.abm_tag_eg, b.abm_tag_eg, d) || differ("abm n_p ingress", a.abm_n_in, b.abm_n_in, d) ||
+      differ("abm n_p egress", a.abm_n_eg, b.abm_n_eg, d))
     return d;
   return "";
 }

@@ -22,6 +22,10 @@ struct ArchState {
   std::vector<uint64_t> avg_in, avg_eg, n_p;
   // dsh: lossless shared cells and insurance-headroom cells per port. Empty otherwise.
   std::vector<uint64_t> port_shared, port_ins;
+  // abm: per ingress and per egress queue the cells sent this interval and the last, the
+  // interval tag (mod 2^12); n_p per priority and side (8 fraction bits). Empty otherwise.
+  std::vector<uint64_t> abm_cur_in, abm_last_in, abm_tag_in, abm_cur_eg, abm_last_eg, abm_tag_eg;
+  std::vector<uint64_t> abm_n_in, abm_n_eg;
 };
 
 // The first difference of `got` from `want`, as "name[index]: expected A, got B" (scalars

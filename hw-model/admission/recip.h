@@ -29,4 +29,21 @@ constexpr uint64_t divide(uint64_t v, uint64_t n, int vbits, int nbits) {
   return uint64_t(((unsigned __int128)v * reciprocal(n, s)) >> s);
 }
 
+// ABM's drain ratio mu_q / mu_port in 1/256ths (rtl/mmu_adm_rate.sv, the same rule): the
+// cells a queue sent in the last interval over the cells its port can send in one, full
+// rate (256) when it sent nothing or at least the capacity. Otherwise
+// floor(256 (sent >> sh) / (cap >> sh)) with sh = max(0, bit length of cap - 8): the
+// capacity keeps its top 8 significant bits (a relative error below 2^-7) so the division
+// is by an 8-bit divisor through its reciprocal, a 16 x 24-bit product, at any counter width.
+constexpr int kRateFrac = 8;
+constexpr int kRateCapBits = 8;
+constexpr uint64_t drain_ratio(uint64_t sent, uint64_t cap) {
+  const uint64_t one = uint64_t(1) << kRateFrac;
+  if (sent == 0 || sent >= cap) return one;
+  const int len = index_bits(cap);
+  const int sh = len > kRateCapBits ? len - kRateCapBits : 0;
+  // sent < cap: sent >> sh <= cap >> sh < 2^8, the dividend below 2^16.
+  return divide((sent >> sh) << kRateFrac, cap >> sh, kRateCapBits + kRateFrac, kRateCapBits);
+}
+
 }  // namespace mmusim::admission::recip

@@ -272,7 +272,7 @@ void write(AdmissionCore& core, uint32_t addr, uint32_t data, const RtlParams& p
     const r::FieldCtx x{core.config(), p, nullptr, none};
     for (const r::FieldInfo& f : fields_of(*l.reg)) {
       if (!f.quiesce) continue;
-      bool changes = true;  // a current value the map cannot encode (policy abm): any write changes it
+      bool changes = true;  // a current value the map cannot encode: any write changes it
       try {
         changes = get(f, x, l) != extract(f, data, p);
       } catch (const std::invalid_argument&) {

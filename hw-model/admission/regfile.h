@@ -8,10 +8,10 @@
 //   read    any readable register of a core.
 // No SystemC here; hw-model/mmu/csr_target.h puts a TLM-2.0 socket in front of it.
 //
-// What the map can hold: policies dt, reverie, dsh, static and sih; the dequeue and enqueue_dequeue
+// What the map can hold: policies dt, reverie, dsh, static, sih and abm; the dequeue and enqueue_dequeue
 // EWMA rules; the threshold congestion rule; 32-bit cell counts; dynamic_th -15..15.
 // Not in the map, so encode ignores them and write keeps them: ewma.frac_bits,
-// ewma.period_cycles (periodic rule only), abm (abm only).
+// ewma.period_cycles (periodic rule only).
 //
 // Cell counts (every "cells" field) are held in cw bits, as in the RTL: a write keeps the
 // low cw bits, encode refuses a larger value.

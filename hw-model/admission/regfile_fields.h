@@ -96,6 +96,13 @@ typename V::value_type& grow(V& v, size_t k, const typename V::value_type& fill)
 }
 }  // namespace field_detail
 
+// An entry of CoreConfig::abm.port_cells_per_interval as the unit holds it after reset.
+inline std::decay_t<decltype(std::declval<CoreConfig&>().abm.port_cells_per_interval)>::value_type reset_abm_port_cells_per_interval_entry() {
+  std::decay_t<decltype(std::declval<CoreConfig&>().abm.port_cells_per_interval)>::value_type e{};
+  field_detail::assign(e, INT64_C(0));
+  return e;
+}
+
 // An entry of CoreConfig::pool_cells as the unit holds it after reset.
 inline std::decay_t<decltype(std::declval<CoreConfig&>().pool_cells)>::value_type reset_pool_cells_entry() {
   std::decay_t<decltype(std::declval<CoreConfig&>().pool_cells)>::value_type e{};
@@ -161,6 +168,7 @@ inline int64_t get_ctrl_policy(const FieldCtx& x, uint32_t) {
   if (x.cfg.policy == "dsh") return 2;
   if (x.cfg.policy == "static") return 3;
   if (x.cfg.policy == "sih") return 4;
+  if (x.cfg.policy == "abm") return 5;
   throw FieldValueError("'" + x.cfg.policy + "'");
 }
 inline void set_ctrl_policy(CoreConfig& c, uint32_t, int64_t v) {
@@ -170,6 +178,7 @@ inline void set_ctrl_policy(CoreConfig& c, uint32_t, int64_t v) {
     case 2: c.policy = "dsh"; return;
     case 3: c.policy = "static"; return;
     case 4: c.policy = "sih"; return;
+    case 5: c.policy = "abm"; return;
   }
 }
 inline int64_t get_ctrl_ewma_rule(const FieldCtx& x, uint32_t) {
@@ -222,6 +231,20 @@ inline int64_t get_dsh_port_xon_offset_cells(const FieldCtx& x, uint32_t) {
 inline void set_dsh_port_xon_offset_cells(CoreConfig& c, uint32_t, int64_t v) {
   field_detail::assign(c.dsh.port_xon_offset_cells, v);
 }
+inline int64_t get_abm_interval_log2(const FieldCtx& x, uint32_t) {
+  return int64_t(x.cfg.abm.interval_log2);
+}
+inline void set_abm_interval_log2(CoreConfig& c, uint32_t, int64_t v) {
+  field_detail::assign(c.abm.interval_log2, v);
+}
+inline int64_t get_abm_port_cells_cells(const FieldCtx& x, uint32_t k) {
+  if (k >= x.cfg.abm.port_cells_per_interval.size()) return INT64_C(0);
+  return int64_t(x.cfg.abm.port_cells_per_interval[k]);
+}
+inline void set_abm_port_cells_cells(CoreConfig& c, uint32_t k, int64_t v) {
+  field_detail::assign(field_detail::grow(c.abm.port_cells_per_interval, k, reset_abm_port_cells_per_interval_entry()), v);
+}
+inline size_t entries_abm_port_cells_cells(const CoreConfig& c) { return c.abm.port_cells_per_interval.size(); }
 inline int64_t get_thresh_period_cycles(const FieldCtx& x, uint32_t) {
   return int64_t(x.cfg.thresholds.period_cycles);
 }
@@ -381,7 +404,7 @@ inline int64_t get_stat_drops_count(const FieldCtx& x, uint32_t ) {
   return int64_t(x.stats.drops);
 }
 
-inline constexpr int64_t kEnum_ctrl_policy[] = {0, 1, 2, 3, 4};
+inline constexpr int64_t kEnum_ctrl_policy[] = {0, 1, 2, 3, 4, 5};
 inline constexpr int64_t kEnum_ctrl_ewma_rule[] = {0, 1};
 
 // In map order; columns as FieldInfo: name, reg, lsb, width, held, is_signed, quiesce,
@@ -394,7 +417,7 @@ inline constexpr FieldInfo kFields[] = {
     {"npools", 1, 12, 4, Param::kNone, false, false, false, false, INT64_C(0), INT64_C(0), Param::kNone, 0, nullptr, "", INT64_C(0), Source::kParams, get_params_npools, nullptr, nullptr},
     {"nprof", 1, 16, 5, Param::kNone, false, false, false, false, INT64_C(0), INT64_C(0), Param::kNone, 0, nullptr, "", INT64_C(0), Source::kParams, get_params_nprof, nullptr, nullptr},
     {"cw", 1, 24, 6, Param::kNone, false, false, false, false, INT64_C(0), INT64_C(0), Param::kNone, 0, nullptr, "", INT64_C(0), Source::kParams, get_params_cw, nullptr, nullptr},
-    {"policy", 2, 0, 3, Param::kNone, false, true, false, false, INT64_C(0), INT64_C(0), Param::kNone, 5, kEnum_ctrl_policy, "dt 0, reverie 1, dsh 2, static 3, sih 4", INT64_C(0), Source::kConfig, get_ctrl_policy, set_ctrl_policy, nullptr},
+    {"policy", 2, 0, 3, Param::kNone, false, true, false, false, INT64_C(0), INT64_C(0), Param::kNone, 6, kEnum_ctrl_policy, "dt 0, reverie 1, dsh 2, static 3, sih 4, abm 5", INT64_C(0), Source::kConfig, get_ctrl_policy, set_ctrl_policy, nullptr},
     {"ewma_rule", 2, 4, 1, Param::kNone, false, false, false, false, INT64_C(0), INT64_C(0), Param::kNone, 2, kEnum_ctrl_ewma_rule, "dequeue 0, enqueue_dequeue 1", INT64_C(0), Source::kConfig, get_ctrl_ewma_rule, set_ctrl_ewma_rule, nullptr},
     {"ewma_clamp", 2, 5, 1, Param::kNone, false, false, false, false, INT64_C(0), INT64_C(0), Param::kNone, 0, nullptr, "", INT64_C(0), Source::kConfig, get_ctrl_ewma_clamp, set_ctrl_ewma_clamp, nullptr},
     {"ewma_k", 2, 8, 5, Param::kNone, false, false, false, true, INT64_C(0), INT64_C(30), Param::kNone, 0, nullptr, "", INT64_C(0), Source::kConfig, get_ctrl_ewma_k, set_ctrl_ewma_k, nullptr},
@@ -402,29 +425,31 @@ inline constexpr FieldInfo kFields[] = {
     {"cells", 4, 0, 32, Param::kCw, false, false, false, false, INT64_C(0), INT64_C(0), Param::kNone, 0, nullptr, "", INT64_C(0), Source::kConfig, get_hdrm_pool_cells_cells, set_hdrm_pool_cells_cells, nullptr},
     {"cells", 5, 0, 32, Param::kCw, false, true, true, false, INT64_C(1), INT64_C(0), Param::kNone, 0, nullptr, "", INT64_C(80), Source::kConfig, get_congested_cells_cells, set_congested_cells_cells, nullptr},
     {"cells", 6, 0, 32, Param::kCw, false, false, false, false, INT64_C(0), INT64_C(0), Param::kNone, 0, nullptr, "", INT64_C(0), Source::kConfig, get_dsh_port_xon_offset_cells, set_dsh_port_xon_offset_cells, nullptr},
-    {"cycles", 7, 0, 8, Param::kNone, false, false, true, false, INT64_C(1), INT64_C(0), Param::kNone, 0, nullptr, "", INT64_C(1), Source::kConfig, get_thresh_period_cycles, set_thresh_period_cycles, nullptr},
-    {"cells", 8, 0, 32, Param::kCw, false, false, false, false, INT64_C(0), INT64_C(0), Param::kNone, 0, nullptr, "", INT64_C(0), Source::kConfig, get_pool_size_cells, set_pool_size_cells, entries_pool_size_cells},
-    {"pool", 9, 0, 4, Param::kNone, false, true, false, false, INT64_C(0), INT64_C(0), Param::kNpools, 0, nullptr, "", INT64_C(0), Source::kConfig, get_iprof_mode_pool, set_iprof_mode_pool, entries_iprof_mode_pool},
-    {"dynamic", 9, 8, 1, Param::kNone, false, false, false, false, INT64_C(0), INT64_C(0), Param::kNone, 0, nullptr, "", INT64_C(0), Source::kConfig, get_iprof_mode_dynamic, set_iprof_mode_dynamic, entries_iprof_mode_dynamic},
-    {"shift", 9, 16, 5, Param::kNone, true, false, true, true, INT64_C(-15), INT64_C(15), Param::kNone, 0, nullptr, "", INT64_C(0), Source::kConfig, get_iprof_mode_shift, set_iprof_mode_shift, entries_iprof_mode_shift},
-    {"cells", 10, 0, 32, Param::kCw, false, true, false, false, INT64_C(0), INT64_C(0), Param::kNone, 0, nullptr, "", INT64_C(0), Source::kConfig, get_iprof_reserved_cells, set_iprof_reserved_cells, entries_iprof_reserved_cells},
-    {"cells", 11, 0, 32, Param::kCw, false, false, false, false, INT64_C(0), INT64_C(0), Param::kNone, 0, nullptr, "", INT64_C(0), Source::kConfig, get_iprof_static_cells, set_iprof_static_cells, entries_iprof_static_cells},
-    {"cells", 12, 0, 32, Param::kCw, false, false, false, false, INT64_C(0), INT64_C(0), Param::kNone, 0, nullptr, "", INT64_C(0), Source::kConfig, get_iprof_xoff_cells, set_iprof_xoff_cells, entries_iprof_xoff_cells},
-    {"cells", 13, 0, 32, Param::kCw, false, false, false, false, INT64_C(0), INT64_C(0), Param::kNone, 0, nullptr, "", INT64_C(0), Source::kConfig, get_iprof_xon_cells, set_iprof_xon_cells, entries_iprof_xon_cells},
-    {"cells", 14, 0, 32, Param::kCw, false, false, false, false, INT64_C(0), INT64_C(0), Param::kNone, 0, nullptr, "", INT64_C(0), Source::kConfig, get_iprof_xon_offset_cells, set_iprof_xon_offset_cells, entries_iprof_xon_offset_cells},
-    {"pool", 15, 0, 4, Param::kNone, false, true, false, false, INT64_C(0), INT64_C(0), Param::kNpools, 0, nullptr, "", INT64_C(0), Source::kConfig, get_eprof_mode_pool, set_eprof_mode_pool, entries_eprof_mode_pool},
-    {"dynamic", 15, 8, 1, Param::kNone, false, false, false, false, INT64_C(0), INT64_C(0), Param::kNone, 0, nullptr, "", INT64_C(0), Source::kConfig, get_eprof_mode_dynamic, set_eprof_mode_dynamic, entries_eprof_mode_dynamic},
-    {"shift", 15, 16, 5, Param::kNone, true, false, true, true, INT64_C(-15), INT64_C(15), Param::kNone, 0, nullptr, "", INT64_C(0), Source::kConfig, get_eprof_mode_shift, set_eprof_mode_shift, entries_eprof_mode_shift},
-    {"cells", 16, 0, 32, Param::kCw, false, true, false, false, INT64_C(0), INT64_C(0), Param::kNone, 0, nullptr, "", INT64_C(0), Source::kConfig, get_eprof_reserved_cells, set_eprof_reserved_cells, entries_eprof_reserved_cells},
-    {"cells", 17, 0, 32, Param::kCw, false, false, false, false, INT64_C(0), INT64_C(0), Param::kNone, 0, nullptr, "", INT64_C(0), Source::kConfig, get_eprof_static_cells, set_eprof_static_cells, entries_eprof_static_cells},
-    {"pg_profile", 18, 0, 5, Param::kNone, false, true, false, false, INT64_C(0), INT64_C(0), Param::kNprof, 0, nullptr, "", INT64_C(0), Source::kConfig, get_qmap_pg_profile, set_qmap_pg_profile, entries_qmap_pg_profile},
-    {"queue_profile", 18, 8, 5, Param::kNone, false, true, false, false, INT64_C(0), INT64_C(0), Param::kNprof, 0, nullptr, "", INT64_C(0), Source::kConfig, get_qmap_queue_profile, set_qmap_queue_profile, entries_qmap_queue_profile},
-    {"lossless", 18, 16, 1, Param::kNone, false, true, false, false, INT64_C(0), INT64_C(0), Param::kNone, 0, nullptr, "", INT64_C(0), Source::kConfig, get_qmap_lossless, set_qmap_lossless, entries_qmap_lossless},
-    {"cells", 19, 0, 32, Param::kCw, false, false, false, false, INT64_C(0), INT64_C(0), Param::kNone, 0, nullptr, "", INT64_C(0), Source::kCore, get_stat_total_cells, nullptr, nullptr},
-    {"cells", 20, 0, 32, Param::kCw, false, false, false, false, INT64_C(0), INT64_C(0), Param::kNone, 0, nullptr, "", INT64_C(0), Source::kCore, get_stat_hdrm_pool_cells, nullptr, nullptr},
-    {"cells", 21, 0, 32, Param::kCw, false, false, false, false, INT64_C(0), INT64_C(0), Param::kNone, 0, nullptr, "", INT64_C(0), Source::kCore, get_stat_pool_used_cells, nullptr, nullptr},
-    {"count", 22, 0, 32, Param::kNone, false, false, false, false, INT64_C(0), INT64_C(0), Param::kNone, 0, nullptr, "", INT64_C(0), Source::kCore, get_stat_decisions_count, nullptr, nullptr},
-    {"count", 23, 0, 32, Param::kNone, false, false, false, false, INT64_C(0), INT64_C(0), Param::kNone, 0, nullptr, "", INT64_C(0), Source::kCore, get_stat_drops_count, nullptr, nullptr},
+    {"log2", 7, 0, 5, Param::kNone, false, false, false, true, INT64_C(0), INT64_C(20), Param::kNone, 0, nullptr, "", INT64_C(13), Source::kConfig, get_abm_interval_log2, set_abm_interval_log2, nullptr},
+    {"cells", 8, 0, 32, Param::kCw, false, false, false, false, INT64_C(0), INT64_C(0), Param::kNone, 0, nullptr, "", INT64_C(0), Source::kConfig, get_abm_port_cells_cells, set_abm_port_cells_cells, entries_abm_port_cells_cells},
+    {"cycles", 9, 0, 8, Param::kNone, false, false, true, false, INT64_C(1), INT64_C(0), Param::kNone, 0, nullptr, "", INT64_C(1), Source::kConfig, get_thresh_period_cycles, set_thresh_period_cycles, nullptr},
+    {"cells", 10, 0, 32, Param::kCw, false, false, false, false, INT64_C(0), INT64_C(0), Param::kNone, 0, nullptr, "", INT64_C(0), Source::kConfig, get_pool_size_cells, set_pool_size_cells, entries_pool_size_cells},
+    {"pool", 11, 0, 4, Param::kNone, false, true, false, false, INT64_C(0), INT64_C(0), Param::kNpools, 0, nullptr, "", INT64_C(0), Source::kConfig, get_iprof_mode_pool, set_iprof_mode_pool, entries_iprof_mode_pool},
+    {"dynamic", 11, 8, 1, Param::kNone, false, false, false, false, INT64_C(0), INT64_C(0), Param::kNone, 0, nullptr, "", INT64_C(0), Source::kConfig, get_iprof_mode_dynamic, set_iprof_mode_dynamic, entries_iprof_mode_dynamic},
+    {"shift", 11, 16, 5, Param::kNone, true, false, true, true, INT64_C(-15), INT64_C(15), Param::kNone, 0, nullptr, "", INT64_C(0), Source::kConfig, get_iprof_mode_shift, set_iprof_mode_shift, entries_iprof_mode_shift},
+    {"cells", 12, 0, 32, Param::kCw, false, true, false, false, INT64_C(0), INT64_C(0), Param::kNone, 0, nullptr, "", INT64_C(0), Source::kConfig, get_iprof_reserved_cells, set_iprof_reserved_cells, entries_iprof_reserved_cells},
+    {"cells", 13, 0, 32, Param::kCw, false, false, false, false, INT64_C(0), INT64_C(0), Param::kNone, 0, nullptr, "", INT64_C(0), Source::kConfig, get_iprof_static_cells, set_iprof_static_cells, entries_iprof_static_cells},
+    {"cells", 14, 0, 32, Param::kCw, false, false, false, false, INT64_C(0), INT64_C(0), Param::kNone, 0, nullptr, "", INT64_C(0), Source::kConfig, get_iprof_xoff_cells, set_iprof_xoff_cells, entries_iprof_xoff_cells},
+    {"cells", 15, 0, 32, Param::kCw, false, false, false, false, INT64_C(0), INT64_C(0), Param::kNone, 0, nullptr, "", INT64_C(0), Source::kConfig, get_iprof_xon_cells, set_iprof_xon_cells, entries_iprof_xon_cells},
+    {"cells", 16, 0, 32, Param::kCw, false, false, false, false, INT64_C(0), INT64_C(0), Param::kNone, 0, nullptr, "", INT64_C(0), Source::kConfig, get_iprof_xon_offset_cells, set_iprof_xon_offset_cells, entries_iprof_xon_offset_cells},
+    {"pool", 17, 0, 4, Param::kNone, false, true, false, false, INT64_C(0), INT64_C(0), Param::kNpools, 0, nullptr, "", INT64_C(0), Source::kConfig, get_eprof_mode_pool, set_eprof_mode_pool, entries_eprof_mode_pool},
+    {"dynamic", 17, 8, 1, Param::kNone, false, false, false, false, INT64_C(0), INT64_C(0), Param::kNone, 0, nullptr, "", INT64_C(0), Source::kConfig, get_eprof_mode_dynamic, set_eprof_mode_dynamic, entries_eprof_mode_dynamic},
+    {"shift", 17, 16, 5, Param::kNone, true, false, true, true, INT64_C(-15), INT64_C(15), Param::kNone, 0, nullptr, "", INT64_C(0), Source::kConfig, get_eprof_mode_shift, set_eprof_mode_shift, entries_eprof_mode_shift},
+    {"cells", 18, 0, 32, Param::kCw, false, true, false, false, INT64_C(0), INT64_C(0), Param::kNone, 0, nullptr, "", INT64_C(0), Source::kConfig, get_eprof_reserved_cells, set_eprof_reserved_cells, entries_eprof_reserved_cells},
+    {"cells", 19, 0, 32, Param::kCw, false, false, false, false, INT64_C(0), INT64_C(0), Param::kNone, 0, nullptr, "", INT64_C(0), Source::kConfig, get_eprof_static_cells, set_eprof_static_cells, entries_eprof_static_cells},
+    {"pg_profile", 20, 0, 5, Param::kNone, false, true, false, false, INT64_C(0), INT64_C(0), Param::kNprof, 0, nullptr, "", INT64_C(0), Source::kConfig, get_qmap_pg_profile, set_qmap_pg_profile, entries_qmap_pg_profile},
+    {"queue_profile", 20, 8, 5, Param::kNone, false, true, false, false, INT64_C(0), INT64_C(0), Param::kNprof, 0, nullptr, "", INT64_C(0), Source::kConfig, get_qmap_queue_profile, set_qmap_queue_profile, entries_qmap_queue_profile},
+    {"lossless", 20, 16, 1, Param::kNone, false, true, false, false, INT64_C(0), INT64_C(0), Param::kNone, 0, nullptr, "", INT64_C(0), Source::kConfig, get_qmap_lossless, set_qmap_lossless, entries_qmap_lossless},
+    {"cells", 21, 0, 32, Param::kCw, false, false, false, false, INT64_C(0), INT64_C(0), Param::kNone, 0, nullptr, "", INT64_C(0), Source::kCore, get_stat_total_cells, nullptr, nullptr},
+    {"cells", 22, 0, 32, Param::kCw, false, false, false, false, INT64_C(0), INT64_C(0), Param::kNone, 0, nullptr, "", INT64_C(0), Source::kCore, get_stat_hdrm_pool_cells, nullptr, nullptr},
+    {"cells", 23, 0, 32, Param::kCw, false, false, false, false, INT64_C(0), INT64_C(0), Param::kNone, 0, nullptr, "", INT64_C(0), Source::kCore, get_stat_pool_used_cells, nullptr, nullptr},
+    {"count", 24, 0, 32, Param::kNone, false, false, false, false, INT64_C(0), INT64_C(0), Param::kNone, 0, nullptr, "", INT64_C(0), Source::kCore, get_stat_decisions_count, nullptr, nullptr},
+    {"count", 25, 0, 32, Param::kNone, false, false, false, false, INT64_C(0), INT64_C(0), Param::kNone, 0, nullptr, "", INT64_C(0), Source::kCore, get_stat_drops_count, nullptr, nullptr},
 };
 
 }  // namespace mmusim::admission::regs

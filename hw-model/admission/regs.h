@@ -1,6 +1,6 @@
 #pragma once
 // generated from rtl/regmap.json by scripts/gen_regs.py; do not edit
-// mmu_admission: CSR map of the admission unit. 32-bit registers at word addresses. Defined once here; scripts/gen_regs.py generates the register block rtl/mmu_adm_csr.sv, the constants rtl/mmu_regs_pkg.sv and hw-model/admission/regs.h, the C++ field table hw-model/admission/regfile_fields.h and docs/registers.md from it. A field not marked quiesce may be written under traffic: the unit and its golden core (hw-model/admission, every block reading its configuration live) use the new value from the next operation on. A write that changes a quiesce field while the buffer holds cells is refused (cfg_error_o), as is a value outside a field's legal values (Legal column: policy 3, ewma_k 31, shift -16, a pool or profile the unit lacks, CONGESTED_CELLS 0; and a policy the unit was built without). A policy change restarts the reverie filters (q_hat 0).
+// mmu_admission: CSR map of the admission unit. 32-bit registers at word addresses. Defined once here; scripts/gen_regs.py generates the register block rtl/mmu_adm_csr.sv, the constants rtl/mmu_regs_pkg.sv and hw-model/admission/regs.h, the C++ field table hw-model/admission/regfile_fields.h and docs/registers.md from it. A field not marked quiesce may be written under traffic: the unit and its golden core (hw-model/admission, every block reading its configuration live) use the new value from the next operation on. A write that changes a quiesce field while the buffer holds cells is refused (cfg_error_o), as is a value outside a field's legal values (Legal column: policy 6, ewma_k 31, shift -16, a pool or profile the unit lacks, CONGESTED_CELLS 0; and a policy the unit was built without). A policy change restarts the reverie filters (q_hat 0) and abm's drain-rate state.
 // Word addresses; arrays: entry k of REG at REG_ADDR + k * REG_STRIDE.
 #include <cstdint>
 
@@ -11,9 +11,9 @@ inline constexpr uint32_t DATA_WIDTH                     = 32;  // bits per regi
 inline constexpr uint32_t ADDR_WIDTH                     = 12;  // bits of the word address
 
 // Largest values of the array count parameters
+inline constexpr uint32_t NPORTS_MAX                     = 255;  // PARAMS.nports range
 inline constexpr uint32_t NPOOLS_MAX                     = 15;  // PARAMS.npools range
 inline constexpr uint32_t NPROF_MAX                      = 16;  // PARAMS.nprof range, limited by the room of its arrays
-inline constexpr uint32_t NPORTS_MAX                     = 255;  // PARAMS.nports range
 inline constexpr uint32_t NPRIO_MAX                      = 15;  // PARAMS.nprio range
 
 // Interleaved arrays (one entry = one stride)
@@ -50,7 +50,7 @@ inline constexpr uint32_t PARAMS_CW_MASK                 = 0x3f000000;
 inline constexpr uint32_t CTRL_ADDR                      = 0x002;
 inline constexpr uint32_t CTRL_RESET                     = 0x00000000;
 inline constexpr uint32_t CTRL_QUIESCE_MASK              = 0x00000007;  // changes only with an empty buffer
-inline constexpr uint32_t CTRL_POLICY_LSB                = 0;  // 0 dt, 1 reverie, 2 dsh, 3 static, 4 sih (5 abm: reserved, not in the RTL yet)
+inline constexpr uint32_t CTRL_POLICY_LSB                = 0;  // 0 dt, 1 reverie, 2 dsh, 3 static, 4 sih, 5 abm
 inline constexpr uint32_t CTRL_POLICY_W                  = 3;
 inline constexpr uint32_t CTRL_POLICY_MASK               = 0x00000007;
 inline constexpr uint32_t CTRL_POLICY_DT                 = 0;
@@ -58,6 +58,7 @@ inline constexpr uint32_t CTRL_POLICY_REVERIE            = 1;
 inline constexpr uint32_t CTRL_POLICY_DSH                = 2;
 inline constexpr uint32_t CTRL_POLICY_STATIC             = 3;
 inline constexpr uint32_t CTRL_POLICY_SIH                = 4;
+inline constexpr uint32_t CTRL_POLICY_ABM                = 5;
 inline constexpr uint32_t CTRL_EWMA_RULE_LSB             = 4;  // 0 update on dequeue, 1 on enqueue and dequeue
 inline constexpr uint32_t CTRL_EWMA_RULE_W               = 1;
 inline constexpr uint32_t CTRL_EWMA_RULE_MASK            = 0x00000010;
@@ -98,6 +99,22 @@ inline constexpr uint32_t DSH_PORT_XON_OFFSET_RESET      = 0x00000000;
 inline constexpr uint32_t DSH_PORT_XON_OFFSET_CELLS_LSB  = 0;
 inline constexpr uint32_t DSH_PORT_XON_OFFSET_CELLS_W    = 32;
 inline constexpr uint32_t DSH_PORT_XON_OFFSET_CELLS_MASK = 0xffffffff;
+
+// ABM_INTERVAL (rw, 0x008): abm: drain-rate measurement interval of 2^log2 MMU cycles (the interval number is bits log2 and up of now_i).
+inline constexpr uint32_t ABM_INTERVAL_ADDR              = 0x008;
+inline constexpr uint32_t ABM_INTERVAL_RESET             = 0x0000000d;
+inline constexpr uint32_t ABM_INTERVAL_LOG2_LSB          = 0;
+inline constexpr uint32_t ABM_INTERVAL_LOG2_W            = 5;
+inline constexpr uint32_t ABM_INTERVAL_LOG2_MASK         = 0x0000001f;
+
+// ABM_PORT_CELLS (rw, 0x400 + k*1, k < NPORTS): abm: cells port i can send in one interval (0: every queue counts as full rate).
+inline constexpr uint32_t ABM_PORT_CELLS_ADDR            = 0x400;
+inline constexpr uint32_t ABM_PORT_CELLS_STRIDE          = 1;
+inline constexpr uint32_t ABM_PORT_CELLS_COUNT_MAX       = 255;  // entries the map holds (room, parameter range)
+inline constexpr uint32_t ABM_PORT_CELLS_RESET           = 0x00000000;
+inline constexpr uint32_t ABM_PORT_CELLS_CELLS_LSB       = 0;
+inline constexpr uint32_t ABM_PORT_CELLS_CELLS_W         = 32;
+inline constexpr uint32_t ABM_PORT_CELLS_CELLS_MASK      = 0xffffffff;
 
 // THRESH_PERIOD (rw, 0x00e): The threshold calculator (rtl/mmu_adm_thresh.sv) registers the pool occupancies and n_p every this many cycles, counted from reset and restarted by every CSR write; operations compare against thresholds computed from those registers.
 inline constexpr uint32_t THRESH_PERIOD_ADDR             = 0x00e;
@@ -215,7 +232,7 @@ inline constexpr uint32_t EPROF_STATIC_CELLS_MASK        = 0xffffffff;
 // QMAP (rw, 0x200 + k*1, k < NPORTS*NPRIO): Queue (port*NPRIO+prio): profiles and PFC enable.
 inline constexpr uint32_t QMAP_ADDR                      = 0x200;
 inline constexpr uint32_t QMAP_STRIDE                    = 1;
-inline constexpr uint32_t QMAP_COUNT_MAX                 = 3584;  // entries the map holds (room, parameter range)
+inline constexpr uint32_t QMAP_COUNT_MAX                 = 512;  // entries the map holds (room, parameter range)
 inline constexpr uint32_t QMAP_RESET                     = 0x00000000;
 inline constexpr uint32_t QMAP_QUIESCE_MASK              = 0x00011f1f;  // changes only with an empty buffer
 inline constexpr uint32_t QMAP_PG_PROFILE_LSB            = 0;
@@ -261,9 +278,9 @@ inline constexpr uint32_t STAT_DROPS_COUNT_W             = 32;
 inline constexpr uint32_t STAT_DROPS_COUNT_MASK          = 0xffffffff;
 
 // Array count = product of the parameters named by the COUNT_* bits (0: one register).
-inline constexpr uint32_t COUNT_NPOOLS = 1u << 0;
-inline constexpr uint32_t COUNT_NPROF = 1u << 1;
-inline constexpr uint32_t COUNT_NPORTS = 1u << 2;
+inline constexpr uint32_t COUNT_NPORTS = 1u << 0;
+inline constexpr uint32_t COUNT_NPOOLS = 1u << 1;
+inline constexpr uint32_t COUNT_NPROF = 1u << 2;
 inline constexpr uint32_t COUNT_NPRIO = 1u << 3;
 
 enum class Access : uint8_t { kRo, kRw };
@@ -290,23 +307,25 @@ inline constexpr RegInfo kRegisters[] = {
     {"HDRM_POOL_CELLS", HDRM_POOL_CELLS_ADDR, 0, 0, 0, Access::kRw, true, 0x00000000, 0xffffffff, 11, 1},
     {"CONGESTED_CELLS", CONGESTED_CELLS_ADDR, 0, 0, 0, Access::kRw, true, 0x00000050, 0xffffffff, 12, 1},
     {"DSH_PORT_XON_OFFSET", DSH_PORT_XON_OFFSET_ADDR, 0, 0, 0, Access::kRw, true, 0x00000000, 0xffffffff, 13, 1},
-    {"THRESH_PERIOD", THRESH_PERIOD_ADDR, 0, 0, 0, Access::kRw, true, 0x00000001, 0x000000ff, 14, 1},
-    {"POOL_SIZE", POOL_SIZE_ADDR, 1, COUNT_NPOOLS, 15, Access::kRw, true, 0x00000000, 0xffffffff, 15, 1},
-    {"IPROF_MODE", IPROF_MODE_ADDR, 8, COUNT_NPROF, 16, Access::kRw, true, 0x00000000, 0x001f010f, 16, 3},
-    {"IPROF_RESERVED", IPROF_RESERVED_ADDR, 8, COUNT_NPROF, 16, Access::kRw, true, 0x00000000, 0xffffffff, 19, 1},
-    {"IPROF_STATIC", IPROF_STATIC_ADDR, 8, COUNT_NPROF, 16, Access::kRw, true, 0x00000000, 0xffffffff, 20, 1},
-    {"IPROF_XOFF", IPROF_XOFF_ADDR, 8, COUNT_NPROF, 16, Access::kRw, true, 0x00000000, 0xffffffff, 21, 1},
-    {"IPROF_XON", IPROF_XON_ADDR, 8, COUNT_NPROF, 16, Access::kRw, true, 0x00000000, 0xffffffff, 22, 1},
-    {"IPROF_XON_OFFSET", IPROF_XON_OFFSET_ADDR, 8, COUNT_NPROF, 16, Access::kRw, true, 0x00000000, 0xffffffff, 23, 1},
-    {"EPROF_MODE", EPROF_MODE_ADDR, 4, COUNT_NPROF, 16, Access::kRw, true, 0x00000000, 0x001f010f, 24, 3},
-    {"EPROF_RESERVED", EPROF_RESERVED_ADDR, 4, COUNT_NPROF, 16, Access::kRw, true, 0x00000000, 0xffffffff, 27, 1},
-    {"EPROF_STATIC", EPROF_STATIC_ADDR, 4, COUNT_NPROF, 16, Access::kRw, true, 0x00000000, 0xffffffff, 28, 1},
-    {"QMAP", QMAP_ADDR, 1, COUNT_NPORTS | COUNT_NPRIO, 3584, Access::kRw, true, 0x00000000, 0x00011f1f, 29, 3},
-    {"STAT_TOTAL", STAT_TOTAL_ADDR, 0, 0, 0, Access::kRo, false, 0x00000000, 0xffffffff, 32, 1},
-    {"STAT_HDRM_POOL", STAT_HDRM_POOL_ADDR, 0, 0, 0, Access::kRo, false, 0x00000000, 0xffffffff, 33, 1},
-    {"STAT_POOL_USED", STAT_POOL_USED_ADDR, 1, COUNT_NPOOLS, 15, Access::kRo, false, 0x00000000, 0xffffffff, 34, 1},
-    {"STAT_DECISIONS", STAT_DECISIONS_ADDR, 0, 0, 0, Access::kRo, false, 0x00000000, 0xffffffff, 35, 1},
-    {"STAT_DROPS", STAT_DROPS_ADDR, 0, 0, 0, Access::kRo, false, 0x00000000, 0xffffffff, 36, 1},
+    {"ABM_INTERVAL", ABM_INTERVAL_ADDR, 0, 0, 0, Access::kRw, true, 0x0000000d, 0x0000001f, 14, 1},
+    {"ABM_PORT_CELLS", ABM_PORT_CELLS_ADDR, 1, COUNT_NPORTS, 255, Access::kRw, true, 0x00000000, 0xffffffff, 15, 1},
+    {"THRESH_PERIOD", THRESH_PERIOD_ADDR, 0, 0, 0, Access::kRw, true, 0x00000001, 0x000000ff, 16, 1},
+    {"POOL_SIZE", POOL_SIZE_ADDR, 1, COUNT_NPOOLS, 15, Access::kRw, true, 0x00000000, 0xffffffff, 17, 1},
+    {"IPROF_MODE", IPROF_MODE_ADDR, 8, COUNT_NPROF, 16, Access::kRw, true, 0x00000000, 0x001f010f, 18, 3},
+    {"IPROF_RESERVED", IPROF_RESERVED_ADDR, 8, COUNT_NPROF, 16, Access::kRw, true, 0x00000000, 0xffffffff, 21, 1},
+    {"IPROF_STATIC", IPROF_STATIC_ADDR, 8, COUNT_NPROF, 16, Access::kRw, true, 0x00000000, 0xffffffff, 22, 1},
+    {"IPROF_XOFF", IPROF_XOFF_ADDR, 8, COUNT_NPROF, 16, Access::kRw, true, 0x00000000, 0xffffffff, 23, 1},
+    {"IPROF_XON", IPROF_XON_ADDR, 8, COUNT_NPROF, 16, Access::kRw, true, 0x00000000, 0xffffffff, 24, 1},
+    {"IPROF_XON_OFFSET", IPROF_XON_OFFSET_ADDR, 8, COUNT_NPROF, 16, Access::kRw, true, 0x00000000, 0xffffffff, 25, 1},
+    {"EPROF_MODE", EPROF_MODE_ADDR, 4, COUNT_NPROF, 16, Access::kRw, true, 0x00000000, 0x001f010f, 26, 3},
+    {"EPROF_RESERVED", EPROF_RESERVED_ADDR, 4, COUNT_NPROF, 16, Access::kRw, true, 0x00000000, 0xffffffff, 29, 1},
+    {"EPROF_STATIC", EPROF_STATIC_ADDR, 4, COUNT_NPROF, 16, Access::kRw, true, 0x00000000, 0xffffffff, 30, 1},
+    {"QMAP", QMAP_ADDR, 1, COUNT_NPORTS | COUNT_NPRIO, 512, Access::kRw, true, 0x00000000, 0x00011f1f, 31, 3},
+    {"STAT_TOTAL", STAT_TOTAL_ADDR, 0, 0, 0, Access::kRo, false, 0x00000000, 0xffffffff, 34, 1},
+    {"STAT_HDRM_POOL", STAT_HDRM_POOL_ADDR, 0, 0, 0, Access::kRo, false, 0x00000000, 0xffffffff, 35, 1},
+    {"STAT_POOL_USED", STAT_POOL_USED_ADDR, 1, COUNT_NPOOLS, 15, Access::kRo, false, 0x00000000, 0xffffffff, 36, 1},
+    {"STAT_DECISIONS", STAT_DECISIONS_ADDR, 0, 0, 0, Access::kRo, false, 0x00000000, 0xffffffff, 37, 1},
+    {"STAT_DROPS", STAT_DROPS_ADDR, 0, 0, 0, Access::kRo, false, 0x00000000, 0xffffffff, 38, 1},
 };
 
 }  // namespace mmusim::admission::regs

@@ -68,8 +68,11 @@ struct EwmaConfig {
 };
 
 struct AbmConfig {
-  uint32_t interval_cycles = 10000;  // drain-rate measurement interval
-  // Cells a port can send in one interval, per port (line rate x interval / cell).
+  // Drain-rate measurement interval: 2^interval_log2 MMU cycles (the interval number is a
+  // bit slice of the cycle count in the RTL: no divider), at most 2^20.
+  uint8_t interval_log2 = 13;
+  // Cells a port can send in one interval, per port (line rate x interval / cell); a
+  // port past the vector's end has 0 (the RTL register's reset value: full rate).
   std::vector<uint64_t> port_cells_per_interval;
 };
 

@@ -360,10 +360,12 @@ admission::CoreConfig SwitchConfig::core_config() const {
   c.congestion = {admission.congestion_rule, cells(admission.congested_bytes)};
   c.ewma = admission.ewma;
   c.thresholds = admission.thresholds;
-  c.abm.interval_cycles = uint32_t(std::max<uint64_t>(1, admission.abm_interval_ps / mmu.clock_period_ps));
+  // The interval in whole MMU cycles, rounded down to a power of two (docs/policies.md, abm).
+  const uint64_t interval_cycles = std::max<uint64_t>(1, admission.abm_interval_ps / mmu.clock_period_ps);
+  c.abm.interval_log2 = uint8_t(63 - __builtin_clzll(interval_cycles));  // <= 20 (scenario.cc)
   for (const auto& p : topo.ports)
     c.abm.port_cells_per_interval.push_back(uint64_t(
-        (unsigned __int128)p.rate_bps * (uint64_t(c.abm.interval_cycles) * mmu.clock_period_ps) /
+        (unsigned __int128)p.rate_bps * ((uint64_t(1) << c.abm.interval_log2) * mmu.clock_period_ps) /
         8'000'000'000'000ull / mmu.cell_bytes));
   c.dsh.port_xon_offset_cells = cells(admission.dsh_port_xon_offset_bytes);
   return c;

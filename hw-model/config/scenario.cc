@@ -121,6 +121,9 @@ void load_admission(Scenario& sc, JsonReader r) {
     // The interval is counted in whole MMU cycles: a shorter one would be a silent clamp.
     if (a.abm_interval_ps < sc.mmu.clock_period_ps)
       b.fail("interval_ns", "shorter than one MMU clock cycle (" + ns_text(sc.mmu.clock_period_ps) + " ns)");
+    // The RTL takes the interval number from cycle bits 0..31 with a 12-bit tag: 2^20 cycles at most.
+    if (a.abm_interval_ps / sc.mmu.clock_period_ps >= (uint64_t(1) << 21))
+      b.fail("interval_ns", "longer than 2^21 - 1 MMU clock cycles (" + ns_text(sc.mmu.clock_period_ps) + " ns each)");
     b.done();
   }
   if (r.has("dsh")) {

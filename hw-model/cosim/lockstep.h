@@ -61,7 +61,7 @@ class Lockstep {
 
   admission::Result admit(const admission::Request& r) {
     const admission::Result want = m_core.admit(r);
-    watch({Named{r.in_port, r.out_port, r.prio}});
+    watch({Named{r.in_port, r.out_port, r.prio, r.egress_queue()}});
     const admission::Result got = m_unit.admit(r);
     ++m_ops;
     if (!same(want, got)) fail("admit", describe(r), describe(want), describe(got));
@@ -71,7 +71,7 @@ class Lockstep {
 
   admission::PfcUpdate depart(const admission::Departure& d) {
     const admission::PfcUpdate want = m_core.depart(d);
-    watch({Named{d.in_port, d.out_port, d.prio}});
+    watch({Named{d.in_port, d.out_port, d.prio, d.egress_queue()}});
     const admission::PfcUpdate got = m_unit.depart(d);
     ++m_ops;
     if (want.pfc != got.pfc || want.port_pfc != got.port_pfc)
@@ -92,7 +92,7 @@ class Lockstep {
       wu = m_core.depart(d);
       wr = m_core.admit(r);
     }
-    watch({Named{r.in_port, r.out_port, r.prio}, Named{d.in_port, d.out_port, d.prio}});
+    watch({Named{r.in_port, r.out_port, r.prio, r.egress_queue()}, Named{d.in_port, d.out_port, d.prio, d.egress_queue()}});
     const auto [gu, gr] = m_unit.depart_and_admit(d, r);
     m_ops += 2;
     if (m_unit.request_waited() == m_p.dual_issue)
@@ -149,12 +149,14 @@ class Lockstep {
   }
   static std::string describe(const admission::Request& r) {
     std::ostringstream s;
-    s << "in=" << r.in_port << " out=" << r.out_port << " prio=" << int(r.prio) << " cells=" << r.cells;
+    s << "in=" << r.in_port << " out=" << r.out_port << " prio=" << int(r.prio) << " queue=" << int(r.egress_queue())
+      << " cells=" << r.cells;
     return s.str();
   }
   static std::string describe(const admission::Departure& d) {
     std::ostringstream s;
-    s << "in=" << d.in_port << " out=" << d.out_port << " prio=" << int(d.prio) << " cells=" << d.cells;
+    s << "in=" << d.in_port << " out=" << d.out_port << " prio=" << int(d.prio) << " queue=" << int(d.egress_queue())
+      << " cells=" << d.cells;
     return s.str();
   }
   static std::string describe(const admission::Result& r) {
@@ -177,7 +179,7 @@ class Lockstep {
 
   struct Named {
     uint32_t in = 0, out = 0;
-    uint8_t prio = 0;
+    uint8_t prio = 0, queue = 0;
   };
   // The state words an operation names (its queues' counters and pause bits, its port's
   // pause bit, the pools), watched on the unit's debug lanes through the operation, so
@@ -186,7 +188,7 @@ class Lockstep {
     namespace sm = state_map;
     m_named.clear();
     for (const Named& n : ops) {
-      const uint32_t ii = n.in * m_p.nprio + n.prio, ei = n.out * m_p.nprio + n.prio;
+      const uint32_t ii = n.in * m_p.nprio + n.prio, ei = n.out * m_p.nprio + n.queue;
       m_named.insert(m_named.end(), {sm::addr(sm::kIng, ii), sm::addr(sm::kHdrm, ii), sm::addr(sm::kPaused, ii),
                                      sm::addr(sm::kEgr, ei), sm::addr(sm::kPortPaused, n.in)});
     }
@@ -229,9 +231,9 @@ class Lockstep {
       return;
     }
     m_since_full = 0;
-    const bool reverie = m_cfg.policy == "reverie", dsh = m_cfg.policy == "dsh";
+    const bool reverie = m_cfg.policy == "reverie", dsh = m_cfg.policy == "dsh", abm = m_cfg.policy == "abm";
     const std::string d = admission::first_difference(
-        m_core.state(), m_unit.state(reverie, dsh, uint32_t(m_cfg.pool_cells.size())));
+        m_core.state(), m_unit.state(reverie, dsh, uint32_t(m_cfg.pool_cells.size()), abm));
     if (!d.empty()) fail("state after", op(), d, "");
   }
 

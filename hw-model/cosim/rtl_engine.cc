@@ -59,7 +59,8 @@ struct RtlEngine::Impl {
     rtl::Lockstep<Model> traced(cfg, kParams, waveform);
     for (const Op& o : log) {
       if (o.kind == Op::Kind::kAdmit) traced.admit(o.r);
-      else if (o.kind == Op::Kind::kDepart) traced.depart({o.r.in_port, o.r.out_port, o.r.prio, o.r.cells, o.r.cycle});
+      else if (o.kind == Op::Kind::kDepart)
+        traced.depart({o.r.in_port, o.r.out_port, o.r.prio, o.r.cells, o.r.cycle, o.r.queue});
       else if (o.kind == Op::Kind::kCsrWrite) traced.csr_write(o.r.in_port, o.r.cells);
       else traced.unit().write(o.r.in_port, o.r.cells);
     }
@@ -105,7 +106,7 @@ admission::Result RtlEngine::admit(const admission::Request& r) {
 }
 
 admission::PfcUpdate RtlEngine::depart(const admission::Departure& d) {
-  m->log.push_back({Impl::Op::Kind::kDepart, {d.in_port, d.out_port, d.prio, d.cells, d.cycle}});
+  m->log.push_back({Impl::Op::Kind::kDepart, {d.in_port, d.out_port, d.prio, d.cells, d.cycle, d.queue}});
   const admission::PfcUpdate u = m->lockstep().depart(d);
   if (m->ls->mismatch().any) m->fail();
   return u;

@@ -157,7 +157,7 @@ class Unit {
   bool port_paused(uint32_t p) { return peek(state_map::kPortPaused, p) != 0; }
   uint64_t pool_used(uint32_t k) { return peek(state_map::kPoolUsed, k); }
   // Policy state: reverie's filters (q_hat, EWMA_FRAC fraction bits) and n_p (an integer
-  // count), dsh's port counters.
+  // count), dsh's port counters; abm's (state_map::kAbmIn/kAbmEg, kNcong from 8).
   uint64_t avg_in(uint32_t q) { return peek(state_map::kAvgIn, q); }
   uint64_t avg_eg(uint32_t q) { return peek(state_map::kAvgEg, q); }
   uint64_t ncong(uint32_t prio) { return peek(state_map::kNcong, prio); }
@@ -172,9 +172,9 @@ class Unit {
   // counter bank, and the policy state of the policy the unit runs (reverie: q_hat and n_p
   // in the core's 8 fraction bits; dsh: port counters), which the core keeps only then;
   // the first `npools` pools (the configuration's).
-  admission::ArchState state(bool reverie, bool dsh, uint32_t npools) {
+  admission::ArchState state(bool reverie, bool dsh, uint32_t npools, bool abm = false) {
     const state_map::Dims d{m_p.nports * m_p.nprio, m_p.nports, m_p.nprio, std::min(npools, m_p.npools)};
-    return state_map::read([this](const std::vector<uint32_t>& a) { return fetch(a); }, d, reverie, dsh);
+    return state_map::read([this](const std::vector<uint32_t>& a) { return fetch(a); }, d, reverie, dsh, abm);
   }
 
  private:
@@ -183,14 +183,18 @@ class Unit {
     m_m->req_in_port_i = r.in_port;
     m_m->req_out_port_i = r.out_port;
     m_m->req_prio_i = r.prio;
+    m_m->req_queue_i = r.egress_queue();
     m_m->req_cells_i = r.cells;
+    m_m->now_i = uint32_t(r.cycle);
   }
   void drive_release(const admission::Departure& d) {
     m_m->rel_valid_i = 1;
     m_m->rel_in_port_i = d.in_port;
     m_m->rel_out_port_i = d.out_port;
     m_m->rel_prio_i = d.prio;
+    m_m->rel_queue_i = d.egress_queue();
     m_m->rel_cells_i = d.cells;
+    m_m->now_i = uint32_t(d.cycle);
   }
   admission::Result response() const {
     admission::Result res;

@@ -18,13 +18,16 @@ enum Region : uint32_t {
   kPaused = 3,
   kAvgIn = 4,  // reverie q_hat, EWMA_FRAC fraction bits
   kAvgEg = 5,
-  kNcong = 6,  // reverie n_p per priority, an integer count
+  kNcong = 6,  // n_p per priority, an integer count: reverie's at 0..7, abm's ingress at 8..15, egress at 16..23
   kPortPaused = 7,  // per port
   kPortShared = 8,
   kPortIns = 9,
   kPoolUsed = 10,  // per pool
   kScalar = 11,    // kTotal, kHdrmUsed, kUnderflow
+  kAbmIn = 12,     // abm per ingress queue: sent this interval at kAbmCur + queue, last at kAbmLast + queue, tag at kAbmTag + queue
+  kAbmEg = 13,     // the same per egress queue
 };
+enum AbmIndex : uint32_t { kAbmCur = 0, kAbmLast = 512, kAbmTag = 1024, kAbmNpIn = 8, kAbmNpEg = 16 };
 enum Scalar : uint32_t { kTotal = 0, kHdrmUsed = 1, kUnderflow = 2 };
 
 constexpr uint32_t addr(Region r, uint32_t index) { return uint32_t(r) << 12 | index; }
@@ -42,8 +45,9 @@ struct Field {
   enum Count { kQueues, kPorts, kPrios, kPools } count;
   std::vector<uint64_t> admission::ArchState::*u64 = nullptr;
   std::vector<uint8_t> admission::ArchState::*u8 = nullptr;
-  enum Policy { kAll, kReverie, kDsh } policy = kAll;
+  enum Policy { kAll, kReverie, kDsh, kAbm } policy = kAll;
   uint32_t shift = 0;  // n_p: the core's 8 fraction bits
+  uint32_t base = 0;   // index of entry 0
 };
 inline const std::vector<Field>& fields() {
   using S = admission::ArchState;
@@ -59,24 +63,34 @@ inline const std::vector<Field>& fields() {
       {kNcong, Field::kPrios, &S::n_p, nullptr, Field::kReverie, 8},
       {kPortShared, Field::kPorts, &S::port_shared, nullptr, Field::kDsh},
       {kPortIns, Field::kPorts, &S::port_ins, nullptr, Field::kDsh},
+      {kAbmIn, Field::kQueues, &S::abm_cur_in, nullptr, Field::kAbm, 0, kAbmCur},
+      {kAbmIn, Field::kQueues, &S::abm_last_in, nullptr, Field::kAbm, 0, kAbmLast},
+      {kAbmIn, Field::kQueues, &S::abm_tag_in, nullptr, Field::kAbm, 0, kAbmTag},
+      {kAbmEg, Field::kQueues, &S::abm_cur_eg, nullptr, Field::kAbm, 0, kAbmCur},
+      {kAbmEg, Field::kQueues, &S::abm_last_eg, nullptr, Field::kAbm, 0, kAbmLast},
+      {kAbmEg, Field::kQueues, &S::abm_tag_eg, nullptr, Field::kAbm, 0, kAbmTag},
+      {kNcong, Field::kPrios, &S::abm_n_in, nullptr, Field::kAbm, 8, kAbmNpIn},
+      {kNcong, Field::kPrios, &S::abm_n_eg, nullptr, Field::kAbm, 8, kAbmNpEg},
   };
   return f;
 }
 
 // The whole architectural state, read through `fetch(addresses) -> words`.
 template <class Fetch>
-admission::ArchState read(Fetch&& fetch, const Dims& d, bool reverie, bool dsh) {
+admission::ArchState read(Fetch&& fetch, const Dims& d, bool reverie, bool dsh, bool abm = false) {
   std::vector<uint32_t> addrs;
   std::vector<uint32_t> counts;
   for (const Field& f : fields()) {
-    const bool on = f.policy == Field::kAll || (f.policy == Field::kReverie ? reverie : dsh);
+    const bool on = f.policy == Field::kAll || (f.policy == Field::kReverie ? reverie
+                                                : f.policy == Field::kDsh   ? dsh
+                                                                            : abm);
     const uint32_t n = !on                         ? 0
                        : f.count == Field::kQueues ? d.nq
                        : f.count == Field::kPorts  ? d.nports
                        : f.count == Field::kPrios  ? d.nprio
                                                    : d.npools;
     counts.push_back(n);
-    for (uint32_t i = 0; i < n; ++i) addrs.push_back(addr(f.region, i));
+    for (uint32_t i = 0; i < n; ++i) addrs.push_back(addr(f.region, f.base + i));
   }
   addrs.push_back(addr(kScalar, kTotal));
   addrs.push_back(addr(kScalar, kHdrmUsed));

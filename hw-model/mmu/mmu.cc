@@ -53,16 +53,6 @@ void Mmu::enable_timeseries(std::ostream* out) {
 }
 
 void Mmu::enable_rtl(const std::string& waveform) {
-  // The RTL unit has one priority index for both sides.
-  for (uint32_t in = 0; in < m_cfg.ports(); ++in)
-    for (uint32_t out = 0; out < m_cfg.ports(); ++out)
-      for (uint32_t tc = 0; tc < kClasses; ++tc)
-        if (m_cfg.tc_to_pg[in][tc] != m_cfg.tc_to_queue[out][tc])
-          throw ConfigError("admission.impl: rtl: the RTL unit counts egress per (port, PG): TC " + std::to_string(tc) +
-                            " maps to PG " + std::to_string(m_cfg.tc_to_pg[in][tc]) + " at " +
-                            m_cfg.port_names[in] + " but to queue " +
-                            std::to_string(m_cfg.tc_to_queue[out][tc]) + " at " + m_cfg.port_names[out] +
-                            " (tc_to_pg_map and tc_to_queue_map must agree under impl rtl)");
   try {
     m_rtl = std::make_unique<RtlEngine>(m_core.config(), waveform);
   } catch (const std::invalid_argument& e) {

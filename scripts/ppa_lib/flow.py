@@ -26,7 +26,7 @@ RTL = _rtl_sources()
 RTL_INCLUDES = sorted(os.path.join(REPO, 'rtl', f) for f in os.listdir(os.path.join(REPO, 'rtl')) if f.endswith('.svh'))
 TOP = 'mmu_admission'
 # CTRL.policy values (rtl/regmap.json): bit i of the POLICIES mask is value i.
-POLICY_BITS = {'dt': 1, 'reverie': 2, 'dsh': 4, 'static': 8, 'sih': 16}
+POLICY_BITS = {'dt': 1, 'reverie': 2, 'dsh': 4, 'static': 8, 'sih': 16, 'abm': 32}
 
 # Libraries under the shared PDK folder (its README names the files and their pitfalls).
 LIBS = {
@@ -45,7 +45,7 @@ DEFAULT_CLOCK_PS = 1000
 CATEGORIES = ('counters', 'ewma', 'thresholds', 'pfc', 'control', 'csr')
 CATEGORY_TITLES = {
     'counters': 'counters (queue, headroom, pool, total; dsh port counters)',
-    'ewma': 'EWMA filters (reverie)',
+    'ewma': 'per-queue policy state (reverie EWMA filters, abm drain rates)',
     'thresholds': 'thresholds (DT shift, reverie divide by n_p, dsh port threshold, compares)',
     'pfc': 'PFC state (queue and port pause bits, XOFF/XON decisions)',
     'control': 'control (operation select, queue index, profile lookup, verdict, responses)',
@@ -397,8 +397,9 @@ MODULE_CATEGORY = {
     'mmu_adm_ewma': 'ewma',
     # Per-policy thresholds (reverie's and dsh's modules also hold their own bookkeeping).
     'mmu_pol_dt': 'thresholds', 'mmu_pol_static': 'thresholds', 'mmu_pol_sih': 'thresholds',
-    'mmu_pol_reverie': 'thresholds', 'mmu_pol_dsh': 'thresholds',
-    'mmu_adm_recip_div': 'thresholds',  # reverie's divide by n_p
+    'mmu_pol_reverie': 'thresholds', 'mmu_pol_dsh': 'thresholds', 'mmu_pol_abm': 'thresholds',
+    'mmu_adm_recip_div': 'thresholds',  # reverie's and abm's divide by n_p, abm's drain ratio
+    'mmu_adm_rate': 'ewma',             # abm's per-queue drain-rate state, n_p, ratios and their update
     'mmu_adm_derive': 'thresholds',     # configuration-derived tables (pool, N_q, insurance, xoff sum)
     'mmu_adm_thresh': 'thresholds',     # the threshold calculator: registered pools and n_p, per-profile thresholds
     'mmu_adm_op': 'control',            # profile lookup, policy select

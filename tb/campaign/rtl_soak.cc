@@ -143,8 +143,9 @@ int replay(const std::string& file) {
   }
   if (c.variant != "small" && c.variant != "mid" && c.variant != "big")
     usage_error(file + ": variant must be small, mid or big");
-  if (c.policy != "dt" && c.policy != "reverie" && c.policy != "dsh" && c.policy != "static" && c.policy != "sih")
-    usage_error(file + ": policy must be dt, reverie, dsh, static or sih");
+  if (c.policy != "dt" && c.policy != "reverie" && c.policy != "dsh" && c.policy != "static" && c.policy != "sih" &&
+      c.policy != "abm")
+    usage_error(file + ": policy must be dt, reverie, dsh, static, sih or abm");
   if (c.requests == 0) usage_error(file + ": requests missing");
   const std::string fst = file + ".fst";
   const Outcome o = run_variant(c, fst);
@@ -206,7 +207,7 @@ int main(int argc, char** argv) {
   std::printf("rtl_soak: seed %llu, %llu requests\n", (unsigned long long)seed, (unsigned long long)requests);
   std::fflush(stdout);
 
-  const char* policies[] = {"dt", "reverie", "dsh", "static", "sih"};
+  const char* policies[] = {"dt", "reverie", "dsh", "static", "sih", "abm"};
   std::map<std::string, soak::Stats> per;  // "variant policy"
   std::map<std::string, uint64_t> cases;
   std::mt19937_64 rng(seed);

@@ -30,6 +30,7 @@ struct Stats {
   uint64_t drains = 0;       // buffer emptied, then accounting registers rewritten
   uint64_t resets = 0;
   uint64_t squeezes = 0;     // BUFFER_CELLS cut below the occupancy under traffic, then restored
+  uint64_t queue_not_prio = 0;  // requests whose egress queue is not their PG
   uint64_t idle = 0;         // idle cycles between operations (the threshold calculator loads)
   uint64_t period_changes = 0;  // THRESH_PERIOD changed under traffic
   // Hazard bins.
@@ -55,6 +56,7 @@ struct Stats {
     drains += o.drains;
     resets += o.resets;
     squeezes += o.squeezes;
+    queue_not_prio += o.queue_not_prio;
     idle += o.idle;
     period_changes += o.period_changes;
     pair_same_in += o.pair_same_in;
@@ -89,6 +91,7 @@ struct Stats {
             {"hazard: release+request, same in-port", pair_same_in},
             {"hazard: release+request, same out-port", pair_same_out},
             {"hazard: release+request, same priority", pair_same_prio},
+            {"egress queue other than the PG", queue_not_prio},
             {"csr: ewma_k written under traffic", ewma_k_under_traffic},
             {"csr: CONGESTED_CELLS written (empty)", congested_changed},
             {"csr: CONGESTED_CELLS refused (busy)", congested_refused_busy},
@@ -113,6 +116,7 @@ struct Packet {
   uint32_t in, out;
   uint8_t prio;
   uint32_t cells;
+  uint8_t queue;  // egress queue: the PG, or (a quarter of the packets) another (issue 14)
 };
 
 // Runs `requests` admission requests through `ls`; stops early at the first mismatch.
@@ -123,11 +127,19 @@ Stats run(rtl::Lockstep<M>& ls, std::mt19937_64& rng, uint64_t requests) {
   auto pick = [&](uint64_t lo, uint64_t hi) { return lo + rng() % (hi - lo + 1); };
   std::vector<Packet> live;
   Stats st;
+  // The cycle of each operation: 0..3 cycles after the last (abm's intervals roll).
+  uint64_t cycle = 0;
+  auto now = [&]() { return cycle += pick(0, 3); };
   const uint32_t hot_out = uint32_t(pick(0, p.nports - 1));
   auto fresh = [&]() {
-    return Packet{uint32_t(pick(0, p.nports - 1)), rng() % 3 ? hot_out : uint32_t(pick(0, p.nports - 1)),
-                  uint8_t(pick(0, p.nprio - 1)), uint32_t(pick(1, 8))};
+    Packet k{uint32_t(pick(0, p.nports - 1)), rng() % 3 ? hot_out : uint32_t(pick(0, p.nports - 1)),
+             uint8_t(pick(0, p.nprio - 1)), uint32_t(pick(1, 8)), 0};
+    k.queue = rng() % 4 ? k.prio : uint8_t(pick(0, p.nprio - 1));
+    if (k.queue != k.prio) ++st.queue_not_prio;
+    return k;
   };
+  auto req = [](const Packet& k, uint64_t t) { return admission::Request{k.in, k.out, k.prio, k.cells, t, k.queue}; };
+  auto dep = [](const Packet& k, uint64_t t) { return admission::Departure{k.in, k.out, k.prio, k.cells, t, k.queue}; };
   auto take = [&]() {
     const size_t i = size_t(pick(0, live.size() - 1));
     const Packet k = live[i];
@@ -136,14 +148,14 @@ Stats run(rtl::Lockstep<M>& ls, std::mt19937_64& rng, uint64_t requests) {
     return k;
   };
   auto admit = [&](const Packet& k) {
-    const admission::Result r = ls.admit({k.in, k.out, k.prio, k.cells, 0});
+    const admission::Result r = ls.admit(req(k, now()));
     ++st.requests;
     if (ls.mismatch().any) return;
     if (r.verdict != admission::Verdict::kDrop) live.push_back(k);
     st.count(r);
   };
   auto release = [&](const Packet& k) {
-    const admission::PfcUpdate u = ls.depart({k.in, k.out, k.prio, k.cells, 0});
+    const admission::PfcUpdate u = ls.depart(dep(k, now()));
     ++st.releases;
     if (!ls.mismatch().any) st.count(u);
   };
@@ -221,13 +233,15 @@ Stats run(rtl::Lockstep<M>& ls, std::mt19937_64& rng, uint64_t requests) {
         k.in = d.in;
         k.out = d.out;
         k.prio = d.prio;
+        k.queue = d.queue;
         ++st.same_queue;
       } else {
         if (rng() % 2) k.in = d.in;
         if (rng() % 2) k.out = d.out;
         if (rng() % 2) k.prio = d.prio;
       }
-      const auto res = ls.depart_and_admit({d.in, d.out, d.prio, d.cells, 0}, {k.in, k.out, k.prio, k.cells, 0});
+      const uint64_t t = now();
+      const auto res = ls.depart_and_admit(dep(d, t), req(k, t));
       if (res.second.verdict != admission::Verdict::kDrop) live.push_back(k);
       ++st.requests;
       ++st.releases;

@@ -97,6 +97,9 @@ TEST_F(Ranges, IntervalsShorterThanTheirUnit) {
   // ABM counts its interval in MMU cycles (1 ns at 1 GHz): no silent round-up to a cycle.
   refused({"admission.abm.interval_ns=0.5"}, {"admission.abm.interval_ns", "one MMU clock cycle"});
   accepted({"admission.abm.interval_ns=1"});
+  // At most 2^20-cycle intervals (the RTL takes a 12-bit interval number from cycle bits 0..31): below 2^21 cycles.
+  refused({"admission.abm.interval_ns=2097152"}, {"admission.abm.interval_ns", "2^21 - 1"});
+  accepted({"admission.abm.interval_ns=2097151"});
   refused({"host.acks.enabled=true", "host.acks.rto_us=0.5"}, {"host.acks.rto_us", "at least 1 us"});
   accepted({"host.acks.enabled=true", "host.acks.rto_us=1"});
 }

@@ -15,7 +15,7 @@ struct CsrWrite {
   uint32_t addr = 0, data = 0;
 };
 
-// A configuration a unit with parameters `p` can hold: policy dt, reverie, dsh, static or sih; pools,
+// A configuration a unit with parameters `p` can hold: policy dt, reverie, dsh, static, sih or abm; pools,
 // profiles, alphas, reserved sizes, headroom, hysteresis, the queue maps, the congestion
 // level and the filter all drawn at random.
 inline admission::CoreConfig random_config(std::mt19937_64& rng, const admission::RtlParams& p, uint8_t ewma_frac,
@@ -58,6 +58,10 @@ inline admission::CoreConfig random_config(std::mt19937_64& rng, const admission
   c.ewma.frac_bits = ewma_frac;
   c.ewma.clamp = rng() % 2;
   c.dsh.port_xon_offset_cells = pick(0, 10);
+  // abm: short intervals (the tests advance the cycle by a few per operation), capacities
+  // around the cells sent per interval, 0 (full rate) now and then.
+  c.abm.interval_log2 = uint8_t(pick(0, 7));
+  for (uint32_t port = 0; port < p.nports; ++port) c.abm.port_cells_per_interval.push_back(rng() % 8 ? pick(1, 300) : 0);
   // The threshold calculator's period: 1 (the default) half the time.
   c.thresholds.period_cycles = uint32_t(rng() % 2 ? 1 : pick(2, 20));
   return c;
@@ -83,7 +87,9 @@ inline uint64_t register_case(uint32_t reg) {
     case R::EPROF_RESERVED_ADDR: return 14;
     case R::EPROF_STATIC_ADDR: return 15;
     case R::QMAP_ADDR: return 16;
-    case R::THRESH_PERIOD_ADDR: return 18;
+    case R::ABM_INTERVAL_ADDR: return 17;
+    case R::ABM_PORT_CELLS_ADDR: return 18;
+    case R::THRESH_PERIOD_ADDR: return 19;
   }
   throw std::invalid_argument("random_write: no writable register at " + std::to_string(reg));
 }
@@ -123,12 +129,12 @@ inline CsrWrite random_write(std::mt19937_64& rng, const admission::CoreConfig& 
     CsrWrite w;
     const uint32_t ik = uint32_t(pick(0, nin - 1)), ek = uint32_t(pick(0, neg - 1));
     const uint32_t shift = uint32_t(int(pick(0, 8)) - 5) & 0x1f;
-    switch (reg == kAnyRegister ? pick(0, 18) : register_case(reg)) {
+    switch (reg == kAnyRegister ? pick(0, 20) : register_case(reg)) {
       case 0:
       case 1: {  // the filter (and, quiesced, the policy)
         w.addr = R::CTRL_ADDR;
         w.data = admission::read(c, w.addr, p);
-        if (accounting && rng() % 2) w.data = put(w.data, R::CTRL_POLICY_LSB, R::CTRL_POLICY_W, pick(0, 4));
+        if (accounting && rng() % 2) w.data = put(w.data, R::CTRL_POLICY_LSB, R::CTRL_POLICY_W, pick(0, 5));
         w.data = put(w.data, R::CTRL_EWMA_RULE_LSB, 1, rng() % 2);
         w.data = put(w.data, R::CTRL_EWMA_CLAMP_LSB, 1, rng() % 2);
         w.data = put(w.data, R::CTRL_EWMA_K_LSB, R::CTRL_EWMA_K_W, pick(0, 12));
@@ -162,7 +168,12 @@ inline CsrWrite random_write(std::mt19937_64& rng, const admission::CoreConfig& 
       }
       case 14: w = {R::EPROF_RESERVED_ADDR + ek * R::EPROF_STRIDE, uint32_t(rng() % 2 ? pick(1, 12) : 0)}; break;
       case 15: w = {R::EPROF_STATIC_ADDR + ek * R::EPROF_STRIDE, uint32_t(pick(0, b))}; break;
-      case 18: w = {R::THRESH_PERIOD_ADDR, uint32_t(rng() % 2 ? 1 : pick(1, 20))}; break;
+      case 17: w = {R::ABM_INTERVAL_ADDR, uint32_t(pick(0, 7))}; break;
+      case 18:
+        w = {R::ABM_PORT_CELLS_ADDR + uint32_t(pick(0, p.nports - 1)) * R::ABM_PORT_CELLS_STRIDE,
+             uint32_t(rng() % 8 ? pick(1, 300) : 0)};
+        break;
+      case 19: w = {R::THRESH_PERIOD_ADDR, uint32_t(rng() % 2 ? 1 : pick(1, 20))}; break;
       default: {
         const uint32_t q = uint32_t(pick(0, size_t(p.nports) * p.nprio - 1));
         w.addr = R::QMAP_ADDR + q;
@@ -180,10 +191,12 @@ inline CsrWrite random_write(std::mt19937_64& rng, const admission::CoreConfig& 
 }
 
 // A write whose value the unit itself refuses (and the core too): policy 6 (no such policy), ewma_k 31,
-// dynamic_th -16, a pool or a profile the unit does not have, a congestion level of 0.
+// dynamic_th -16, a pool or a profile the unit does not have, a congestion level of 0, an
+// abm interval of 2^21 cycles.
 inline CsrWrite illegal_write(std::mt19937_64& rng, const admission::CoreConfig& c, const admission::RtlParams& p) {
   namespace R = admission::regs;
-  switch (rng() % 6) {
+  switch (rng() % 7) {
+    case 6: return {R::ABM_INTERVAL_ADDR, uint32_t(21 + rng() % 11)};
     case 0: return {R::CTRL_ADDR, (admission::read(c, R::CTRL_ADDR, p) & ~R::CTRL_POLICY_MASK) | 6u};
     case 1: return {R::CTRL_ADDR, admission::read(c, R::CTRL_ADDR, p) | R::CTRL_EWMA_K_MASK};
     case 2: return {R::IPROF_MODE_ADDR, (admission::read(c, R::IPROF_MODE_ADDR, p) & ~R::IPROF_MODE_SHIFT_MASK) | 0x100000u};

@@ -211,12 +211,13 @@ TEST(CsrTarget, ErrorsAreResponsesAndLeaveTheCoreAlone) {
   EXPECT_EQ(j.at("errors"), 14u);
 }
 
-// A core the map cannot describe (policy abm, 300 ports) still elaborates; its accesses
-// fail with responses.
+// A core the map cannot describe (the periodic EWMA rule, 300 ports) still elaborates; its
+// accesses fail with responses.
 TEST(CsrTarget, UnrepresentableCoreFailsAccessesNotElaboration) {
   const json j = parse_ok(run_in_child([] {
     admission::CoreConfig c = default_core();
-    c.policy = "abm";
+    c.policy = "reverie";
+    c.ewma.rule = admission::EwmaConfig::Rule::kPeriodic;
     admission::AdmissionCore core(c);
     CsrTarget csr("csr", core);
     admission::CoreConfig big = default_core();
@@ -233,9 +234,9 @@ TEST(CsrTarget, UnrepresentableCoreFailsAccessesNotElaboration) {
     json j;
     m.body = [&] {
       uint32_t d = 0;
-      j["abm_ctrl"] = status(m.read(R::CTRL_ADDR, d));
-      j["abm_buffer"] = m.read_ok(R::BUFFER_CELLS_ADDR);
-      j["abm_to_dt"] = status(m.write(R::CTRL_ADDR, 0x00000a20));  // empty buffer: allowed
+      j["periodic_ctrl"] = status(m.read(R::CTRL_ADDR, d));
+      j["periodic_buffer"] = m.read_ok(R::BUFFER_CELLS_ADDR);
+      j["periodic_to_dt"] = status(m.write(R::CTRL_ADDR, 0x00000a20));  // empty buffer: allowed
       j["policy_now"] = core.config().policy;
       j["big_id"] = status(m2.read(R::ID_ADDR, d));
       j["big_msg"] = big_csr.last_error();
@@ -243,9 +244,9 @@ TEST(CsrTarget, UnrepresentableCoreFailsAccessesNotElaboration) {
     sc_core::sc_start(ps(1 * kUs));
     return j.dump();
   }));
-  EXPECT_EQ(j.at("abm_ctrl"), "TLM_GENERIC_ERROR_RESPONSE");
-  EXPECT_EQ(j.at("abm_buffer"), 65536u);
-  EXPECT_EQ(j.at("abm_to_dt"), "TLM_OK_RESPONSE");
+  EXPECT_EQ(j.at("periodic_ctrl"), "TLM_GENERIC_ERROR_RESPONSE");
+  EXPECT_EQ(j.at("periodic_buffer"), 65536u);
+  EXPECT_EQ(j.at("periodic_to_dt"), "TLM_OK_RESPONSE");
   EXPECT_EQ(j.at("policy_now"), "dt");
   EXPECT_EQ(j.at("big_id"), "TLM_GENERIC_ERROR_RESPONSE");
   EXPECT_NE(j.at("big_msg").get<std::string>().find("nports = 300"), std::string::npos) << j.at("big_msg");

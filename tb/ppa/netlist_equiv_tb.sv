@@ -31,11 +31,11 @@ module netlist_equiv_tb;
   reg [31:0] cfg_wdata = '0;
   reg req_valid = 1'b0;
   reg [PW-1:0] req_in = '0, req_out = '0;
-  reg [2:0] req_prio = '0;
+  reg [2:0] req_prio = '0, req_queue = '0;
   reg [CELLW-1:0] req_cells = '0;
   reg rel_valid = 1'b0;
   reg [PW-1:0] rel_in = '0, rel_out = '0;
-  reg [2:0] rel_prio = '0;
+  reg [2:0] rel_prio = '0, rel_queue = '0;
   reg [CELLW-1:0] rel_cells = '0;
 
   wire [OW-1:0] o_rtl, o_net;
@@ -43,34 +43,37 @@ module netlist_equiv_tb;
   // edge, compared at the falling one with the other outputs): every entry of the memories.
   reg [15:0] dbg_addr = '0;
   integer dbg_seed = SEED + 1;
-  always @(posedge clk) #2 dbg_addr = {4'($unsigned($random(dbg_seed)) % 12), 12'($unsigned($random(dbg_seed)) % (NQ + 1))};
+  always @(posedge clk) #2 dbg_addr = {4'($unsigned($random(dbg_seed)) % 14), 12'($unsigned($random(dbg_seed)) % (NQ + 1))};
+  // The cycle count (abm's intervals) advances by 0..3 a cycle.
+  reg [31:0] now = '0;
+  always @(posedge clk) #2 now = now + 32'($unsigned($random(dbg_seed)) % 4);
 
   mmu_admission #(
     .NPORTS(NPORTS), .NPRIO(NPRIO), .CW(CW), .NPOOLS(NPOOLS), .NPROF(NPROF),
     .EWMA_FRAC(EWMA_FRAC), .CELLW(CELLW), .POLICIES(6'(POLICIES)), .DUAL_ISSUE(DUAL_ISSUE)
   ) u_rtl (
-    .clk_i(clk), .rst_ni(rst_n),
+    .clk_i(clk), .rst_ni(rst_n), .now_i(now),
     .cfg_valid_i(cfg_valid), .cfg_ready_o(o_rtl[0]), .cfg_write_i(cfg_write), .cfg_addr_i(cfg_addr),
     .cfg_wdata_i(cfg_wdata), .cfg_rvalid_o(o_rtl[1]), .cfg_rdata_o(o_rtl[33:2]), .cfg_error_o(o_rtl[34]),
     .req_valid_i(req_valid), .req_ready_o(o_rtl[35]), .req_in_port_i(req_in), .req_out_port_i(req_out),
-    .req_prio_i(req_prio), .req_cells_i(req_cells), .rsp_valid_o(o_rtl[36]), .rsp_verdict_o(o_rtl[38:37]),
+    .req_prio_i(req_prio), .req_queue_i(req_queue), .req_cells_i(req_cells), .rsp_valid_o(o_rtl[36]), .rsp_verdict_o(o_rtl[38:37]),
     .rsp_pfc_o(o_rtl[40:39]), .rsp_port_pfc_o(o_rtl[42:41]), .rsp_reason_o(o_rtl[45:43]),
     .rel_valid_i(rel_valid), .rel_ready_o(o_rtl[46]), .rel_in_port_i(rel_in), .rel_out_port_i(rel_out),
-    .rel_prio_i(rel_prio), .rel_cells_i(rel_cells), .rel_rsp_valid_o(o_rtl[47]),
+    .rel_prio_i(rel_prio), .rel_queue_i(rel_queue), .rel_cells_i(rel_cells), .rel_rsp_valid_o(o_rtl[47]),
     .rel_rsp_pfc_o(o_rtl[49:48]), .rel_rsp_port_pfc_o(o_rtl[51:50]),
     .stat_total_o(o_rtl[52 +: CW]), .stat_hdrm_pool_o(o_rtl[52 + CW +: CW]), .stat_underflow_o(o_rtl[52 + 2*CW]),
     .dbg_addr_i(dbg_addr), .dbg_data_o(o_rtl[53 + 2*CW +: 64])
   );
 
   mmu_admission_net u_net (
-    .clk_i(clk), .rst_ni(rst_n),
+    .clk_i(clk), .rst_ni(rst_n), .now_i(now),
     .cfg_valid_i(cfg_valid), .cfg_ready_o(o_net[0]), .cfg_write_i(cfg_write), .cfg_addr_i(cfg_addr),
     .cfg_wdata_i(cfg_wdata), .cfg_rvalid_o(o_net[1]), .cfg_rdata_o(o_net[33:2]), .cfg_error_o(o_net[34]),
     .req_valid_i(req_valid), .req_ready_o(o_net[35]), .req_in_port_i(req_in), .req_out_port_i(req_out),
-    .req_prio_i(req_prio), .req_cells_i(req_cells), .rsp_valid_o(o_net[36]), .rsp_verdict_o(o_net[38:37]),
+    .req_prio_i(req_prio), .req_queue_i(req_queue), .req_cells_i(req_cells), .rsp_valid_o(o_net[36]), .rsp_verdict_o(o_net[38:37]),
     .rsp_pfc_o(o_net[40:39]), .rsp_port_pfc_o(o_net[42:41]), .rsp_reason_o(o_net[45:43]),
     .rel_valid_i(rel_valid), .rel_ready_o(o_net[46]), .rel_in_port_i(rel_in), .rel_out_port_i(rel_out),
-    .rel_prio_i(rel_prio), .rel_cells_i(rel_cells), .rel_rsp_valid_o(o_net[47]),
+    .rel_prio_i(rel_prio), .rel_queue_i(rel_queue), .rel_cells_i(rel_cells), .rel_rsp_valid_o(o_net[47]),
     .rel_rsp_pfc_o(o_net[49:48]), .rel_rsp_port_pfc_o(o_net[51:50]),
     .stat_total_o(o_net[52 +: CW]), .stat_hdrm_pool_o(o_net[52 + CW +: CW]), .stat_underflow_o(o_net[52 + 2*CW]),
     .dbg_addr_i(dbg_addr), .dbg_data_o(o_net[53 + 2*CW +: 64])
@@ -83,6 +86,7 @@ module netlist_equiv_tb;
   reg [PW-1:0] pk_in[MAXPK];
   reg [PW-1:0] pk_out[MAXPK];
   reg [2:0] pk_prio[MAXPK];
+  reg [2:0] pk_queue[MAXPK];
   reg [CELLW-1:0] pk_cells[MAXPK];
   integer npk = 0;
 
@@ -91,7 +95,7 @@ module netlist_equiv_tb;
   integer released = 0, refused_writes = 0, reads = 0;
   reg last_req = 1'b0;
   reg [PW-1:0] last_in, last_out;
-  reg [2:0] last_prio;
+  reg [2:0] last_prio, last_queue;
   reg [CELLW-1:0] last_cells;
 
   function automatic integer urand(input integer n);  // 0 .. n-1
@@ -122,6 +126,7 @@ module netlist_equiv_tb;
     if (last_req && o_rtl[36]) begin
       if (o_rtl[38:37] != 2'd2 && npk < MAXPK) begin
         pk_in[npk] = last_in; pk_out[npk] = last_out; pk_prio[npk] = last_prio; pk_cells[npk] = last_cells;
+        pk_queue[npk] = last_queue;
         npk = npk + 1;
         admitted = admitted + 1;
       end else if (o_rtl[38:37] == 2'd2) dropped = dropped + 1;
@@ -164,6 +169,8 @@ module netlist_equiv_tb;
     csr_write(12'h005, 32'(8 + urand(24)));                      // headroom pool
     csr_write(12'h006, 32'(2 + urand(12)));                      // congested level
     csr_write(12'h007, 32'(urand(8)));                           // dsh port xon offset
+    csr_write(12'h008, 32'(urand(4)));                           // abm interval: 1..8 cycles
+    for (k = 0; k < NPORTS; k++) csr_write(12'h400 + 12'(k), 32'(urand(40)));  // abm port capacity
     // Ingress profiles on pool 0, egress profiles on the last pool.
     csr_write(12'h010, 32'(48 + urand(64)));
     if (NPOOLS > 1) csr_write(12'h010 + 12'(NPOOLS - 1), 32'(48 + urand(64)));
@@ -187,7 +194,7 @@ module netlist_equiv_tb;
     integer r;
     r = urand(10);
     case (r)
-      0: rand_addr = 12'(urand(8));
+      0: rand_addr = urand(4) == 0 ? 12'h400 + 12'(urand(NPORTS + 1)) : 12'(urand(9));
       1: rand_addr = 12'h010 + 12'(urand(NPOOLS + 1));
       2, 3: rand_addr = 12'h040 + 12'(urand(NPROF * 8 + 2));
       4: rand_addr = 12'h0c0 + 12'(urand(NPROF * 4 + 2));
@@ -217,14 +224,16 @@ module netlist_equiv_tb;
         j = urand(npk);
         rel_valid = 1'b1;
         rel_in = pk_in[j]; rel_out = pk_out[j]; rel_prio = pk_prio[j]; rel_cells = pk_cells[j];
+        rel_queue = pk_queue[j];
         pk_in[j] = pk_in[npk - 1]; pk_out[j] = pk_out[npk - 1];
-        pk_prio[j] = pk_prio[npk - 1]; pk_cells[j] = pk_cells[npk - 1];
+        pk_prio[j] = pk_prio[npk - 1]; pk_cells[j] = pk_cells[npk - 1]; pk_queue[j] = pk_queue[npk - 1];
         npk = npk - 1;
         released = released + 1;
       end else if (urand(100) < 3) begin
         // A release of something never admitted: an underflow (sticky) or a wrong account.
         rel_valid = 1'b1;
         rel_in = PW'(urand(NPORTS)); rel_out = PW'(urand(NPORTS)); rel_prio = 3'(urand(NPRIO));
+        rel_queue = 3'(urand(NPRIO));
         rel_cells = CELLW'(urand(1 << CELLW));
       end
       if (urand(100) < 75) begin
@@ -232,9 +241,10 @@ module netlist_equiv_tb;
         req_in = PW'(urand(NPORTS));
         req_out = urand(3) == 0 ? PW'(urand(NPORTS)) : '0;     // incast towards port 0
         req_prio = 3'(urand(NPRIO));
+        req_queue = urand(4) == 0 ? 3'(urand(NPRIO)) : req_prio;  // TC -> queue other than its PG
         req_cells = CELLW'(1 + urand((1 << CELLW) - 1));
         last_req = DUAL_ISSUE != 0 || !rel_valid;
-        last_in = req_in; last_out = req_out; last_prio = req_prio; last_cells = req_cells;
+        last_in = req_in; last_out = req_out; last_prio = req_prio; last_cells = req_cells; last_queue = req_queue;
       end
       step();
     end

@@ -42,6 +42,10 @@ inline admission::CoreConfig directed_config(const UnitParams& p, const std::str
   c.ewma.k = 0;  // q_hat = q: thresholds are hand-computable
   c.ewma.rule = admission::EwmaConfig::Rule::kEnqueueDequeue;
   c.congestion.cells = 1;
+  // abm: intervals of 16 cycles in which a port can send 24 cells (operations at cycle 0
+  // stay in the first interval: full rate).
+  c.abm.interval_log2 = 4;
+  c.abm.port_cells_per_interval.assign(p.nports, 24);
   return c;
 }
 

@@ -181,6 +181,7 @@ class BareUnit {
     m_m->req_in_port_i = in;
     m_m->req_out_port_i = out;
     m_m->req_prio_i = prio;
+    m_m->req_queue_i = prio;
     m_m->req_cells_i = cells;
     tick();
     m_m->req_valid_i = 0;
@@ -192,6 +193,7 @@ class BareUnit {
     m_m->rel_in_port_i = in;
     m_m->rel_out_port_i = out;
     m_m->rel_prio_i = prio;
+    m_m->rel_queue_i = prio;
     m_m->rel_cells_i = cells;
     tick();
     m_m->rel_valid_i = 0;

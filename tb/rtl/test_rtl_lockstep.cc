@@ -54,14 +54,18 @@ TEST_P(Directed, DebugPortWordsPastTheStateReadZero) {
     EXPECT_EQ(u.peek(r, nq + kLl), 0u) << r;
     EXPECT_EQ(u.peek(r, 0xfff), 0u) << r;
   }
-  EXPECT_EQ(u.peek(sm::kNcong, 8), 0u);
+  EXPECT_EQ(u.peek(sm::kNcong, 24), 0u);
+  for (sm::Region r : {sm::kAbmIn, sm::kAbmEg}) {
+    EXPECT_EQ(u.peek(r, nq + kLl), 0u) << r;
+    EXPECT_EQ(u.peek(r, 3 * 512 + kLl), 0u) << r;  // past the tag field
+  }
   for (sm::Region r : {sm::kPortPaused, sm::kPortShared, sm::kPortIns}) EXPECT_EQ(u.peek(r, kMid.nports), 0u) << r;
   EXPECT_EQ(u.peek(sm::kPoolUsed, kMid.npools), 0u);
   EXPECT_EQ(u.peek(sm::kScalar, sm::kTotal), u.total());
   EXPECT_EQ(u.peek(sm::kScalar, sm::kHdrmUsed), u.hdrm_pool());
   EXPECT_EQ(u.peek(sm::kScalar, sm::kUnderflow), uint64_t(u.underflow()));
   EXPECT_EQ(u.peek(sm::kScalar, 3), 0u);
-  for (uint32_t r = 12; r < 16; ++r) EXPECT_EQ(u.peek(sm::Region(r), 0), 0u) << r;
+  for (uint32_t r = 14; r < 16; ++r) EXPECT_EQ(u.peek(sm::Region(r), 0), 0u) << r;
 }
 
 TEST_P(Directed, ExactlyAtThreshold) {
@@ -85,7 +89,7 @@ TEST_P(Directed, ExactlyAtThreshold) {
     }
     expect_clean(ls);
     const uint32_t late = idle ? 0 : 1;
-    if (pol == "dt" || pol == "sih") {
+    if (pol == "dt" || pol == "sih" || pol == "abm") {  // abm: n_p = 1, no departures (full rate)
       EXPECT_EQ(shared, 300u + late) << idle;
       EXPECT_EQ(xoff_at, 301u + late) << idle;
     } else if (pol == "static") {
@@ -163,7 +167,7 @@ TEST_P(Directed, RegisterWritesWhileTrafficFlows) {
   expect_clean(ls);
 }
 
-INSTANTIATE_TEST_SUITE_P(Policies, Directed, ::testing::Values("dt", "reverie", "dsh", "static", "sih"),
+INSTANTIATE_TEST_SUITE_P(Policies, Directed, ::testing::Values("dt", "reverie", "dsh", "static", "sih", "abm"),
                          [](const auto& info) { return info.param; });
 
 // Issue 12 through the unit, the whole state compared after every operation and write:
@@ -270,15 +274,15 @@ TEST_P(Sustained, OneRequestPerCycleWhileReleasesCompete) {
   uint32_t xoff = 0, xon = 0, drops = 0, releases = 0;
   for (uint64_t c = 0; c < kCycles; ++c) {
     const bool drain = (c / 500) % 2 == 1;
-    const Packet k{uint32_t(rng() % 3), 1, uint8_t(rng() % 4 ? kLl : kLy), drain ? 1u : 3u};
-    const admission::Request r{k.in, k.out, k.prio, k.cells, 0};
+    const Packet k{uint32_t(rng() % 3), 1, uint8_t(rng() % 4 ? kLl : kLy), drain ? 1u : 3u, 0};
+    const admission::Request r{k.in, k.out, k.prio, k.cells, c};  // cycle c: abm's intervals roll
     admission::Result res;
     if (live.empty() || (!drain && c % 2)) {
       res = ls.admit(r);
     } else {
       const Packet d = live.front();
       live.pop_front();
-      const auto [rel, req] = ls.depart_and_admit({d.in, d.out, d.prio, d.cells, 0}, r);
+      const auto [rel, req] = ls.depart_and_admit({d.in, d.out, d.prio, d.cells, c}, r);
       xon += rel.pfc == PfcEvent::kXon;
       ++releases;
       res = req;
@@ -299,14 +303,14 @@ TEST_P(Sustained, OneRequestPerCycleWhileReleasesCompete) {
               GetParam().c_str(), (unsigned long long)kCycles, releases, (unsigned long long)cycles, xoff, xon, drops);
 }
 
-INSTANTIATE_TEST_SUITE_P(Policies, Sustained, ::testing::Values("dt", "reverie", "dsh", "static", "sih"),
+INSTANTIATE_TEST_SUITE_P(Policies, Sustained, ::testing::Values("dt", "reverie", "dsh", "static", "sih", "abm"),
                          [](const auto& info) { return info.param; });
 
 // The single-issue unit (DUAL_ISSUE 0) holds a request offered with a release for one
 // cycle: a pair takes two cycles, and the request still decides after the release.
 TEST(SingleIssue, ARequestOfferedWithAReleaseWaitsOneCycle) {
   ASSERT_FALSE(kSmall.dual_issue);
-  for (const char* pol : {"dt", "reverie", "dsh", "static", "sih"}) {
+  for (const char* pol : {"dt", "reverie", "dsh", "static", "sih", "abm"}) {
     Lockstep<Vmmu_small> ls(directed_config(kSmall, pol), kSmall);
     for (int i = 0; i < 400; ++i) ls.admit({0, 1, uint8_t(kLl), 2, 0});
     const uint64_t before = ls.unit().cycle();
@@ -335,7 +339,7 @@ void random_suite(const UnitParams& p, int configs, uint64_t per_config, const c
   const uint64_t seed = suite_seed();
   std::printf("%s: MMUSIM_SEED=%llu\n", tag, (unsigned long long)seed);
   std::mt19937_64 rng(seed ^ std::hash<std::string>{}(tag));
-  const char* policies[] = {"dt", "reverie", "dsh", "static", "sih"};
+  const char* policies[] = {"dt", "reverie", "dsh", "static", "sih", "abm"};
   soak::Stats total;
   const admission::RtlParams rp{p.nports, p.nprio, p.npools, p.nprof, p.cw};
   for (int c = 0; c < configs; ++c) {

@@ -62,7 +62,9 @@ SC_MODULE(Bench) {
       req_in{"req_in"}, req_out{"req_out"}, req_prio{"req_prio"}, req_cells{"req_cells"}, rsp_verdict{"rsp_verdict"},
       rsp_pfc{"rsp_pfc"}, rsp_port_pfc{"rsp_port_pfc"}, rsp_reason{"rsp_reason"}, rel_in{"rel_in"},
       rel_out{"rel_out"}, rel_prio{"rel_prio"}, rel_cells{"rel_cells"}, rel_rsp_pfc{"rel_rsp_pfc"},
-      rel_rsp_port_pfc{"rel_rsp_port_pfc"}, stat_total{"stat_total"}, stat_hdrm{"stat_hdrm"}, dbg_addr{"dbg_addr"};
+      rel_rsp_port_pfc{"rel_rsp_port_pfc"}, stat_total{"stat_total"}, stat_hdrm{"stat_hdrm"}, dbg_addr{"dbg_addr"},
+      now{"now"},  // cycle count: abm's intervals only, constant here
+      req_queue{"req_queue"}, rel_queue{"rel_queue"};
   sc_core::sc_signal<uint64_t> dbg_data{"dbg_data"};
   Vmmu_sc dut{"dut"};
 
@@ -77,6 +79,7 @@ SC_MODULE(Bench) {
       : sc_module(n), core(cfg), program(std::move(prog)), ops(std::move(o)) {
     dut.clk_i(clk);
     dut.rst_ni(rst_n);
+    dut.now_i(now);
     dut.cfg_valid_i(cfg_valid);
     dut.cfg_ready_o(cfg_ready);
     dut.cfg_write_i(cfg_write);
@@ -90,6 +93,7 @@ SC_MODULE(Bench) {
     dut.req_in_port_i(req_in);
     dut.req_out_port_i(req_out);
     dut.req_prio_i(req_prio);
+    dut.req_queue_i(req_queue);
     dut.req_cells_i(req_cells);
     dut.rsp_valid_o(rsp_valid);
     dut.rsp_verdict_o(rsp_verdict);
@@ -101,6 +105,7 @@ SC_MODULE(Bench) {
     dut.rel_in_port_i(rel_in);
     dut.rel_out_port_i(rel_out);
     dut.rel_prio_i(rel_prio);
+    dut.rel_queue_i(rel_queue);
     dut.rel_cells_i(rel_cells);
     dut.rel_rsp_valid_o(rel_rsp_valid);
     dut.rel_rsp_pfc_o(rel_rsp_pfc);
@@ -139,12 +144,14 @@ SC_MODULE(Bench) {
         req_in = o.r.in_port;
         req_out = o.r.out_port;
         req_prio = o.r.prio;
+        req_queue = o.r.egress_queue();
         req_cells = o.r.cells;
       } else {
         rel_valid = true;
         rel_in = o.r.in_port;
         rel_out = o.r.out_port;
         rel_prio = o.r.prio;
+        rel_queue = o.r.egress_queue();
         rel_cells = o.r.cells;
       }
       wait(clk.negedge_event());

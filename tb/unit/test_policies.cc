@@ -59,13 +59,13 @@ CoreConfig dsh_config(bool two_ll = true) {
   return c;
 }
 
-// ABM on small_config: congestion = at least 1 cell, intervals of 1000 cycles in which a
-// port can send 100 cells.
+// ABM on small_config: congestion = at least 1 cell, intervals of 1024 cycles (a power of
+// two: the RTL's interval number is a bit slice of the cycle) in which a port can send 100 cells.
 CoreConfig abm_config() {
   CoreConfig c = small_config();
   c.policy = "abm";
   c.congestion = {CongestionRule::Kind::kThreshold, 1};
-  c.abm.interval_cycles = 1000;
+  c.abm.interval_log2 = 10;
   c.abm.port_cells_per_interval = {100, 100};
   return c;
 }
@@ -408,10 +408,10 @@ TEST(PolicyAbm, HalfRateQueueGetsHalfTheThreshold) {
   }
   for (int i = 0; i < 50; ++i) run.depart(0, 1, kLl, 500);
   for (int i = 0; i < 100; ++i) run.depart(1, 1, kLl, 500);
-  // Interval 1 (cycle 1000): port 0 at 90 sees th = floor(floor(470/2) * 128/256) = 117 and
+  // Interval 1 (cycle 1024): port 0 at 90 sees th = floor(floor(470/2) * 128/256) = 117 and
   // is admitted (91); port 1 at 40 sees floor(469/2) * 256/256 = 234 (41).
-  EXPECT_EQ(run.admit(0, 1, kLl, 1000).verdict, Verdict::kAdmitShared);
-  EXPECT_EQ(run.admit(1, 1, kLl, 1000).verdict, Verdict::kAdmitShared);
+  EXPECT_EQ(run.admit(0, 1, kLl, 1024).verdict, Verdict::kAdmitShared);
+  EXPECT_EQ(run.admit(1, 1, kLl, 1024).verdict, Verdict::kAdmitShared);
   // used = 132: per-queue floor(468/2) = 234; drain ratio 50/100 = 128/256 vs 256/256.
   EXPECT_EQ(run.core.ingress_threshold(0, kLl), 117u);
   EXPECT_EQ(run.core.ingress_threshold(1, kLl), 234u);
@@ -419,11 +419,11 @@ TEST(PolicyAbm, HalfRateQueueGetsHalfTheThreshold) {
   // a = 112 -> 111 stops: 112. Then port 1 (a = 112): th = floor((488 - b)/2); b = 162 ->
   // 163 passes, b = 163 -> 162 stops: 163.
   Result r;
-  EXPECT_EQ(run.fill(0, 1, kLl, r, 1000) + 91, 112u);
+  EXPECT_EQ(run.fill(0, 1, kLl, r, 1024) + 91, 112u);
   EXPECT_EQ(r.pfc, PfcEvent::kXoff);
-  EXPECT_EQ(run.fill(1, 1, kLl, r, 1000) + 41, 163u);
+  EXPECT_EQ(run.fill(1, 1, kLl, r, 1024) + 41, 163u);
   EXPECT_EQ(r.pfc, PfcEvent::kXoff);
-  run.drain_all(1500);
+  run.drain_all(1536);
 }
 
 TEST(PolicyAbm, XonTestUsesNpAfterTheDeparture) {

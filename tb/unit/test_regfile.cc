@@ -40,7 +40,7 @@ std::string dump(const CoreConfig& c) {
   s << "policy " << c.policy << " congestion " << int(c.congestion.kind) << "/" << c.congestion.cells << "\n"
     << "ewma rule " << int(c.ewma.rule) << " k " << int(c.ewma.k) << " frac " << int(c.ewma.frac_bits)
     << " period " << c.ewma.period_cycles << " clamp " << c.ewma.clamp << "\n"
-    << "abm " << c.abm.interval_cycles << " x" << c.abm.port_cells_per_interval.size() << "\n"
+    << "abm " << int(c.abm.interval_log2) << " x" << c.abm.port_cells_per_interval.size() << "\n"
     << "dsh " << c.dsh.port_xon_offset_cells << "\n";
   return s.str();
 }
@@ -80,7 +80,7 @@ TEST(Regfile, DefaultScenarioShape) {
 class RoundTrip : public ::testing::TestWithParam<const char*> {};
 
 // encode, then the writes applied to a unit out of reset, gives back the configuration:
-// every field the map holds; the others (ewma frac/period, abm) are not registers.
+// every field the map holds; the others (ewma frac/period) are not registers.
 TEST_P(RoundTrip, EncodeThenWriteReproducesTheConfiguration) {
   CoreConfig cfg = default_core(GetParam());
   if (cfg.policy == "reverie") {  // exercise the other CTRL fields too
@@ -96,9 +96,10 @@ TEST_P(RoundTrip, EncodeThenWriteReproducesTheConfiguration) {
   ASSERT_NO_THROW(cfg.validate());
   const RtlParams p = params_for(cfg);
   const auto writes = encode(cfg, p);
-  // Scalars (CTRL, BUFFER, HDRM, CONGESTED, DSH, THRESH_PERIOD) + 3 pools + 6 x 2 ingress
-  // + 3 x 4 egress profile words + 256 queue maps.
-  EXPECT_EQ(writes.size(), 6u + 3 + 6 * cfg.ingress_profiles.size() + 3 * cfg.egress_profiles.size() + 256);
+  // Scalars (CTRL, BUFFER, HDRM, CONGESTED, DSH, ABM_INTERVAL, THRESH_PERIOD) + 3 pools + 6 x 2
+  // ingress + 3 x 4 egress profile words + 256 queue maps + abm's port capacities.
+  EXPECT_EQ(writes.size(), 7u + 3 + 6 * cfg.ingress_profiles.size() + 3 * cfg.egress_profiles.size() + 256 +
+                               cfg.abm.port_cells_per_interval.size());
 
   CoreConfig got = reset_config(p);
   for (const auto& [a, d] : writes) write(got, a, d, p);
@@ -112,7 +113,7 @@ TEST_P(RoundTrip, EncodeThenWriteReproducesTheConfiguration) {
   got.egress_profiles.resize(cfg.egress_profiles.size());
   got.ewma.frac_bits = cfg.ewma.frac_bits;
   got.ewma.period_cycles = cfg.ewma.period_cycles;
-  got.abm = cfg.abm;
+  got.abm.port_cells_per_interval.resize(cfg.abm.port_cells_per_interval.size());
   EXPECT_EQ(dump(got), dump(cfg));
 
   // Every written word reads back from the configuration and from a core running it.
@@ -221,8 +222,8 @@ TEST(Regfile, ResetValuesAndDecode) {
   EXPECT_EQ(c.congestion.cells, 80u);  // CONGESTED_CELLS resets to 0x50
   EXPECT_EQ(read(c, R::PARAMS_ADDR, p), 0x10032804u);  // 4 | 8 << 8 | 2 << 12 | 3 << 16 | 16 << 24
   // Holes and entries beyond the parameters are not registers.
-  for (uint32_t a : {0x003u, 0x008u, 0x012u, 0x046u, 0x047u, 0x040u + 3 * 8, 0x0c3u, 0x0c0u + 3 * 4, 0x112u,
-                     0x122u, 0x200u + 32, 0xfffu, 0x1000u})
+  for (uint32_t a : {0x003u, 0x009u, 0x012u, 0x046u, 0x047u, 0x040u + 3 * 8, 0x0c3u, 0x0c0u + 3 * 4, 0x112u,
+                     0x122u, 0x200u + 32, 0x400u + 4, 0xfffu, 0x1000u})
     expect_throw<CsrAddressError>([&] { decode(a, p); }, "no register");
   EXPECT_EQ(reg_name(0x045 + 2 * 8, p), "IPROF_XON_OFFSET[2]");
   EXPECT_EQ(reg_name(0x046, p), "0x046");
@@ -234,10 +235,10 @@ TEST(Regfile, ResetValuesAndDecode) {
   // Cell counts are cw (16) bits wide in the unit: the upper bits of a write are dropped.
   write(w, R::BUFFER_CELLS_ADDR, 0x00012345, p);
   EXPECT_EQ(w.buffer_cells, 0x2345u);
-  // An undefined policy, or one the unit does not implement (abm), is refused; static (3)
-  // and sih (4) are taken.
+  // An undefined policy is refused; static (3), sih (4) and abm (5) are taken.
   expect_throw<std::invalid_argument>([&] { write(w, R::CTRL_ADDR, 6, p); }, "CTRL.policy 6");
-  expect_throw<std::invalid_argument>([&] { write(w, R::CTRL_ADDR, 5, p); }, "CTRL.policy 5");
+  write(w, R::CTRL_ADDR, R::CTRL_POLICY_ABM, p);
+  EXPECT_EQ(w.policy, "abm");
   write(w, R::CTRL_ADDR, R::CTRL_POLICY_STATIC, p);
   EXPECT_EQ(w.policy, "static");
   write(w, R::CTRL_ADDR, R::CTRL_POLICY_SIH, p);
@@ -273,7 +274,6 @@ TEST(Regfile, UnrepresentableConfigurationsThrow) {
     edit(c, q);
     expect_throw<std::invalid_argument>([&] { encode(c, q); }, needle);
   };
-  bad([&](CoreConfig& c, RtlParams&) { c.policy = "abm"; }, "not implemented by the RTL");
   bad([](CoreConfig& c, RtlParams&) { c.ewma.rule = EwmaConfig::Rule::kPeriodic; }, "CTRL.ewma_rule 2");
   bad([](CoreConfig& c, RtlParams&) { c.congestion.kind = CongestionRule::Kind::kSaturation; }, "saturation");
   bad([](CoreConfig&, RtlParams& q) { q.cw = 16; }, "counter_bits 32 != unit cw 16");
@@ -411,11 +411,11 @@ TEST(Regfile, StatisticsFromTheCore) {
   EXPECT_EQ(read(core, R::STAT_DECISIONS_ADDR, p, {2, 0}), 2u);
   EXPECT_EQ(read(core, R::STAT_DROPS_ADDR, p, {2, 1}), 1u);
   // A configuration the map cannot show fails to read, without harm.
-  CoreConfig abm = small_config();
-  abm.policy = "abm";
-  abm.abm.port_cells_per_interval = {100, 100};
-  const AdmissionCore a(abm);
-  expect_throw<std::invalid_argument>([&] { read(a, R::CTRL_ADDR, p); }, "policy 'abm'");
+  CoreConfig periodic = small_config();
+  periodic.policy = "reverie";
+  periodic.ewma.rule = EwmaConfig::Rule::kPeriodic;
+  const AdmissionCore a(periodic);
+  expect_throw<std::invalid_argument>([&] { read(a, R::CTRL_ADDR, p); }, "ewma_rule");
   EXPECT_EQ(read(a, R::BUFFER_CELLS_ADDR, p), 1000u);
 }
 

@@ -3,17 +3,19 @@
 // egress queues alike (Reverie's evaluation extends it to lossless this way). n_p counts
 // the congested queues of the priority on the same side; mu_q / mu_port is the queue's
 // drain rate over the previous measurement interval relative to its port's line rate.
-#include <algorithm>
-
+// Bit-exact with rtl/mmu_pol_abm.sv and its drain-rate state rtl/mmu_adm_rate.sv: the
+// interval number is a bit slice of the cycle, each queue keeps a 12-bit interval tag,
+// the ratio follows recip::drain_ratio and the division by n_p recip::divide.
 #include "admission/congestion.h"
 #include "admission/policies/sonic.h"
+#include "admission/recip.h"
 
 namespace mmusim::admission {
 namespace {
 
 class AbmPolicy : public SonicPolicy {
  public:
-  static constexpr int kRateFrac = 8;  // drain-rate ratio in 1/256ths
+  static constexpr int kTagBits = 12;  // interval tags, mod 2^12 (the RTL's TW)
 
   explicit AbmPolicy(const CoreConfig& cfg)
       : SonicPolicy(cfg), m_n{CongestionCount(cfg.congestion), CongestionCount(cfg.congestion)} {
@@ -26,8 +28,32 @@ class AbmPolicy : public SonicPolicy {
       m_n[side].reset(m_cfg.prios);
       m_cur[side].assign(n, 0);
       m_last[side].assign(n, 0);
-      m_interval[side].assign(n, 0);
+      m_tag[side].assign(n, 0);
     }
+  }
+
+  void save(ArchState& s) const override {
+    s.abm_cur_in = m_cur[0];
+    s.abm_last_in = m_last[0];
+    s.abm_tag_in = m_tag[0];
+    s.abm_cur_eg = m_cur[1];
+    s.abm_last_eg = m_last[1];
+    s.abm_tag_eg = m_tag[1];
+    s.abm_n_in = m_n[0].counts();
+    s.abm_n_eg = m_n[1].counts();
+  }
+  void load(const ArchState& s) override {
+    const size_t n = size_t(m_cfg.ports) * m_cfg.prios;
+    for (const auto* v : {&s.abm_cur_in, &s.abm_last_in, &s.abm_tag_in, &s.abm_cur_eg, &s.abm_last_eg, &s.abm_tag_eg})
+      if (v->size() != n) throw std::invalid_argument("abm state: wrong number of queues");
+    m_cur[0] = s.abm_cur_in;
+    m_last[0] = s.abm_last_in;
+    m_tag[0] = s.abm_tag_in;
+    m_cur[1] = s.abm_cur_eg;
+    m_last[1] = s.abm_last_eg;
+    m_tag[1] = s.abm_tag_eg;
+    m_n[0].load(s.abm_n_in);
+    m_n[1].load(s.abm_n_eg);
   }
 
   Result admit(Counters& c, const Request& r) override {
@@ -43,13 +69,13 @@ class AbmPolicy : public SonicPolicy {
 
   PfcUpdate depart(Counters& c, const Departure& d) override {
     const size_t ii = c.idx(d.in_port, d.prio), ei = c.idx(d.out_port, d.egress_queue());
-    roll(0, ii, d.cycle);
-    roll(1, ei, d.cycle);
-    m_cur[0][ii] += d.cells;
-    m_cur[1][ei] += d.cells;
     const uint64_t qi = c.ing[ii] + c.hdrm[ii], qe = c.egr[ei];
     // n_p after the departure, as the XON test below sees the pool after it too.
     if (d.cells > qi || d.cells > qe) return SonicPolicy::depart(c, d);  // throws CounterError
+    roll(0, ii, d.cycle);
+    roll(1, ei, d.cycle);
+    sent(0, ii, d.cells);
+    sent(1, ei, d.cells);
     m_n[0].update(d.prio, qi, qi - d.cells);
     m_n[1].update(d.egress_queue(), qe, qe - d.cells);
     return SonicPolicy::depart(c, d);
@@ -60,32 +86,34 @@ class AbmPolicy : public SonicPolicy {
                      uint32_t prio) const override {
     if (!th.dynamic) return th.static_cells;
     const int side = ingress ? 0 : 1;
-    const uint64_t dt = dt_threshold(c, th, pool);
-    const uint64_t per_queue = divide_fx(dt, m_n[side].n_fx(prio), CongestionCount::kFrac);
-    return uint64_t(((unsigned __int128)per_queue * drain_ratio(side, q)) >> kRateFrac);
+    const uint64_t per_queue = divide_np(dt_threshold(c, th, pool), m_n[side].n_fx(prio), CongestionCount::kFrac);
+    const size_t port = q / m_cfg.prios;
+    const auto& caps = m_cfg.abm.port_cells_per_interval;
+    const uint64_t ratio = recip::drain_ratio(m_last[side][q], port < caps.size() ? caps[port] : 0);
+    return (per_queue * ratio) >> recip::kRateFrac;  // per_queue < 2^32, ratio <= 2^8
   }
 
  private:
-  // Start a new measurement interval if `cycle` is past the queue's current one.
+  // Start a new measurement interval if `cycle` is past the queue's current one: the
+  // interval number mod 2^kTagBits against the queue's tag (one interval on: the count
+  // becomes the last interval's; more: the queue sent nothing then).
   void roll(int side, size_t q, uint64_t cycle) {
-    const uint64_t k = cycle / m_cfg.abm.interval_cycles;
-    if (k == m_interval[side][q]) return;
-    m_last[side][q] = k == m_interval[side][q] + 1 ? m_cur[side][q] : 0;
+    const uint64_t mask = (uint64_t(1) << kTagBits) - 1;
+    const uint64_t k = (cycle >> m_cfg.abm.interval_log2) & mask;
+    if (k == m_tag[side][q]) return;
+    m_last[side][q] = k == ((m_tag[side][q] + 1) & mask) ? m_cur[side][q] : 0;
     m_cur[side][q] = 0;
-    m_interval[side][q] = k;
+    m_tag[side][q] = k;
   }
-  // mu_q / mu_port in 1/256ths; a queue that sent nothing last interval counts as full
-  // rate (new or paused queues are not starved of buffer).
-  uint64_t drain_ratio(int side, size_t q) const {
-    const uint64_t one = uint64_t(1) << kRateFrac;
-    const uint64_t sent = m_last[side][q];
-    const uint64_t cap = m_cfg.abm.port_cells_per_interval[q / m_cfg.prios];
-    if (sent == 0 || cap == 0) return one;
-    return std::min(one, (sent << kRateFrac) / cap);
+  // Cells sent this interval, saturating at the counter width (the ratio saturates at
+  // the port's capacity, which the counter width holds).
+  void sent(int side, size_t q, uint64_t cells) {
+    const uint64_t max = m_cfg.counter_max();
+    m_cur[side][q] = cells > max - m_cur[side][q] ? max : m_cur[side][q] + cells;
   }
 
   CongestionCount m_n[2];  // [ingress, egress]
-  std::vector<uint64_t> m_cur[2], m_last[2], m_interval[2];
+  std::vector<uint64_t> m_cur[2], m_last[2], m_tag[2];
 };
 
 }  // namespace

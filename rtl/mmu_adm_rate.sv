@@ -1,0 +1,244 @@
+// abm's state (hw-model/admission/policies/abm.cc), beside the policy datapaths: per
+// ingress and per egress queue the cells sent in the current and in the last measurement
+// interval and the interval's tag; per priority the congested ingress queues and the
+// congested egress queues (n_p of each side, the threshold rule). It hands each operation
+// slot the drain ratios mu_q / mu_port of its two queues and its two n_p, and updates
+// itself from the slots' counts before and after (the bookkeeping does not depend on the
+// decision beyond those counts), so the policy module (mmu_pol_abm) only reads.
+//
+// Intervals: 2^interval_log2 cycles; the interval number is bits interval_log2 and up of
+// the cycle count now_i, no divider and no counter of its own, so a gated clock (the
+// co-simulation's) loses nothing. A queue keeps its interval number mod 2^TW: the first
+// operation in a later interval moves the count to `last` (one interval on) or clears
+// both (more). Drain ratio: recip.h's drain_ratio, the capacity cut to its top 8
+// significant bits and divided through mmu_adm_recip_div (a 16 x 24-bit product).
+`default_nettype none
+
+module mmu_adm_rate
+#(
+  parameter int NPORTS = 8,
+  parameter int NPRIO = 8,
+  parameter int CW = 32,
+  parameter int CELLW = 16,
+  parameter int DUAL_ISSUE = 1,
+  parameter int DBG_LANES = 1,
+  parameter bit ENABLE = 1'b1,  // abm in the netlist; else constant (ratio 1, n_p 0)
+  localparam int DBGW = DBG_LANES > 0 ? DBG_LANES : 1,
+  localparam int NQ = NPORTS * NPRIO,
+  localparam int PW = NPORTS > 1 ? $clog2(NPORTS) : 1,
+  localparam int QW = NQ > 1 ? $clog2(NQ) : 1,
+  localparam int NW = PW + 1,  // n_p: up to NPORTS queues of a priority on one side
+  localparam int TW = 12,      // interval tag bits (abm.cc kTagBits)
+  localparam int EW = TW + 2 * CW
+) (
+  // All unused without abm.
+  /* verilator lint_off UNUSEDSIGNAL */
+  input  wire              clk_i,
+  input  wire              rst_ni,
+  input  wire              on_i,      // CTRL.policy is abm: the state follows the operations
+  input  wire              clear_i,   // a policy change: the state restarts
+  input  wire [31:0]       now_i,     // cycle count of this cycle's operations
+  input  wire [4:0]        interval_log2_i,
+  input  wire [CW-1:0]     cfg_congested_i,
+  input  wire [NPORTS*CW-1:0] cap_i, // cells per interval of each port, entry p at [p*CW +: CW]
+  // Slot a, the release (single issue: the one operation when it is a release).
+  input  wire              a_fire_i,  // taken, no underflow
+  input  wire [QW-1:0]     a_ii_i,
+  input  wire [QW-1:0]     a_ei_i,
+  input  wire [2:0]        a_prio_i,  // ingress priority (PG)
+  input  wire [2:0]        a_eq_i,    // egress queue
+  input  wire [PW-1:0]     a_in_port_i,
+  input  wire [PW-1:0]     a_out_port_i,
+  input  wire [CELLW-1:0]  a_cells_i,
+  input  wire [CW:0]       a_cnt_in_i,  // ingress + headroom cells of the ingress queue, as viewed
+  input  wire [CW-1:0]     a_cnt_eg_i,  // egress cells of the egress queue, as viewed
+  input  wire [CW:0]       a_nx_in_i,   // ... after the operation
+  input  wire [CW-1:0]     a_nx_eg_i,
+  // Slot b, the request.
+  input  wire              b_fire_i,
+  input  wire [QW-1:0]     b_ii_i,
+  input  wire [QW-1:0]     b_ei_i,
+  input  wire [2:0]        b_prio_i,
+  input  wire [2:0]        b_eq_i,
+  input  wire [PW-1:0]     b_in_port_i,
+  input  wire [PW-1:0]     b_out_port_i,
+  input  wire [CW:0]       b_cnt_in_i,  // as its datapath views them (forwarded from slot a)
+  input  wire [CW-1:0]     b_cnt_eg_i,
+  input  wire [CW:0]       b_nx_in_i,
+  input  wire [CW-1:0]     b_nx_eg_i,
+  /* verilator lint_on UNUSEDSIGNAL */
+  // Each slot's view: drain ratios (1/256ths) of its ingress and egress queue, n_p of its
+  // priority (ingress) and its egress queue number (egress).
+  output logic [8:0]       a_ratio_in_o,
+  output logic [8:0]       a_ratio_eg_o,
+  output logic [NW-1:0]    a_np_in_o,
+  output logic [NW-1:0]    a_np_eg_o,
+  output logic [8:0]       b_ratio_in_o,
+  output logic [8:0]       b_ratio_eg_o,
+  output logic [NW-1:0]    b_np_in_o,
+  output logic [NW-1:0]    b_np_eg_o,
+  // Debug/state read port (mmu_admission's state map, regions 6, 12 and 13): zero for
+  // every other address.
+  /* verilator lint_off UNUSEDSIGNAL */
+  input  wire [16*DBGW-1:0] dbg_addr_i,
+  /* verilator lint_on UNUSEDSIGNAL */
+  output logic [64*DBGW-1:0] dbg_data_o
+);
+
+  if (ENABLE) begin : g_on
+    localparam logic [CW-1:0] CMAX = {CW{1'b1}};
+    localparam int SW = (CW > CELLW ? CW : CELLW) + 1;  // a count plus a packet's cells
+    wire [TW-1:0] k_now = TW'(now_i >> interval_log2_i);
+
+    // Entries {tag, last, cur}: memories with two read and two write ports, a valid bit
+    // per entry (reads zero until written after reset or a policy change).
+    (* mem2reg *) logic [EW-1:0] ent_in [0:NQ-1];
+    (* mem2reg *) logic [EW-1:0] ent_eg [0:NQ-1];
+    logic [NQ-1:0] val_in, val_eg;
+    logic [8*NW-1:0] np_in, np_eg;
+
+    // The entry at the operation's interval.
+    function automatic logic [EW-1:0] roll(input logic [EW-1:0] e, input logic [TW-1:0] k);
+      logic [TW-1:0] tag;
+      tag = e[2*CW +: TW];
+      if (tag == k) roll = e;
+      else if (tag + 1'b1 == k) roll = {k, e[0 +: CW], CW'(0)};
+      else roll = {k, CW'(0), CW'(0)};
+    endfunction
+    // A release's cells counted as sent, saturating (the ratio saturates at the capacity).
+    function automatic logic [EW-1:0] add_sent(input logic [EW-1:0] e, input logic [CELLW-1:0] n);
+      logic [SW-1:0] s;
+      s = SW'(e[0 +: CW]) + SW'(n);
+      add_sent = {e[CW +: TW + CW], s > SW'(CMAX) ? CMAX : s[CW-1:0]};
+    endfunction
+    // n_p after a queue went from q0 to q1 cells.
+    function automatic logic [NW-1:0] np_step(input logic [NW-1:0] n, input logic [CW:0] q0, input logic [CW:0] q1,
+                                              input logic [CW-1:0] level);
+      np_step = n + NW'(q1 >= (CW+1)'(level)) - NW'(q0 >= (CW+1)'(level));
+    endfunction
+
+    wire [EW-1:0] rd_a_in = val_in[a_ii_i] ? ent_in[a_ii_i] : '0;
+    wire [EW-1:0] rd_a_eg = val_eg[a_ei_i] ? ent_eg[a_ei_i] : '0;
+    wire [EW-1:0] rd_b_in = val_in[b_ii_i] ? ent_in[b_ii_i] : '0;
+    wire [EW-1:0] rd_b_eg = val_eg[b_ei_i] ? ent_eg[b_ei_i] : '0;
+
+    // Slot a on the registers; slot b on them as slot a leaves them (dual issue; with one
+    // operation per cycle only one slot fires and nothing is forwarded).
+    localparam bit FWD = DUAL_ISSUE != 0;
+    wire [EW-1:0] a_in_r = roll(rd_a_in, k_now);
+    wire [EW-1:0] a_eg_r = roll(rd_a_eg, k_now);
+    wire [EW-1:0] a_in_nx = a_fire_i ? add_sent(a_in_r, a_cells_i) : a_in_r;
+    wire [EW-1:0] a_eg_nx = a_fire_i ? add_sent(a_eg_r, a_cells_i) : a_eg_r;
+    wire [EW-1:0] b_in_r = roll(FWD && a_ii_i == b_ii_i ? a_in_nx : rd_b_in, k_now);
+    wire [EW-1:0] b_eg_r = roll(FWD && a_ei_i == b_ei_i ? a_eg_nx : rd_b_eg, k_now);
+
+    wire [NW-1:0] a_np_in = np_in[a_prio_i*NW +: NW];
+    wire [NW-1:0] a_np_eg = np_eg[a_eq_i*NW +: NW];
+    wire [NW-1:0] a_np_in_nx = np_step(a_np_in, a_cnt_in_i, a_nx_in_i, cfg_congested_i);
+    wire [NW-1:0] a_np_eg_nx = np_step(a_np_eg, (CW+1)'(a_cnt_eg_i), (CW+1)'(a_nx_eg_i), cfg_congested_i);
+    wire [NW-1:0] b_np_in = FWD && a_prio_i == b_prio_i ? a_np_in_nx : np_in[b_prio_i*NW +: NW];
+    wire [NW-1:0] b_np_eg = FWD && a_eq_i == b_eq_i ? a_np_eg_nx : np_eg[b_eq_i*NW +: NW];
+    wire [NW-1:0] b_np_in_nx = np_step(b_np_in, b_cnt_in_i, b_nx_in_i, cfg_congested_i);
+    wire [NW-1:0] b_np_eg_nx = np_step(b_np_eg, (CW+1)'(b_cnt_eg_i), (CW+1)'(b_nx_eg_i), cfg_congested_i);
+    assign {a_np_in_o, a_np_eg_o, b_np_in_o, b_np_eg_o} = {a_np_in, a_np_eg, b_np_in, b_np_eg};
+
+    // Drain ratios of the four queues from their last interval's count and port capacity.
+    wire [4*CW-1:0] sent = {b_eg_r[CW +: CW], b_in_r[CW +: CW], a_eg_r[CW +: CW], a_in_r[CW +: CW]};
+    wire [4*PW-1:0] port = {b_out_port_i, b_in_port_i, a_out_port_i, a_in_port_i};
+    wire [4*9-1:0] ratio;
+    for (genvar j = 0; j < 4; j++) begin : g_ratio
+      wire [CW-1:0] s = sent[j*CW +: CW];
+      wire [CW-1:0] cap = cap_i[port[j*PW +: PW]*CW +: CW];
+      // sh = max(0, bit length of cap - 8).
+      logic [5:0] sh;
+      always_comb begin
+        sh = '0;
+        for (int i = 8; i < CW; i++) if (cap[i]) sh = 6'(i - 7);
+      end
+      wire [7:0] cap8 = 8'(cap >> sh);
+      wire [7:0] s8 = 8'(s >> sh);  // at most cap8 when s < cap
+      /* verilator lint_off UNUSEDSIGNAL */
+      wire [15:0] q;  // at most 256
+      /* verilator lint_on UNUSEDSIGNAL */
+      mmu_adm_recip_div #(.VW(16), .NW(8), .NMAX(255)) u_div (.v_i({s8, 8'h00}), .n_i(cap8), .q_o(q));
+      assign ratio[j*9 +: 9] = s == '0 || s >= cap ? 9'd256 : q[8:0];
+    end
+    assign {b_ratio_eg_o, b_ratio_in_o, a_ratio_eg_o, a_ratio_in_o} = ratio;
+
+    // Write-back, as mmu_admission's: an entry both slots name takes slot b's value, which
+    // includes slot a's effect.
+    wire a_wr = on_i && a_fire_i;
+    wire b_wr = on_i && b_fire_i;
+    wire a_wr_in = a_wr && !(b_wr && a_ii_i == b_ii_i);
+    wire a_wr_eg = a_wr && !(b_wr && a_ei_i == b_ei_i);
+    always_ff @(posedge clk_i) begin
+      if (a_wr_in) ent_in[a_ii_i] <= a_in_nx;
+      if (b_wr) ent_in[b_ii_i] <= b_in_r;
+      if (a_wr_eg) ent_eg[a_ei_i] <= a_eg_nx;
+      if (b_wr) ent_eg[b_ei_i] <= b_eg_r;
+    end
+    always_ff @(posedge clk_i or negedge rst_ni) begin
+      if (!rst_ni) begin
+        val_in <= '0;
+        val_eg <= '0;
+      end else if (clear_i) begin
+        val_in <= '0;
+        val_eg <= '0;
+      end else begin
+        if (a_wr_in) val_in[a_ii_i] <= 1'b1;
+        if (b_wr) val_in[b_ii_i] <= 1'b1;
+        if (a_wr_eg) val_eg[a_ei_i] <= 1'b1;
+        if (b_wr) val_eg[b_ei_i] <= 1'b1;
+      end
+    end
+    for (genvar p = 0; p < 8; p++) begin : g_np
+      always_ff @(posedge clk_i or negedge rst_ni) begin
+        if (!rst_ni) begin
+          np_in[p*NW +: NW] <= '0;
+          np_eg[p*NW +: NW] <= '0;
+        end else if (clear_i) begin
+          np_in[p*NW +: NW] <= '0;
+          np_eg[p*NW +: NW] <= '0;
+        end else begin
+          if (b_wr && b_prio_i == 3'(p)) np_in[p*NW +: NW] <= b_np_in_nx;
+          else if (a_wr && a_prio_i == 3'(p)) np_in[p*NW +: NW] <= a_np_in_nx;
+          if (b_wr && b_eq_i == 3'(p)) np_eg[p*NW +: NW] <= b_np_eg_nx;
+          else if (a_wr && a_eq_i == 3'(p)) np_eg[p*NW +: NW] <= a_np_eg_nx;
+        end
+      end
+    end
+
+    // Debug words: region 12 ingress, 13 egress queues at index f * 512 + queue (f 0 sent
+    // this interval, 1 last interval, 2 tag); region 6 at 8 + p the ingress n_p, 16 + p
+    // the egress n_p (0..7 are reverie's).
+    for (genvar l = 0; l < DBG_LANES; l++) begin : g_dbg
+      wire [3:0]  region = dbg_addr_i[16*l+12 +: 4];
+      wire [11:0] index = dbg_addr_i[16*l +: 12];
+      wire [1:0]  f = index[10:9];
+      wire        in_q = !index[11] && f != 2'd3 && 32'(index[8:0]) < NQ;
+      wire [QW-1:0] q = in_q ? QW'(index[8:0]) : '0;
+      wire [EW-1:0] e_in = val_in[q] ? ent_in[q] : '0;
+      wire [EW-1:0] e_eg = val_eg[q] ? ent_eg[q] : '0;
+      wire [EW-1:0] e = region == 4'd12 ? e_in : e_eg;
+      logic [63:0] w;
+      always_comb begin
+        w = '0;
+        if ((region == 4'd12 || region == 4'd13) && in_q)
+          w = f == 2'd0 ? 64'(e[0 +: CW]) : f == 2'd1 ? 64'(e[CW +: CW]) : 64'(e[2*CW +: TW]);
+        else if (region == 4'd6 && index >= 12'd8 && index < 12'd16) w = 64'(np_in[index[2:0]*NW +: NW]);
+        else if (region == 4'd6 && index >= 12'd16 && index < 12'd24) w = 64'(np_eg[index[2:0]*NW +: NW]);
+      end
+      assign dbg_data_o[64*l +: 64] = w;
+    end
+    if (DBG_LANES == 0) begin : g_no_dbg
+      assign dbg_data_o = '0;
+    end
+  end else begin : g_off
+    assign {a_ratio_in_o, a_ratio_eg_o, b_ratio_in_o, b_ratio_eg_o} = {4{9'd256}};
+    assign {a_np_in_o, a_np_eg_o, b_np_in_o, b_np_eg_o} = '0;
+    assign dbg_data_o = '0;
+  end
+
+endmodule
+
+`default_nettype wire
