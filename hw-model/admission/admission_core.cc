@@ -92,6 +92,7 @@ void AdmissionCore::reset() {
   m_c.reset(m_cfg);
   m_policy->reset();
   sync_thresholds();
+  m_last_cycle = kNoCycle;
 }
 
 void AdmissionCore::sync_thresholds() { m_tb.sync(m_c.pool_used, m_policy->congestion(), m_cfg.thresholds.period_cycles); }
@@ -104,11 +105,19 @@ void AdmissionCore::cycle_end(bool csr_write) {
   if (!m_cfg.thresholds.zero_latency) m_tb.end(csr_write, m_cfg.thresholds.period_cycles);
 }
 
+void AdmissionCore::op_begin(uint64_t cycle) {
+  if (const uint64_t gap = gap_before(cycle)) idle(gap);
+  m_last_cycle = cycle;
+  cycle_begin();
+}
+
 void AdmissionCore::idle(uint64_t cycles) {
-  for (uint64_t i = 0; i < cycles; ++i) {
-    cycle_begin();
-    cycle_end(false);
-  }
+  if (!m_cfg.thresholds.zero_latency)
+    m_tb.idle(cycles, m_c.pool_used, m_policy->congestion(), m_cfg.thresholds.period_cycles);
+}
+
+uint64_t AdmissionCore::idle_clocks_before(uint64_t cycle) const {
+  return m_tb.equivalent_idle(gap_before(cycle), m_cfg.thresholds.period_cycles);
 }
 
 void AdmissionCore::refused_write() {
@@ -177,7 +186,7 @@ void AdmissionCore::check(uint32_t in, uint32_t out, uint8_t prio, uint8_t queue
 
 Result AdmissionCore::admit(const Request& r) {
   check(r.in_port, r.out_port, r.prio, r.egress_queue(), "admission request");
-  cycle_begin();
+  op_begin(r.cycle);
   const Result res = m_policy->admit(m_c, r);
   cycle_end(false);
   return res;
@@ -185,7 +194,7 @@ Result AdmissionCore::admit(const Request& r) {
 
 PfcUpdate AdmissionCore::depart(const Departure& d) {
   check(d.in_port, d.out_port, d.prio, d.egress_queue(), "departure");
-  cycle_begin();
+  op_begin(d.cycle);
   const PfcUpdate u = m_policy->depart(m_c, d);
   cycle_end(false);
   return u;
@@ -194,7 +203,7 @@ PfcUpdate AdmissionCore::depart(const Departure& d) {
 std::pair<PfcUpdate, Result> AdmissionCore::depart_and_admit(const Departure& d, const Request& r) {
   check(d.in_port, d.out_port, d.prio, d.egress_queue(), "departure");
   check(r.in_port, r.out_port, r.prio, r.egress_queue(), "admission request");
-  cycle_begin();
+  op_begin(d.cycle);
   const PfcUpdate u = m_policy->depart(m_c, d);
   const Result res = m_policy->admit(m_c, r);
   cycle_end(false);

@@ -21,14 +21,26 @@ class AdmissionCore {
 
   // Each operation, pair and CSR write is one cycle of the unit's clock, which clocks the
   // threshold calculator (threshold_block.h; not with cfg.thresholds.zero_latency).
+  // Operations carry their MMU cycle (Request::cycle, Departure::cycle): before one whose
+  // cycle is more than one past the last operation's, the clock has run idle through the
+  // cycles between (see set_idle_from_cycles).
   Result admit(const Request& r);
   // Headroom drains first, then the ingress share (reverie §2.2.1). Returns XON events when
   // a paused queue (or, for DSH, port) may resume.
   PfcUpdate depart(const Departure& d);
-  // A release and a request in one cycle (a dual-issue unit), the release first.
+  // A release and a request in one cycle (a dual-issue unit), the release first; the
+  // pair's cycle is the release's.
   std::pair<PfcUpdate, Result> depart_and_admit(const Departure& d, const Request& r);
-  // Cycles with no operation (the unit's clock running idle).
+  // Cycles with no operation (the unit's clock running idle), in O(1).
   void idle(uint64_t cycles = 1);
+  // On (the default): the idle cycles between operations are counted from their cycles
+  // (the SystemC Mmu); operations in one cycle follow each other on the unit's clock, as
+  // the unit takes them. Off: only idle() runs the clock idle (a caller that clocks a unit
+  // itself: rtl::Lockstep). The first operation (after construction or reset) has none.
+  void set_idle_from_cycles(bool on) { m_idle_from_cycles = on; }
+  // The idle cycles a clock-gated unit must be clocked before an operation at `cycle` to
+  // hold what this core's calculator will (fewer than the gap: ThresholdBlock::equivalent_idle).
+  uint64_t idle_clocks_before(uint64_t cycle) const;
   // The cycle of a CSR write the unit refused (reconfigure is the accepted one's): it
   // restarts the calculator's period as any write does.
   void refused_write();
@@ -69,6 +81,12 @@ class AdmissionCore {
  private:
   void check(uint32_t in, uint32_t out, uint8_t prio, uint8_t queue, const char* what) const;
   void attach();
+  // Idle cycles between the last operation and one at `cycle`; 0 unless counted from cycles.
+  uint64_t gap_before(uint64_t cycle) const {
+    return m_idle_from_cycles && m_last_cycle != kNoCycle && cycle > m_last_cycle + 1 ? cycle - m_last_cycle - 1 : 0;
+  }
+  // An operation at `cycle` begins a unit cycle: the idle cycles before it first.
+  void op_begin(uint64_t cycle);
   void cycle_begin();
   void cycle_end(bool csr_write);
 
@@ -76,6 +94,9 @@ class AdmissionCore {
   Counters m_c;
   std::unique_ptr<Policy> m_policy;
   ThresholdBlock m_tb;
+  static constexpr uint64_t kNoCycle = ~uint64_t(0);
+  bool m_idle_from_cycles = true;
+  uint64_t m_last_cycle = kNoCycle;  // the last operation's cycle
 };
 
 }  // namespace mmusim::admission

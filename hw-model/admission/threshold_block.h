@@ -6,7 +6,8 @@
 // configuration), not from the counters the operation reads. A register loaded at a
 // cycle's clock edge holds the state before that cycle's operations and is seen from the
 // next cycle on, so with THRESH_PERIOD 1 an operation's thresholds miss the previous
-// cycle's operations. The core clocks the block once per unit cycle.
+// cycle's operations. The core clocks the block once per unit cycle, and through a run of
+// idle cycles at once (idle()).
 #include <cstdint>
 #include <vector>
 
@@ -16,25 +17,79 @@ namespace mmusim::admission {
 
 class ThresholdBlock {
  public:
+  static constexpr uint32_t kMaxPrios = 8;  // CoreConfig::validate's bound on priorities
+
+  ThresholdBlock() = default;
+  // m_now points into m_regs.
+  ThresholdBlock(const ThresholdBlock&) = delete;
+  ThresholdBlock& operator=(const ThresholdBlock&) = delete;
+
   // The registers take `pool_used` and `n` (n_p per priority, 8 fraction bits; empty when
   // the policy keeps none) as if loaded at the last cycle's edge; the next load is a
-  // period later.
+  // period later. Sizes the registers: every later call passes as many pools.
   void sync(const std::vector<uint64_t>& pool_used, const std::vector<uint64_t>& n, uint32_t period);
   // A unit cycle begins: if the registers load at its edge, they take the state now,
-  // before the cycle's operations.
-  void begin(const std::vector<uint64_t>& pool_used, const std::vector<uint64_t>& n);
+  // before the cycle's operations (into the bank that becomes visible at end()).
+  void begin(const std::vector<uint64_t>& pool_used, const std::vector<uint64_t>& n) {
+    m_loading = m_count == 0;
+    if (m_loading) load(m_regs.data() + (m_now == m_regs.data() ? m_stride : 0), pool_used, n);
+  }
   // The cycle ends: what loaded at its edge becomes visible; the period counter steps, or
   // restarts after a CSR write (accepted or refused).
-  void end(bool csr_write, uint32_t period);
+  void end(bool csr_write, uint32_t period) {
+    if (m_loading) {
+      m_now = m_regs.data() + (m_now == m_regs.data() ? m_stride : 0);
+      m_loading = false;
+    }
+    // As the RTL's counter: wraps at period - 1 (a period lowered under it restarts it
+    // anyway: the write that lowers it is a CSR write).
+    m_count = csr_write || m_count + 1 >= period ? 0 : m_count + 1;
+  }
+  // `cycles` unit cycles with no operation and no CSR write, in O(1): the state does not
+  // change during them, so what matters is whether a loading edge falls among them (the
+  // registers then hold the state now) and where the counter ends.
+  void idle(uint64_t cycles, const std::vector<uint64_t>& pool_used, const std::vector<uint64_t>& n,
+            uint32_t period) {
+    const uint64_t d = until_load(period);
+    if (cycles > d) load(m_now, pool_used, n);
+    m_count = uint32_t(cycles >= d ? (cycles - d) % period : m_count + cycles);
+  }
+  // The fewest idle cycles that leave the block as `cycles` idle cycles would (the same
+  // registers and counter): what a clock-gated unit must be clocked for a gap of `cycles`.
+  // At most 2 x period - 1.
+  uint64_t equivalent_idle(uint64_t cycles, uint32_t period) const {
+    const uint64_t d = until_load(period);
+    const uint64_t k = cycles % period;
+    return cycles > d && k <= d ? k + period : k;
+  }
 
-  uint64_t pool_used(uint16_t pool) const { return m_pool[pool]; }
-  // n_p of a priority as registered (the raw count, 8 fraction bits); 0 while the policy
-  // keeps none (the unit's n_p registers are zero then: no reverie traffic moves them).
-  uint64_t n(uint32_t prio) const { return prio < m_n.size() ? m_n[prio] : 0; }
+  uint64_t pool_used(uint16_t pool) const { return m_now[pool]; }
+  // n_p of a priority (< kMaxPrios) as registered (the raw count, 8 fraction bits); 0
+  // while the policy keeps none (the unit's n_p registers are zero then: no reverie
+  // traffic moves them).
+  uint64_t n(uint32_t prio) const { return m_now[m_npools + prio]; }
 
  private:
-  std::vector<uint64_t> m_pool, m_n, m_pool_next, m_n_next;
-  uint32_t m_count = 0;  // the RTL's period counter at the coming edge: 0 loads
+  // Idle cycles before the next loading edge (the counter is below the period: every
+  // write of the period restarts it).
+  uint64_t until_load(uint32_t period) const { return m_count == 0 ? 0 : period - m_count; }
+  // A bank: the pools, then kMaxPrios n_p (0 past n.size()).
+  void load(uint64_t* bank, const std::vector<uint64_t>& pool_used, const std::vector<uint64_t>& n) {
+    for (uint32_t k = 0; k < m_npools; ++k) bank[k] = pool_used[k];
+    uint64_t* np = bank + m_npools;
+    const uint32_t nn = uint32_t(n.size());
+    for (uint32_t p = 0; p < nn; ++p) np[p] = n[p];
+    // Zeroes where a policy with n_p left some (rare: a policy change).
+    uint32_t& had = bank == m_regs.data() ? m_nlen[0] : m_nlen[1];
+    for (uint32_t p = nn; p < had; ++p) np[p] = 0;
+    had = nn;
+  }
+
+  std::vector<uint64_t> m_regs;  // two banks of m_stride words: the registers and the next load
+  uint64_t* m_now = nullptr;     // the visible bank
+  uint32_t m_npools = 0, m_stride = 0;
+  uint32_t m_nlen[2] = {0, 0};  // n_p entries each bank last loaded
+  uint32_t m_count = 0;         // the RTL's period counter at the coming edge: 0 loads
   bool m_loading = false;
 };
 

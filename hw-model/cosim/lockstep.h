@@ -31,6 +31,7 @@ class Lockstep {
   // overridden: the unit has no zero-latency mode).
   Lockstep(const admission::CoreConfig& cfg, UnitParams p, const std::string& fst = "")
       : m_cfg(timed(cfg)), m_p(p), m_core(m_cfg), m_unit(p, fst) {
+    m_core.set_idle_from_cycles(false);
     program();
   }
   static admission::CoreConfig timed(admission::CoreConfig c) {
@@ -42,6 +43,15 @@ class Lockstep {
   const admission::CoreConfig& config() const { return m_cfg; }
   const Mismatch& mismatch() const { return m_mm; }
   uint64_t ops() const { return m_ops; }
+
+  // On: the operations' cycles say when the unit's clock ran idle, as the core counts them
+  // (AdmissionCore::set_idle_from_cycles), and the clock-gated unit is clocked the fewest
+  // idle cycles that leave it as the core (at most 2 x THRESH_PERIOD - 1 per gap). Off
+  // (the default): the caller runs idle cycles with idle(), and cycles are only now_i.
+  void set_idle_from_cycles(bool on) {
+    m_from_cycles = on;
+    m_core.set_idle_from_cycles(on);
+  }
 
   // Whole-state comparison after every n-th operation (1, the default: every one), and
   // after every CSR write and reset; in between, the counters and pause bits the
@@ -60,6 +70,7 @@ class Lockstep {
   }
 
   admission::Result admit(const admission::Request& r) {
+    gap(r.cycle);
     const admission::Result want = m_core.admit(r);
     watch({Named{r.in_port, r.out_port, r.prio, r.egress_queue()}});
     const admission::Result got = m_unit.admit(r);
@@ -70,6 +81,7 @@ class Lockstep {
   }
 
   admission::PfcUpdate depart(const admission::Departure& d) {
+    gap(d.cycle);
     const admission::PfcUpdate want = m_core.depart(d);
     watch({Named{d.in_port, d.out_port, d.prio, d.egress_queue()}});
     const admission::PfcUpdate got = m_unit.depart(d);
@@ -80,10 +92,12 @@ class Lockstep {
     return got;
   }
 
-  // Both offered in one cycle: the release comes first (in the same cycle on a dual-issue
-  // unit, a cycle ahead on a single-issue one); the core is told in that order.
+  // Both offered in one cycle (d.cycle, which r's should equal): the release comes first
+  // (in the same cycle on a dual-issue unit, a cycle ahead on a single-issue one); the core
+  // is told in that order.
   std::pair<admission::PfcUpdate, admission::Result> depart_and_admit(const admission::Departure& d,
                                                                        const admission::Request& r) {
+    gap(d.cycle);
     admission::PfcUpdate wu;
     admission::Result wr;
     if (m_p.dual_issue) {
@@ -143,6 +157,10 @@ class Lockstep {
   }
 
  private:
+  // Before an operation at `cycle`: the unit's clock through the gap the core counts.
+  void gap(uint64_t cycle) {
+    if (m_from_cycles) m_unit.idle(m_core.idle_clocks_before(cycle));
+  }
   static bool same(const admission::Result& a, const admission::Result& b) {
     return a.verdict == b.verdict && a.pfc == b.pfc && a.port_pfc == b.port_pfc &&
            (a.verdict != admission::Verdict::kDrop || a.reason == b.reason);
@@ -262,6 +280,7 @@ class Lockstep {
   Mismatch m_mm;
   uint64_t m_ops = 0;
   uint32_t m_full_every = 1, m_since_full = 0;
+  bool m_from_cycles = false;
   std::vector<uint32_t> m_named;
 };
 

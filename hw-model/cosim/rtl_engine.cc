@@ -17,7 +17,10 @@ namespace mmusim {
 namespace {
 // The unit compiled into mmusim (CMakeLists.txt, verilate ... PREFIX Vmmu_cosim), a
 // C++-mode model: the MMU clocks it from its own SystemC process, one cycle per operation
-// inside the decision call (the clock is gated: nothing runs while the switch is idle).
+// inside the decision call. The clock is gated while the switch is idle: before an
+// operation after a gap it runs only the few idle cycles that bring the threshold
+// calculator where the golden core, counting the gap from the operations' cycles, has it
+// (Lockstep::set_idle_from_cycles).
 const rtl::UnitParams kParams{MMUSIM_RTL_NPORTS, 8, 32, 4, 8, 16};
 using Model = Vmmu_cosim;
 constexpr uint32_t kFullStateEvery = MMUSIM_RTL_FULL_STATE_EVERY;
@@ -46,6 +49,7 @@ struct RtlEngine::Impl {
   rtl::Lockstep<Model>& lockstep() {
     if (!ls) {
       ls = std::make_unique<rtl::Lockstep<Model>>(cfg, kParams);
+      ls->set_idle_from_cycles(true);
       // The counters an operation names after each one, the whole state (every queue's
       // counters and filters, a debug-port read per word) every kFullStateEvery-th
       // (docs/performance.md: its cost).
@@ -57,6 +61,7 @@ struct RtlEngine::Impl {
   // Replays every operation so far into a traced unit, up to and including the bad one.
   std::string replay() {
     rtl::Lockstep<Model> traced(cfg, kParams, waveform);
+    traced.set_idle_from_cycles(true);
     for (const Op& o : log) {
       if (o.kind == Op::Kind::kAdmit) traced.admit(o.r);
       else if (o.kind == Op::Kind::kDepart)

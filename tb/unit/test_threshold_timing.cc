@@ -1,0 +1,150 @@
+// The threshold calculator's timing in the golden core (admission/threshold_block.h): the
+// idle cycles between operations, counted from their cycles, against hand-computed cases
+// and against clocking the same cycles one by one.
+#include <gtest/gtest.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <iterator>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "admission/admission_core.h"
+#include "core_configs.h"
+
+using namespace mmusim::admission;
+using namespace mmusim::admission::testcfg;
+
+namespace {
+
+CoreConfig timed(uint32_t period, const std::string& policy = "dt") {
+  CoreConfig c = small_config();
+  c.policy = policy;
+  c.thresholds.zero_latency = false;
+  c.thresholds.period_cycles = period;
+  return c;
+}
+
+// A lossy cell 0 -> 1: egress pool 600 at alpha 1, so the threshold is 600 - registered pool.
+Request lossy(uint64_t cycle) { return {0, 1, uint8_t(kLy), 1, cycle}; }
+
+// Cells admitted to the lossy queue, one per operation, the k-th at cycle k x stride.
+uint64_t fill_every(AdmissionCore& core, uint64_t stride) {
+  for (uint64_t n = 0;; ++n)
+    if (core.admit(lossy(n * stride)).verdict != Verdict::kAdmitShared) return n;
+}
+
+uint64_t test_seed() {
+  if (const char* e = std::getenv("MMUSIM_SEED")) return std::strtoull(e, nullptr, 0);
+  return (uint64_t(std::random_device{}()) << 32) | std::random_device{}();
+}
+
+}  // namespace
+
+TEST(ThresholdTiming, AnIdleCycleBetweenOperationsFreshensTheThresholds) {
+  // Back to back (THRESH_PERIOD 1) a request misses the previous cycle's cell: q >= 600 -
+  // (q - 1) first at q = 301. With an idle cycle (or a thousand) before each, the registers
+  // hold every earlier cell: q >= 600 - q at 300, the zero-latency answer.
+  AdmissionCore b2b(timed(1)), gap1(timed(1)), gap1000(timed(1)), live(small_config());
+  EXPECT_EQ(fill_every(b2b, 1), 301u);
+  EXPECT_EQ(fill_every(gap1, 2), 300u);
+  EXPECT_EQ(fill_every(gap1000, 1001), 300u);
+  EXPECT_EQ(fill_every(live, 1), 300u);
+  // Operations in one cycle follow each other on the unit's clock: as back to back.
+  AdmissionCore same(timed(1));
+  EXPECT_EQ(fill_every(same, 0), 301u);
+  // A caller that clocks the unit itself (a lockstep): cycles are not idle time.
+  AdmissionCore explicit_idle(timed(1));
+  explicit_idle.set_idle_from_cycles(false);
+  EXPECT_EQ(fill_every(explicit_idle, 2), 301u);
+}
+
+TEST(ThresholdTiming, AGapKeepsThePeriodsPhase) {
+  // THRESH_PERIOD 4; the counter stands at 1 after programming (the registers hold the
+  // empty pool). The egress threshold after each one-cell admission, 600 - registered:
+  //   cycle 0: first operation, counter 1 -> 2, no load                         600
+  //   cycle 2: 1 idle cycle (counter 2 -> 3), then 3 -> 0, no load               600
+  //   cycle 3: counter 0: loads 2 cells, visible after it                        598
+  //   cycle 9: 5 idle cycles, the 3rd loads (3 cells); counter ends at 2         597
+  //   cycle 10: counter 3 -> 0, no load                                          597
+  //   cycle 11: counter 0: loads 5                                               595
+  //   cycle 15: 3 idle cycles end on the counter at 0: the operation loads 6     594
+  //   cycle 1015: 999 idle cycles load 7; the counter ends at 0: loads 7         593
+  const uint64_t cycles[] = {0, 2, 3, 9, 10, 11, 15, 1015};
+  const uint64_t want[] = {600, 600, 598, 597, 597, 595, 594, 593};
+  AdmissionCore core(timed(4)), stepped(timed(4));
+  stepped.set_idle_from_cycles(false);
+  for (size_t i = 0; i < std::size(cycles); ++i) {
+    core.admit(lossy(cycles[i]));
+    if (i) stepped.idle(cycles[i] - cycles[i - 1] - 1);
+    stepped.admit(lossy(0));
+    EXPECT_EQ(core.egress_threshold(1, kLy), want[i]) << "cycle " << cycles[i];
+    EXPECT_EQ(stepped.egress_threshold(1, kLy), want[i]) << "cycle " << cycles[i];
+  }
+}
+
+TEST(ThresholdTiming, RandomGapsMatchCycleByCycleAndTheFewestClocks) {
+  // Three cores take the same operations: one counts the gaps from the cycles (O(1)), one
+  // is clocked through every idle cycle one at a time, one only the idle_clocks_before()
+  // cycles a clock-gated RTL unit gets. Decisions, thresholds and state must agree.
+  const uint64_t seed = test_seed();
+  std::printf("ThresholdTiming: MMUSIM_SEED=%llu\n", (unsigned long long)seed);
+  std::mt19937_64 rng(seed);
+  auto pick = [&](uint64_t lo, uint64_t hi) { return lo + rng() % (hi - lo + 1); };
+  uint64_t gated_clocks = 0;
+  for (const char* pol : {"dt", "reverie", "dsh", "abm"}) {
+    for (int run = 0; run < 6; ++run) {
+      const uint32_t period = uint32_t(rng() % 3 ? pick(1, 8) : pick(9, 255));
+      AdmissionCore counted(timed(period, pol)), stepped(timed(period, pol)), fewest(timed(period, pol));
+      stepped.set_idle_from_cycles(false);
+      fewest.set_idle_from_cycles(false);
+      std::vector<Departure> held;
+      uint64_t cycle = 0;
+      for (int op = 0; op < 2000; ++op) {
+        const uint64_t last = cycle, r = rng() % 100;
+        cycle += r < 40 ? 0 : r < 70 ? 1 : r < 90 ? pick(2, 2 * period + 2) : pick(0, 3000);
+        const std::string at = std::string(pol) + " period " + std::to_string(period) + " op " +
+                               std::to_string(op) + " cycle " + std::to_string(cycle) + ", MMUSIM_SEED=" +
+                               std::to_string(seed);
+        const uint64_t clocks = counted.idle_clocks_before(cycle);
+        const uint64_t gap = op && cycle > last + 1 ? cycle - last - 1 : 0;
+        ASSERT_LE(clocks, gap) << at;
+        ASSERT_LT(clocks, 2 * uint64_t(period)) << at;
+        gated_clocks += clocks > 0;
+        for (uint64_t k = 0; k < gap; ++k) stepped.idle(1);
+        fewest.idle(clocks);
+        if (held.empty() || rng() % 2) {
+          const Request q{uint32_t(pick(0, 1)), uint32_t(pick(0, 1)), uint8_t(rng() % 2 ? kLl : kLy),
+                          uint32_t(pick(1, 8)), cycle};
+          const Result a = counted.admit(q), b = stepped.admit(q), c = fewest.admit(q);
+          ASSERT_EQ(int(a.verdict), int(b.verdict)) << at;
+          ASSERT_EQ(int(a.verdict), int(c.verdict)) << at;
+          ASSERT_EQ(int(a.pfc), int(b.pfc)) << at;
+          ASSERT_EQ(int(a.pfc), int(c.pfc)) << at;
+          ASSERT_EQ(int(a.port_pfc), int(c.port_pfc)) << at;
+          if (a.verdict != Verdict::kDrop) held.push_back({q.in_port, q.out_port, q.prio, q.cells, 0});
+        } else {
+          const size_t i = size_t(rng() % held.size());
+          Departure d = held[i];
+          held[i] = held.back();
+          held.pop_back();
+          d.cycle = cycle;
+          const PfcUpdate a = counted.depart(d), b = stepped.depart(d), c = fewest.depart(d);
+          ASSERT_EQ(int(a.pfc), int(b.pfc)) << at;
+          ASSERT_EQ(int(a.pfc), int(c.pfc)) << at;
+          ASSERT_EQ(int(a.port_pfc), int(c.port_pfc)) << at;
+        }
+        for (uint32_t port = 0; port < 2; ++port)
+          for (uint32_t prio : {kLl, kLy}) {
+            ASSERT_EQ(counted.ingress_threshold(port, prio), stepped.ingress_threshold(port, prio)) << at;
+            ASSERT_EQ(counted.ingress_threshold(port, prio), fewest.ingress_threshold(port, prio)) << at;
+            ASSERT_EQ(counted.egress_threshold(port, prio), stepped.egress_threshold(port, prio)) << at;
+            ASSERT_EQ(counted.egress_threshold(port, prio), fewest.egress_threshold(port, prio)) << at;
+          }
+      }
+      EXPECT_EQ(first_difference(counted.state(), stepped.state()), "") << pol;
+    }
+  }
+  EXPECT_GT(gated_clocks, 0u);
+}
