@@ -32,6 +32,7 @@ struct Stats {
   uint64_t squeezes = 0;     // BUFFER_CELLS cut below the occupancy under traffic, then restored
   uint64_t queue_not_prio = 0;  // requests whose egress queue is not their PG
   uint64_t idle = 0;         // idle cycles between operations (the threshold calculator loads)
+  uint64_t gated_gaps = 0;   // gaps counted from the operations' cycles, the unit clocked through them
   uint64_t period_changes = 0;  // THRESH_PERIOD changed under traffic
   // Hazard bins.
   uint64_t pair_same_in = 0, pair_same_out = 0, pair_same_prio = 0;  // pairs sharing one of these
@@ -58,6 +59,7 @@ struct Stats {
     squeezes += o.squeezes;
     queue_not_prio += o.queue_not_prio;
     idle += o.idle;
+    gated_gaps += o.gated_gaps;
     period_changes += o.period_changes;
     pair_same_in += o.pair_same_in;
     pair_same_out += o.pair_same_out;
@@ -99,6 +101,7 @@ struct Stats {
             {"csr: BUFFER_CELLS cut under traffic", squeezes},
             {"csr: THRESH_PERIOD changed under traffic", period_changes},
             {"timing: idle cycles between operations", idle},
+            {"timing: gaps between operation cycles (gated clock)", gated_gaps},
             {"verdict: admit shared", verdict[0]},
             {"verdict: admit headroom", verdict[1]},
             {"verdict: drop, ingress", drop_reason[1]},
@@ -127,9 +130,19 @@ Stats run(rtl::Lockstep<M>& ls, std::mt19937_64& rng, uint64_t requests) {
   auto pick = [&](uint64_t lo, uint64_t hi) { return lo + rng() % (hi - lo + 1); };
   std::vector<Packet> live;
   Stats st;
-  // The cycle of each operation: 0..3 cycles after the last (abm's intervals roll).
+  // Half the cases count the idle cycles between operations from their cycles, as a
+  // co-simulation does (the gated unit clocked the fewest cycles that match); all clock
+  // some explicitly (ls.idle).
+  const bool from_cycles = rng() % 2;
+  ls.set_idle_from_cycles(from_cycles);
+  // The cycle of each operation: mostly 0..3 cycles after the last, now and then up to
+  // 600 (abm's intervals roll; the threshold calculator loads in the gap).
   uint64_t cycle = 0;
-  auto now = [&]() { return cycle += pick(0, 3); };
+  auto now = [&]() {
+    cycle += rng() % 32 ? pick(0, 3) : pick(4, 600);
+    st.gated_gaps += from_cycles && ls.core().idle_clocks_before(cycle) > 0;
+    return cycle;
+  };
   const uint32_t hot_out = uint32_t(pick(0, p.nports - 1));
   auto fresh = [&]() {
     Packet k{uint32_t(pick(0, p.nports - 1)), rng() % 3 ? hot_out : uint32_t(pick(0, p.nports - 1)),
