@@ -86,34 +86,30 @@ AdmissionCore::AdmissionCore(CoreConfig cfg) : m_cfg(std::move(cfg)) {
   reset();
 }
 
-void AdmissionCore::attach() { m_policy->attach(m_cfg.thresholds.zero_latency ? nullptr : &m_tb); }
+void AdmissionCore::attach() {
+  m_policy->attach(m_cfg.thresholds.zero_latency ? nullptr : &m_tb);
+  m_tb.bind(&m_c.pool_used, &m_policy->congestion());
+}
 
 void AdmissionCore::reset() {
   m_c.reset(m_cfg);
   m_policy->reset();
   sync_thresholds();
-  m_last_cycle = kNoCycle;
+  m_idle_from = kNoCycle;
 }
 
-void AdmissionCore::sync_thresholds() { m_tb.sync(m_c.pool_used, m_policy->congestion(), m_cfg.thresholds.period_cycles); }
+void AdmissionCore::sync_thresholds() { m_tb.sync(m_cfg.thresholds.period_cycles); }
 
 void AdmissionCore::cycle_begin() {
-  if (!m_cfg.thresholds.zero_latency) m_tb.begin(m_c.pool_used, m_policy->congestion());
+  if (!m_cfg.thresholds.zero_latency) m_tb.begin();
 }
 
 void AdmissionCore::cycle_end(bool csr_write) {
   if (!m_cfg.thresholds.zero_latency) m_tb.end(csr_write, m_cfg.thresholds.period_cycles);
 }
 
-void AdmissionCore::op_begin(uint64_t cycle) {
-  if (const uint64_t gap = gap_before(cycle)) idle(gap);
-  m_last_cycle = cycle;
-  cycle_begin();
-}
-
 void AdmissionCore::idle(uint64_t cycles) {
-  if (!m_cfg.thresholds.zero_latency)
-    m_tb.idle(cycles, m_c.pool_used, m_policy->congestion(), m_cfg.thresholds.period_cycles);
+  if (!m_cfg.thresholds.zero_latency) m_tb.idle(cycles, m_cfg.thresholds.period_cycles);
 }
 
 uint64_t AdmissionCore::idle_clocks_before(uint64_t cycle) const {

@@ -37,7 +37,10 @@ class AdmissionCore {
   // (the SystemC Mmu); operations in one cycle follow each other on the unit's clock, as
   // the unit takes them. Off: only idle() runs the clock idle (a caller that clocks a unit
   // itself: rtl::Lockstep). The first operation (after construction or reset) has none.
-  void set_idle_from_cycles(bool on) { m_idle_from_cycles = on; }
+  void set_idle_from_cycles(bool on) {
+    m_idle_from_cycles = on;
+    if (!on) m_idle_from = kNoCycle;
+  }
   // The idle cycles a clock-gated unit must be clocked before an operation at `cycle` to
   // hold what this core's calculator will (fewer than the gap: ThresholdBlock::equivalent_idle).
   uint64_t idle_clocks_before(uint64_t cycle) const;
@@ -82,11 +85,15 @@ class AdmissionCore {
   void check(uint32_t in, uint32_t out, uint8_t prio, uint8_t queue, const char* what) const;
   void attach();
   // Idle cycles between the last operation and one at `cycle`; 0 unless counted from cycles.
-  uint64_t gap_before(uint64_t cycle) const {
-    return m_idle_from_cycles && m_last_cycle != kNoCycle && cycle > m_last_cycle + 1 ? cycle - m_last_cycle - 1 : 0;
-  }
+  uint64_t gap_before(uint64_t cycle) const { return cycle > m_idle_from ? cycle - m_idle_from : 0; }
   // An operation at `cycle` begins a unit cycle: the idle cycles before it first.
-  void op_begin(uint64_t cycle);
+  void op_begin(uint64_t cycle) {
+    if (!m_cfg.thresholds.zero_latency) {
+      if (cycle > m_idle_from) m_tb.idle(cycle - m_idle_from, m_cfg.thresholds.period_cycles);
+      m_tb.begin();
+    }
+    if (m_idle_from_cycles) m_idle_from = cycle + 1;
+  }
   void cycle_begin();
   void cycle_end(bool csr_write);
 
@@ -96,7 +103,9 @@ class AdmissionCore {
   ThresholdBlock m_tb;
   static constexpr uint64_t kNoCycle = ~uint64_t(0);
   bool m_idle_from_cycles = true;
-  uint64_t m_last_cycle = kNoCycle;  // the last operation's cycle
+  // The first idle cycle after the last operation (kNoCycle: none counted, before the
+  // first operation or when not counting).
+  uint64_t m_idle_from = kNoCycle;
 };
 
 }  // namespace mmusim::admission

@@ -2,15 +2,24 @@
 
 namespace mmusim::admission {
 
-void ThresholdBlock::sync(const std::vector<uint64_t>& pool_used, const std::vector<uint64_t>& n, uint32_t period) {
-  m_npools = uint32_t(pool_used.size());
+void ThresholdBlock::sync(uint32_t period) {
+  m_npools = uint32_t(m_pool_live->size());
   m_stride = m_npools + kMaxPrios;
   m_regs.assign(2 * size_t(m_stride), 0);
   m_nlen[0] = m_nlen[1] = 0;
   m_now = m_regs.data();
-  load(m_now, pool_used, n);
+  load(m_now);
+  m_fresh = true;
   m_loading = false;
   m_count = 1 >= period ? 0 : 1;  // the counter one step after a loading edge
+}
+
+void ThresholdBlock::load_n(uint64_t* np, uint32_t& had) {
+  const std::vector<uint64_t>& n = *m_n_live;
+  const uint32_t nn = uint32_t(n.size());
+  for (uint32_t p = 0; p < nn; ++p) np[p] = n[p];
+  for (uint32_t p = nn; p < had; ++p) np[p] = 0;  // a policy with n_p left some
+  had = nn;
 }
 
 }  // namespace mmusim::admission

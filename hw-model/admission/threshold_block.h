@@ -24,23 +24,31 @@ class ThresholdBlock {
   ThresholdBlock(const ThresholdBlock&) = delete;
   ThresholdBlock& operator=(const ThresholdBlock&) = delete;
 
-  // The registers take `pool_used` and `n` (n_p per priority, 8 fraction bits; empty when
-  // the policy keeps none) as if loaded at the last cycle's edge; the next load is a
-  // period later. Sizes the registers: every later call passes as many pools.
-  void sync(const std::vector<uint64_t>& pool_used, const std::vector<uint64_t>& n, uint32_t period);
+  // The live state the registers load from: the pool counters and n_p per priority (8
+  // fraction bits; empty when the policy keeps none). Both must outlive the block or the
+  // next bind.
+  void bind(const std::vector<uint64_t>* pool_used, const std::vector<uint64_t>* n) {
+    m_pool_live = pool_used;
+    m_n_live = n;
+  }
+  // The registers take the live state as if loaded at the last cycle's edge; the next
+  // load is a period later. Sizes the registers: the pool count stays from here on.
+  void sync(uint32_t period);
   // A unit cycle begins: if the registers load at its edge, they take the state now,
-  // before the cycle's operations (into the bank that becomes visible at end()).
-  void begin(const std::vector<uint64_t>& pool_used, const std::vector<uint64_t>& n) {
-    m_loading = m_count == 0;
-    if (m_loading) load(m_regs.data() + (m_now == m_regs.data() ? m_stride : 0), pool_used, n);
+  // before the cycle's operations (into the bank that becomes visible at end()); nothing
+  // to load if they already hold it.
+  void begin() {
+    m_loading = m_count == 0 && !m_fresh;
+    if (m_loading) load(other());
   }
   // The cycle ends: what loaded at its edge becomes visible; the period counter steps, or
   // restarts after a CSR write (accepted or refused).
   void end(bool csr_write, uint32_t period) {
     if (m_loading) {
-      m_now = m_regs.data() + (m_now == m_regs.data() ? m_stride : 0);
+      m_now = other();
       m_loading = false;
     }
+    m_fresh = false;  // the cycle's operations may have changed the state
     // As the RTL's counter: wraps at period - 1 (a period lowered under it restarts it
     // anyway: the write that lowers it is a CSR write).
     m_count = csr_write || m_count + 1 >= period ? 0 : m_count + 1;
@@ -48,10 +56,13 @@ class ThresholdBlock {
   // `cycles` unit cycles with no operation and no CSR write, in O(1): the state does not
   // change during them, so what matters is whether a loading edge falls among them (the
   // registers then hold the state now) and where the counter ends.
-  void idle(uint64_t cycles, const std::vector<uint64_t>& pool_used, const std::vector<uint64_t>& n,
-            uint32_t period) {
+  void idle(uint64_t cycles, uint32_t period) {
     const uint64_t d = until_load(period);
-    if (cycles > d) load(m_now, pool_used, n);
+    if (cycles > d && !m_fresh) {
+      load(m_now);
+      m_fresh = true;
+    }
+    if (period == 1) return;  // the counter stays at 0
     m_count = uint32_t(cycles >= d ? (cycles - d) % period : m_count + cycles);
   }
   // The fewest idle cycles that leave the block as `cycles` idle cycles would (the same
@@ -73,24 +84,25 @@ class ThresholdBlock {
   // Idle cycles before the next loading edge (the counter is below the period: every
   // write of the period restarts it).
   uint64_t until_load(uint32_t period) const { return m_count == 0 ? 0 : period - m_count; }
-  // A bank: the pools, then kMaxPrios n_p (0 past n.size()).
-  void load(uint64_t* bank, const std::vector<uint64_t>& pool_used, const std::vector<uint64_t>& n) {
-    for (uint32_t k = 0; k < m_npools; ++k) bank[k] = pool_used[k];
-    uint64_t* np = bank + m_npools;
-    const uint32_t nn = uint32_t(n.size());
-    for (uint32_t p = 0; p < nn; ++p) np[p] = n[p];
-    // Zeroes where a policy with n_p left some (rare: a policy change).
+  uint64_t* other() const { return m_regs.data() + (m_now == m_regs.data() ? m_stride : 0); }
+  // A bank: the pools, then kMaxPrios n_p (0 past the live n's size).
+  void load(uint64_t* bank) {
+    const uint64_t* pool = m_pool_live->data();
+    for (uint32_t k = 0; k < m_npools; ++k) bank[k] = pool[k];
     uint32_t& had = bank == m_regs.data() ? m_nlen[0] : m_nlen[1];
-    for (uint32_t p = nn; p < had; ++p) np[p] = 0;
-    had = nn;
+    if (!m_n_live->empty() || had) load_n(bank + m_npools, had);
   }
+  void load_n(uint64_t* np, uint32_t& had);
 
-  std::vector<uint64_t> m_regs;  // two banks of m_stride words: the registers and the next load
-  uint64_t* m_now = nullptr;     // the visible bank
+  const std::vector<uint64_t>* m_pool_live = nullptr;
+  const std::vector<uint64_t>* m_n_live = nullptr;
+  mutable std::vector<uint64_t> m_regs;  // two banks of m_stride words: the registers and the next load
+  uint64_t* m_now = nullptr;             // the visible bank
   uint32_t m_npools = 0, m_stride = 0;
   uint32_t m_nlen[2] = {0, 0};  // n_p entries each bank last loaded
   uint32_t m_count = 0;         // the RTL's period counter at the coming edge: 0 loads
   bool m_loading = false;
+  bool m_fresh = false;  // the visible registers hold the live state (loaded since the last cycle)
 };
 
 }  // namespace mmusim::admission
