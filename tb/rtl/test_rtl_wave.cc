@@ -63,7 +63,10 @@ TEST(RtlWave, CyclesSitAtTheirMmuCyclesTimesThePeriod) {
     const bool req = v["req_valid_i"] == "1", rel = v["rel_valid_i"] == "1";
     if (req || rel) {
       op_rises.push_back({c.time, req && rel ? "req+rel" : req ? "req" : "rel"});
-      if (req) EXPECT_EQ(std::stoull(v["now_i"], nullptr, 2), c.time / P == a + 1 ? a : c.time / P);
+      // The second request of cycle A was issued in A.
+      if (req) {
+        EXPECT_EQ(std::stoull(v["now_i"], nullptr, 2), c.time / P == a + 1 ? a : c.time / P);
+      }
     }
   }
   std::vector<uint64_t> want_cfg;
