@@ -43,15 +43,21 @@ def make_incast(senders, burst_bytes, start_us=100.0, period_us=0.0, count=1,
 
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--senders", type=int, default=16)
-    ap.add_argument("--burst-bytes", type=int, default=131072)
-    ap.add_argument("--start-us", type=float, default=100.0)
-    ap.add_argument("--period-us", type=float, default=0.0)
-    ap.add_argument("--count", type=int, default=1)
-    ap.add_argument("--background", type=int, default=0, help="2:1 lossy background pairs")
-    ap.add_argument("--duration-us", type=float, default=1000.0)
-    ap.add_argument("--seed", type=int, default=1)
-    ap.add_argument("-o", "--output", required=True)
+    ap.add_argument("--senders", type=int, default=16,
+                    help="hosts h1..hN bursting to h0 (default: %(default)s)")
+    ap.add_argument("--burst-bytes", type=int, default=131072,
+                    help="bytes each sender sends per burst (default: %(default)s)")
+    ap.add_argument("--start-us", type=float, default=100.0,
+                    help="first burst's start, us (default: %(default)s)")
+    ap.add_argument("--period-us", type=float, default=0.0,
+                    help="time between bursts, us; needed with --count > 1 (default: %(default)s)")
+    ap.add_argument("--count", type=int, default=1, help="bursts per sender (default: %(default)s)")
+    ap.add_argument("--background", type=int, default=0,
+                    help="2:1 lossy background pairs after the senders (default: %(default)s)")
+    ap.add_argument("--duration-us", type=float, default=1000.0,
+                    help="simulated time and measurement window, us (default: %(default)s)")
+    ap.add_argument("--seed", type=int, default=1, help="scenario seed (default: %(default)s)")
+    ap.add_argument("-o", "--output", required=True, help="scenario JSON to write")
     a = ap.parse_args(argv)
     try:
         sc = make_incast(a.senders, a.burst_bytes, a.start_us, a.period_us, a.count,

@@ -14,7 +14,7 @@ import numpy as np  # noqa: E402
 
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("-o", "--output", required=True)
+    ap.add_argument("-o", "--output", required=True, help="PNG to write")
     ap.add_argument("runs", nargs="+", help="POLICY=path/to/timeseries.csv")
     a = ap.parse_args(argv)
     fig, axes = plt.subplots(3, 1, figsize=(9, 8), sharex=True)

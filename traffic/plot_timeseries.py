@@ -36,9 +36,9 @@ def plot(data, out, title=""):
 
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__)
-    ap.add_argument("timeseries")
-    ap.add_argument("-o", "--output", required=True)
-    ap.add_argument("--title", default="")
+    ap.add_argument("timeseries", help="an mmusim run's timeseries.csv")
+    ap.add_argument("-o", "--output", required=True, help="PNG to write")
+    ap.add_argument("--title", default="", help="plot title (default: none)")
     a = ap.parse_args(argv)
     try:
         plot(load(a.timeseries), a.output, a.title)

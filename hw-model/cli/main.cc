@@ -88,7 +88,9 @@ int sc_main(int argc, char* argv[]) {
   run->add_option("--impl", a.impl, "admission implementation: cpp, or rtl (Verilated unit, checked in lockstep)")
       ->check(CLI::IsMember({"cpp", "rtl"}));
   run->add_flag("--pcap", a.pcap, "write the PFC frames sent as DIR/pfc.pcap");
-  run->add_flag("--vcd", a.vcd, "trace key counters to DIR/counters.vcd");
+  run->add_flag("--vcd", a.vcd,
+                "trace key counters to DIR/counters.vcd; with --impl rtl also the unit's waveform, "
+                "DIR/rtl_unit.fst (rtl_unit_<switch>.fst per switch of a network)");
   run->add_option("--vcd-signals", a.vcd_signals,
                   "signal groups of counters.vcd, comma-separated (implies --vcd): mmu (occupancy and "
                   "thresholds), queues (per port and priority), ports, pfc (XOFF held, transmitters "

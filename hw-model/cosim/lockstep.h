@@ -28,9 +28,11 @@ template <class Model>
 class Lockstep {
  public:
   // The core models the unit's threshold calculator (cfg.thresholds.zero_latency is
-  // overridden: the unit has no zero-latency mode).
-  Lockstep(const admission::CoreConfig& cfg, UnitParams p, const std::string& fst = "")
-      : m_cfg(timed(cfg)), m_p(p), m_core(m_cfg), m_unit(p, fst) {
+  // overridden: the unit has no zero-latency mode). `fst`, `period_ps`: the unit's
+  // waveform (Unit).
+  Lockstep(const admission::CoreConfig& cfg, UnitParams p, const std::string& fst = "",
+           uint64_t period_ps = Wave::kDefaultPeriodPs)
+      : m_cfg(timed(cfg)), m_p(p), m_core(m_cfg), m_unit(p, fst, period_ps) {
     m_core.set_idle_from_cycles(false);
     program();
   }

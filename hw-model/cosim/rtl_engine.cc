@@ -43,12 +43,13 @@ struct RtlEngine::Impl {
     enum class Kind { kAdmit, kDepart, kCsrWrite, kUnitWrite } kind;
     admission::Request r;  // kCsrWrite, kUnitWrite: in_port = address, cells = data
   };
-  Impl(const admission::CoreConfig& c, std::string wave) : cfg(c), waveform(std::move(wave)) {}
+  Impl(const admission::CoreConfig& c, std::string wave, uint64_t period)
+      : cfg(c), waveform(std::move(wave)), period_ps(period) {}
 
   // Built at the first operation, as the MMU's core is by then.
   rtl::Lockstep<Model>& lockstep() {
     if (!ls) {
-      ls = std::make_unique<rtl::Lockstep<Model>>(cfg, kParams);
+      ls = std::make_unique<rtl::Lockstep<Model>>(cfg, kParams, trace, period_ps);
       ls->set_idle_from_cycles(true);
       // The counters an operation names after each one, the whole state (every queue's
       // counters and filters, a debug-port read per word) every kFullStateEvery-th
@@ -60,7 +61,7 @@ struct RtlEngine::Impl {
 
   // Replays every operation so far into a traced unit, up to and including the bad one.
   std::string replay() {
-    rtl::Lockstep<Model> traced(cfg, kParams, waveform);
+    rtl::Lockstep<Model> traced(cfg, kParams, waveform, period_ps);
     traced.set_idle_from_cycles(true);
     for (const Op& o : log) {
       if (o.kind == Op::Kind::kAdmit) traced.admit(o.r);
@@ -81,6 +82,8 @@ struct RtlEngine::Impl {
   std::unique_ptr<rtl::Lockstep<Model>> ls;
   std::string waveform;
   std::vector<Op> log;
+  uint64_t period_ps;
+  std::string trace;  // the live waveform (RtlEngine::trace), empty: none
 };
 
 bool RtlEngine::available() { return true; }
@@ -91,14 +94,14 @@ std::string RtlEngine::describe() {
          " pools, " + std::to_string(kParams.nprof) + " profiles, EWMA fraction " + std::to_string(kParams.ewma_frac);
 }
 
-RtlEngine::RtlEngine(const admission::CoreConfig& cfg, std::string waveform_path) {
+RtlEngine::RtlEngine(const admission::CoreConfig& cfg, std::string waveform_path, uint64_t clock_period_ps) {
   if (cfg.ewma.frac_bits != kParams.ewma_frac)
     throw std::invalid_argument("admission.ewma.frac_bits must be " + std::to_string(kParams.ewma_frac) +
                                 " for the RTL unit");
   // The unit is programmed at its first operation; refuse a configuration it cannot hold now.
   const admission::CoreConfig unit_cfg = pad_ports(cfg);
   admission::encode(unit_cfg, params());
-  m = std::make_unique<Impl>(unit_cfg, std::move(waveform_path));
+  m = std::make_unique<Impl>(unit_cfg, std::move(waveform_path), clock_period_ps);
 }
 
 RtlEngine::~RtlEngine() = default;
@@ -131,6 +134,14 @@ void RtlEngine::csr_write(uint32_t addr, uint32_t data) {
 
 uint32_t RtlEngine::csr_read(uint32_t addr) { return m->lockstep().csr_read(addr); }
 
+void RtlEngine::trace(std::string fst) {
+  if (m->ls) throw std::logic_error("RtlEngine::trace: after the first operation");
+  m->trace = std::move(fst);
+}
+
+// A unit that never saw an operation is programmed all the same: its waveform shows that.
+void RtlEngine::close_trace() { m->lockstep().unit().close_wave(); }
+
 bool RtlEngine::inject_unit_csr_write(uint32_t addr, uint32_t data) {
   m->log.push_back({Impl::Op::Kind::kUnitWrite, {addr, 0, 0, data, 0}});
   return m->lockstep().unit().write(addr, data);
@@ -142,7 +153,7 @@ struct RtlEngine::Impl {};
 
 bool RtlEngine::available() { return false; }
 std::string RtlEngine::describe() { return "no RTL unit (built without Verilator)"; }
-RtlEngine::RtlEngine(const admission::CoreConfig&, std::string) {
+RtlEngine::RtlEngine(const admission::CoreConfig&, std::string, uint64_t) {
   throw std::invalid_argument("mmusim was built without Verilator: admission.impl rtl is unavailable");
 }
 RtlEngine::~RtlEngine() = default;
@@ -153,6 +164,8 @@ bool RtlEngine::inject_unit_csr_write(uint32_t, uint32_t) { return false; }
 admission::RtlParams RtlEngine::params() { return {}; }
 void RtlEngine::csr_write(uint32_t, uint32_t) {}
 uint32_t RtlEngine::csr_read(uint32_t) { return 0; }
+void RtlEngine::trace(std::string) {}
+void RtlEngine::close_trace() {}
 
 #endif
 

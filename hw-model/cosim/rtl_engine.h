@@ -20,8 +20,9 @@ class RtlEngine {
   static std::string describe();
 
   // Builds the unit; the first operation programs it through its CSRs. Throws
-  // std::invalid_argument if it cannot hold `cfg`.
-  RtlEngine(const admission::CoreConfig& cfg, std::string waveform_path);
+  // std::invalid_argument if it cannot hold `cfg`. `clock_period_ps`: the MMU's clock, the
+  // time axis of the unit's waveforms (cosim/rtl_wave.h).
+  RtlEngine(const admission::CoreConfig& cfg, std::string waveform_path, uint64_t clock_period_ps);
   ~RtlEngine();
 
   // Throw std::runtime_error with the mismatch report (and waveform path) on disagreement.
@@ -35,6 +36,11 @@ class RtlEngine {
   uint32_t csr_read(uint32_t addr);
   // The compiled-in unit's register map parameters.
   static admission::RtlParams params();
+  // The unit's waveform, from its first cycle (before the first operation): an FST at
+  // `fst`.
+  void trace(std::string fst);
+  // Ends it; std::runtime_error if the file is incomplete.
+  void close_trace();
   // Fault injection for tests: a CSR write that reaches the RTL unit and not the golden
   // core, so the next operation it affects must be reported as a mismatch.
   bool inject_unit_csr_write(uint32_t addr, uint32_t data);

@@ -11,10 +11,10 @@
 #include <vector>
 
 #include <verilated.h>
-#include <verilated_fst_c.h>
 
 #include "admission/arch_state.h"
 #include "admission/types.h"
+#include "cosim/rtl_wave.h"
 #include "cosim/state_map.h"
 
 namespace mmusim::rtl {
@@ -27,18 +27,21 @@ struct UnitParams {
 template <class Model>
 class Unit {
  public:
-  Unit(UnitParams p, const std::string& fst = "") : m_p(p), m_ctx(std::make_unique<VerilatedContext>()) {
+  // With `fst`, the whole unit's waveform goes there, its cycles at the MMU cycles of
+  // their operations × `period_ps` (cosim/rtl_wave.h).
+  Unit(UnitParams p, const std::string& fst = "", uint64_t period_ps = Wave::kDefaultPeriodPs)
+      : m_p(p), m_ctx(std::make_unique<VerilatedContext>()) {
     m_ctx->traceEverOn(!fst.empty());
     m_m = std::make_unique<Model>(m_ctx.get(), "dut");
     if (!fst.empty()) {
-      m_trace = std::make_unique<VerilatedFstC>();
-      m_m->trace(m_trace.get(), 99);
-      m_trace->open(fst.c_str());
+      m_wave = std::make_unique<Wave>(fst, period_ps);
+      m_m->trace(&m_wave->fst(), 99);
+      m_wave->open();
     }
     reset();
   }
   ~Unit() {
-    if (m_trace) m_trace->close();
+    if (m_wave) m_wave->fst().close();
     // Verilator 5.006 frees a model's scopes through the thread's current context, not
     // the model's; with several units that may be another unit's context, already freed
     // (a deadlock on its mutex), so point it at this model's own first.
@@ -48,12 +51,18 @@ class Unit {
 
   const UnitParams& params() const { return m_p; }
   uint64_t cycle() const { return m_cycle; }
+  // Ends the waveform (Wave::close: std::runtime_error if the file is incomplete).
+  void close_wave() {
+    if (m_wave) m_wave->close();
+    m_wave.reset();
+  }
 
   void reset() {
     idle_inputs();
     m_m->clk_i = 0;
     m_m->rst_ni = 0;
-    eval();
+    m_m->eval();
+    if (m_wave) m_wave->initial();
     posedge();
     m_m->rst_ni = 1;
     negedge();
@@ -186,6 +195,7 @@ class Unit {
     m_m->req_queue_i = r.egress_queue();
     m_m->req_cells_i = r.cells;
     m_m->now_i = uint32_t(r.cycle);
+    if (m_wave) m_wave->issue(r.cycle);
   }
   void drive_release(const admission::Departure& d) {
     m_m->rel_valid_i = 1;
@@ -195,6 +205,7 @@ class Unit {
     m_m->rel_queue_i = d.egress_queue();
     m_m->rel_cells_i = d.cells;
     m_m->now_i = uint32_t(d.cycle);
+    if (m_wave) m_wave->issue(d.cycle);
   }
   admission::Result response() const {
     admission::Result res;
@@ -213,14 +224,10 @@ class Unit {
     m_m->req_valid_i = 0;
     m_m->rel_valid_i = 0;
   }
-  // Waveform time: a half cycle is kHalf units; input changes between edges are dumped
-  // at the following units, so every evaluation is visible and times only increase.
-  static constexpr uint64_t kHalf = 8;
+  // An evaluation of the inputs for the next rising edge.
   void eval() {
     m_m->eval();
-    if (!m_trace) return;
-    m_dumped = m_dumped == kNever || m_wave_t > m_dumped ? m_wave_t : m_dumped + 1;
-    m_trace->dump(m_dumped);
+    if (m_wave) m_wave->setup();
   }
   // Port fields of a Verilated model: an integer up to 64 bits, else 32-bit words.
   template <class T>
@@ -239,29 +246,26 @@ class Unit {
 
   // A clock cycle: the rising edge with the operation's inputs, then the falling edge with
   // the inputs the caller leaves for the next cycle (two evaluations per cycle).
+  // The waveform shows the inputs before the edge: an evaluation of its own, traced only.
   void posedge() {
+    if (m_wave) eval();
     m_m->clk_i = 1;
-    advance();
-    eval();
+    m_ctx->timeInc(1);
+    m_m->eval();
+    if (m_wave) m_wave->rise();
   }
   void negedge() {
     m_m->clk_i = 0;
-    advance();
-    eval();
-    ++m_cycle;
-  }
-  // Time of the model's context and of the waveform.
-  void advance() {
     m_ctx->timeInc(1);
-    m_wave_t += kHalf;
+    m_m->eval();
+    if (m_wave) m_wave->fall();
+    ++m_cycle;
   }
 
   UnitParams m_p;
   std::unique_ptr<VerilatedContext> m_ctx;
-  static constexpr uint64_t kNever = ~uint64_t(0);
-  uint64_t m_wave_t = 0, m_dumped = kNever;
   std::unique_ptr<Model> m_m;
-  std::unique_ptr<VerilatedFstC> m_trace;
+  std::unique_ptr<Wave> m_wave;
   uint64_t m_cycle = 0;
   bool m_stalled = false;
 };

@@ -54,7 +54,7 @@ void Mmu::enable_timeseries(std::ostream* out) {
 
 void Mmu::enable_rtl(const std::string& waveform) {
   try {
-    m_rtl = std::make_unique<RtlEngine>(m_core.config(), waveform);
+    m_rtl = std::make_unique<RtlEngine>(m_core.config(), waveform, m_cfg.clock_period_ps);
   } catch (const std::invalid_argument& e) {
     throw ConfigError(std::string("admission.impl: rtl: ") + e.what() + " (" + RtlEngine::describe() + ")");
   }

@@ -42,11 +42,12 @@ void fsync_path(const std::string& path, const std::string& name, int flags) {
 
 bool OutputDir::is_output(const std::string& n) {
   for (const char* f : {"summary.json", "flows.csv", "timeseries.csv", "bfc_queues.csv", "pfc.pcap", "counters.vcd",
-                        "rtl_mismatch.fst"})
+                        "rtl_mismatch.fst", "rtl_unit.fst"})
     if (n == f) return true;
   return (starts_with(n, "timeseries_") && ends_with(n, ".csv")) ||
          (starts_with(n, "bfc_queues_") && ends_with(n, ".csv")) ||
-         (starts_with(n, "rtl_mismatch_") && ends_with(n, ".fst"));
+         (starts_with(n, "rtl_mismatch_") && ends_with(n, ".fst")) ||
+         (starts_with(n, "rtl_unit_") && ends_with(n, ".fst"));
 }
 
 void OutputDir::prepare(const std::string& dir, const std::string& option) {

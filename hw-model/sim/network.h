@@ -56,6 +56,8 @@ class Network {
   std::vector<std::vector<uint8_t>> bfc_can_drain() const;
   void write_flows(std::ostream& out) const;
   void open_outputs();
+  // The file of a co-simulated switch's unit waveform (--vcd with admission.impl rtl).
+  std::string rtl_wave_name(const Switch& sw) const;
   // Closes the VCD and pcap files (OutputError on a failed write) and commits the set.
   void commit_outputs(const nlohmann::json& summary);
 

@@ -83,7 +83,19 @@ void Network::open_outputs() {
       if (m_opt.vcd_signals.pfc)
         for (auto& e : sw->egress) e->trace(m_vcd);
     }
+    // The co-simulated unit's own waveform, from its first cycle (docs/outputs.md).
+    for (auto& sw : m_switches)
+      if (RtlEngine* rtl = sw->mmu.rtl()) {
+        const std::string name = rtl_wave_name(*sw);
+        const std::string path = m_out->external(name);
+        CheckedFile(path, m_out->dir() + "/" + name).close();  // an error now, not at the first operation
+        rtl->trace(path);
+      }
   }
+}
+
+std::string Network::rtl_wave_name(const Switch& sw) const {
+  return m_sc.net.graph ? "rtl_unit_" + std::string(sw.basename()) + ".fst" : "rtl_unit.fst";
 }
 
 void Network::commit_outputs(const nlohmann::json& summary) {
@@ -94,6 +106,15 @@ void Network::commit_outputs(const nlohmann::json& summary) {
                        uint64_t(sc_core::sc_time_stamp().value()));
   }
   if (m_pcap) m_pcap->close();
+  if (m_opt.vcd)
+    for (auto& sw : m_switches)
+      if (RtlEngine* rtl = sw->mmu.rtl()) {
+        try {
+          rtl->close_trace();
+        } catch (const std::runtime_error& e) {
+          throw OutputError(m_out->dir() + "/" + rtl_wave_name(*sw) + ": " + e.what());
+        }
+      }
   write_flows(m_out->open("flows.csv"));
   m_out->open(OutputDir::kMarker) << summary.dump(2) << "\n";
   m_out->commit();
