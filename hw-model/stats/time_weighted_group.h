@@ -120,11 +120,12 @@ class TimeWeightedGroup {
     size_t bins;
   };
   // Out of line: rare, and a call inside the hot path would cost every change its
-  // registers. Doubles, so a rising series grows its histogram a logarithmic number of
-  // times (bins past the highest value stay zero, which quantile() passes over).
+  // registers. Takes the vector's whole capacity, so a rising series comes here once per
+  // reallocation, not once per bin (bins past the highest value stay zero, which
+  // quantile() passes over).
   [[gnu::noinline, gnu::cold]] void grow(size_t i) {
     Acc& a = m_acc[i];
-    m_hist[i].resize(std::max(a.bin + 1, 2 * m_hist[i].size()), 0);
+    m_hist[i].resize(std::max(a.bin + 1, m_hist[i].capacity()), 0);
     a.hist = m_hist[i].data();
     a.bins = m_hist[i].size();
   }
