@@ -88,7 +88,7 @@ void Calendar::arm(uint64_t t_ps, uint64_t kernel_now) {
 
 void Calendar::set_horizon(uint64_t t_ps) {
   m_horizon = t_ps;
-  if (t_ps == 0 && m_dispatching) m_limit = std::min<uint64_t>(m_limit, sc_core::sc_time_stamp().value() + 1);
+  if (t_ps == 0 && s_dispatching) m_limit = std::min<uint64_t>(m_limit, sc_core::sc_time_stamp().value() + 1);
 }
 
 void Calendar::dispatch() {
@@ -102,17 +102,17 @@ void Calendar::dispatch() {
     const uint64_t next = gap == sc_core::sc_max_time() ? kNever : kernel + gap.value();
     m_limit = std::max(m_limit, std::min(next, m_horizon));
   }
-  m_dispatching = true;
+  s_dispatching = true;
   // Entries posted while dispatching run in this same pass, in key order.
   while (m_size && next_time() < m_limit) {
     const Entry e = m_ready.back();
     m_ready.pop_back();
     --m_size;
-    m_now = e.t;
+    s_now = e.t;
     m_key = e.key;
     e.fn(e.obj, e.arg);
   }
-  m_dispatching = false;
+  s_dispatching = false;
   if (m_size) arm(next_time(), kernel);
 }
 

@@ -95,7 +95,7 @@ class Calendar {
   }
   // The model's time: the calendar's while it dispatches, else the kernel's.
   static uint64_t now() {
-    return s_cal && s_cal->m_dispatching ? s_cal->m_now : sc_core::sc_time_stamp().value();
+    return s_dispatching ? s_now : sc_core::sc_time_stamp().value();
   }
 
   void post(uint64_t t_ps, Phase ph, uint32_t component, Fn fn, void* obj, uint64_t arg) {
@@ -103,7 +103,7 @@ class Calendar {
     if (t_ps < t_now) fail("wake-up posted in the past");
     insert({t_ps, uint64_t(ph) << 61 | uint64_t(component) << kSeqBits | reserve(), fn, obj, arg});
     ++m_size;
-    if (!m_dispatching && t_ps < m_armed) arm(t_ps, t_now);
+    if (!s_dispatching && t_ps < m_armed) arm(t_ps, t_now);
   }
   // Run entries ahead of the kernel up to (not including) t_ps; 0: never run ahead (and
   // stop running ahead at once, as after a failed output write).
@@ -117,8 +117,8 @@ class Calendar {
   // now: while dispatching, entries run in key order; between activations, every entry up
   // to the kernel's time has run (the kernel runs the activity at the end of sc_start).
   bool ran(uint64_t t_ps, uint64_t key) const {
-    if (!m_dispatching) return t_ps <= sc_core::sc_time_stamp().value();
-    return t_ps != m_now ? t_ps < m_now : key <= m_key;
+    if (!s_dispatching) return t_ps <= sc_core::sc_time_stamp().value();
+    return t_ps != s_now ? t_ps < s_now : key <= m_key;
   }
 
  private:
@@ -168,6 +168,10 @@ class Calendar {
   static constexpr uint64_t kSpan = uint64_t(kSlots) << kSlotShift;
 
   inline static Calendar* s_cal = nullptr;
+  // While dispatching, and its time: process-wide as the calendar is, so that now(), read
+  // several times per frame, is a flag and a load.
+  inline static bool s_dispatching = false;
+  inline static uint64_t s_now = 0;
   std::vector<Entry> m_ready;
   std::array<std::vector<Entry>, kSlots> m_slot;
   std::array<uint64_t, kSlots / 64> m_slot_used{};  // bit per non-empty slot
@@ -177,12 +181,10 @@ class Calendar {
   size_t m_size = 0;
   uint64_t m_seq = 0;
   uint32_t m_components = 0;
-  uint64_t m_now = 0;
   uint64_t m_key = 0;  // while dispatching: the running entry's key
   uint64_t m_horizon = 0;
   uint64_t m_limit = 0;  // while dispatching: entries before this time run
   uint64_t m_armed = kNever;  // time the kernel event is notified for
-  bool m_dispatching = false;
   sc_core::sc_event m_ev;
 };
 

@@ -1,5 +1,9 @@
 #include "egress/egress_port.h"
 
+#include <cstddef>
+#include <cstring>
+#include <type_traits>
+
 #include "common/sim_time.h"
 
 namespace mmusim {
@@ -134,11 +138,37 @@ int EgressPort::next_nonempty(int from) const {
   return int(kBfcMaxQueues);
 }
 
+uint64_t EgressPort::sendable_bits(uint64_t t) const {
+  const uint64_t full = m_nonempty.w[0];
+  const uint8_t prios = m_pause.paused_mask(t);
+  if (!prios) return full;  // mostly: no pause running
+  uint64_t held = 0;
+  for (int q = 0; q < kQueues; ++q)
+    if ((m_queue_prios[size_t(q)] & prios) && !(m_wd_ignore >> q & 1)) held |= uint64_t(1) << q;
+  return full & ~held;
+}
+
+namespace {
+// First set bit of `bits` at or after `from`, cyclically; -1: none.
+int first_from(uint64_t bits, int from) {
+  if (const uint64_t hi = bits & (~uint64_t(0) << from)) return __builtin_ctzll(hi);
+  return bits ? __builtin_ctzll(bits) : -1;
+}
+}  // namespace
+
 int EgressPort::pick_dwrr(uint64_t t) {
+  if (m_bfc) return dwrr([&](int from) { return next_sendable(from, t); });
+  // Eight queues: which may send is one word, read once per pick.
+  const uint64_t s = sendable_bits(t);
+  return dwrr([s](int from) { return first_from(s, from); });
+}
+
+template <class Next>
+int EgressPort::dwrr(Next next) {
   // DWRR's walk from m_rr, jumping over queues that are empty or paused (passing one ends
   // the turn and its quantum). An emptied queue's credit is cleared where it empties
   // (try_send), so idle queues hold none.
-  int q = next_sendable(m_rr, t);
+  int q = next(m_rr);
   if (q < 0) return -1;
   const int nq = int(m_q.size());
   for (;;) {
@@ -157,28 +187,24 @@ int EgressPort::pick_dwrr(uint64_t t) {
       return q;
     }
     m_quantum_given = false;
-    q = next_sendable(q + 1 == nq ? 0 : q + 1, t);
+    q = next(q + 1 == nq ? 0 : q + 1);
   }
 }
 
-// A frame is some 300 bytes (PFC/BFC payloads, INT stack); its departure (MMU, BFC unit,
-// deadlock check) reads only these.
+// A frame is some 460 bytes (PFC/BFC payloads, INT stacks); its departure (MMU, BFC unit,
+// deadlock check) reads only fields of its first line, before `next`: one block copy.
 void EgressPort::keep_on_wire(const Packet& p) {
-  Packet& w = m_on_wire;
-  w.kind = p.kind;
-  w.bytes = p.bytes;
-  w.flow = p.flow;
-  w.tuple = p.tuple;
-  w.prio = p.prio;
-  w.tc = p.tc;
-  w.cells = p.cells;
-  w.in_port = p.in_port;
-  w.out_port = p.out_port;
-  w.headroom = p.headroom;
-  w.upstream_q = p.upstream_q;
-  w.queue = p.queue;
-  w.bfc_slot = p.bfc_slot;
-  w.bfc_counted = p.bfc_counted;
+  static_assert(std::is_trivially_copyable_v<PacketHead> && std::is_standard_layout_v<PacketHead>);
+  constexpr size_t kRead = offsetof(PacketHead, next);
+  static_assert(offsetof(PacketHead, kind) < kRead && offsetof(PacketHead, bytes) < kRead &&
+                offsetof(PacketHead, flow) < kRead && offsetof(PacketHead, tuple) < kRead &&
+                offsetof(PacketHead, prio) < kRead && offsetof(PacketHead, tc) < kRead &&
+                offsetof(PacketHead, cells) < kRead && offsetof(PacketHead, in_port) < kRead &&
+                offsetof(PacketHead, out_port) < kRead && offsetof(PacketHead, headroom) < kRead &&
+                offsetof(PacketHead, upstream_q) < kRead && offsetof(PacketHead, queue) < kRead &&
+                offsetof(PacketHead, bfc_slot) < kRead && offsetof(PacketHead, bfc_counted) < kRead,
+                "departure reads fields before Packet::next");
+  std::memcpy(static_cast<void*>(&m_on_wire), static_cast<const void*>(&p), kRead);
 }
 
 void EgressPort::try_send() {

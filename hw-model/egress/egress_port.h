@@ -86,6 +86,12 @@ class EgressPort : public sc_core::sc_module, public PauseIf {
   void wake_at(uint64_t t);  // retry at t (a pause expiry); an earlier pending retry stands
   void on_wake();
   int pick_dwrr(uint64_t t);
+  // DWRR's walk over the queues `next(from)` offers (the first sendable at or after
+  // `from`, cyclically; -1: none).
+  template <class Next>
+  int dwrr(Next next);
+  // Without BFC queues: the data queues holding a frame that no pause holds at t, as bits.
+  uint64_t sendable_bits(uint64_t t) const;
   // First queue at or after `from`, cyclically, holding a frame and not paused; or -1.
   int next_sendable(int from, uint64_t t) const;
   // First non-empty queue at or after `from`, or kBfcMaxQueues.

@@ -26,6 +26,7 @@ void Host::enable_acks(const HostCfg& cfg, uint8_t ack_prio) {
 void Host::enable_bfc(uint32_t queues) {
   m_bfc = true;
   m_ready.assign(queues, {});
+  m_rr = 0;  // the round robin stays within the queues
 }
 
 size_t Host::queue_of(uint32_t flow) const {
@@ -277,13 +278,11 @@ void Host::try_send() {
   uint32_t id = 0;
   for (;;) {
     prio = -1;
-    for (int k = 0; k < nq; ++k) {
-      const int q = (m_rr + k) % nq;
+    for (int k = 0, q = m_rr; k < nq; ++k, q = q + 1 == nq ? 0 : q + 1)
       if (!m_ready[size_t(q)].empty() && !queue_paused(size_t(q), now)) {
         prio = q;
         break;
       }
-    }
     if (prio < 0) {
       uint8_t blocked = 0;  // priorities whose PFC pause holds a queue
       for (int q = 0; q < nq; ++q)
@@ -296,7 +295,7 @@ void Host::try_send() {
       if (wake) wake_at(wake);
       return;
     }
-    m_rr = (prio + 1) % nq;
+    m_rr = prio + 1 == nq ? 0 : prio + 1;
     auto& ready = m_ready[size_t(prio)];
     id = ready.front();
     ready.pop_front();

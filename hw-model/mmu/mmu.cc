@@ -168,17 +168,18 @@ void Mmu::sample_until(uint64_t t) {
 }
 
 void Mmu::update_stats(uint64_t t) {
-  m_stats.advance(t);
-  const uint64_t total = m_core.total_used() * m_cell;
-  m_stats.set(kLossless, m_ll * m_cell);
-  m_stats.set(kLossy, m_ly * m_cell);
-  m_stats.set(kHeadroom, m_hd * m_cell);
-  m_stats.set(kTotal, total);
-  const uint64_t th_ll = m_ll_port < 0 ? 0 : m_core.ingress_threshold(uint32_t(m_ll_port), uint32_t(m_ll_prio)) * m_cell;
-  const uint64_t th_ly = m_ly_port < 0 ? 0 : m_core.egress_threshold(uint32_t(m_ly_port), uint32_t(m_ly_prio)) * m_cell;
-  m_stats.set(kThLossless, th_ll);
-  m_stats.set(kThLossy, th_ly);
-  for (size_t i = 0, n = m_pool_stats.size(); i < n; ++i) m_stats.set(kPools + i, m_core.pool_used(uint16_t(i)) * m_cell);
+  // The thresholds (calls) first, then every set with the clock in registers.
+  const uint64_t cell = m_cell;
+  const uint64_t th_ll = m_ll_port < 0 ? 0 : m_core.ingress_threshold(uint32_t(m_ll_port), uint32_t(m_ll_prio)) * cell;
+  const uint64_t th_ly = m_ly_port < 0 ? 0 : m_core.egress_threshold(uint32_t(m_ly_port), uint32_t(m_ly_prio)) * cell;
+  TimeWeightedGroup::Instant at = m_stats.at(t);
+  at.set(kLossless, m_ll * cell);
+  at.set(kLossy, m_ly * cell);
+  at.set(kHeadroom, m_hd * cell);
+  at.set(kTotal, m_core.total_used() * cell);
+  at.set(kThLossless, th_ll);
+  at.set(kThLossy, th_ly);
+  for (size_t i = 0, n = m_pool_stats.size(); i < n; ++i) at.set(kPools + i, m_core.pool_used(uint16_t(i)) * cell);
   if (m_trace_mmu) mirror();
 }
 

@@ -31,6 +31,13 @@ class PauseTimers {
       if ((mask >> p & 1) && m_until[size_t(p)] > now) return true;
     return false;
   }
+  // The priorities paused at `now`, as bits.
+  uint8_t paused_mask(uint64_t now) const {
+    if (m_last_until <= now) return 0;
+    uint8_t m = 0;
+    for (int p = 0; p < 8; ++p) m |= uint8_t((m_until[size_t(p)] > now) << p);
+    return m;
+  }
   // Earliest expiry after `now` among priorities in `mask`, or 0 when none is paused.
   uint64_t next_expiry(uint8_t mask, uint64_t now) const {
     uint64_t best = 0;

@@ -6,6 +6,7 @@
 // times, a multiply-add and a histogram add). The results equal one TimeWeighted per
 // quantity (time-weighted sums are additive in time, so stretches split differently give
 // the same sums). mean() and quantile() are complete after finish().
+#include <algorithm>
 #include <cstdint>
 #include <vector>
 
@@ -33,7 +34,51 @@ class TimeWeightedGroup {
     for (size_t i = 0; i < n; ++i) m_acc[i] = {0, m_clipped, 0, m_hist[i].data(), 1};
     m_in_window = m_start == 0 && m_end > 0;
     m_at_start = m_in_window;
+    if ((m_bucket & (m_bucket - 1)) == 0) m_shift = __builtin_ctzll(m_bucket);
   }
+
+ private:
+  struct Now;
+  struct Acc;
+
+ public:
+  // One instant's changes: the clock, the window flags and the arrays held in locals (in
+  // registers) across the sets, instead of reloaded from the group after every store
+  // into a histogram (which may alias them).
+  class Instant {
+   public:
+    // Series i becomes v. Inside the window past its first instant every maximum already
+    // covers its value, so a kept value costs one compare.
+    void set(size_t i, uint64_t v) {
+      Now& s = m_now[i];
+      if (v == s.value) {
+        if (m_at_start && v > s.max) s.max = v;
+        return;
+      }
+      // Add the stretch the old value was held.
+      Acc& a = m_acc[i];
+      const uint64_t dt = m_clipped - a.since;
+      a.integral += (unsigned __int128)s.value * dt;
+      a.hist[a.bin] += dt;
+      a.since = m_clipped;
+      s.value = v;
+      a.bin = m_shift >= 0 ? size_t(v >> m_shift) : size_t(v / m_bucket);
+      if (a.bin >= a.bins) m_g.grow(i);
+      if (m_in_window && v > s.max) s.max = v;
+    }
+
+   private:
+    friend class TimeWeightedGroup;
+    explicit Instant(TimeWeightedGroup& g)
+        : m_g(g), m_now(g.m_now.data()), m_acc(g.m_acc.data()), m_clipped(g.m_clipped), m_bucket(g.m_bucket),
+          m_shift(g.m_shift), m_in_window(g.m_in_window), m_at_start(g.m_at_start) {}
+    TimeWeightedGroup& m_g;
+    Now* const m_now;
+    Acc* const m_acc;
+    const uint64_t m_clipped, m_bucket;
+    const int m_shift;
+    const bool m_in_window, m_at_start;
+  };
 
   // The values held since the last change are held up to `t` (non-decreasing).
   void advance(uint64_t t) {
@@ -46,17 +91,13 @@ class TimeWeightedGroup {
     m_in_window = t >= m_start && t < m_end;
     m_at_start = m_in_window && t == m_start;
   }
-  // Series i becomes v at the time of the last advance. Inside the window past its first
-  // instant every maximum already covers its value, so a kept value costs one compare.
-  void set(size_t i, uint64_t v) {
-    Now& s = m_now[i];
-    if (v == s.value) {
-      if (m_at_start && v > s.max) s.max = v;
-      return;
-    }
-    change(i, v);
-    if (m_in_window && v > s.max) s.max = v;
+  // The changes at `t` (non-decreasing).
+  Instant at(uint64_t t) {
+    advance(t);
+    return Instant(*this);
   }
+  // Series i becomes v at the time of the last advance.
+  void set(size_t i, uint64_t v) { Instant(*this).set(i, v); }
   // The values are held up to `t`, the end of the run: every stretch is added.
   void finish(uint64_t t) {
     advance(t);
@@ -78,17 +119,13 @@ class TimeWeightedGroup {
     uint64_t* hist;  // m_hist's data and size
     size_t bins;
   };
-  void change(size_t i, uint64_t v) {
-    close(i);
-    Acc& a = m_acc[i];
-    m_now[i].value = v;
-    a.bin = size_t(v / m_bucket);
-    if (a.bin >= a.bins) grow(i);
-  }
-  // Out of line: rare, and a call inside the hot path would cost every change its registers.
+  // Out of line: rare, and a call inside the hot path would cost every change its
+  // registers. Takes the vector's whole capacity, so a rising series comes here once per
+  // reallocation, not once per bin (bins past the highest value stay zero, which
+  // quantile() passes over).
   [[gnu::noinline, gnu::cold]] void grow(size_t i) {
     Acc& a = m_acc[i];
-    m_hist[i].resize(a.bin + 1, 0);
+    m_hist[i].resize(std::max(a.bin + 1, m_hist[i].capacity()), 0);
     a.hist = m_hist[i].data();
     a.bins = m_hist[i].size();
   }
@@ -120,6 +157,7 @@ class TimeWeightedGroup {
   }
 
   uint64_t m_start, m_end, m_bucket;
+  int m_shift = -1;  // log2 of the bucket when a power of two
   uint64_t m_last = 0;
   uint64_t m_clipped;        // m_last clipped to the window
   bool m_in_window = false;  // m_last is in the window

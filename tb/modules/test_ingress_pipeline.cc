@@ -1,5 +1,12 @@
-// Module tests: IngressPipeline: decision timing, classification, PFC frames.
+// Module tests: IngressPipeline: decision timing, classification, PFC frames; the waiting
+// frames of each pipeline in arrival order (a frame that overtakes, one calendar entry per
+// decision edge) by hand and against a reference on random streams.
 // Expected numbers are hand-computed in the comments (figures: module_bench.h).
+#include <cstdio>
+#include <cstdlib>
+#include <random>
+#include <tuple>
+
 #include "module_bench.h"
 
 namespace mmusim {
@@ -199,6 +206,107 @@ TEST(IngressPipeline, UnknownDestinationIsANoRouteDropAndRejectedFramesAreFreed)
   EXPECT_EQ(j.at("out").at(3).at(0).at("flow"), 2);
   EXPECT_EQ(j.at("pending"), 0);
   EXPECT_EQ(j.at("pool_in_use"), 1);  // the no-route and rejected frames were freed
+}
+
+// Flows in the order the MMU was asked, with the times.
+std::vector<std::pair<uint32_t, uint64_t>> admit_order(const json& j) {
+  std::vector<std::pair<uint32_t, uint64_t>> v;
+  for (const auto& a : j.at("admitted")) v.emplace_back(a.at("flow").get<uint32_t>(), a.at("t").get<uint64_t>());
+  return v;
+}
+
+TEST(IngressPipelineWaiting, AFrameThatOvertakesTakesTheEarlierSlot) {
+  const json j = parse_ok(run_in_child([] {
+    IngressBench b(1);  // one pipeline, 1 GHz, 4 cycles
+    b.frame(0, 50'000, 0, 1, 1500, host_ip(1));       // A: a long way
+    b.frame(10'000, 20'500, 1, 2, 64, host_ip(1));    // B: sent later, arrives first
+    b.frame(30'000, 50'000, 2, 3, 1500, host_ip(1));  // C: A's arrival, sent after A
+    b.frame(45'000, 49'999, 3, 4, 64, host_ip(1));    // D: one ps before A, new head
+    sc_core::sc_start(ps(100 * kUs));
+    return b.result().dump();
+  }));
+  // B: edge after 20,500 + 4,000 = 25,000. D: 53,999 -> 54,000, the slot A's entry was
+  // posted for. A (50,000 -> 54,000) one cycle later, C after A (same arrival, sent later).
+  const std::vector<std::pair<uint32_t, uint64_t>> want = {{2, 25'000}, {4, 54'000}, {1, 55'000}, {3, 56'000}};
+  EXPECT_EQ(admit_order(j), want);
+  EXPECT_EQ(j.at("rx_data"), 4);
+  EXPECT_EQ(j.at("pending"), 0);
+}
+
+TEST(IngressPipelineWaiting, OneEdgeOfTwoPipelinesDecidesInArrivalOrder) {
+  const json j = parse_ok(run_in_child([] {
+    IngressBench b(2);  // ports 0, 2 on pipeline 0; ports 1, 3 on pipeline 1
+    b.frame(50'000, 100'200, 1, 1, 1500, host_ip(2));  // E, pipeline 1, sent first
+    b.frame(60'000, 100'100, 0, 2, 1500, host_ip(2));  // F, pipeline 0, arrives first
+    b.frame(60'000, 100'100, 2, 3, 1500, host_ip(2));  // G, pipeline 0 behind F
+    sc_core::sc_start(ps(100 * kUs));
+    return b.result().dump();
+  }));
+  // E: 104,200 -> 105,000; F: 104,100 -> 105,000, decided first (earlier arrival); G on
+  // F's pipeline: 106,000.
+  const std::vector<std::pair<uint32_t, uint64_t>> want = {{2, 105'000}, {1, 105'000}, {3, 106'000}};
+  EXPECT_EQ(admit_order(j), want);
+}
+
+uint64_t test_seed() {
+  if (const char* s = std::getenv("MMUSIM_SEED")) return std::strtoull(s, nullptr, 0);
+  return std::random_device{}();
+}
+
+TEST(IngressPipelineWaiting, MatchesASortedSlotReferenceOnRandomStreams) {
+  const uint64_t seed = test_seed();
+  std::printf("MMUSIM_SEED=%llu\n", (unsigned long long)seed);
+  std::mt19937_64 rng(seed);
+  for (int run = 0; run < 6; ++run) {
+    const uint32_t pipelines = 1 + uint32_t(rng() % 4);
+    struct Frame {
+      uint64_t sent, arrival;
+      int port;
+    };
+    // Bursts on the four ports with last bits 0..120 ns after the send: frames overtake,
+    // share arrival times and queue behind one decision per cycle per pipeline.
+    std::vector<Frame> frames;
+    uint64_t t = 0;
+    for (int k = 0; k < 400; ++k) {
+      if (rng() % 3 == 0) t += rng() % 30'000;
+      frames.push_back({t, t + (rng() % 4 == 0 ? 0 : rng() % 120'000), int(rng() % 4)});
+    }
+    // Reference: per pipeline, frames in (arrival, send) order, each at the first edge at or
+    // after arrival + 4 cycles that the previous frame of its pipeline left free.
+    std::vector<size_t> order(frames.size());
+    for (size_t i = 0; i < order.size(); ++i) order[i] = i;
+    std::sort(order.begin(), order.end(), [&](size_t a, size_t b) {
+      return std::tie(frames[a].arrival, a) < std::tie(frames[b].arrival, b);
+    });
+    std::vector<uint64_t> slot(frames.size()), next_free(pipelines, 0);
+    for (size_t i : order) {
+      const uint64_t edge = (frames[i].arrival + 4'000 + 999) / 1000 * 1000;
+      uint64_t& f = next_free[uint32_t(frames[i].port) % pipelines];
+      slot[i] = std::max(edge, f);
+      f = slot[i] + 1000;
+    }
+    std::sort(order.begin(), order.end(), [&](size_t a, size_t b) {
+      return std::tie(slot[a], frames[a].arrival, a) < std::tie(slot[b], frames[b].arrival, b);
+    });
+    std::vector<std::pair<uint32_t, uint64_t>> want;
+    for (size_t i : order) want.emplace_back(uint32_t(i), slot[i]);
+    const json j = parse_ok(run_in_child([&] {
+      IngressBench b(pipelines);
+      for (size_t i = 0; i < frames.size(); ++i)
+        b.frame(frames[i].sent, frames[i].arrival, frames[i].port, uint32_t(i), 1500, host_ip(1));
+      sc_core::sc_start(ps(t + 1000 * kUs));
+      return b.result().dump();
+    }));
+    ASSERT_FALSE(j.empty()) << "run " << run;
+    const auto got = admit_order(j);
+    ASSERT_EQ(got.size(), want.size()) << "run " << run;
+    for (size_t i = 0; i < got.size(); ++i)
+      ASSERT_EQ(got[i], want[i]) << "run " << run << " (" << pipelines << " pipelines), decision " << i
+                                 << ": flow " << got[i].first << " at " << got[i].second << ", reference flow "
+                                 << want[i].first << " at " << want[i].second;
+    EXPECT_EQ(j.at("rx_data"), frames.size());
+    EXPECT_EQ(j.at("pending"), 0);
+  }
 }
 
 }  // namespace

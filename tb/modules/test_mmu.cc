@@ -1,5 +1,11 @@
-// Module tests: Mmu (default scenario: 32 x 100 Gb/s, 256 B cells, priority 3 lossless).
+// Module tests: Mmu (default scenario: 32 x 100 Gb/s, 256 B cells, priority 3 lossless);
+// its per-port records (ingress cells and peak, queued and transmitted bytes) through the
+// ingress peaks and INT records, by hand and against a reference on random streams.
 // Expected numbers are hand-computed in the comments (figures: module_bench.h).
+#include <cstdio>
+#include <cstdlib>
+#include <random>
+
 #include "module_bench.h"
 
 namespace mmusim {
@@ -212,6 +218,156 @@ TEST(Mmu, TcsSharingAPgShareItsIngressCounterButNotTheirEgressQueues) {
   EXPECT_EQ(j.at("egress_drops"), 1);
   EXPECT_EQ(j.at("empty").at("ing"), json({0, 0, 0}));
   EXPECT_EQ(j.at("empty").at("egr"), json({0, 0, 0}));
+}
+
+// The 4-port scenario with INT records on TC 1 (lossy): per-port records read back as the
+// ingress peaks and each dequeued packet's INT hop.
+Scenario int_scenario() {
+  json cfg = small_scenario_json();
+  cfg["int"] = {{"enabled_classes", {1}}};
+  return load_scenario(cfg, "module-test");
+}
+
+json int_hop_json(const Packet& p) {
+  if (p.int_hops != 1) return {{"hops", p.int_hops}};
+  const IntHop& h = p.int_stack[0];
+  return {{"ts", h.ts_ps}, {"tx", h.tx_bytes}, {"qlen", h.qlen_bytes}, {"rate", h.rate_bps}};
+}
+
+TEST(MmuPortRecords, IngressPeaksAndIntQueueAndTxBytesByHand) {
+  const json j = parse_ok(run_in_child([] {
+    MmuBench b(int_scenario());
+    std::vector<Packet> p{MmuBench::pkt(2, 0, 1, 4), MmuBench::pkt(2, 0, 1, 2), MmuBench::pkt(3, 0, 1, 6),
+                          MmuBench::pkt(2, 0, 1, 1)};
+    json j;
+    b.src.at(200 * kUs, [&] {
+      for (size_t i = 0; i < 3; ++i) j["admit"].push_back(b.src.mmu->admit(p[i]));
+    });
+    b.src.at(210 * kUs, [&] { b.src.mmu->dequeue(p[0]); });
+    b.src.at(220 * kUs, [&] { b.src.mmu->dequeue(p[1]); });
+    b.src.at(230 * kUs, [&] {
+      b.src.mmu->depart(p[0]);
+      b.src.mmu->depart(p[1]);
+      j["admit"].push_back(b.src.mmu->admit(p[3]));
+    });
+    b.src.at(240 * kUs, [&] {
+      b.src.mmu->dequeue(p[2]);
+      b.src.mmu->dequeue(p[3]);
+    });
+    sc_core::sc_start(ps(1500 * kUs));
+    for (const Packet& q : p) j["int"].push_back(int_hop_json(q));
+    for (uint32_t port = 0; port < 4; ++port) j["peak"].push_back(b.mmu.ingress_peak_bytes(port));
+    return j.dump();
+  }));
+  ASSERT_FALSE(j.empty());
+  EXPECT_EQ(j.at("admit"), json({true, true, true, true}));
+  // Port 0 queues 1024 + 512 + 1536 B. Dequeue p0: 2048 B left, none sent before; p1: 1536
+  // left, 1024 sent; then p3 (256 B) joins: p2 leaves 256 with 1536 sent, p3 0 with 3072.
+  const json want_int = json::array({{{"ts", 210 * kUs}, {"tx", 0}, {"qlen", 2048}, {"rate", k100G}},
+                                     {{"ts", 220 * kUs}, {"tx", 1024}, {"qlen", 1536}, {"rate", k100G}},
+                                     {{"ts", 240 * kUs}, {"tx", 1536}, {"qlen", 256}, {"rate", k100G}},
+                                     {{"ts", 240 * kUs}, {"tx", 3072}, {"qlen", 0}, {"rate", k100G}}});
+  EXPECT_EQ(j.at("int"), want_int);
+  // Port 2 held 6 cells (p0 + p1) before they departed and p3's one came; port 3 6 cells.
+  EXPECT_EQ(j.at("peak"), json({0, 0, 6 * 256, 6 * 256}));
+}
+
+uint64_t test_seed() {
+  if (const char* s = std::getenv("MMUSIM_SEED")) return std::strtoull(s, nullptr, 0);
+  return std::random_device{}();
+}
+
+TEST(MmuPortRecords, MatchPerPortSumsOnRandomStreams) {
+  const uint64_t seed = test_seed();
+  std::printf("MMUSIM_SEED=%llu\n", (unsigned long long)seed);
+  std::mt19937_64 rng(seed);
+  // Operations on up to 600 lossy packets (1..6 cells, TC 0..2; INT on TC 1) between the
+  // four ports: admit, dequeue (leaves the egress queue), depart (leaves the buffer), each
+  // packet in that order, interleaved at random, several per instant.
+  enum Op { kAdmit, kDequeue, kDepart };
+  struct Step {
+    uint64_t t;
+    Op op;
+    size_t pkt;
+  };
+  std::vector<Packet> pk;
+  std::vector<Step> steps;
+  std::vector<size_t> admitted, dequeued;
+  uint64_t t = 200 * kUs;
+  for (int k = 0; k < 1500; ++k) {
+    if (rng() % 2) t += 1 + rng() % 3000;
+    const uint64_t r = rng() % 10;
+    if (pk.size() < 600 && (r < 4 || admitted.empty())) {
+      Packet p = MmuBench::pkt(uint16_t(rng() % 4), uint16_t(rng() % 4), uint8_t(rng() % 3), 1 + uint32_t(rng() % 6));
+      p.bytes -= uint32_t(rng() % 200);  // not a whole number of cells
+      pk.push_back(p);
+      admitted.push_back(pk.size() - 1);
+      steps.push_back({t, kAdmit, pk.size() - 1});
+    } else if (!admitted.empty() && (r < 7 || dequeued.empty())) {
+      const size_t i = size_t(rng() % admitted.size());
+      steps.push_back({t, kDequeue, admitted[i]});
+      dequeued.push_back(admitted[i]);
+      admitted.erase(admitted.begin() + std::ptrdiff_t(i));
+    } else if (!dequeued.empty()) {
+      const size_t i = size_t(rng() % dequeued.size());
+      steps.push_back({t, kDepart, dequeued[i]});
+      dequeued.erase(dequeued.begin() + std::ptrdiff_t(i));
+    }
+  }
+  // Reference: per port, cells charged as an ingress and their peak; bytes queued and sent
+  // as an egress; an INT hop reads the egress port's queued bytes after the packet and its
+  // sent bytes before it.
+  struct PortSums {
+    uint64_t in = 0, peak = 0, queued = 0, tx = 0;
+  };
+  std::array<PortSums, 4> ref{};
+  json want_int = json::array();
+  for (const Step& s : steps) {
+    const Packet& p = pk[s.pkt];
+    PortSums &in = ref[p.in_port], &out = ref[p.out_port];
+    if (s.op == kAdmit) {
+      in.in += p.cells;
+      in.peak = std::max(in.peak, in.in);
+      out.queued += p.bytes;
+    } else if (s.op == kDequeue) {
+      out.queued -= p.bytes;
+      if (p.tc == 1) want_int.push_back({{"pkt", s.pkt}, {"ts", s.t}, {"tx", out.tx}, {"qlen", out.queued}});
+      out.tx += p.bytes;
+    } else {
+      in.in -= p.cells;
+    }
+  }
+  const json j = parse_ok(run_in_child([&] {
+    MmuBench b(int_scenario());
+    json j = {{"drops", 0}, {"int", json::array()}};
+    for (const Step& s : steps)
+      b.src.at(s.t, [&b, &j, &pk, &s] {
+        Packet& p = pk[s.pkt];
+        if (s.op == kAdmit) {
+          if (!b.src.mmu->admit(p)) j["drops"] = j["drops"].get<int>() + 1;
+        } else if (s.op == kDequeue) {
+          b.src.mmu->dequeue(p);
+          if (p.tc == 1) {
+            json h = int_hop_json(p);
+            h.erase("rate");
+            h["pkt"] = s.pkt;
+            j["int"].push_back(h);
+          } else if (p.int_hops) {
+            j["int"].push_back({{"pkt", s.pkt}, {"unexpected_hops", p.int_hops}});
+          }
+        } else {
+          b.src.mmu->depart(p);
+        }
+      });
+    sc_core::sc_start(ps(t + 100 * kUs));
+    for (uint32_t port = 0; port < 4; ++port) j["peak"].push_back(b.mmu.ingress_peak_bytes(port));
+    return j.dump();
+  }));
+  ASSERT_FALSE(j.empty());
+  EXPECT_EQ(j.at("drops"), 0);
+  ASSERT_EQ(j.at("int").size(), want_int.size());
+  for (size_t i = 0; i < want_int.size(); ++i) ASSERT_EQ(j.at("int")[i], want_int[i]) << "INT record " << i;
+  for (uint32_t port = 0; port < 4; ++port) EXPECT_EQ(j.at("peak")[port], ref[port].peak * 256) << "port " << port;
 }
 
 }  // namespace
