@@ -124,7 +124,9 @@ json converge(const Loop& l, bool fair = true) {
               (unsigned long long)j["cnps_sent"].get<uint64_t>(), (unsigned long long)j["ece"].get<uint64_t>());
   test::expect_conservation(s);
   EXPECT_EQ(s["drops"]["lossless"].get<uint64_t>(), 0u) << l.transport;
-  if (fair) EXPECT_NEAR(j["share1"].get<double>(), 0.5, 0.05) << l.transport;  // each within 10 % of 1/2
+  if (fair) {
+    EXPECT_NEAR(j["share1"].get<double>(), 0.5, 0.05) << l.transport;  // each within 10 % of 1/2
+  }
   EXPECT_GE(j["util"].get<double>(), 0.9) << l.transport;
   return j;
 }
