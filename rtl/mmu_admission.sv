@@ -137,13 +137,17 @@ module mmu_admission
   logic [NPROF*4-1:0]   ip_pool;
   logic [NPROF-1:0]     ip_dynamic;
   logic [NPROF*5-1:0]   ip_shift;
-  logic [NPROF*CW-1:0]  ip_reserved, ip_static, ip_xoff, ip_xon, ip_xon_offset;
+  logic [NPROF*CW-1:0]  ip_static, ip_xoff, ip_xon, ip_xon_offset;
   logic [NPROF*4-1:0]   ep_pool;
   logic [NPROF-1:0]     ep_dynamic;
   logic [NPROF*5-1:0]   ep_shift;
-  logic [NPROF*CW-1:0]  ep_reserved, ep_static;
+  logic [NPROF*CW-1:0]  ep_static;
+  // Read by the operations' look-up with PIPE 0 only (PIPE 1 reads their next values).
+  /* verilator lint_off UNUSEDSIGNAL */
+  logic [NPROF*CW-1:0]  ip_reserved, ep_reserved;
   logic [NQ*5-1:0]      q_pg_prof, q_queue_prof;
   logic [NQ-1:0]        q_lossless;
+  /* verilator lint_on UNUSEDSIGNAL */
 
   // ---------------------------------------------------------------------------------
   // State: the counter bank (hw-model/admission/counters.h) and policy state.
@@ -197,6 +201,19 @@ module mmu_admission
   wire [QW-1:0] i_b_ii = QW'(req_in_port_i) * QW'(NPRIO) + QW'(req_prio_i);
   wire [QW-1:0] i_b_ei = QW'(req_out_port_i) * QW'(NPRIO) + QW'(req_queue_i);
 
+  // The configuration each slot's operation names, looked up by queue index (below): its
+  // ingress and egress profiles, their pools and reserved cells, the lossless bit.
+  localparam int PFW = NPROF > 1 ? $clog2(NPROF) : 1;
+  logic [PFW-1:0] a_ipf, a_epf;
+  logic [PLW-1:0] a_ipool, a_epool;
+  logic [CW-1:0]  a_ires, a_eres;
+  logic           a_ll, b_ll;
+  /* verilator lint_off UNUSEDSIGNAL */ // slot b's: dual issue only
+  logic [PFW-1:0] b_ipf, b_epf;
+  logic [PLW-1:0] b_ipool, b_epool;
+  logic [CW-1:0]  b_ires, b_eres;
+  /* verilator lint_on UNUSEDSIGNAL */
+
   // Stage 2: the operations being decided (stage 1's of the cycle before, or with PIPE 0
   // the same).
   logic             a_valid, b_valid;
@@ -227,8 +244,8 @@ module mmu_admission
   end
   // reverie's n_p counts the queue a packet is accounted in: the PG if lossless, else the
   // egress queue.
-  wire [2:0] a_np = q_lossless[a_ii] ? a_prio : a_queue;
-  wire [2:0] b_np = q_lossless[b_ii] ? b_prio : b_queue;
+  wire [2:0] a_np = a_ll ? a_prio : a_queue;
+  wire [2:0] b_np = (DUAL_ISSUE != 0 ? b_ll : a_ll) ? b_prio : b_queue;
 
   // The view each slot decides on: the entries its queues and ingress port name, port a
   // the release's (single issue: the one operation's), port b the request's (dual issue
@@ -273,6 +290,12 @@ module mmu_admission
   logic [NPROF*CW-1:0]  ip_xoff_nx;
   logic [NQ*5-1:0]      q_pg_prof_nx;
   logic [NQ-1:0]        q_lossless_nx;
+  // Read by the operations' look-up with PIPE 1 only.
+  /* verilator lint_off UNUSEDSIGNAL */
+  logic [NPROF*4-1:0]   ep_pool_nx;
+  logic [NPROF*CW-1:0]  ip_res_nx, ep_res_nx;
+  logic [NQ*5-1:0]      q_queue_prof_nx;
+  /* verilator lint_on UNUSEDSIGNAL */
   logic [PLW-1:0]       rev_pool;
   logic [NPORTS*4-1:0]  dsh_nq;
   logic [NPORTS*CW-1:0] dsh_ins;
@@ -328,11 +351,10 @@ module mmu_admission
     .cfg_ewma_rule_i(cfg_ewma_rule), .cfg_ewma_clamp_i(cfg_ewma_clamp), .cfg_ewma_k_i(cfg_ewma_k), \
     .cfg_buffer_i(cfg_buffer), .cfg_hdrm_pool_i(cfg_hdrm_pool), .cfg_congested_i(cfg_congested), \
     .cfg_dsh_port_xon_off_i(cfg_dsh_port_xon_off), .cfg_pool_size_i(cfg_pool_size), \
-    .ip_pool_i(ip_pool), .ep_pool_i(ep_pool), .q_pg_prof_i(q_pg_prof), .q_queue_prof_i(q_queue_prof), \
-    .tab_ip_dynamic_i(ip_dynamic), .tab_ip_shift_i(ip_shift), .ip_reserved_i(ip_reserved), .tab_ip_static_i(ip_static), \
+    .tab_ip_dynamic_i(ip_dynamic), .tab_ip_shift_i(ip_shift), .tab_ip_static_i(ip_static), \
     .tab_ip_xoff_i(ip_xoff), .tab_ip_xon_i(ip_xon), .tab_ip_xon_offset_i(ip_xon_offset), \
-    .tab_ep_dynamic_i(ep_dynamic), .tab_ep_shift_i(ep_shift), .ep_reserved_i(ep_reserved), .tab_ep_static_i(ep_static), \
-    .q_lossless_i(q_lossless), .rev_pool_i(rev_pool), .tab_dsh_nq_i(dsh_nq), .tab_dsh_ins_i(dsh_ins), .sih_hdrm_i(sih_hdrm), \
+    .tab_ep_dynamic_i(ep_dynamic), .tab_ep_shift_i(ep_shift), .tab_ep_static_i(ep_static), \
+    .rev_pool_i(rev_pool), .tab_dsh_nq_i(dsh_nq), .tab_dsh_ins_i(dsh_ins), .sih_hdrm_i(sih_hdrm), \
     .tab_ith_i(th_ing), .tab_eth_i(th_egr)
 
   if (DUAL_ISSUE != 0) begin : g_dual
@@ -343,7 +365,8 @@ module mmu_admission
       .POLICIES(POLICIES)
     ) u_rel (
       `MMU_OP_CFG,
-      .is_req_i(1'b0), .is_rel_i(a_valid), .ii_i(a_ii), .ei_i(a_ei), .in_port_i(a_in), .cells_i(a_cells),
+      .is_req_i(1'b0), .is_rel_i(a_valid), .in_port_i(a_in), .cells_i(a_cells),
+      .ipf_i(a_ipf), .epf_i(a_epf), .ll_i(a_ll), .ipool_i(a_ipool), .epool_i(a_epool), .ires_i(a_ires), .eres_i(a_eres),
       .np_i(th_np[a_np*(QW+1) +: (QW+1)]),
       .v_ing_i(va_ing), .v_hdrm_i(va_hdrm), .v_paused_i(va_paused),
       .v_avg_in_i(va_avg_in), .v_egr_i(va_egr), .v_avg_eg_i(va_avg_eg),
@@ -367,7 +390,8 @@ module mmu_admission
       .POLICIES(POLICIES)
     ) u_req (
       `MMU_OP_CFG,
-      .is_req_i(b_valid), .is_rel_i(1'b0), .ii_i(b_ii), .ei_i(b_ei), .in_port_i(b_in), .cells_i(b_cells),
+      .is_req_i(b_valid), .is_rel_i(1'b0), .in_port_i(b_in), .cells_i(b_cells),
+      .ipf_i(b_ipf), .epf_i(b_epf), .ll_i(b_ll), .ipool_i(b_ipool), .epool_i(b_epool), .ires_i(b_ires), .eres_i(b_eres),
       .np_i(th_np[b_np*(QW+1) +: (QW+1)]),
       .v_ing_i(same_iq ? a_ing : vb_ing), .v_hdrm_i(same_iq ? a_hdrm : vb_hdrm),
       .v_paused_i(same_iq ? a_paused : vb_paused), .v_avg_in_i(same_iq ? a_avg_in : vb_avg_in),
@@ -387,8 +411,6 @@ module mmu_admission
   end else begin : g_single
     // One datapath, releases first; it drives slot a, and slot b reads the same results
     // (only one of the slots fires).
-    wire [QW-1:0]   o_ii = a_valid ? a_ii : b_ii;
-    wire [QW-1:0]   o_ei = a_valid ? a_ei : b_ei;
     wire [PW-1:0]   o_in = a_valid ? a_in : b_in;
     wire [2:0]      o_prio = a_valid ? a_np : b_np;
     mmu_adm_op #(
@@ -396,7 +418,8 @@ module mmu_admission
       .POLICIES(POLICIES)
     ) u_op (
       `MMU_OP_CFG,
-      .is_req_i(b_valid), .is_rel_i(a_valid), .ii_i(o_ii), .ei_i(o_ei), .in_port_i(o_in),
+      .is_req_i(b_valid), .is_rel_i(a_valid), .in_port_i(o_in),
+      .ipf_i(a_ipf), .epf_i(a_epf), .ll_i(a_ll), .ipool_i(a_ipool), .epool_i(a_epool), .ires_i(a_ires), .eres_i(a_eres),
       .cells_i(a_valid ? a_cells : b_cells), .np_i(th_np[o_prio*(QW+1) +: (QW+1)]),
       .v_ing_i(va_ing), .v_hdrm_i(va_hdrm), .v_paused_i(va_paused),
       .v_avg_in_i(va_avg_in), .v_egr_i(va_egr), .v_avg_eg_i(va_avg_eg),
@@ -457,6 +480,35 @@ module mmu_admission
   /* verilator lint_off UNUSEDSIGNAL */ // dsh's port state only
   wire a_wr_port = a_fire && !(b_fire && b_in == a_in);
   /* verilator lint_on UNUSEDSIGNAL */
+  // The look-up: with PIPE 1 in stage 1, registered, from the fields as this cycle's CSR
+  // write leaves them (the `_next` outputs), so that stage 2 has its own cycle's values (the
+  // fields are quiesce fields: a write changes them only on an empty buffer, but an
+  // operation may be in flight); else in stage 2 from the fields.
+  if (PIPE != 0) begin : g_lookup_reg
+    /* verilator lint_off UNUSEDSIGNAL */ // the profile tables' 4-bit pool fields: PLW bits read
+    wire [PFW-1:0] ipf_a = q_pg_prof_nx[r_a_ii*5 +: PFW], epf_a = q_queue_prof_nx[r_a_ei*5 +: PFW];
+    wire [PFW-1:0] ipf_b = q_pg_prof_nx[r_b_ii*5 +: PFW], epf_b = q_queue_prof_nx[r_b_ei*5 +: PFW];
+    /* verilator lint_on UNUSEDSIGNAL */
+    always_ff @(posedge clk_i) begin
+      {a_ipf, a_epf, a_ll} <= {ipf_a, epf_a, q_lossless_nx[r_a_ii]};
+      {a_ipool, a_epool} <= {ip_pool_nx[ipf_a*4 +: PLW], ep_pool_nx[epf_a*4 +: PLW]};
+      {a_ires, a_eres} <= {ip_res_nx[ipf_a*CW +: CW], ep_res_nx[epf_a*CW +: CW]};
+      {b_ipf, b_epf, b_ll} <= {ipf_b, epf_b, q_lossless_nx[r_b_ii]};
+      {b_ipool, b_epool} <= {ip_pool_nx[ipf_b*4 +: PLW], ep_pool_nx[epf_b*4 +: PLW]};
+      {b_ires, b_eres} <= {ip_res_nx[ipf_b*CW +: CW], ep_res_nx[epf_b*CW +: CW]};
+    end
+  end else begin : g_lookup_comb
+    assign a_ipf = q_pg_prof[r_a_ii*5 +: PFW];
+    assign a_epf = q_queue_prof[r_a_ei*5 +: PFW];
+    assign b_ipf = q_pg_prof[r_b_ii*5 +: PFW];
+    assign b_epf = q_queue_prof[r_b_ei*5 +: PFW];
+    assign {a_ll, b_ll} = {q_lossless[r_a_ii], q_lossless[r_b_ii]};
+    assign {a_ipool, a_epool} = {ip_pool[a_ipf*4 +: PLW], ep_pool[a_epf*4 +: PLW]};
+    assign {a_ires, a_eres} = {ip_reserved[a_ipf*CW +: CW], ep_reserved[a_epf*CW +: CW]};
+    assign {b_ipool, b_epool} = {ip_pool[b_ipf*4 +: PLW], ep_pool[b_epf*4 +: PLW]};
+    assign {b_ires, b_eres} = {ip_reserved[b_ipf*CW +: CW], ep_reserved[b_epf*CW +: CW]};
+  end
+
   // The view: with PIPE 1 registered at the end of stage 1 from the entries as this
   // cycle's stage-2 writes leave them (slot b's write wins, as in the memories; a policy
   // change clears the filters), else the entries read in stage 2.
@@ -750,6 +802,8 @@ module mmu_admission
     .reg2hw_qmap_lossless_o(q_lossless),
     .reg2hw_iprof_mode_pool_next_o(ip_pool_nx), .reg2hw_iprof_xoff_cells_next_o(ip_xoff_nx),
     .reg2hw_qmap_pg_profile_next_o(q_pg_prof_nx), .reg2hw_qmap_lossless_next_o(q_lossless_nx),
+    .reg2hw_iprof_reserved_cells_next_o(ip_res_nx), .reg2hw_eprof_mode_pool_next_o(ep_pool_nx),
+    .reg2hw_eprof_reserved_cells_next_o(ep_res_nx), .reg2hw_qmap_queue_profile_next_o(q_queue_prof_nx),
     .hw2reg_stat_total_cells_i(total_used), .hw2reg_stat_hdrm_pool_cells_i(hdrm_used),
     .hw2reg_stat_pool_used_cells_i(pool_used),
     .hw2reg_stat_decisions_inc_i(b_valid),
