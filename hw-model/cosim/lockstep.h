@@ -193,12 +193,15 @@ class Lockstep {
     return v;
   }
 
-  // Cycles with no operation, on both.
+  // Cycles with no operation, on both (checking the operations in flight as they are
+  // decided).
   void idle(uint64_t cycles = 1) {
-    for (uint64_t i = 0; i < cycles; ++i) {
+    for (; cycles && !m_inflight.empty(); --cycles) {
       check(m_unit.step(nullptr, nullptr));
       idled(1);
     }
+    m_unit.idle(cycles);
+    idled(cycles);
   }
 
   // Reset in the middle of traffic (after the operations in flight): both lose their

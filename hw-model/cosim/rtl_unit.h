@@ -101,11 +101,19 @@ class Unit {
     }
   }
 
-  // One clock cycle with a release and/or a request offered (or none): the rising edge with
-  // them, the falling edge with idle inputs. Returns what the unit registered at the edge.
-  CycleOut step(const admission::Departure* d, const admission::Request* r) {
+  // One clock cycle with a release and/or a request offered (or none), and optionally a CSR
+  // write (address, data) in the same cycle: the rising edge with them, the falling edge
+  // with idle inputs. Returns what the unit registered at the edge.
+  CycleOut step(const admission::Departure* d, const admission::Request* r,
+                const std::pair<uint32_t, uint32_t>* write = nullptr) {
     if (d) drive_release(*d);
     if (r) drive_request(*r);
+    if (write) {
+      m_m->cfg_valid_i = 1;
+      m_m->cfg_write_i = 1;
+      m_m->cfg_addr_i = write->first;
+      m_m->cfg_wdata_i = write->second;
+    }
     CycleOut o;
     if (r) {
       eval();
@@ -118,6 +126,8 @@ class Unit {
     o.rel = release_response();
     m_m->rel_valid_i = 0;
     m_m->req_valid_i = 0;
+    m_m->cfg_valid_i = 0;
+    m_m->cfg_write_i = 0;
     negedge();
     return o;
   }

@@ -342,6 +342,33 @@ TEST(Pipelined, ResponseTwoCyclesAfterTheRequest) {
   EXPECT_FALSE(third.rsp_valid);
 }
 
+// A request taken in the cycle of a CSR write is decided after it, on the new
+// configuration: on an empty buffer, QMAP moves the lossy queue to the static profile 1
+// (static_th 0 after the write below: every cell over) in the request's cycle; the request
+// is dropped. Taken a cycle later than the write it is dropped on both units; taken in the
+// write's cycle the one-cycle unit (PIPE 0) still decides on the old map (admitted), the
+// pipelined unit on the new one (the read stage's look-up takes the write's next value).
+TEST(Pipelined, ARequestTakenWithACsrWriteDecidesOnTheWrittenConfiguration) {
+  namespace R = admission::regs;
+  admission::CoreConfig c = directed_config(kPipeMid, "dt");
+  c.ingress_profiles[1].th = {false, 0, 0};  // profile 1: static_th 0
+  c.pg_profile[1 * kPipeMid.nprio + kLy] = 0;  // port 1's lossy PG on the dynamic profile 0
+  c.lossless[1 * kPipeMid.nprio + kLy] = 0;
+  auto run = [&](auto& ls, bool pipelined) {
+    auto& u = ls.unit();
+    const admission::Request r{1, 2, uint8_t(kLy), 1, 0};
+    const std::pair<uint32_t, uint32_t> w{R::QMAP_ADDR + 1 * kPipeMid.nprio + kLy, 1u | (1u << R::QMAP_QUEUE_PROFILE_LSB)};
+    CycleOut o = u.step(nullptr, &r, &w);
+    if (pipelined) o = u.step(nullptr, nullptr);
+    EXPECT_TRUE(o.rsp_valid);
+    return o.rsp.verdict;
+  };
+  Lockstep<Vmmu_pmid> lp(c, kPipeMid);
+  Lockstep<Vmmu_mid> l1(c, kMid);
+  EXPECT_EQ(run(lp, true), Verdict::kDrop);
+  EXPECT_EQ(run(l1, false), Verdict::kAdmitShared);
+}
+
 // Per policy, streamed: the same queue in every cycle, filling past XOFF into headroom and
 // drops, then a release and a request on that queue in every cycle, then releases only
 // (XON), the whole state compared as each operation is decided; the verdicts equal those
