@@ -48,7 +48,7 @@ class Lockstep {
 
   // Whole-state comparison after every n-th operation (1, the default: every one), and
   // after every CSR write and reset; in between, the counters and pause bits the
-  // operation names, the pools and the totals.
+  // operation names, the pools and the totals (streaming: the decisions only).
   void set_full_state_every(uint32_t n) { m_full_every = n ? n : 1; }
 
   admission::RtlParams rtl_params() const { return {m_p.nports, m_p.nprio, m_p.npools, m_p.nprof, m_p.cw}; }
