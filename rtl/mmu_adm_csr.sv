@@ -66,6 +66,7 @@ module mmu_adm_csr
   output logic [NPROF*5-1:0] reg2hw_iprof_mode_shift_o,
   // IPROF_RESERVED: Ingress profile k: reserved cells.
   output logic [NPROF*CW-1:0] reg2hw_iprof_reserved_cells_o,
+  output wire [NPROF*CW-1:0] reg2hw_iprof_reserved_cells_next_o,  // its value after this cycle
   // IPROF_STATIC: Ingress profile k: static threshold, cells.
   output logic [NPROF*CW-1:0] reg2hw_iprof_static_cells_o,
   // IPROF_XOFF: Ingress profile k: per-PG headroom (eta), cells.
@@ -77,16 +78,19 @@ module mmu_adm_csr
   output logic [NPROF*CW-1:0] reg2hw_iprof_xon_offset_cells_o,
   // EPROF_MODE: Egress profile k: pool and threshold mode.
   output logic [NPROF*4-1:0] reg2hw_eprof_mode_pool_o,
+  output wire [NPROF*4-1:0] reg2hw_eprof_mode_pool_next_o,  // its value after this cycle
   output logic [NPROF*1-1:0] reg2hw_eprof_mode_dynamic_o,
   output logic [NPROF*5-1:0] reg2hw_eprof_mode_shift_o,
   // EPROF_RESERVED: Egress profile k: reserved cells.
   output logic [NPROF*CW-1:0] reg2hw_eprof_reserved_cells_o,
+  output wire [NPROF*CW-1:0] reg2hw_eprof_reserved_cells_next_o,  // its value after this cycle
   // EPROF_STATIC: Egress profile k: static threshold, cells.
   output logic [NPROF*CW-1:0] reg2hw_eprof_static_cells_o,
   // QMAP: Queue (port*NPRIO+prio): profiles and PFC enable.
   output logic [(NPORTS*NPRIO)*5-1:0] reg2hw_qmap_pg_profile_o,
   output wire [(NPORTS*NPRIO)*5-1:0] reg2hw_qmap_pg_profile_next_o,  // its value after this cycle
   output logic [(NPORTS*NPRIO)*5-1:0] reg2hw_qmap_queue_profile_o,
+  output wire [(NPORTS*NPRIO)*5-1:0] reg2hw_qmap_queue_profile_next_o,  // its value after this cycle
   output logic [(NPORTS*NPRIO)*1-1:0] reg2hw_qmap_lossless_o,
   output wire [(NPORTS*NPRIO)*1-1:0] reg2hw_qmap_lossless_next_o,  // its value after this cycle
   // STAT_TOTAL: Cells in the buffer.
@@ -210,13 +214,29 @@ module mmu_adm_csr
     assign reg2hw_iprof_mode_pool_next_o[k*4 +: 4] =
         do_write && hit_iprof_mode && 32'(idx_g040_s8) == k ? w_iprof_mode_pool : reg2hw_iprof_mode_pool_o[k*4 +: 4];
   end
+  for (genvar k = 0; k < NPROF; k++) begin : g_next_iprof_reserved_cells
+    assign reg2hw_iprof_reserved_cells_next_o[k*CW +: CW] =
+        do_write && hit_iprof_reserved && 32'(idx_g040_s8) == k ? w_iprof_reserved_cells : reg2hw_iprof_reserved_cells_o[k*CW +: CW];
+  end
   for (genvar k = 0; k < NPROF; k++) begin : g_next_iprof_xoff_cells
     assign reg2hw_iprof_xoff_cells_next_o[k*CW +: CW] =
         do_write && hit_iprof_xoff && 32'(idx_g040_s8) == k ? w_iprof_xoff_cells : reg2hw_iprof_xoff_cells_o[k*CW +: CW];
   end
+  for (genvar k = 0; k < NPROF; k++) begin : g_next_eprof_mode_pool
+    assign reg2hw_eprof_mode_pool_next_o[k*4 +: 4] =
+        do_write && hit_eprof_mode && 32'(idx_g0c0_s4) == k ? w_eprof_mode_pool : reg2hw_eprof_mode_pool_o[k*4 +: 4];
+  end
+  for (genvar k = 0; k < NPROF; k++) begin : g_next_eprof_reserved_cells
+    assign reg2hw_eprof_reserved_cells_next_o[k*CW +: CW] =
+        do_write && hit_eprof_reserved && 32'(idx_g0c0_s4) == k ? w_eprof_reserved_cells : reg2hw_eprof_reserved_cells_o[k*CW +: CW];
+  end
   for (genvar k = 0; k < (NPORTS*NPRIO); k++) begin : g_next_qmap_pg_profile
     assign reg2hw_qmap_pg_profile_next_o[k*5 +: 5] =
         do_write && hit_qmap && 32'(idx_g200) == k ? w_qmap_pg_profile : reg2hw_qmap_pg_profile_o[k*5 +: 5];
+  end
+  for (genvar k = 0; k < (NPORTS*NPRIO); k++) begin : g_next_qmap_queue_profile
+    assign reg2hw_qmap_queue_profile_next_o[k*5 +: 5] =
+        do_write && hit_qmap && 32'(idx_g200) == k ? w_qmap_queue_profile : reg2hw_qmap_queue_profile_o[k*5 +: 5];
   end
   for (genvar k = 0; k < (NPORTS*NPRIO); k++) begin : g_next_qmap_lossless
     assign reg2hw_qmap_lossless_next_o[k*1 +: 1] =

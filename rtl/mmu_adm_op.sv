@@ -1,6 +1,7 @@
 // One admission operation of the unit: a request's decision or a release's accounting,
-// combinational, on a view of the state entries the operation names. It looks up the
-// configuration the operation names and selects among the policy modules present
+// combinational, on a view of the state entries the operation names. It takes the
+// configuration its queues name (looked up by mmu_admission: in the read stage with PIPE),
+// looks up the run-time profile fields and selects among the policy modules present
 // (POLICIES), each one behind the interface of mmu_adm_pol_if.svh. Adding a policy: its
 // module (mmu_pol_NAME.sv, in rtl/sources.f) and one line in the list below.
 //
@@ -41,9 +42,17 @@ module mmu_adm_op
   // The operation: at most one of is_req_i, is_rel_i.
   input  wire                 is_req_i,
   input  wire                 is_rel_i,
-  input  wire [QW-1:0]        ii_i,       // ingress queue: in_port * NPRIO + prio
-  input  wire [QW-1:0]        ei_i,       // egress queue: out_port * NPRIO + prio
   input  wire [PW-1:0]        in_port_i,
+  // The configuration the operation's queues name (looked up by mmu_admission): the
+  // profiles of its ingress queue (PG) and egress queue, their pools and reserved cells,
+  // whether the ingress queue is lossless.
+  input  wire [PFW-1:0]       ipf_i,
+  input  wire [PFW-1:0]       epf_i,
+  input  wire                 ll_i,
+  input  wire [PLW-1:0]       ipool_i,
+  input  wire [PLW-1:0]       epool_i,
+  input  wire [CW-1:0]        ires_i,
+  input  wire [CW-1:0]        eres_i,
   input  wire [CELLW-1:0]     cells_i,
   // Configuration (mmu_adm_csr) and what the unit derives from it.
   input  wire [2:0]           policy_i,   // CTRL.policy
@@ -55,26 +64,15 @@ module mmu_adm_op
   input  wire [CW-1:0]        cfg_congested_i,
   input  wire [CW-1:0]        cfg_dsh_port_xon_off_i,
   input  wire [NPOOLS*CW-1:0] cfg_pool_size_i,
-  // Profile tables hold 4-bit pool and 5-bit shift fields; the unit reads the low bits
-  // its NPOOLS needs.
-  /* verilator lint_off UNUSEDSIGNAL */
-  input  wire [NPROF*4-1:0]   ip_pool_i,
-  input  wire [NPROF*4-1:0]   ep_pool_i,
-  input  wire [NQ*5-1:0]      q_pg_prof_i,
-  input  wire [NQ*5-1:0]      q_queue_prof_i,
-  /* verilator lint_on UNUSEDSIGNAL */
   input  wire [NPROF-1:0]     tab_ip_dynamic_i,
   input  wire [NPROF*5-1:0]   tab_ip_shift_i,
-  input  wire [NPROF*CW-1:0]  ip_reserved_i,
   input  wire [NPROF*CW-1:0]  tab_ip_static_i,
   input  wire [NPROF*CW-1:0]  tab_ip_xoff_i,
   input  wire [NPROF*CW-1:0]  tab_ip_xon_i,
   input  wire [NPROF*CW-1:0]  tab_ip_xon_offset_i,
   input  wire [NPROF-1:0]     tab_ep_dynamic_i,
   input  wire [NPROF*5-1:0]   tab_ep_shift_i,
-  input  wire [NPROF*CW-1:0]  ep_reserved_i,
   input  wire [NPROF*CW-1:0]  tab_ep_static_i,
-  input  wire [NQ-1:0]        q_lossless_i,
   input  wire [PLW-1:0]       rev_pool_i,  // reverie's one shared pool
   input  wire [NPORTS*4-1:0]  tab_dsh_nq_i,    // dsh: lossless priorities per port
   input  wire [NPORTS*CW-1:0] tab_dsh_ins_i,   // dsh: insurance headroom per port
@@ -128,23 +126,18 @@ module mmu_adm_op
 );
 
 
-  // The operation's profiles, pools and per-port dsh values.
-  wire [PFW-1:0] ipf = q_pg_prof_i[ii_i*5 +: PFW];
-  wire [PFW-1:0] epf = q_queue_prof_i[ei_i*5 +: PFW];
-  wire [PLW-1:0] ipool_i = ip_pool_i[ipf*4 +: PLW];
-  wire [PLW-1:0] epool_i = ep_pool_i[epf*4 +: PLW];
+  // The operation's profile entries and per-port dsh values.
+  wire [PFW-1:0] ipf = ipf_i;
+  wire [PFW-1:0] epf = epf_i;
   wire [PLW-1:0] rpool_i = rev_pool_i;
-  wire ll_i = q_lossless_i[ii_i];
   wire ip_dynamic_i = tab_ip_dynamic_i[ipf];
   wire [4:0] ip_shift_i = tab_ip_shift_i[ipf*5 +: 5];
-  wire [CW-1:0] ires_i = ip_reserved_i[ipf*CW +: CW];
   wire [CW-1:0] ip_static_i = tab_ip_static_i[ipf*CW +: CW];
   wire [CW-1:0] ip_xoff_i = tab_ip_xoff_i[ipf*CW +: CW];
   wire [CW-1:0] ip_xon_i = tab_ip_xon_i[ipf*CW +: CW];
   wire [CW-1:0] ip_xon_offset_i = tab_ip_xon_offset_i[ipf*CW +: CW];
   wire ep_dynamic_i = tab_ep_dynamic_i[epf];
   wire [4:0] ep_shift_i = tab_ep_shift_i[epf*5 +: 5];
-  wire [CW-1:0] eres_i = ep_reserved_i[epf*CW +: CW];
   wire [CW-1:0] ep_static_i = tab_ep_static_i[epf*CW +: CW];
   wire [CW-1:0] ith_i = tab_ith_i[ipf*CW +: CW];
   wire [CW-1:0] eth_i = tab_eth_i[epf*CW +: CW];

@@ -3,8 +3,8 @@
 //
 // A release (departure) and an admission request per cycle (DUAL_ISSUE; else one of them,
 // the release first), the request deciding on the state the release leaves. A request's
-// verdict appears on rsp_* one cycle after it is accepted (latency 1); a release's XON
-// events on rel_rsp_* likewise. Configuration through the CSR port
+// verdict appears on rsp_* 1 + PIPE cycles after it is accepted; a release's XON events
+// on rel_rsp_* likewise. Configuration through the CSR port
 // (rtl/regmap.json); counters, filter state and pause states are the golden core's
 // (hw-model/admission), bit for bit.
 `default_nettype none
@@ -33,6 +33,11 @@ module mmu_admission
   // view forwarded from the release's next state); 0: one datapath shared by both, a
   // request waits while a release is offered (smaller, shorter path).
   parameter int DUAL_ISSUE = 1,
+  // 1: a two-stage request path (read, then decide and write, with the entries the
+  // decide stage writes forwarded into the read stage's view): responses two cycles after
+  // acceptance, the same verdicts and states as 0 a cycle later; 0: read, decide and write
+  // in the cycle of acceptance (response latency 1).
+  parameter int PIPE = 0,
   // Read lanes of the debug/state port: a simulation's lockstep reads every word an
   // operation touches in the same evaluation (hw-model/cosim/rtl_unit.h). 0: no port (one
   // lane's pins, reading zero), for an area figure without it (docs/ppa.md).
@@ -105,6 +110,7 @@ module mmu_admission
   `MMU_PARAM_CHECK(CELLW < 1 || CELLW > 16, "CELLW must be 1..16")
   `MMU_PARAM_CHECK(POLICIES == 6'b000000, "POLICIES must name at least one policy")
   `MMU_PARAM_CHECK(DUAL_ISSUE < 0 || DUAL_ISSUE > 1, "DUAL_ISSUE must be 0 or 1")
+  `MMU_PARAM_CHECK(PIPE < 0 || PIPE > 1, "PIPE must be 0 or 1")
   `MMU_PARAM_CHECK(DBG_LANES < 0 || DBG_LANES > 32, "DBG_LANES must be 0..32")
 
   localparam int PLW = NPOOLS > 1 ? $clog2(NPOOLS) : 1; // pool index bits
@@ -131,13 +137,17 @@ module mmu_admission
   logic [NPROF*4-1:0]   ip_pool;
   logic [NPROF-1:0]     ip_dynamic;
   logic [NPROF*5-1:0]   ip_shift;
-  logic [NPROF*CW-1:0]  ip_reserved, ip_static, ip_xoff, ip_xon, ip_xon_offset;
+  logic [NPROF*CW-1:0]  ip_static, ip_xoff, ip_xon, ip_xon_offset;
   logic [NPROF*4-1:0]   ep_pool;
   logic [NPROF-1:0]     ep_dynamic;
   logic [NPROF*5-1:0]   ep_shift;
-  logic [NPROF*CW-1:0]  ep_reserved, ep_static;
+  logic [NPROF*CW-1:0]  ep_static;
+  // Read by the operations' look-up with PIPE 0 only (PIPE 1 reads their next values).
+  /* verilator lint_off UNUSEDSIGNAL */
+  logic [NPROF*CW-1:0]  ip_reserved, ep_reserved;
   logic [NQ*5-1:0]      q_pg_prof, q_queue_prof;
   logic [NQ-1:0]        q_lossless;
+  /* verilator lint_on UNUSEDSIGNAL */
 
   // ---------------------------------------------------------------------------------
   // State: the counter bank (hw-model/admission/counters.h) and policy state.
@@ -166,38 +176,109 @@ module mmu_admission
   logic [CW-1:0]        total_used;
   logic [8*(QW+1)-1:0]  ncong;        // reverie n_p: congested queues per priority
 
-  // Queue indices of the release (a) and the request (b): ingress port * NPRIO + PG,
-  // egress port * NPRIO + egress queue.
-  wire [QW-1:0] a_ii = QW'(rel_in_port_i) * QW'(NPRIO) + QW'(rel_prio_i);
-  wire [QW-1:0] a_ei = QW'(rel_out_port_i) * QW'(NPRIO) + QW'(rel_queue_i);
-  wire [QW-1:0] b_ii = QW'(req_in_port_i) * QW'(NPRIO) + QW'(req_prio_i);
-  wire [QW-1:0] b_ei = QW'(req_out_port_i) * QW'(NPRIO) + QW'(req_queue_i);
+  // ---------------------------------------------------------------------------------
+  // Operations: slot a is the release, slot b the request; the request sees the state the
+  // release leaves, the order in which the golden core is told.
+  //
+  // Pipeline (PIPE = 1): an operation is read in the cycle it is taken (stage 1: queue
+  // indices, the memory entries it names) and decided in the next (stage 2: the policy
+  // datapaths on the registered view, the pools, totals, n_p, thresholds and the
+  // configuration of that cycle; the writes at its end). An entry the operation in stage 2
+  // writes in the same cycle is forwarded from its next value into the view, so every
+  // operation decides on the state its predecessors leave: the verdicts and states are
+  // those of PIPE = 0 one cycle later (response latency 2), with one request and one
+  // release taken every cycle, the same queue in consecutive cycles included.
+  // ---------------------------------------------------------------------------------
+  assign rel_ready_o = 1'b1;
+  assign req_ready_o = DUAL_ISSUE != 0 || !rel_valid_i;
+
+  // Stage 1: the operations as offered. Queue indices: ingress port * NPRIO + PG, egress
+  // port * NPRIO + egress queue.
+  wire          i_a_valid = rel_valid_i;
+  wire          i_b_valid = req_valid_i && req_ready_o;
+  wire [QW-1:0] i_a_ii = QW'(rel_in_port_i) * QW'(NPRIO) + QW'(rel_prio_i);
+  wire [QW-1:0] i_a_ei = QW'(rel_out_port_i) * QW'(NPRIO) + QW'(rel_queue_i);
+  wire [QW-1:0] i_b_ii = QW'(req_in_port_i) * QW'(NPRIO) + QW'(req_prio_i);
+  wire [QW-1:0] i_b_ei = QW'(req_out_port_i) * QW'(NPRIO) + QW'(req_queue_i);
+
+  // The configuration each slot's operation names, looked up by queue index (below): its
+  // ingress and egress profiles, their pools and reserved cells, the lossless bit.
+  localparam int PFW = NPROF > 1 ? $clog2(NPROF) : 1;
+  logic [PFW-1:0] a_ipf, a_epf;
+  logic [PLW-1:0] a_ipool, a_epool;
+  logic [CW-1:0]  a_ires, a_eres;
+  logic           a_ll, b_ll;
+  /* verilator lint_off UNUSEDSIGNAL */ // slot b's: dual issue only
+  logic [PFW-1:0] b_ipf, b_epf;
+  logic [PLW-1:0] b_ipool, b_epool;
+  logic [CW-1:0]  b_ires, b_eres;
+  /* verilator lint_on UNUSEDSIGNAL */
+
+  // Stage 2: the operations being decided (stage 1's of the cycle before, or with PIPE 0
+  // the same).
+  logic             a_valid, b_valid;
+  logic [QW-1:0]    a_ii, a_ei, b_ii, b_ei;
+  logic [PW-1:0]    a_in, a_out, b_in, b_out;
+  logic [2:0]       a_prio, a_queue, b_prio, b_queue;
+  logic [CELLW-1:0] a_cells, b_cells;
+  logic [31:0]      d_now;  // the cycle count the operations were taken with (abm's interval)
+  if (PIPE != 0) begin : g_pipe_op
+    always_ff @(posedge clk_i or negedge rst_ni) begin
+      if (!rst_ni) {a_valid, b_valid} <= '0;
+      else {a_valid, b_valid} <= {i_a_valid, i_b_valid};
+    end
+    always_ff @(posedge clk_i) begin
+      {a_ii, a_ei, a_in, a_out, a_prio, a_queue, a_cells} <=
+          {i_a_ii, i_a_ei, rel_in_port_i, rel_out_port_i, rel_prio_i, rel_queue_i, rel_cells_i};
+      {b_ii, b_ei, b_in, b_out, b_prio, b_queue, b_cells} <=
+          {i_b_ii, i_b_ei, req_in_port_i, req_out_port_i, req_prio_i, req_queue_i, req_cells_i};
+      d_now <= now_i;
+    end
+  end else begin : g_comb_op
+    assign {a_valid, b_valid} = {i_a_valid, i_b_valid};
+    assign {a_ii, a_ei, a_in, a_out, a_prio, a_queue, a_cells} =
+        {i_a_ii, i_a_ei, rel_in_port_i, rel_out_port_i, rel_prio_i, rel_queue_i, rel_cells_i};
+    assign {b_ii, b_ei, b_in, b_out, b_prio, b_queue, b_cells} =
+        {i_b_ii, i_b_ei, req_in_port_i, req_out_port_i, req_prio_i, req_queue_i, req_cells_i};
+    assign d_now = now_i;
+  end
   // reverie's n_p counts the queue a packet is accounted in: the PG if lossless, else the
   // egress queue.
-  wire [2:0] a_np = q_lossless[a_ii] ? rel_prio_i : rel_queue_i;
-  wire [2:0] b_np = q_lossless[b_ii] ? req_prio_i : req_queue_i;
+  wire [2:0] a_np = a_ll ? a_prio : a_queue;
+  wire [2:0] b_np = (DUAL_ISSUE != 0 ? b_ll : a_ll) ? b_prio : b_queue;
 
-  // Entry reads, two per memory: port a the release's queue or port (single issue: the
-  // operation's), port b the request's (dual issue only).
-  wire          a_first = DUAL_ISSUE != 0 || rel_valid_i;
-  wire [QW-1:0] ra_ii = a_first ? a_ii : b_ii;
-  wire [QW-1:0] ra_ei = a_first ? a_ei : b_ei;
-  wire [PW-1:0] ra_port = a_first ? rel_in_port_i : req_in_port_i;
-  wire [CW-1:0] rd_ing_a = ing_valid[ra_ii] ? ing_q[ra_ii] : '0;
-  /* verilator lint_off UNUSEDSIGNAL */ // port b: dual issue only
-  wire [CW-1:0] rd_ing_b = ing_valid[b_ii] ? ing_q[b_ii] : '0;
-  wire [CW-1:0] rd_hdrm_a = ing_valid[ra_ii] ? hdrm_q[ra_ii] : '0;
-  wire [CW-1:0] rd_hdrm_b = ing_valid[b_ii] ? hdrm_q[b_ii] : '0;
-  wire [CW-1:0] rd_egr_a = egr_valid[ra_ei] ? egr_q[ra_ei] : '0;
-  wire [CW-1:0] rd_egr_b = egr_valid[b_ei] ? egr_q[b_ei] : '0;
-  wire [AW-1:0] rd_avg_in_a = avg_in_valid[ra_ii] ? avg_in_q[ra_ii] : '0;
-  wire [AW-1:0] rd_avg_in_b = avg_in_valid[b_ii] ? avg_in_q[b_ii] : '0;
-  wire [AW-1:0] rd_avg_eg_a = avg_eg_valid[ra_ei] ? avg_eg_q[ra_ei] : '0;
-  wire [AW-1:0] rd_avg_eg_b = avg_eg_valid[b_ei] ? avg_eg_q[b_ei] : '0;
-  wire [CW-1:0] rd_port_shared_a = port_valid[ra_port] ? port_shared[ra_port] : '0;
-  wire [CW-1:0] rd_port_shared_b = port_valid[req_in_port_i] ? port_shared[req_in_port_i] : '0;
-  wire [CW-1:0] rd_port_ins_a = port_valid[ra_port] ? port_ins[ra_port] : '0;
-  wire [CW-1:0] rd_port_ins_b = port_valid[req_in_port_i] ? port_ins[req_in_port_i] : '0;
+  // The view each slot decides on: the entries its queues and ingress port name, port a
+  // the release's (single issue: the one operation's), port b the request's (dual issue
+  // only). An entry reads zero until written after reset (the filters: or a policy change).
+  /* verilator lint_off UNUSEDSIGNAL */ // port b: dual issue only; policy state: its policy only
+  logic [CW-1:0] va_ing, va_hdrm, va_egr, va_port_shared, va_port_ins;
+  logic [CW-1:0] vb_ing, vb_hdrm, vb_egr, vb_port_shared, vb_port_ins;
+  logic [AW-1:0] va_avg_in, va_avg_eg, vb_avg_in, vb_avg_eg;
+  logic          va_paused, vb_paused, va_port_paused, vb_port_paused;
+  /* verilator lint_on UNUSEDSIGNAL */
+  // The read indices: stage 1's operations (PIPE 1) or stage 2's (PIPE 0).
+  wire          r_a_first = DUAL_ISSUE != 0 || (PIPE != 0 ? rel_valid_i : a_valid);
+  wire [QW-1:0] r_a_ii = PIPE != 0 ? (r_a_first ? i_a_ii : i_b_ii) : (r_a_first ? a_ii : b_ii);
+  wire [QW-1:0] r_a_ei = PIPE != 0 ? (r_a_first ? i_a_ei : i_b_ei) : (r_a_first ? a_ei : b_ei);
+  wire [PW-1:0] r_a_port = PIPE != 0 ? (r_a_first ? rel_in_port_i : req_in_port_i) : (r_a_first ? a_in : b_in);
+  wire [QW-1:0] r_b_ii = PIPE != 0 ? i_b_ii : b_ii;
+  wire [QW-1:0] r_b_ei = PIPE != 0 ? i_b_ei : b_ei;
+  wire [PW-1:0] r_b_port = PIPE != 0 ? req_in_port_i : b_in;
+  /* verilator lint_off UNUSEDSIGNAL */ // policy state: its policy only
+  wire [CW-1:0] rd_ing_a = ing_valid[r_a_ii] ? ing_q[r_a_ii] : '0;
+  wire [CW-1:0] rd_ing_b = ing_valid[r_b_ii] ? ing_q[r_b_ii] : '0;
+  wire [CW-1:0] rd_hdrm_a = ing_valid[r_a_ii] ? hdrm_q[r_a_ii] : '0;
+  wire [CW-1:0] rd_hdrm_b = ing_valid[r_b_ii] ? hdrm_q[r_b_ii] : '0;
+  wire [CW-1:0] rd_egr_a = egr_valid[r_a_ei] ? egr_q[r_a_ei] : '0;
+  wire [CW-1:0] rd_egr_b = egr_valid[r_b_ei] ? egr_q[r_b_ei] : '0;
+  wire [AW-1:0] rd_avg_in_a = avg_in_valid[r_a_ii] ? avg_in_q[r_a_ii] : '0;
+  wire [AW-1:0] rd_avg_in_b = avg_in_valid[r_b_ii] ? avg_in_q[r_b_ii] : '0;
+  wire [AW-1:0] rd_avg_eg_a = avg_eg_valid[r_a_ei] ? avg_eg_q[r_a_ei] : '0;
+  wire [AW-1:0] rd_avg_eg_b = avg_eg_valid[r_b_ei] ? avg_eg_q[r_b_ei] : '0;
+  wire [CW-1:0] rd_port_shared_a = port_valid[r_a_port] ? port_shared[r_a_port] : '0;
+  wire [CW-1:0] rd_port_shared_b = port_valid[r_b_port] ? port_shared[r_b_port] : '0;
+  wire [CW-1:0] rd_port_ins_a = port_valid[r_a_port] ? port_ins[r_a_port] : '0;
+  wire [CW-1:0] rd_port_ins_b = port_valid[r_b_port] ? port_ins[r_b_port] : '0;
   /* verilator lint_on UNUSEDSIGNAL */
 
   // ---------------------------------------------------------------------------------
@@ -209,6 +290,12 @@ module mmu_admission
   logic [NPROF*CW-1:0]  ip_xoff_nx;
   logic [NQ*5-1:0]      q_pg_prof_nx;
   logic [NQ-1:0]        q_lossless_nx;
+  // Read by the operations' look-up with PIPE 1 only.
+  /* verilator lint_off UNUSEDSIGNAL */
+  logic [NPROF*4-1:0]   ep_pool_nx;
+  logic [NPROF*CW-1:0]  ip_res_nx, ep_res_nx;
+  logic [NQ*5-1:0]      q_queue_prof_nx;
+  /* verilator lint_on UNUSEDSIGNAL */
   logic [PLW-1:0]       rev_pool;
   logic [NPORTS*4-1:0]  dsh_nq;
   logic [NPORTS*CW-1:0] dsh_ins;
@@ -238,14 +325,6 @@ module mmu_admission
     .ith_o(th_ing), .eth_o(th_egr), .np_o(th_np)
   );
 
-  // ---------------------------------------------------------------------------------
-  // Operations: slot a is the release, slot b the request; the request sees the state the
-  // release leaves, the order in which the golden core is told.
-  // ---------------------------------------------------------------------------------
-  assign rel_ready_o = 1'b1;
-  assign req_ready_o = DUAL_ISSUE != 0 || !rel_valid_i;
-  wire a_valid = rel_valid_i;
-  wire b_valid = req_valid_i && req_ready_o;
 
   // Each slot's decision and the next values of the entries it names (mmu_adm_op).
   logic [1:0]           a_pfc, a_port_pfc, b_verdict, b_pfc, b_port_pfc;
@@ -272,11 +351,10 @@ module mmu_admission
     .cfg_ewma_rule_i(cfg_ewma_rule), .cfg_ewma_clamp_i(cfg_ewma_clamp), .cfg_ewma_k_i(cfg_ewma_k), \
     .cfg_buffer_i(cfg_buffer), .cfg_hdrm_pool_i(cfg_hdrm_pool), .cfg_congested_i(cfg_congested), \
     .cfg_dsh_port_xon_off_i(cfg_dsh_port_xon_off), .cfg_pool_size_i(cfg_pool_size), \
-    .ip_pool_i(ip_pool), .ep_pool_i(ep_pool), .q_pg_prof_i(q_pg_prof), .q_queue_prof_i(q_queue_prof), \
-    .tab_ip_dynamic_i(ip_dynamic), .tab_ip_shift_i(ip_shift), .ip_reserved_i(ip_reserved), .tab_ip_static_i(ip_static), \
+    .tab_ip_dynamic_i(ip_dynamic), .tab_ip_shift_i(ip_shift), .tab_ip_static_i(ip_static), \
     .tab_ip_xoff_i(ip_xoff), .tab_ip_xon_i(ip_xon), .tab_ip_xon_offset_i(ip_xon_offset), \
-    .tab_ep_dynamic_i(ep_dynamic), .tab_ep_shift_i(ep_shift), .ep_reserved_i(ep_reserved), .tab_ep_static_i(ep_static), \
-    .q_lossless_i(q_lossless), .rev_pool_i(rev_pool), .tab_dsh_nq_i(dsh_nq), .tab_dsh_ins_i(dsh_ins), .sih_hdrm_i(sih_hdrm), \
+    .tab_ep_dynamic_i(ep_dynamic), .tab_ep_shift_i(ep_shift), .tab_ep_static_i(ep_static), \
+    .rev_pool_i(rev_pool), .tab_dsh_nq_i(dsh_nq), .tab_dsh_ins_i(dsh_ins), .sih_hdrm_i(sih_hdrm), \
     .tab_ith_i(th_ing), .tab_eth_i(th_egr)
 
   if (DUAL_ISSUE != 0) begin : g_dual
@@ -287,13 +365,14 @@ module mmu_admission
       .POLICIES(POLICIES)
     ) u_rel (
       `MMU_OP_CFG,
-      .is_req_i(1'b0), .is_rel_i(a_valid), .ii_i(a_ii), .ei_i(a_ei), .in_port_i(rel_in_port_i), .cells_i(rel_cells_i),
+      .is_req_i(1'b0), .is_rel_i(a_valid), .in_port_i(a_in), .cells_i(a_cells),
+      .ipf_i(a_ipf), .epf_i(a_epf), .ll_i(a_ll), .ipool_i(a_ipool), .epool_i(a_epool), .ires_i(a_ires), .eres_i(a_eres),
       .np_i(th_np[a_np*(QW+1) +: (QW+1)]),
-      .v_ing_i(rd_ing_a), .v_hdrm_i(rd_hdrm_a), .v_paused_i(paused_q[a_ii]),
-      .v_avg_in_i(rd_avg_in_a), .v_egr_i(rd_egr_a), .v_avg_eg_i(rd_avg_eg_a),
+      .v_ing_i(va_ing), .v_hdrm_i(va_hdrm), .v_paused_i(va_paused),
+      .v_avg_in_i(va_avg_in), .v_egr_i(va_egr), .v_avg_eg_i(va_avg_eg),
       .v_pool_used_i(pool_used), .v_hdrm_used_i(hdrm_used), .v_total_i(total_used),
-      .v_ncong_i(ncong[a_np*(QW+1) +: (QW+1)]), .v_port_paused_i(port_paused[rel_in_port_i]),
-      .v_port_shared_i(rd_port_shared_a), .v_port_ins_i(rd_port_ins_a),
+      .v_ncong_i(ncong[a_np*(QW+1) +: (QW+1)]), .v_port_paused_i(va_port_paused),
+      .v_port_shared_i(va_port_shared), .v_port_ins_i(va_port_ins),
       .abm_ratio_in_i(a_abm_ratio_in), .abm_ratio_eg_i(a_abm_ratio_eg), .abm_np_in_i(a_abm_np_in), .abm_np_eg_i(a_abm_np_eg),
       .verdict_o(), .pfc_o(a_pfc), .port_pfc_o(a_port_pfc), .reason_o(), .underflow_o(a_underflow),
       .n_ing_o(a_ing), .n_hdrm_o(a_hdrm), .n_paused_o(a_paused), .n_avg_in_o(a_avg_in), .n_egr_o(a_egr),
@@ -305,22 +384,23 @@ module mmu_admission
     wire same_iq = a_ii == b_ii;
     wire same_eq = a_ei == b_ei;
     wire same_prio = a_np == b_np;
-    wire same_port = rel_in_port_i == req_in_port_i;
+    wire same_port = a_in == b_in;
     mmu_adm_op #(
       .NPORTS(NPORTS), .NPRIO(NPRIO), .CW(CW), .NPOOLS(NPOOLS), .NPROF(NPROF), .EWMA_FRAC(EWMA_FRAC), .CELLW(CELLW),
       .POLICIES(POLICIES)
     ) u_req (
       `MMU_OP_CFG,
-      .is_req_i(b_valid), .is_rel_i(1'b0), .ii_i(b_ii), .ei_i(b_ei), .in_port_i(req_in_port_i), .cells_i(req_cells_i),
+      .is_req_i(b_valid), .is_rel_i(1'b0), .in_port_i(b_in), .cells_i(b_cells),
+      .ipf_i(b_ipf), .epf_i(b_epf), .ll_i(b_ll), .ipool_i(b_ipool), .epool_i(b_epool), .ires_i(b_ires), .eres_i(b_eres),
       .np_i(th_np[b_np*(QW+1) +: (QW+1)]),
-      .v_ing_i(same_iq ? a_ing : rd_ing_b), .v_hdrm_i(same_iq ? a_hdrm : rd_hdrm_b),
-      .v_paused_i(same_iq ? a_paused : paused_q[b_ii]), .v_avg_in_i(same_iq ? a_avg_in : rd_avg_in_b),
-      .v_egr_i(same_eq ? a_egr : rd_egr_b), .v_avg_eg_i(same_eq ? a_avg_eg : rd_avg_eg_b),
+      .v_ing_i(same_iq ? a_ing : vb_ing), .v_hdrm_i(same_iq ? a_hdrm : vb_hdrm),
+      .v_paused_i(same_iq ? a_paused : vb_paused), .v_avg_in_i(same_iq ? a_avg_in : vb_avg_in),
+      .v_egr_i(same_eq ? a_egr : vb_egr), .v_avg_eg_i(same_eq ? a_avg_eg : vb_avg_eg),
       .v_pool_used_i(a_pool_used), .v_hdrm_used_i(a_hdrm_used), .v_total_i(a_total),
       .v_ncong_i(same_prio ? a_ncong : ncong[b_np*(QW+1) +: (QW+1)]),
-      .v_port_paused_i(same_port ? a_port_paused : port_paused[req_in_port_i]),
-      .v_port_shared_i(same_port ? a_port_shared : rd_port_shared_b),
-      .v_port_ins_i(same_port ? a_port_ins : rd_port_ins_b),
+      .v_port_paused_i(same_port ? a_port_paused : vb_port_paused),
+      .v_port_shared_i(same_port ? a_port_shared : vb_port_shared),
+      .v_port_ins_i(same_port ? a_port_ins : vb_port_ins),
       .abm_ratio_in_i(b_abm_ratio_in), .abm_ratio_eg_i(b_abm_ratio_eg), .abm_np_in_i(b_abm_np_in), .abm_np_eg_i(b_abm_np_eg),
       .verdict_o(b_verdict), .pfc_o(b_pfc), .port_pfc_o(b_port_pfc), .reason_o(b_reason), .underflow_o(),
       .n_ing_o(b_ing), .n_hdrm_o(b_hdrm), .n_paused_o(b_paused), .n_avg_in_o(b_avg_in), .n_egr_o(b_egr),
@@ -331,22 +411,21 @@ module mmu_admission
   end else begin : g_single
     // One datapath, releases first; it drives slot a, and slot b reads the same results
     // (only one of the slots fires).
-    wire [QW-1:0]   o_ii = a_valid ? a_ii : b_ii;
-    wire [QW-1:0]   o_ei = a_valid ? a_ei : b_ei;
-    wire [PW-1:0]   o_in = a_valid ? rel_in_port_i : req_in_port_i;
+    wire [PW-1:0]   o_in = a_valid ? a_in : b_in;
     wire [2:0]      o_prio = a_valid ? a_np : b_np;
     mmu_adm_op #(
       .NPORTS(NPORTS), .NPRIO(NPRIO), .CW(CW), .NPOOLS(NPOOLS), .NPROF(NPROF), .EWMA_FRAC(EWMA_FRAC), .CELLW(CELLW),
       .POLICIES(POLICIES)
     ) u_op (
       `MMU_OP_CFG,
-      .is_req_i(b_valid), .is_rel_i(a_valid), .ii_i(o_ii), .ei_i(o_ei), .in_port_i(o_in),
-      .cells_i(a_valid ? rel_cells_i : req_cells_i), .np_i(th_np[o_prio*(QW+1) +: (QW+1)]),
-      .v_ing_i(rd_ing_a), .v_hdrm_i(rd_hdrm_a), .v_paused_i(paused_q[o_ii]),
-      .v_avg_in_i(rd_avg_in_a), .v_egr_i(rd_egr_a), .v_avg_eg_i(rd_avg_eg_a),
+      .is_req_i(b_valid), .is_rel_i(a_valid), .in_port_i(o_in),
+      .ipf_i(a_ipf), .epf_i(a_epf), .ll_i(a_ll), .ipool_i(a_ipool), .epool_i(a_epool), .ires_i(a_ires), .eres_i(a_eres),
+      .cells_i(a_valid ? a_cells : b_cells), .np_i(th_np[o_prio*(QW+1) +: (QW+1)]),
+      .v_ing_i(va_ing), .v_hdrm_i(va_hdrm), .v_paused_i(va_paused),
+      .v_avg_in_i(va_avg_in), .v_egr_i(va_egr), .v_avg_eg_i(va_avg_eg),
       .v_pool_used_i(pool_used), .v_hdrm_used_i(hdrm_used), .v_total_i(total_used),
-      .v_ncong_i(ncong[o_prio*(QW+1) +: (QW+1)]), .v_port_paused_i(port_paused[o_in]),
-      .v_port_shared_i(rd_port_shared_a), .v_port_ins_i(rd_port_ins_a),
+      .v_ncong_i(ncong[o_prio*(QW+1) +: (QW+1)]), .v_port_paused_i(va_port_paused),
+      .v_port_shared_i(va_port_shared), .v_port_ins_i(va_port_ins),
       .abm_ratio_in_i(a_valid ? a_abm_ratio_in : b_abm_ratio_in), .abm_ratio_eg_i(a_valid ? a_abm_ratio_eg : b_abm_ratio_eg),
       .abm_np_in_i(a_valid ? a_abm_np_in : b_abm_np_in), .abm_np_eg_i(a_valid ? a_abm_np_eg : b_abm_np_eg),
       .verdict_o(b_verdict), .pfc_o(a_pfc), .port_pfc_o(a_port_pfc), .reason_o(b_reason), .underflow_o(a_underflow),
@@ -371,23 +450,23 @@ module mmu_admission
 
   // abm's state (mmu_adm_rate): each slot's drain ratios and n_p from its queues' counts
   // before and after the operation (slot b's as its datapath views them).
-  wire [CW:0] abm_a_cnt_in = (CW+1)'(rd_ing_a) + (CW+1)'(rd_hdrm_a);
+  wire [CW:0] abm_a_cnt_in = (CW+1)'(va_ing) + (CW+1)'(va_hdrm);
   wire [CW:0] abm_a_nx_in = (CW+1)'(a_ing) + (CW+1)'(a_hdrm);
   wire [CW:0] abm_b_cnt_in = DUAL_ISSUE == 0 ? abm_a_cnt_in :
-                             a_ii == b_ii ? abm_a_nx_in : (CW+1)'(rd_ing_b) + (CW+1)'(rd_hdrm_b);
-  wire [CW-1:0] abm_b_cnt_eg = DUAL_ISSUE == 0 ? rd_egr_a : a_ei == b_ei ? a_egr : rd_egr_b;
+                             a_ii == b_ii ? abm_a_nx_in : (CW+1)'(vb_ing) + (CW+1)'(vb_hdrm);
+  wire [CW-1:0] abm_b_cnt_eg = DUAL_ISSUE == 0 ? va_egr : a_ei == b_ei ? a_egr : vb_egr;
   logic [64*DBGW-1:0] abm_dbg;
   mmu_adm_rate #(
     .NPORTS(NPORTS), .NPRIO(NPRIO), .CW(CW), .CELLW(CELLW), .DUAL_ISSUE(DUAL_ISSUE), .DBG_LANES(DBG_LANES),
     .ENABLE(POLICIES[mmu_adm_pkg::POLICY_ABM])
   ) u_rate (
-    .clk_i, .rst_ni, .on_i(cfg_policy == mmu_adm_pkg::POLICY_ABM), .clear_i(cfg_policy_set), .now_i,
+    .clk_i, .rst_ni, .on_i(cfg_policy == mmu_adm_pkg::POLICY_ABM), .clear_i(cfg_policy_set), .now_i(d_now),
     .interval_log2_i(cfg_abm_interval), .cfg_congested_i(cfg_congested), .cap_i(cfg_abm_cap),
-    .a_fire_i(a_fire), .a_ii_i(a_ii), .a_ei_i(a_ei), .a_prio_i(rel_prio_i), .a_eq_i(rel_queue_i),
-    .a_in_port_i(rel_in_port_i), .a_out_port_i(rel_out_port_i), .a_cells_i(rel_cells_i),
-    .a_cnt_in_i(abm_a_cnt_in), .a_cnt_eg_i(rd_egr_a), .a_nx_in_i(abm_a_nx_in), .a_nx_eg_i(a_egr),
-    .b_fire_i(b_fire), .b_ii_i(b_ii), .b_ei_i(b_ei), .b_prio_i(req_prio_i), .b_eq_i(req_queue_i),
-    .b_in_port_i(req_in_port_i), .b_out_port_i(req_out_port_i),
+    .a_fire_i(a_fire), .a_ii_i(a_ii), .a_ei_i(a_ei), .a_prio_i(a_prio), .a_eq_i(a_queue),
+    .a_in_port_i(a_in), .a_out_port_i(a_out), .a_cells_i(a_cells),
+    .a_cnt_in_i(abm_a_cnt_in), .a_cnt_eg_i(va_egr), .a_nx_in_i(abm_a_nx_in), .a_nx_eg_i(a_egr),
+    .b_fire_i(b_fire), .b_ii_i(b_ii), .b_ei_i(b_ei), .b_prio_i(b_prio), .b_eq_i(b_queue),
+    .b_in_port_i(b_in), .b_out_port_i(b_out),
     .b_cnt_in_i(abm_b_cnt_in), .b_cnt_eg_i(abm_b_cnt_eg), .b_nx_in_i((CW+1)'(b_ing) + (CW+1)'(b_hdrm)), .b_nx_eg_i(b_egr),
     .a_ratio_in_o(a_abm_ratio_in), .a_ratio_eg_o(a_abm_ratio_eg), .a_np_in_o(a_abm_np_in), .a_np_eg_o(a_abm_np_eg),
     .b_ratio_in_o(b_abm_ratio_in), .b_ratio_eg_o(b_abm_ratio_eg), .b_np_in_o(b_abm_np_in), .b_np_eg_o(b_abm_np_eg),
@@ -399,8 +478,88 @@ module mmu_admission
   wire a_wr_iq = a_fire && !(b_fire && b_ii == a_ii);
   wire a_wr_eq = a_fire && !(b_fire && b_ei == a_ei);
   /* verilator lint_off UNUSEDSIGNAL */ // dsh's port state only
-  wire a_wr_port = a_fire && !(b_fire && req_in_port_i == rel_in_port_i);
+  wire a_wr_port = a_fire && !(b_fire && b_in == a_in);
   /* verilator lint_on UNUSEDSIGNAL */
+  // The look-up: with PIPE 1 in stage 1, registered, from the fields as this cycle's CSR
+  // write leaves them (the `_next` outputs), so that stage 2 has its own cycle's values (the
+  // fields are quiesce fields: a write changes them only on an empty buffer, but an
+  // operation may be in flight); else in stage 2 from the fields.
+  if (PIPE != 0) begin : g_lookup_reg
+    /* verilator lint_off UNUSEDSIGNAL */ // the profile tables' 4-bit pool fields: PLW bits read
+    wire [PFW-1:0] ipf_a = q_pg_prof_nx[r_a_ii*5 +: PFW], epf_a = q_queue_prof_nx[r_a_ei*5 +: PFW];
+    wire [PFW-1:0] ipf_b = q_pg_prof_nx[r_b_ii*5 +: PFW], epf_b = q_queue_prof_nx[r_b_ei*5 +: PFW];
+    /* verilator lint_on UNUSEDSIGNAL */
+    always_ff @(posedge clk_i) begin
+      {a_ipf, a_epf, a_ll} <= {ipf_a, epf_a, q_lossless_nx[r_a_ii]};
+      {a_ipool, a_epool} <= {ip_pool_nx[ipf_a*4 +: PLW], ep_pool_nx[epf_a*4 +: PLW]};
+      {a_ires, a_eres} <= {ip_res_nx[ipf_a*CW +: CW], ep_res_nx[epf_a*CW +: CW]};
+      {b_ipf, b_epf, b_ll} <= {ipf_b, epf_b, q_lossless_nx[r_b_ii]};
+      {b_ipool, b_epool} <= {ip_pool_nx[ipf_b*4 +: PLW], ep_pool_nx[epf_b*4 +: PLW]};
+      {b_ires, b_eres} <= {ip_res_nx[ipf_b*CW +: CW], ep_res_nx[epf_b*CW +: CW]};
+    end
+  end else begin : g_lookup_comb
+    assign a_ipf = q_pg_prof[r_a_ii*5 +: PFW];
+    assign a_epf = q_queue_prof[r_a_ei*5 +: PFW];
+    assign b_ipf = q_pg_prof[r_b_ii*5 +: PFW];
+    assign b_epf = q_queue_prof[r_b_ei*5 +: PFW];
+    assign {a_ll, b_ll} = {q_lossless[r_a_ii], q_lossless[r_b_ii]};
+    assign {a_ipool, a_epool} = {ip_pool[a_ipf*4 +: PLW], ep_pool[a_epf*4 +: PLW]};
+    assign {a_ires, a_eres} = {ip_reserved[a_ipf*CW +: CW], ep_reserved[a_epf*CW +: CW]};
+    assign {b_ipool, b_epool} = {ip_pool[b_ipf*4 +: PLW], ep_pool[b_epf*4 +: PLW]};
+    assign {b_ires, b_eres} = {ip_reserved[b_ipf*CW +: CW], ep_reserved[b_epf*CW +: CW]};
+  end
+
+  // The view: with PIPE 1 registered at the end of stage 1 from the entries as this
+  // cycle's stage-2 writes leave them (slot b's write wins, as in the memories; a policy
+  // change clears the filters), else the entries read in stage 2.
+  if (PIPE != 0) begin : g_view_reg
+    /* verilator lint_off UNUSEDSIGNAL */ // the port flags: dsh only
+    wire fa_a_iq = a_wr_iq && a_ii == r_a_ii, fb_a_iq = b_fire && b_ii == r_a_ii;
+    wire fa_b_iq = a_wr_iq && a_ii == r_b_ii, fb_b_iq = b_fire && b_ii == r_b_ii;
+    wire fa_a_eq = a_wr_eq && a_ei == r_a_ei, fb_a_eq = b_fire && b_ei == r_a_ei;
+    wire fa_b_eq = a_wr_eq && a_ei == r_b_ei, fb_b_eq = b_fire && b_ei == r_b_ei;
+    wire fa_a_pt = a_wr_port && a_in == r_a_port, fb_a_pt = b_fire && b_in == r_a_port;
+    wire fa_b_pt = a_wr_port && a_in == r_b_port, fb_b_pt = b_fire && b_in == r_b_port;
+    /* verilator lint_on UNUSEDSIGNAL */
+    always_ff @(posedge clk_i) begin
+      va_ing <= fb_a_iq ? b_ing : fa_a_iq ? a_ing : rd_ing_a;
+      va_hdrm <= fb_a_iq ? b_hdrm : fa_a_iq ? a_hdrm : rd_hdrm_a;
+      va_paused <= fb_a_iq ? b_paused : fa_a_iq ? a_paused : paused_q[r_a_ii];
+      va_egr <= fb_a_eq ? b_egr : fa_a_eq ? a_egr : rd_egr_a;
+      vb_ing <= fb_b_iq ? b_ing : fa_b_iq ? a_ing : rd_ing_b;
+      vb_hdrm <= fb_b_iq ? b_hdrm : fa_b_iq ? a_hdrm : rd_hdrm_b;
+      vb_paused <= fb_b_iq ? b_paused : fa_b_iq ? a_paused : paused_q[r_b_ii];
+      vb_egr <= fb_b_eq ? b_egr : fa_b_eq ? a_egr : rd_egr_b;
+    end
+    if (POLICIES[mmu_adm_pkg::POLICY_REVERIE]) begin : g_avg
+      always_ff @(posedge clk_i) begin
+        va_avg_in <= cfg_policy_set ? '0 : fb_a_iq ? b_avg_in : fa_a_iq ? a_avg_in : rd_avg_in_a;
+        va_avg_eg <= cfg_policy_set ? '0 : fb_a_eq ? b_avg_eg : fa_a_eq ? a_avg_eg : rd_avg_eg_a;
+        vb_avg_in <= cfg_policy_set ? '0 : fb_b_iq ? b_avg_in : fa_b_iq ? a_avg_in : rd_avg_in_b;
+        vb_avg_eg <= cfg_policy_set ? '0 : fb_b_eq ? b_avg_eg : fa_b_eq ? a_avg_eg : rd_avg_eg_b;
+      end
+    end else begin : g_no_avg
+      assign {va_avg_in, va_avg_eg, vb_avg_in, vb_avg_eg} = '0;
+    end
+    if (POLICIES[mmu_adm_pkg::POLICY_DSH]) begin : g_port
+      always_ff @(posedge clk_i) begin
+        va_port_paused <= fb_a_pt ? b_port_paused : fa_a_pt ? a_port_paused : port_paused[r_a_port];
+        va_port_shared <= fb_a_pt ? b_port_shared : fa_a_pt ? a_port_shared : rd_port_shared_a;
+        va_port_ins <= fb_a_pt ? b_port_ins : fa_a_pt ? a_port_ins : rd_port_ins_a;
+        vb_port_paused <= fb_b_pt ? b_port_paused : fa_b_pt ? a_port_paused : port_paused[r_b_port];
+        vb_port_shared <= fb_b_pt ? b_port_shared : fa_b_pt ? a_port_shared : rd_port_shared_b;
+        vb_port_ins <= fb_b_pt ? b_port_ins : fa_b_pt ? a_port_ins : rd_port_ins_b;
+      end
+    end else begin : g_no_port
+      assign {va_port_paused, va_port_shared, va_port_ins, vb_port_paused, vb_port_shared, vb_port_ins} = '0;
+    end
+  end else begin : g_view_comb
+    assign {va_ing, va_hdrm, va_paused, va_egr} = {rd_ing_a, rd_hdrm_a, paused_q[r_a_ii], rd_egr_a};
+    assign {vb_ing, vb_hdrm, vb_paused, vb_egr} = {rd_ing_b, rd_hdrm_b, paused_q[r_b_ii], rd_egr_b};
+    assign {va_avg_in, va_avg_eg, vb_avg_in, vb_avg_eg} = {rd_avg_in_a, rd_avg_eg_a, rd_avg_in_b, rd_avg_eg_b};
+    assign {va_port_paused, va_port_shared, va_port_ins} = {port_paused[r_a_port], rd_port_shared_a, rd_port_ins_a};
+    assign {vb_port_paused, vb_port_shared, vb_port_ins} = {port_paused[r_b_port], rd_port_shared_b, rd_port_ins_b};
+  end
   always_ff @(posedge clk_i) begin
     if (a_wr_iq) begin
       ing_q[a_ii] <= a_ing;
@@ -477,12 +636,12 @@ module mmu_admission
   if (POLICIES[2]) begin : g_port
     always_ff @(posedge clk_i) begin
       if (a_wr_port) begin
-        port_shared[rel_in_port_i] <= a_port_shared;
-        port_ins[rel_in_port_i] <= a_port_ins;
+        port_shared[a_in] <= a_port_shared;
+        port_ins[a_in] <= a_port_ins;
       end
       if (b_fire) begin
-        port_shared[req_in_port_i] <= b_port_shared;
-        port_ins[req_in_port_i] <= b_port_ins;
+        port_shared[b_in] <= b_port_shared;
+        port_ins[b_in] <= b_port_ins;
       end
     end
     always_ff @(posedge clk_i or negedge rst_ni) begin
@@ -491,12 +650,12 @@ module mmu_admission
         port_paused <= '0;
       end else begin
         if (a_wr_port) begin
-          port_valid[rel_in_port_i] <= 1'b1;
-          port_paused[rel_in_port_i] <= a_port_paused;
+          port_valid[a_in] <= 1'b1;
+          port_paused[a_in] <= a_port_paused;
         end
         if (b_fire) begin
-          port_valid[req_in_port_i] <= 1'b1;
-          port_paused[req_in_port_i] <= b_port_paused;
+          port_valid[b_in] <= 1'b1;
+          port_paused[b_in] <= b_port_paused;
         end
       end
     end
@@ -521,7 +680,7 @@ module mmu_admission
     end
   end
 
-  // Responses, one cycle after the operation.
+  // Responses, registered at the end of the decide stage.
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
       rsp_valid_o <= 1'b0;
@@ -643,6 +802,8 @@ module mmu_admission
     .reg2hw_qmap_lossless_o(q_lossless),
     .reg2hw_iprof_mode_pool_next_o(ip_pool_nx), .reg2hw_iprof_xoff_cells_next_o(ip_xoff_nx),
     .reg2hw_qmap_pg_profile_next_o(q_pg_prof_nx), .reg2hw_qmap_lossless_next_o(q_lossless_nx),
+    .reg2hw_iprof_reserved_cells_next_o(ip_res_nx), .reg2hw_eprof_mode_pool_next_o(ep_pool_nx),
+    .reg2hw_eprof_reserved_cells_next_o(ep_res_nx), .reg2hw_qmap_queue_profile_next_o(q_queue_prof_nx),
     .hw2reg_stat_total_cells_i(total_used), .hw2reg_stat_hdrm_pool_cells_i(hdrm_used),
     .hw2reg_stat_pool_used_cells_i(pool_used),
     .hw2reg_stat_decisions_inc_i(b_valid),

@@ -6,8 +6,12 @@
 // co-simulation may compare the whole state only every n-th operation
 // (set_full_state_every) and the counters the operation names in between.
 #include <cstdio>
+#include <deque>
+#include <functional>
 #include <initializer_list>
+#include <optional>
 #include <sstream>
+#include <stdexcept>
 #include <string>
 #include <tuple>
 #include <utility>
@@ -50,47 +54,81 @@ class Lockstep {
   // (AdmissionCore::set_idle_from_cycles), and the clock-gated unit is clocked the fewest
   // idle cycles that leave it as the core (at most 2 x THRESH_PERIOD - 1 per gap). Off
   // (the default): the caller runs idle cycles with idle(), and cycles are only now_i.
+  // Only for an unpipelined unit taking one operation at a time (the co-simulated one):
+  // a pipelined or streamed unit tells the core its idle cycles itself (idled()).
   void set_idle_from_cycles(bool on) {
+    if (on && (m_p.pipe || m_stream))
+      throw std::logic_error("rtl::Lockstep: idle cycles from operation cycles need PIPE 0, not streamed");
     m_from_cycles = on;
     m_core.set_idle_from_cycles(on);
   }
 
   // Whole-state comparison after every n-th operation (1, the default: every one), and
   // after every CSR write and reset; in between, the counters and pause bits the
-  // operation names, the pools and the totals.
+  // operation names, the pools and the totals (streaming: the decisions only).
   void set_full_state_every(uint32_t n) { m_full_every = n ? n : 1; }
 
   admission::RtlParams rtl_params() const { return {m_p.nports, m_p.nprio, m_p.npools, m_p.nprof, m_p.cw}; }
 
+  // Streaming (a pipelined unit, PIPE > 0): an operation takes one unit cycle and the call
+  // returns the core's decision at once; the unit's response, and its state then, are
+  // checked PIPE cycles later, when the unit has decided the operation (so operations follow
+  // each other in consecutive cycles, the same queue's included). Off (the default): each
+  // operation waits for the unit's response, which it returns. A unit with PIPE 0 is the
+  // same either way.
+  void set_streaming(bool on) {
+    if (on && m_from_cycles) throw std::logic_error("rtl::Lockstep: streaming with idle cycles from operation cycles");
+    if (!on) drain();
+    m_stream = on;
+  }
+
   // Programs the unit, then one idle cycle: the threshold calculator loads at the edge
   // after the last CSR write, from the configuration just written and the counters, which
-  // is where the core's registers stand.
+  // is where the core's registers stand. The PIPE cycles after it are idle in the decide
+  // stage: the core is told before the next operation.
   void program() {
     m_unit.program(admission::encode(m_cfg, rtl_params()));
     m_unit.idle();
     m_core.sync_thresholds();
+    m_pending = m_p.pipe;
   }
 
   admission::Result admit(const admission::Request& r) {
     gap(r.cycle);
-    const admission::Result want = m_core.admit(r);
+    const admission::Result want = core_op([&] { return m_core.admit(r); });
+    Expect e{m_unit.cycle(), true, false, want, {}, [r] { return "admit " + describe(r); }};
     watch({Named{r.in_port, r.out_port, r.prio, r.egress_queue()}});
+    if (m_stream) {
+      snapshot(e);
+      check(m_unit.step(nullptr, &r), std::move(e));
+      ++m_ops;
+      return want;
+    }
     const admission::Result got = m_unit.admit(r);
+    idled(m_p.pipe);
     ++m_ops;
     if (!same(want, got)) fail("admit", describe(r), describe(want), describe(got));
-    compare_state([&] { return "admit " + describe(r); }, true);
+    compare_state(e.what, true);
     return got;  // the RTL decides; the core checks
   }
 
   admission::PfcUpdate depart(const admission::Departure& d) {
     gap(d.cycle);
-    const admission::PfcUpdate want = m_core.depart(d);
+    const admission::PfcUpdate want = core_op([&] { return m_core.depart(d); });
+    Expect e{m_unit.cycle(), false, true, {}, want, [d] { return "depart " + describe(d); }};
     watch({Named{d.in_port, d.out_port, d.prio, d.egress_queue()}});
+    if (m_stream) {
+      snapshot(e);
+      check(m_unit.step(&d, nullptr), std::move(e));
+      ++m_ops;
+      return want;
+    }
     const admission::PfcUpdate got = m_unit.depart(d);
+    idled(m_p.pipe);
     ++m_ops;
     if (want.pfc != got.pfc || want.port_pfc != got.port_pfc)
       fail("depart", describe(d), describe(want), describe(got));
-    compare_state([&] { return "depart " + describe(d); }, true);
+    compare_state(e.what, true);
     return got;
   }
 
@@ -100,28 +138,57 @@ class Lockstep {
   std::pair<admission::PfcUpdate, admission::Result> depart_and_admit(const admission::Departure& d,
                                                                        const admission::Request& r) {
     gap(d.cycle);
+    auto what = [d, r] { return "depart+admit " + describe(d) + " / " + describe(r); };
     admission::PfcUpdate wu;
     admission::Result wr;
+    watch({Named{r.in_port, r.out_port, r.prio, r.egress_queue()}, Named{d.in_port, d.out_port, d.prio, d.egress_queue()}});
+    if (m_stream) {
+      if (m_p.dual_issue) {
+        std::tie(wu, wr) = core_op([&] { return m_core.depart_and_admit(d, r); });
+        Expect e{m_unit.cycle(), true, true, wr, wu, what};
+        snapshot(e);
+        const CycleOut o = m_unit.step(&d, &r);
+        if (!o.req_taken) fail("depart+admit", describe(r), "taken with the release", "held for a cycle");
+        check(o, std::move(e));
+      } else {
+        wu = core_op([&] { return m_core.depart(d); });
+        Expect e{m_unit.cycle(), false, true, {}, wu, what};
+        snapshot(e);
+        const CycleOut o = m_unit.step(&d, &r);
+        if (o.req_taken) fail("depart+admit", describe(r), "held for a cycle", "taken with the release");
+        check(o, std::move(e));
+        wr = core_op([&] { return m_core.admit(r); });
+        Expect e2{m_unit.cycle(), true, false, wr, {}, what};
+        snapshot(e2);
+        check(m_unit.step(nullptr, &r), std::move(e2));
+      }
+      m_ops += 2;
+      return {wu, wr};
+    }
     if (m_p.dual_issue) {
-      std::tie(wu, wr) = m_core.depart_and_admit(d, r);
+      std::tie(wu, wr) = core_op([&] { return m_core.depart_and_admit(d, r); });
     } else {
-      wu = m_core.depart(d);
+      wu = core_op([&] { return m_core.depart(d); });
       wr = m_core.admit(r);
     }
-    watch({Named{r.in_port, r.out_port, r.prio, r.egress_queue()}, Named{d.in_port, d.out_port, d.prio, d.egress_queue()}});
     const auto [gu, gr] = m_unit.depart_and_admit(d, r);
+    idled(m_p.pipe);
     m_ops += 2;
     if (m_unit.request_waited() == m_p.dual_issue)
       fail("depart+admit", describe(r), m_p.dual_issue ? "taken with the release" : "held for a cycle",
            m_unit.request_waited() ? "held for a cycle" : "taken with the release");
     if (wu.pfc != gu.pfc || wu.port_pfc != gu.port_pfc) fail("depart+admit", describe(d), describe(wu), describe(gu));
     if (!same(wr, gr)) fail("depart+admit", describe(r), describe(wr), describe(gr));
-    compare_state([&] { return "depart+admit " + describe(d) + " / " + describe(r); }, true);
+    compare_state(what, true);
     return {gu, gr};
   }
 
   // A run-time CSR write, applied to both (the core through the same register semantics).
+  // It takes effect at the edge of its cycle, for the operations decided after it: the
+  // unit first finishes the operations in flight (PIPE idle cycles, which the core, being
+  // PIPE cycles ahead, has seen already: it is told them after the write instead).
   bool csr_write(uint32_t addr, uint32_t data) {
+    drain();
     bool core_ok = true;
     try {
       admission::write(m_core, addr, data, rtl_params());
@@ -130,6 +197,7 @@ class Lockstep {
       m_core.refused_write();  // a write access all the same: the unit's cycle
     }
     const bool rtl_ok = m_unit.write(addr, data);
+    m_pending = m_p.pipe;
     if (core_ok != rtl_ok)
       fail("csr write", admission::reg_name(addr, rtl_params()), core_ok ? "accepted" : "refused",
            rtl_ok ? "accepted" : "refused");
@@ -138,24 +206,39 @@ class Lockstep {
     return core_ok;
   }
 
-  // A CSR read of the unit: a cycle of its clock, idle for the core.
+  // A CSR read of the unit (after the operations in flight): a cycle of its clock, idle
+  // for the core.
   uint32_t csr_read(uint32_t addr) {
-    m_core.idle();
-    return m_unit.read(addr);
+    drain();
+    const uint32_t v = m_unit.read(addr);
+    idled(1);
+    return v;
   }
 
-  // Cycles with no operation, on both.
+  // Cycles with no operation, on both (checking the operations in flight as they are
+  // decided).
   void idle(uint64_t cycles = 1) {
-    m_core.idle(cycles);
+    for (; cycles && !m_inflight.empty(); --cycles) {
+      check(m_unit.step(nullptr, nullptr));
+      idled(1);
+    }
     m_unit.idle(cycles);
+    idled(cycles);
   }
 
-  // Reset in the middle of traffic: both lose their state; the unit is reprogrammed.
+  // Reset in the middle of traffic (after the operations in flight): both lose their
+  // state; the unit is reprogrammed.
   void reset() {
+    drain();
     m_core.reset();
     m_unit.reset();
     program();
     compare_state([] { return std::string("reset"); });
+  }
+
+  // Clocks the unit until every operation in flight is decided and checked.
+  void drain() {
+    while (!m_inflight.empty()) idle();
   }
 
  private:
@@ -163,6 +246,64 @@ class Lockstep {
   void gap(uint64_t cycle) {
     if (m_from_cycles) m_unit.idle(m_core.idle_clocks_before(cycle));
   }
+  // An operation whose response (and state) the unit shows PIPE cycles after `cycle`.
+  struct Expect {
+    uint64_t cycle = 0;
+    bool req = false, rel = false;
+    admission::Result want;
+    admission::PfcUpdate want_rel;
+    std::function<std::string()> what;
+    bool has_state = false;
+    admission::ArchState state;
+  };
+
+  // The core decides an operation: first the idle cycles it has still to be told.
+  template <class F>
+  auto core_op(F f) {
+    m_core.idle(m_pending);
+    m_pending = 0;
+    return f();
+  }
+  // Cycles of the unit with no operation taken: the decide stage sees them PIPE cycles
+  // later, so the last PIPE are told the core only before its next operation or after its
+  // next CSR write (which the decide stage sees first).
+  void idled(uint64_t n) {
+    m_pending += n;
+    if (m_pending > m_p.pipe) {
+      m_core.idle(m_pending - m_p.pipe);
+      m_pending = m_p.pipe;
+    }
+  }
+  // The core's state after the operation, to compare with the unit's once decided.
+  void snapshot(Expect& e) {
+    if (m_mm.any || ++m_since_full < m_full_every) return;
+    m_since_full = 0;
+    e.has_state = true;
+    e.state = m_core.state();
+  }
+  // One cycle's outputs against the operation decided in it (and `e`, taken in it).
+  void check(const CycleOut& o, std::optional<Expect> e = std::nullopt) {
+    if (e) m_inflight.push_back(std::move(*e));
+    const uint64_t c = m_unit.cycle() - 1;  // the cycle just clocked
+    const Expect* x = !m_inflight.empty() && m_inflight.front().cycle + m_p.pipe == c ? &m_inflight.front() : nullptr;
+    if (!x) {
+      if (o.rsp_valid || o.rel_valid) fail("response", "", "no operation decided", "a response");
+      return;
+    }
+    if (o.rsp_valid != x->req || o.rel_valid != x->rel)
+      fail("response", x->what(), x->req ? "a request's response" : "no request's", o.rsp_valid ? "one" : "none");
+    if (x->req && !same(x->want, o.rsp)) fail("admit", x->what(), describe(x->want), describe(o.rsp));
+    if (x->rel && (x->want_rel.pfc != o.rel.pfc || x->want_rel.port_pfc != o.rel.port_pfc))
+      fail("depart", x->what(), describe(x->want_rel), describe(o.rel));
+    if (x->has_state && !m_mm.any) {
+      const bool reverie = m_cfg.policy == "reverie", dsh = m_cfg.policy == "dsh", abm = m_cfg.policy == "abm";
+      const std::string d = admission::first_difference(
+          x->state, m_unit.state(reverie, dsh, uint32_t(m_cfg.pool_cells.size()), abm));
+      if (!d.empty()) fail("state after", x->what(), d, "");
+    }
+    m_inflight.pop_front();
+  }
+
   static bool same(const admission::Result& a, const admission::Result& b) {
     return a.verdict == b.verdict && a.pfc == b.pfc && a.port_pfc == b.port_pfc &&
            (a.verdict != admission::Verdict::kDrop || a.reason == b.reason);
@@ -284,6 +425,9 @@ class Lockstep {
   uint32_t m_full_every = 1, m_since_full = 0;
   bool m_from_cycles = false;
   std::vector<uint32_t> m_named;
+  bool m_stream = false;
+  uint64_t m_pending = 0;       // idle unit cycles the core is still to be told (at most PIPE)
+  std::deque<Expect> m_inflight;  // streamed operations not yet decided by the unit
 };
 
 }  // namespace mmusim::rtl

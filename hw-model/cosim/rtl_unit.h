@@ -22,6 +22,16 @@ namespace mmusim::rtl {
 struct UnitParams {
   uint32_t nports, nprio, cw, npools, nprof, ewma_frac;
   bool dual_issue = true;  // the unit's DUAL_ISSUE parameter
+  uint32_t pipe = 0;       // the unit's PIPE parameter: cycles from taking an operation to deciding it
+};
+
+// What the unit registered at one clock edge: the responses of the operations it decided
+// in that cycle (taken PIPE cycles before).
+struct CycleOut {
+  bool req_taken = false;  // the request offered this cycle was taken (ready)
+  bool rsp_valid = false, rel_valid = false;
+  admission::Result rsp;
+  admission::PfcUpdate rel;
 };
 
 template <class Model>
@@ -100,20 +110,49 @@ class Unit {
     }
   }
 
-  admission::Result admit(const admission::Request& r) {
-    drive_request(r);
+  // One clock cycle with a release and/or a request offered (or none), and optionally a CSR
+  // write (address, data) in the same cycle: the rising edge with them, the falling edge
+  // with idle inputs. Returns what the unit registered at the edge.
+  CycleOut step(const admission::Departure* d, const admission::Request* r,
+                const std::pair<uint32_t, uint32_t>* write = nullptr) {
+    if (d) drive_release(*d);
+    if (r) drive_request(*r);
+    if (write) {
+      m_m->cfg_valid_i = 1;
+      m_m->cfg_write_i = 1;
+      m_m->cfg_addr_i = write->first;
+      m_m->cfg_wdata_i = write->second;
+    }
+    CycleOut o;
+    if (r) {
+      eval();
+      o.req_taken = m_m->req_ready_o;
+    }
     posedge();
+    o.rsp_valid = m_m->rsp_valid_o;
+    o.rsp = response();
+    o.rel_valid = m_m->rel_rsp_valid_o;
+    o.rel = release_response();
+    m_m->rel_valid_i = 0;
     m_m->req_valid_i = 0;
+    m_m->cfg_valid_i = 0;
+    m_m->cfg_write_i = 0;
     negedge();
-    return response();
+    return o;
+  }
+
+  // An operation and its response: the operation's cycle, then PIPE cycles with idle inputs
+  // until the unit has decided it (its state then holds the operation's effect).
+  admission::Result admit(const admission::Request& r) {
+    CycleOut o = step(nullptr, &r);
+    for (uint32_t i = 0; i < m_p.pipe; ++i) o = step(nullptr, nullptr);
+    return o.rsp;
   }
 
   admission::PfcUpdate depart(const admission::Departure& d) {
-    drive_release(d);
-    posedge();
-    m_m->rel_valid_i = 0;
-    negedge();
-    return release_response();
+    CycleOut o = step(&d, nullptr);
+    for (uint32_t i = 0; i < m_p.pipe; ++i) o = step(nullptr, nullptr);
+    return o.rel;
   }
 
   // A release and a request offered in the same cycle. A dual-issue unit takes both at
@@ -121,21 +160,19 @@ class Unit {
   // more cycle. Either way the request decides on the state the release leaves.
   std::pair<admission::PfcUpdate, admission::Result> depart_and_admit(const admission::Departure& d,
                                                                        const admission::Request& r) {
-    drive_release(d);
-    drive_request(r);
-    eval();
-    m_stalled = !m_m->req_ready_o;
-    posedge();
-    const admission::PfcUpdate u = release_response();
-    m_m->rel_valid_i = 0;
-    if (m_stalled) {
-      negedge();
-      posedge();
+    CycleOut o = step(&d, &r);
+    m_stalled = !o.req_taken;
+    admission::PfcUpdate u = o.rel;
+    admission::Result res = o.rsp;
+    const uint32_t more = m_p.pipe + (m_stalled ? 1 : 0);
+    for (uint32_t i = 0; i < more; ++i) {
+      o = i == 0 && m_stalled ? step(nullptr, &r) : step(nullptr, nullptr);
+      if (o.rel_valid) u = o.rel;
+      if (o.rsp_valid) res = o.rsp;
     }
-    m_m->req_valid_i = 0;
-    negedge();
-    return {u, response()};
+    return {u, res};
   }
+  // Whether the last depart_and_admit's request was held for a cycle.
   bool request_waited() const { return m_stalled; }
 
   // The debug/state read port (cosim/state_map.h): DBG_LANES words per evaluation.

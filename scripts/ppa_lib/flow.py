@@ -236,7 +236,7 @@ def parse_liberty(path):
 # Configuration
 # ------------------------------------------------------------------------------------
 def make_config(ports=8, prios=2, cw=16, pools=2, prof=2, ewma_frac=16, cellw=16,
-                policies=('dt', 'reverie', 'dsh'), dual_issue=1):
+                policies=('dt', 'reverie', 'dsh'), dual_issue=1, pipe=0):
     if isinstance(policies, str):
         policies = [p.strip() for p in policies.split(',') if p.strip()]
     bad = [p for p in policies if p not in POLICY_BITS]
@@ -244,7 +244,7 @@ def make_config(ports=8, prios=2, cw=16, pools=2, prof=2, ewma_frac=16, cellw=16
         raise PpaError(f"--policies: expected a comma list of {', '.join(POLICY_BITS)}; got {','.join(policies) or 'nothing'}")
     checks = [(ports, 1, 64, '--ports'), (prios, 1, 8, '--prios'), (cw, 8, 32, '--cw'),
               (pools, 1, 16, '--pools'), (prof, 1, 16, '--prof'), (ewma_frac, 0, 16, '--ewma-frac'),
-              (cellw, 1, 16, '--cellw'), (dual_issue, 0, 1, '--dual-issue')]
+              (cellw, 1, 16, '--cellw'), (dual_issue, 0, 1, '--dual-issue'), (pipe, 0, 1, '--pipe')]
     for v, lo, hi, name in checks:
         if not lo <= v <= hi:
             raise PpaError(f"{name} {v}: must be {lo}..{hi} (the RTL's parameter range)")
@@ -253,13 +253,13 @@ def make_config(ports=8, prios=2, cw=16, pools=2, prof=2, ewma_frac=16, cellw=16
         mask |= POLICY_BITS[p]
     order = [p for p in POLICY_BITS if mask & POLICY_BITS[p]]
     return dict(ports=ports, prios=prios, cw=cw, pools=pools, prof=prof, ewma_frac=ewma_frac,
-                cellw=cellw, policies=order, policies_mask=mask, dual_issue=dual_issue)
+                cellw=cellw, policies=order, policies_mask=mask, dual_issue=dual_issue, pipe=pipe)
 
 
 def config_tag(cfg):
     # Reports written before DUAL_ISSUE existed are of the single-issue design.
     return (f"p{cfg['ports']}x{cfg['prios']}_cw{cfg['cw']}_po{cfg['pools']}_pr{cfg['prof']}_"
-            f"{'+'.join(cfg['policies'])}_di{cfg.get('dual_issue', 0)}")
+            f"{'+'.join(cfg['policies'])}_di{cfg.get('dual_issue', 0)}" + ('_pipe' if cfg.get('pipe') else ''))
 
 
 # ------------------------------------------------------------------------------------
@@ -289,7 +289,7 @@ def yosys_generic_script(cfg, lib, out):
     chparam = (f"chparam -set NPORTS {cfg['ports']} -set NPRIO {cfg['prios']} -set CW {cfg['cw']} "
                f"-set NPOOLS {cfg['pools']} -set NPROF {cfg['prof']} -set EWMA_FRAC {cfg['ewma_frac']} "
                f"-set CELLW {cfg['cellw']} -set POLICIES {cfg['policies_mask']} "
-               f"-set DUAL_ISSUE {cfg['dual_issue']} {TOP}")
+               f"-set DUAL_ISSUE {cfg['dual_issue']} -set PIPE {cfg.get('pipe', 0)} {TOP}")
     s = [
         'read_verilog -sv -DSYNTHESIS -I' + q(os.path.join(REPO, 'rtl')) + ' ' + ' '.join(q(f) for f in RTL),
         chparam,

@@ -3,7 +3,7 @@
 // with hazards and run-time CSR writes (rtl_soak.h), comparing decisions, PFC events and
 // the whole architectural state after every operation.
 //
-//   rtl_soak [--seed N] [--requests N] [--variants small,mid,big] [--out DIR] [--require-coverage]
+//   rtl_soak [--seed N] [--requests N] [--variants small,mid,big,psmall,pmid] [--out DIR] [--require-coverage]
 //   rtl_soak --replay FILE
 //
 // Cases of 5 000 to 30 000 requests rotate over the variants and the policies dt, reverie,
@@ -30,6 +30,8 @@
 
 #include "Vmmu_big.h"
 #include "Vmmu_mid.h"
+#include "Vmmu_pmid.h"
+#include "Vmmu_psmall.h"
 #include "Vmmu_small.h"
 #include "rtl_soak.h"
 #include "rtl_test_configs.h"
@@ -51,7 +53,7 @@ struct Outcome {
 
 [[noreturn]] void usage_error(const std::string& msg) {
   std::fprintf(stderr, "rtl_soak: %s\n", msg.c_str());
-  std::fprintf(stderr, "usage: rtl_soak [--seed N] [--requests N] [--variants small,mid,big] [--out DIR] "
+  std::fprintf(stderr, "usage: rtl_soak [--seed N] [--requests N] [--variants small,mid,big,psmall,pmid] [--out DIR] "
                        "[--require-coverage]\n"
                        "       rtl_soak --replay FILE\n");
   std::exit(2);
@@ -71,6 +73,7 @@ Outcome run_case(const rtl::UnitParams& p, const Case& c, const std::string& fst
   std::mt19937_64 rng(c.seed);
   Outcome o;
   rtl::Lockstep<M> ls(testgen::random_config(rng, rp, uint8_t(p.ewma_frac), c.policy), p, fst);
+  ls.set_streaming(p.pipe != 0);  // a pipelined unit: operations in consecutive cycles
   o.stats = soak::run(ls, rng, c.requests);
   o.mismatch = ls.mismatch().any;
   o.report = ls.mismatch().report;
@@ -81,12 +84,19 @@ Outcome run_variant(const Case& c, const std::string& fst = "") {
   using namespace rtl::testcfg;
   if (c.variant == "small") return run_case<Vmmu_small>(kSmall, c, fst);
   if (c.variant == "mid") return run_case<Vmmu_mid>(kMid, c, fst);
+  if (c.variant == "psmall") return run_case<Vmmu_psmall>(kPipeSmall, c, fst);
+  if (c.variant == "pmid") return run_case<Vmmu_pmid>(kPipeMid, c, fst);
   return run_case<Vmmu_big>(kBig, c, fst);
+}
+
+bool known_variant(const std::string& v) {
+  return v == "small" || v == "mid" || v == "big" || v == "psmall" || v == "pmid";
 }
 
 const rtl::UnitParams& params_of(const std::string& variant) {
   using namespace rtl::testcfg;
-  return variant == "small" ? kSmall : variant == "mid" ? kMid : kBig;
+  return variant == "small" ? kSmall : variant == "mid" ? kMid : variant == "psmall" ? kPipeSmall
+         : variant == "pmid" ? kPipeMid : kBig;
 }
 
 // The case and its initial configuration (drawn first from the case seed) as register writes.
@@ -98,7 +108,7 @@ std::string describe(const Case& c) {
   std::ostringstream s;
   s << "variant " << c.variant << "\npolicy " << c.policy << "\ncase_seed " << c.seed << "\nrequests " << c.requests
     << "\n# unit: " << p.nports << " ports x " << p.nprio << " priorities, cw " << p.cw << ", " << p.npools
-    << " pools, " << p.nprof << " profiles, EWMA_FRAC " << p.ewma_frac << ", DUAL_ISSUE " << p.dual_issue
+    << " pools, " << p.nprof << " profiles, EWMA_FRAC " << p.ewma_frac << ", DUAL_ISSUE " << p.dual_issue << ", PIPE " << p.pipe
     << "\n# initial configuration, register writes (word address, data):\n";
   for (const auto& [a, d] : admission::encode(initial, rp)) {
     char line[64];
@@ -141,8 +151,7 @@ int replay(const std::string& file) {
     else if (key == "requests") c.requests = parse_u64(where + ": requests", value);
     else usage_error(where + ": unknown key '" + key + "'");
   }
-  if (c.variant != "small" && c.variant != "mid" && c.variant != "big")
-    usage_error(file + ": variant must be small, mid or big");
+  if (!known_variant(c.variant)) usage_error(file + ": variant must be small, mid, big, psmall or pmid");
   if (c.policy != "dt" && c.policy != "reverie" && c.policy != "dsh" && c.policy != "static" && c.policy != "sih" &&
       c.policy != "abm")
     usage_error(file + ": policy must be dt, reverie, dsh, static, sih or abm");
@@ -184,7 +193,7 @@ int main(int argc, char** argv) {
       variants.clear();
       std::stringstream ss(value());
       for (std::string v; std::getline(ss, v, ',');) {
-        if (v != "small" && v != "mid" && v != "big") usage_error("unknown variant '" + v + "' (small, mid, big)");
+        if (!known_variant(v)) usage_error("unknown variant '" + v + "' (small, mid, big, psmall, pmid)");
         variants.push_back(v);
       }
       if (variants.empty()) usage_error("--variants names none");

@@ -4,14 +4,14 @@
 # side by side in Icarus on the same random stimulus (netlist_equiv_tb.sv), with yosys's
 # simcells.v/simlib.v as the cell models.
 # Usage: tb/ppa/netlist_equiv.sh WORKDIR [KEY=VALUE parameters...]
-#   e.g. NPORTS=2 NPRIO=2 CW=10 NPOOLS=2 NPROF=2 EWMA_FRAC=8 CELLW=4 POLICIES=7 DUAL_ISSUE=1 CYCLES=6000 SEED=1
+#   e.g. NPORTS=2 NPRIO=2 CW=10 NPOOLS=2 NPROF=2 EWMA_FRAC=8 CELLW=4 POLICIES=7 DUAL_ISSUE=1 PIPE=0 CYCLES=6000 SEED=1
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 repo=$(cd "$here/../.." && pwd)
 work=${1:?usage: netlist_equiv.sh WORKDIR [KEY=VALUE...]}
 shift
 declare -A P=([NPORTS]=2 [NPRIO]=2 [CW]=10 [NPOOLS]=2 [NPROF]=2 [EWMA_FRAC]=8 [CELLW]=4 [POLICIES]=7
-              [DUAL_ISSUE]=1 [CYCLES]=6000 [SEED]=1)
+              [DUAL_ISSUE]=1 [PIPE]=0 [CYCLES]=6000 [SEED]=1)
 for kv in "$@"; do P[${kv%%=*}]=${kv#*=}; done
 
 for t in yosys:yosys iverilog:iverilog vvp:iverilog; do
@@ -26,7 +26,7 @@ datdir=$(yosys-config --datdir 2>/dev/null || echo "$(dirname "$(command -v yosy
 mkdir -p "$work"
 mapfile -t rtl < <(sed -n "s|^\([^#].*\)|$repo/rtl/\1|p" "$repo/rtl/sources.f")
 chparam=""
-for k in NPORTS NPRIO CW NPOOLS NPROF EWMA_FRAC CELLW POLICIES DUAL_ISSUE; do chparam+=" -set $k ${P[$k]}"; done
+for k in NPORTS NPRIO CW NPOOLS NPROF EWMA_FRAC CELLW POLICIES DUAL_ISSUE PIPE; do chparam+=" -set $k ${P[$k]}"; done
 cat > "$work/equiv.ys" <<EOF
 read_verilog -sv -DSYNTHESIS -I$repo/rtl ${rtl[*]}
 chparam$chparam mmu_admission
@@ -39,7 +39,7 @@ echo "netlist_equiv: yosys (parameters:$chparam)"
 yosys -q -l "$work/equiv_yosys.log" "$work/equiv.ys" >/dev/null
 
 tbdefs=()
-for k in NPORTS NPRIO CW NPOOLS NPROF EWMA_FRAC CELLW POLICIES DUAL_ISSUE CYCLES SEED; do
+for k in NPORTS NPRIO CW NPOOLS NPROF EWMA_FRAC CELLW POLICIES DUAL_ISSUE PIPE CYCLES SEED; do
   tbdefs+=("-Pnetlist_equiv_tb.$k=${P[$k]}")
 done
 echo "netlist_equiv: iverilog"

@@ -18,6 +18,7 @@ module netlist_equiv_tb;
   parameter int CELLW = 4;
   parameter int POLICIES = 7;
   parameter int DUAL_ISSUE = 1;  // 1: a request is taken in the same cycle as a release
+  parameter int PIPE = 0;        // 1: the two-stage request path, responses a cycle later
   parameter int CYCLES = 6000;   // per policy
   parameter int SEED = 1;
   localparam int PW = NPORTS > 1 ? $clog2(NPORTS) : 1;
@@ -50,7 +51,8 @@ module netlist_equiv_tb;
 
   mmu_admission #(
     .NPORTS(NPORTS), .NPRIO(NPRIO), .CW(CW), .NPOOLS(NPOOLS), .NPROF(NPROF),
-    .EWMA_FRAC(EWMA_FRAC), .CELLW(CELLW), .POLICIES(6'(POLICIES)), .DUAL_ISSUE(DUAL_ISSUE)
+    .EWMA_FRAC(EWMA_FRAC), .CELLW(CELLW), .POLICIES(6'(POLICIES)), .DUAL_ISSUE(DUAL_ISSUE),
+    .PIPE(PIPE)
   ) u_rtl (
     .clk_i(clk), .rst_ni(rst_n), .now_i(now),
     .cfg_valid_i(cfg_valid), .cfg_ready_o(o_rtl[0]), .cfg_write_i(cfg_write), .cfg_addr_i(cfg_addr),
@@ -97,6 +99,11 @@ module netlist_equiv_tb;
   reg [PW-1:0] last_in, last_out;
   reg [2:0] last_prio, last_queue;
   reg [CELLW-1:0] last_cells;
+  // The request taken a cycle before the last edge (PIPE 1: the one decided at it).
+  reg prev_req = 1'b0;
+  reg [PW-1:0] prev_in, prev_out;
+  reg [2:0] prev_prio, prev_queue;
+  reg [CELLW-1:0] prev_cells;
 
   function automatic integer urand(input integer n);  // 0 .. n-1
     urand = $unsigned($random(seed)) % n;
@@ -122,7 +129,14 @@ module netlist_equiv_tb;
     @(negedge clk);
     compare();
     cycles = cycles + 1;
-    // The request offered at the last edge was accepted if no release was offered with it.
+    // The request offered at the last edge (PIPE 1: the one before) was accepted if no
+    // release was offered with it.
+    if (PIPE != 0) begin
+      {prev_req, last_req} = {last_req, prev_req};
+      {prev_in, last_in, prev_out, last_out} = {last_in, prev_in, last_out, prev_out};
+      {prev_prio, last_prio, prev_queue, last_queue} = {last_prio, prev_prio, last_queue, prev_queue};
+      {prev_cells, last_cells} = {last_cells, prev_cells};
+    end
     if (last_req && o_rtl[36]) begin
       if (o_rtl[38:37] != 2'd2 && npk < MAXPK) begin
         pk_in[npk] = last_in; pk_out[npk] = last_out; pk_prio[npk] = last_prio; pk_cells[npk] = last_cells;
@@ -151,6 +165,7 @@ module netlist_equiv_tb;
     rst_n = 1'b0;
     npk = 0;
     last_req = 1'b0;
+    prev_req = 1'b0;
     repeat (3) @(negedge clk);
     compare();
     rst_n = 1'b1;

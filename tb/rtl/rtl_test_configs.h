@@ -7,11 +7,13 @@
 
 namespace mmusim::rtl::testcfg {
 
-// The three parameter sets the CMake build verilates (tb/CMakeLists.txt); the small unit
-// is single-issue (DUAL_ISSUE 0).
+// The parameter sets the CMake build verilates (tb/CMakeLists.txt); the small units are
+// single-issue (DUAL_ISSUE 0); the pipe units have the two-stage request path (PIPE 1).
 const UnitParams kSmall{4, 4, 16, 3, 4, 8, false};
 const UnitParams kMid{8, 8, 32, 4, 8, 16};
 const UnitParams kBig{32, 8, 32, 4, 8, 16};
+const UnitParams kPipeSmall{4, 4, 16, 3, 4, 8, false, 1};
+const UnitParams kPipeMid{8, 8, 32, 4, 8, 16, true, 1};
 
 constexpr uint8_t kLl = 3;  // lossless priority in the directed cases
 constexpr uint8_t kLy = 1;

@@ -19,7 +19,8 @@
 `default_nettype none
 
 module tb_mmu_admission #(
-  parameter int DUAL_ISSUE = 1  // the unit's DUAL_ISSUE: a release and a request per cycle
+  parameter int DUAL_ISSUE = 1, // the unit's DUAL_ISSUE: a release and a request per cycle
+  parameter int PIPE = 0        // the unit's PIPE: responses PIPE cycles later
 );
 
   localparam int NPORTS = 4;
@@ -74,7 +75,7 @@ module tb_mmu_admission #(
 
   mmu_admission #(
     .NPORTS(NPORTS), .NPRIO(NPRIO), .CW(CW), .NPOOLS(NPOOLS), .NPROF(NPROF),
-    .EWMA_FRAC(EWMA_FRAC), .CELLW(CELLW), .DUAL_ISSUE(DUAL_ISSUE)
+    .EWMA_FRAC(EWMA_FRAC), .CELLW(CELLW), .DUAL_ISSUE(DUAL_ISSUE), .PIPE(PIPE)
   ) dut (
     .clk_i(clk), .rst_ni(rst_n), .now_i(32'd0),
     .cfg_valid_i(cfg_valid), .cfg_ready_o(cfg_ready), .cfg_write_i(cfg_write),
@@ -152,7 +153,20 @@ module tb_mmu_admission #(
     `CHECK(got === want, ("register 0x%03h reads 0x%08h, expected 0x%08h", addr, got, want))
   endtask
 
-  // One admission request; its verdict is on rsp_* one cycle after acceptance.
+  // PIPE more cycles with the operation's inputs withdrawn, and no response until the
+  // operation is decided.
+  task automatic await_decide;
+    for (int k = 0; k < PIPE; k++) begin
+      #1;
+      `CHECK(!rsp_valid && !rel_rsp_valid, ("a response before the operation was decided"))
+      @(negedge clk);
+      req_valid = 1'b0;
+      rel_valid = 1'b0;
+      @(posedge clk);
+    end
+  endtask
+
+  // One admission request; its verdict is on rsp_* 1 + PIPE cycles after acceptance.
   task automatic admit(input int in_port, input int out_port, input int prio, input int cells,
                        output logic [1:0] verdict, output logic [1:0] pfc, output logic [2:0] reason);
     @(negedge clk);
@@ -164,8 +178,9 @@ module tb_mmu_admission #(
     #1;
     `CHECK(req_ready, ("req_ready_o low with no release offered"))
     @(posedge clk);  // accepted here
+    await_decide();
     #1;
-    `CHECK(rsp_valid, ("no rsp_valid_o one cycle after an accepted request"))
+    `CHECK(rsp_valid, ("no rsp_valid_o 1 + PIPE cycles after an accepted request"))
     `CHECK(!rel_rsp_valid, ("rel_rsp_valid_o after a request"))
     verdict = rsp_verdict;
     pfc = rsp_pfc;
@@ -175,7 +190,7 @@ module tb_mmu_admission #(
     req_valid = 1'b0;
   endtask
 
-  // One release; its PFC event is on rel_rsp_* one cycle later.
+  // One release; its PFC event is on rel_rsp_* 1 + PIPE cycles later.
   task automatic depart(input int in_port, input int out_port, input int prio, input int cells,
                          output logic [1:0] pfc);
     @(negedge clk);
@@ -188,8 +203,9 @@ module tb_mmu_admission #(
     `CHECK(rel_ready, ("rel_ready_o low"))
     `CHECK(req_ready == (DUAL_ISSUE != 0), ("req_ready_o %0d while rel_valid_i is high, DUAL_ISSUE %0d", req_ready, DUAL_ISSUE))
     @(posedge clk);
+    await_decide();
     #1;
-    `CHECK(rel_rsp_valid, ("no rel_rsp_valid_o one cycle after a release"))
+    `CHECK(rel_rsp_valid, ("no rel_rsp_valid_o 1 + PIPE cycles after a release"))
     `CHECK(!rsp_valid, ("rsp_valid_o after a release with no request"))
     `CHECK(!stat_underflow, ("stat_underflow_o after a release"))
     pfc = rel_rsp_pfc;
@@ -306,21 +322,26 @@ module tb_mmu_admission #(
 
     if (DUAL_ISSUE != 0) begin
       // One request per cycle sustained: for 20 cycles a release and a request on the
-      // same queue every cycle, both taken at once and answered the next cycle; the
-      // request sees the release's cell gone (294 - 1 + 1 stays within the threshold).
+      // same queue every cycle, both taken at once and answered 1 + PIPE cycles later;
+      // the request sees the release's cell gone (294 - 1 + 1 stays within the threshold).
       @(negedge clk);
       rel_valid = 1'b1;
       rel_in = 0; rel_out = 1; rel_prio = 3'(LL); rel_cells = 1;
       req_valid = 1'b1;
       req_in = 0; req_out = 1; req_prio = 3'(LL); req_cells = 1;
-      for (i = 0; i < 20; i++) begin
+      for (i = 0; i < 20 + PIPE; i++) begin
+        if (i == 20) begin  // the pipeline's last pair
+          rel_valid = 1'b0;
+          req_valid = 1'b0;
+        end
         #1;
-        `CHECK(req_ready && rel_ready, ("cycle %0d of the stream: ready low with both offered", i))
+        `CHECK(i >= 20 || (req_ready && rel_ready), ("cycle %0d of the stream: ready low with both offered", i))
         @(posedge clk);
         #1;
-        `CHECK(rsp_valid && rsp_verdict == V_SHARED && rsp_pfc == P_NONE,
+        `CHECK(i < PIPE || (rsp_valid && rsp_verdict == V_SHARED && rsp_pfc == P_NONE),
                ("stream cycle %0d: valid %0d verdict %0d pfc %0d, expected a shared admit", i, rsp_valid, rsp_verdict, rsp_pfc))
-        `CHECK(rel_rsp_valid && rel_rsp_pfc == P_NONE, ("stream cycle %0d: no release response", i))
+        `CHECK(i < PIPE || (rel_rsp_valid && rel_rsp_pfc == P_NONE), ("stream cycle %0d: no release response", i))
+        `CHECK(i >= PIPE || (!rsp_valid && !rel_rsp_valid), ("stream cycle %0d: a response before a decision", i))
         `CHECK(stat_total == CW'(294), ("stream cycle %0d: total %0d, expected 294", i, stat_total))
         @(negedge clk);
       end
@@ -339,7 +360,7 @@ module tb_mmu_admission #(
       `CHECK(!req_ready, ("req_ready_o high while rel_valid_i is high"))
       @(posedge clk);
       #1;
-      `CHECK(rel_rsp_valid && rel_rsp_pfc == P_NONE, ("release with a waiting request: no release response"))
+      `CHECK(PIPE != 0 || (rel_rsp_valid && rel_rsp_pfc == P_NONE), ("release with a waiting request: no release response"))
       `CHECK(!rsp_valid, ("a request was taken while a release was offered"))
       @(negedge clk);
       rel_valid = 1'b0;
@@ -347,11 +368,15 @@ module tb_mmu_admission #(
       `CHECK(req_ready, ("req_ready_o low after the release"))
       @(posedge clk);
       #1;
+      `CHECK(PIPE == 0 || (rel_rsp_valid && rel_rsp_pfc == P_NONE), ("release with a waiting request: no release response"))
+      @(negedge clk);
+      req_valid = 1'b0;
+      if (PIPE != 0) @(posedge clk);
+      #1;
       `CHECK(rsp_valid && rsp_verdict == V_SHARED && rsp_pfc == P_NONE,
              ("held request: valid %0d verdict %0d pfc %0d, expected a shared admit", rsp_valid, rsp_verdict, rsp_pfc))
       `CHECK(!rel_rsp_valid, ("rel_rsp_valid_o held"))
       @(negedge clk);
-      req_valid = 1'b0;
       expect_reg(mmu_regs_pkg::STAT_DECISIONS_ADDR[11:0], 352);
     end
     expect_reg(mmu_regs_pkg::STAT_TOTAL_ADDR[11:0], 294);

@@ -67,12 +67,14 @@ TEST(Coverage, EveryRegisterReadsBackAsTheRegisterFileSays) {
     ++stats.decisions;
     stats.drops += r.verdict == Verdict::kDrop;
   }
-  EXPECT_EQ(stats.drops, 10u);  // 300 shared + 50 headroom, then 10 headroom drops
+  // Back to back the threshold calculator misses the previous admission (docs/rtl.md): 301
+  // shared + 50 headroom, then 9 headroom drops.
+  EXPECT_EQ(stats.drops, 9u);
   expect_registers_match(ls, stats);
-  EXPECT_EQ(ls.csr_read(admission::regs::STAT_TOTAL_ADDR), 350u + 120u);
+  EXPECT_EQ(ls.csr_read(admission::regs::STAT_TOTAL_ADDR), 351u + 120u);
   EXPECT_EQ(ls.csr_read(admission::regs::STAT_HDRM_POOL_ADDR), 50u);
   EXPECT_EQ(ls.csr_read(admission::regs::STAT_DECISIONS_ADDR), 400u);
-  EXPECT_EQ(ls.csr_read(admission::regs::STAT_DROPS_ADDR), 10u);
+  EXPECT_EQ(ls.csr_read(admission::regs::STAT_DROPS_ADDR), 9u);
   expect_clean(ls);
 }
 
@@ -268,7 +270,7 @@ TEST(Coverage, UnmappedAndReadOnlyAccessesAreErrors) {
   const uint32_t qmap_end = R::QMAP_ADDR + kSmall.nports * kSmall.nprio;
   uint32_t data = 0;
   // Holes in the map and addresses past the arrays: error, read data 0.
-  for (const uint32_t a : {0x003u, 0x008u, 0x00fu, R::POOL_SIZE_ADDR + kSmall.npools, 0x046u, 0x047u,
+  for (const uint32_t a : {0x003u, 0x009u, 0x00fu, R::POOL_SIZE_ADDR + kSmall.npools, 0x046u, 0x047u,
                            R::IPROF_MODE_ADDR + kSmall.nprof * R::IPROF_STRIDE, 0x0c3u,
                            R::EPROF_MODE_ADDR + kSmall.nprof * R::EPROF_STRIDE, 0x102u,
                            R::STAT_POOL_USED_ADDR + kSmall.npools, 0x122u, 0x1ffu, qmap_end, 0xfffu}) {

@@ -14,6 +14,8 @@
 
 #include "Vmmu_big.h"
 #include "Vmmu_mid.h"
+#include "Vmmu_pmid.h"
+#include "Vmmu_psmall.h"
 #include "Vmmu_small.h"
 #include "../campaign/rtl_soak.h"
 #include "cosim/lockstep.h"
@@ -324,6 +326,137 @@ TEST(SingleIssue, ARequestOfferedWithAReleaseWaitsOneCycle) {
   }
 }
 
+// -------- the pipelined unit (PIPE 1) ---------------------------------------------------
+
+// The response comes two cycles after the request: none at the edge of the request's
+// cycle, then the verdict at the next edge (and the counters with it).
+TEST(Pipelined, ResponseTwoCyclesAfterTheRequest) {
+  Lockstep<Vmmu_pmid> ls(directed_config(kPipeMid, "dt"), kPipeMid);
+  auto& u = ls.unit();
+  const admission::Request r{0, 1, uint8_t(kLl), 5, 0};
+  const CycleOut first = u.step(nullptr, &r);
+  EXPECT_FALSE(first.rsp_valid);
+  EXPECT_EQ(u.total(), 0u);
+  const CycleOut second = u.step(nullptr, nullptr);
+  EXPECT_TRUE(second.rsp_valid);
+  EXPECT_EQ(second.rsp.verdict, Verdict::kAdmitShared);
+  EXPECT_EQ(u.total(), 5u);
+  const CycleOut third = u.step(nullptr, nullptr);
+  EXPECT_FALSE(third.rsp_valid);
+}
+
+// A request taken in the cycle of a CSR write is decided after it, on the new
+// configuration: on an empty buffer, QMAP moves the lossy queue to the static profile 1
+// (static_th 0 after the write below: every cell over) in the request's cycle; the request
+// is dropped. Taken a cycle later than the write it is dropped on both units; taken in the
+// write's cycle the one-cycle unit (PIPE 0) still decides on the old map (admitted), the
+// pipelined unit on the new one (the read stage's look-up takes the write's next value).
+TEST(Pipelined, ARequestTakenWithACsrWriteDecidesOnTheWrittenConfiguration) {
+  namespace R = admission::regs;
+  admission::CoreConfig c = directed_config(kPipeMid, "dt");
+  c.ingress_profiles[1].th = {false, 0, 0};  // profile 1: static_th 0
+  c.pg_profile[1 * kPipeMid.nprio + kLy] = 0;  // port 1's lossy PG on the dynamic profile 0
+  c.lossless[1 * kPipeMid.nprio + kLy] = 0;
+  auto run = [&](auto& ls, bool pipelined) {
+    auto& u = ls.unit();
+    const admission::Request r{1, 2, uint8_t(kLy), 1, 0};
+    const std::pair<uint32_t, uint32_t> w{R::QMAP_ADDR + 1 * kPipeMid.nprio + kLy, 1u | (1u << R::QMAP_QUEUE_PROFILE_LSB)};
+    CycleOut o = u.step(nullptr, &r, &w);
+    if (pipelined) o = u.step(nullptr, nullptr);
+    EXPECT_TRUE(o.rsp_valid);
+    return o.rsp.verdict;
+  };
+  Lockstep<Vmmu_pmid> lp(c, kPipeMid);
+  Lockstep<Vmmu_mid> l1(c, kMid);
+  EXPECT_EQ(run(lp, true), Verdict::kDrop);
+  EXPECT_EQ(run(l1, false), Verdict::kAdmitShared);
+}
+
+// Per policy, streamed: the same queue in every cycle, filling past XOFF into headroom and
+// drops, then a release and a request on that queue in every cycle, then releases only
+// (XON), the whole state compared as each operation is decided; the verdicts equal those
+// of the one-cycle unit (PIPE 0) given the same operations in the same cycles.
+class Pipelined : public ::testing::TestWithParam<std::string> {};
+
+TEST_P(Pipelined, SameQueueInConsecutiveCyclesDecidesAsTheOneCycleUnit) {
+  Lockstep<Vmmu_pmid> lp(directed_config(kPipeMid, GetParam()), kPipeMid);
+  Lockstep<Vmmu_mid> l1(directed_config(kMid, GetParam()), kMid);
+  lp.set_streaming(true);
+  const admission::Request r{0, 1, uint8_t(kLl), 2, 0};
+  const admission::Departure d{0, 1, uint8_t(kLl), 2, 0};
+  uint32_t xoff = 0, xon = 0, drops = 0, differ = 0;
+  for (int i = 0; i < 400; ++i) {
+    const auto a = lp.admit(r), b = l1.admit(r);
+    differ += !(a.verdict == b.verdict && a.pfc == b.pfc);
+    xoff += a.pfc == PfcEvent::kXoff;
+    drops += a.verdict == Verdict::kDrop;
+  }
+  for (int i = 0; i < 300; ++i) {
+    const auto [ua, ra] = lp.depart_and_admit(d, r);
+    const auto [ub, rb] = l1.depart_and_admit(d, r);
+    differ += !(ra.verdict == rb.verdict && ra.pfc == rb.pfc && ua.pfc == ub.pfc);
+  }
+  while (l1.core().total_used()) {
+    const auto ua = lp.depart(d), ub = l1.depart(d);
+    differ += ua.pfc != ub.pfc;
+    xon += ua.pfc == PfcEvent::kXon;
+  }
+  lp.drain();
+  expect_clean(lp);
+  expect_clean(l1);
+  EXPECT_EQ(differ, 0u);
+  EXPECT_EQ(xoff, 1u);
+  EXPECT_GT(drops, 0u);
+  EXPECT_EQ(xon, 1u);
+  EXPECT_EQ(lp.unit().total(), 0u);
+}
+
+// A request every cycle, streamed, on the pipelined dual-issue unit, with the traffic of
+// Sustained above (a release in every cycle while draining, every other cycle while
+// filling): 4 000 requests in exactly 4 000 cycles.
+TEST_P(Pipelined, OneRequestAndOneReleasePerCycle) {
+  namespace R = admission::regs;
+  Lockstep<Vmmu_pmid> ls(directed_config(kPipeMid, GetParam()), kPipeMid);
+  ls.set_streaming(true);
+  std::mt19937_64 rng(7);
+  std::deque<Packet> live;
+  const uint32_t decisions_before = ls.csr_read(R::STAT_DECISIONS_ADDR);
+  const uint64_t cycle_before = ls.unit().cycle();
+  constexpr uint64_t kCycles = 4000;
+  uint32_t xoff = 0, xon = 0, drops = 0, releases = 0;
+  for (uint64_t c = 0; c < kCycles; ++c) {
+    const bool drain = (c / 500) % 2 == 1;
+    const Packet k{uint32_t(rng() % 3), 1, uint8_t(rng() % 4 ? kLl : kLy), drain ? 1u : 3u, 0};
+    const admission::Request r{k.in, k.out, k.prio, k.cells, c};
+    admission::Result res;
+    if (live.empty() || (!drain && c % 2)) {
+      res = ls.admit(r);
+    } else {
+      const Packet d = live.front();
+      live.pop_front();
+      const auto [rel, req] = ls.depart_and_admit({d.in, d.out, d.prio, d.cells, c}, r);
+      xon += rel.pfc == PfcEvent::kXon;
+      ++releases;
+      res = req;
+    }
+    xoff += res.pfc == PfcEvent::kXoff;
+    if (res.verdict == Verdict::kDrop) ++drops;
+    else live.push_back(k);
+  }
+  const uint64_t cycles = ls.unit().cycle() - cycle_before;
+  const uint32_t decisions = ls.csr_read(R::STAT_DECISIONS_ADDR) - decisions_before;
+  expect_clean(ls);
+  EXPECT_EQ(cycles, kCycles);
+  EXPECT_EQ(decisions, kCycles);
+  EXPECT_GT(xoff, 0u);
+  EXPECT_GT(xon, 0u);
+  std::printf("%s: %llu requests and %u releases in %llu cycles; %u XOFF, %u XON, %u drops\n", GetParam().c_str(),
+              (unsigned long long)kCycles, releases, (unsigned long long)cycles, xoff, xon, drops);
+}
+
+INSTANTIATE_TEST_SUITE_P(Policies, Pipelined, ::testing::Values("dt", "reverie", "dsh", "static", "sih", "abm"),
+                         [](const auto& info) { return info.param; });
+
 // -------- constrained random ------------------------------------------------------------
 
 // Seed of the random suites: MMUSIM_SEED if set, else fresh; printed for a replay.
@@ -339,6 +472,7 @@ uint64_t suite_seed() {
 // (tb/campaign/rtl_soak.h: hazards, run-time and accounting CSR writes, drains, resets).
 template <class M>
 void random_suite(const UnitParams& p, int configs, uint64_t per_config, const char* tag) {
+  const bool stream = p.pipe != 0;  // a pipelined unit takes the operations in consecutive cycles
   const uint64_t seed = suite_seed();
   std::printf("%s: MMUSIM_SEED=%llu\n", tag, (unsigned long long)seed);
   std::mt19937_64 rng(seed ^ std::hash<std::string>{}(tag));
@@ -350,12 +484,14 @@ void random_suite(const UnitParams& p, int configs, uint64_t per_config, const c
     const uint64_t cfg_seed = rng();
     std::mt19937_64 crng(cfg_seed);
     Lockstep<M> ls(testgen::random_config(crng, rp, uint8_t(p.ewma_frac), pol), p);
+    ls.set_streaming(stream);
     total.add(soak::run(ls, crng, per_config));
     if (ls.mismatch().any) {
       // Replay the same seed with a waveform for the report.
       const std::string fst = std::string("mismatch_") + tag + "_" + std::to_string(c) + ".fst";
       std::mt19937_64 rrng(cfg_seed);
       Lockstep<M> replay(testgen::random_config(rrng, rp, uint8_t(p.ewma_frac), pol), p, fst);
+      replay.set_streaming(stream);
       soak::run(replay, rrng, per_config);
       FAIL() << tag << " config " << c << " (" << pol << ", case seed " << cfg_seed << ", MMUSIM_SEED=" << seed
              << "): " << ls.mismatch().report << "; waveform " << fst;
@@ -374,5 +510,9 @@ TEST(RandomLockstep, MidUnit8x8Counters32) { random_suite<Vmmu_mid>(kMid, 30, 12
 // loaded machine, near its 900 s timeout): 10 configurations, each policy twice; the soak
 // (rtl_soak_sample) runs it too.
 TEST(RandomLockstep, BigUnit32x8Counters32) { random_suite<Vmmu_big>(kBig, 10, 12000, "big"); }
+// The pipelined units (PIPE 1), operations streamed in consecutive cycles: every forwarding
+// path (the same queue, port, priority, pool in consecutive cycles; the soak's pairs).
+TEST(RandomLockstep, PipelinedSmallUnit4x4Counters16) { random_suite<Vmmu_psmall>(kPipeSmall, 12, 12000, "psmall"); }
+TEST(RandomLockstep, PipelinedMidUnit8x8Counters32) { random_suite<Vmmu_pmid>(kPipeMid, 12, 12000, "pmid"); }
 
 }  // namespace
