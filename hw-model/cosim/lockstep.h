@@ -254,7 +254,7 @@ class Lockstep {
     admission::PfcUpdate want_rel;
     std::function<std::string()> what;
     bool has_state = false;
-    admission::ArchState state;
+    admission::ArchState state{};
   };
 
   // The core decides an operation: first the idle cycles it has still to be told.
