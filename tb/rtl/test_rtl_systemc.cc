@@ -27,7 +27,7 @@ struct Op {
   Request r;
 };
 
-// Records the default scenario's operations (C++ run) as text: "A|D in out prio cells".
+// Records the default scenario's operations (C++ run) as text: "A|D in out prio cells cycle".
 std::string record_default_ops(const std::string& policy) {
   nlohmann::json j = default_scenario_json();
   j["admission"]["policy"] = policy;
@@ -36,7 +36,7 @@ std::string record_default_ops(const std::string& policy) {
   std::ostringstream out;
   net.sw().mmu.set_op_hook([&](bool admit, const Request& r) {
     out << (admit ? 'A' : 'D') << ' ' << r.in_port << ' ' << r.out_port << ' ' << int(r.prio) << ' ' << r.cells
-        << '\n';
+        << ' ' << r.cycle << '\n';
   });
   net.run();
   return out.str();
@@ -47,7 +47,8 @@ std::vector<Op> parse_ops(const std::string& text) {
   std::istringstream in(text);
   char k;
   uint32_t a, b, p, c;
-  while (in >> k >> a >> b >> p >> c) ops.push_back({k == 'A', {a, b, uint8_t(p), c, 0}});
+  uint64_t t;
+  while (in >> k >> a >> b >> p >> c >> t) ops.push_back({k == 'A', {a, b, uint8_t(p), c, t}});
   return ops;
 }
 
@@ -139,6 +140,9 @@ SC_MODULE(Bench) {
     // core's registers stand (AdmissionCore::sync_thresholds).
     wait(clk.negedge_event());
     for (const Op& o : ops) {
+      // The idle cycles since the last operation, as co-simulation clocks a gated unit
+      // through them (as many as leave its threshold calculator where the core's is).
+      for (uint64_t i = core.idle_clocks_before(o.r.cycle); i; --i) wait(clk.negedge_event());
       if (o.admit) {
         req_valid = true;
         req_in = o.r.in_port;
@@ -165,7 +169,7 @@ SC_MODULE(Bench) {
                       "/" + admission::to_string(want.pfc) + ", got verdict " + std::to_string(rsp_verdict.read()) +
                       " pfc " + std::to_string(rsp_pfc.read()));
       } else {
-        const admission::PfcUpdate want = core.depart({o.r.in_port, o.r.out_port, o.r.prio, o.r.cells, 0});
+        const admission::PfcUpdate want = core.depart({o.r.in_port, o.r.out_port, o.r.prio, o.r.cells, o.r.cycle});
         if (!rel_rsp_valid.read() || rel_rsp_pfc.read() != uint32_t(want.pfc) ||
             rel_rsp_port_pfc.read() != uint32_t(want.port_pfc))
           return fail("release " + std::to_string(checked) + ": expected " + admission::to_string(want.pfc) +
