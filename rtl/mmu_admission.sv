@@ -216,7 +216,8 @@ module mmu_admission
   mmu_adm_derive #(
     .NPORTS(NPORTS), .NPRIO(NPRIO), .CW(CW), .NPOOLS(NPOOLS), .NPROF(NPROF), .POLICIES(POLICIES)
   ) u_derive (
-    .clk_i, .rst_ni, .ip_pool_nx_i(ip_pool_nx), .ip_xoff_nx_i(ip_xoff_nx), .q_pg_prof_nx_i(q_pg_prof_nx),
+    .clk_i, .rst_ni, .load_i(cfg_valid_i && cfg_write_i),
+    .ip_pool_nx_i(ip_pool_nx), .ip_xoff_nx_i(ip_xoff_nx), .q_pg_prof_nx_i(q_pg_prof_nx),
     .q_lossless_nx_i(q_lossless_nx), .rev_pool_o(rev_pool), .dsh_nq_o(dsh_nq), .dsh_ins_o(dsh_ins),
     .sih_hdrm_o(sih_hdrm)
   );
