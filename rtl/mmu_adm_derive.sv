@@ -1,11 +1,13 @@
 // Configuration-derived values of the threshold calculator: registers, loaded at the edge
-// of a CSR write (load_i) from the values the write leaves (the CSR block's *_next
-// outputs), so the packet path reads a register and a derived value is never older than
-// the fields it comes from (the golden core recomputes them on every write,
-// Policy::config_changed). The tables are computed inside the clocked blocks under load_i,
-// so a simulator evaluates their loops over the queues only on a write, not on every input
-// change (in hardware: the same logic, the registers with an enable). Each exists only
-// with its policy. Reset: every field they come from resets to 0, which gives 0 for each.
+// of a CSR write to a field they come from, with the values the write leaves (the stored
+// fields, the written entry replaced by the CSR block's write port), so the packet path
+// reads a register and a derived value is never older than the fields it comes from (the
+// golden core recomputes them on every write, Policy::config_changed). The fields after
+// the write are formed, and the tables computed, inside the clocked blocks under the
+// write's enable: in hardware the same logic in front of registers with an enable; a
+// simulator evaluates the loops over the queues only at such a write, not on every input
+// change. Each exists only with its policy. Reset: every field they come from resets to 0,
+// which gives 0 for each.
 `default_nettype none
 
 module mmu_adm_derive
@@ -26,12 +28,22 @@ module mmu_adm_derive
   /* verilator lint_off UNUSEDSIGNAL */
   input  wire                  clk_i,
   input  wire                  rst_ni,
-  input  wire                  load_i,  // a CSR write this cycle (accepted or not)
-  // The fields after this cycle's CSR write.
-  input  wire [NPROF*4-1:0]    ip_pool_nx_i,
-  input  wire [NPROF*CW-1:0]   ip_xoff_nx_i,
-  input  wire [NQ*5-1:0]       q_pg_prof_nx_i,
-  input  wire [NQ-1:0]         q_lossless_nx_i,
+  // The stored fields, and this cycle's accepted write of each (enable, entry, value; the
+  // entry at the CSR block's index width, below NPROF or NQ).
+  input  wire [NPROF*4-1:0]    ip_pool_i,
+  input  wire                  ip_pool_we_i,
+  input  wire [8:0]            ip_pool_widx_i,
+  input  wire [3:0]            ip_pool_wd_i,
+  input  wire [NPROF*CW-1:0]   ip_xoff_i,
+  input  wire                  ip_xoff_we_i,
+  input  wire [8:0]            ip_xoff_widx_i,
+  input  wire [CW-1:0]         ip_xoff_wd_i,
+  input  wire [NQ*5-1:0]       q_pg_prof_i,
+  input  wire [NQ-1:0]         q_lossless_i,
+  input  wire                  qmap_we_i,
+  input  wire [11:0]           qmap_widx_i,
+  input  wire [4:0]            q_pg_prof_wd_i,
+  input  wire                  q_lossless_wd_i,
   /* verilator lint_on UNUSEDSIGNAL */
   output logic [PLW-1:0]       rev_pool_o,  // reverie's one shared pool
   output logic [NPORTS*4-1:0]  dsh_nq_o,    // dsh: lossless priorities per port
@@ -39,19 +51,31 @@ module mmu_adm_derive
   output logic [HW-1:0]        sih_hdrm_o   // sih: sum of xoff over the lossless PGs
 );
 
-  // The loops below accumulate in variables local to their clocked block (blocking
-  // assignments, read only within the block) and store the result with '<='.
+  /* verilator lint_off UNUSEDSIGNAL */
+  wire load = ip_pool_we_i || ip_xoff_we_i || qmap_we_i;
+  /* verilator lint_on UNUSEDSIGNAL */
+
+  // The blocks below form the fields after the write and accumulate in variables local to
+  // their clocked block (blocking assignments, read only within it), and store with '<='.
   /* verilator lint_off BLKSEQ */
 
   // reverie's one shared pool: the pool of the first lossless PG (else of PG 0).
   if (POLICIES[mmu_adm_pkg::POLICY_REVERIE]) begin : g_rev_pool
-    logic [PLW-1:0] pool;
+    logic [NPROF*4-1:0] pools;
+    logic [NQ*5-1:0]    prof;
+    logic [NQ-1:0]      ll;
+    logic [PLW-1:0]     pool;
     always_ff @(posedge clk_i or negedge rst_ni) begin
       if (!rst_ni) rev_pool_o <= '0;
-      else if (load_i) begin
-        pool = ip_pool_nx_i[q_pg_prof_nx_i[0 +: PFW]*4 +: PLW];
+      else if (load) begin
+        pools = ip_pool_i;
+        if (ip_pool_we_i) pools[PFW'(ip_pool_widx_i)*4 +: 4] = ip_pool_wd_i;
+        prof = q_pg_prof_i;
+        ll = q_lossless_i;
+        if (qmap_we_i) {prof[QW'(qmap_widx_i)*5 +: 5], ll[QW'(qmap_widx_i)]} = {q_pg_prof_wd_i, q_lossless_wd_i};
+        pool = pools[prof[0 +: PFW]*4 +: PLW];
         for (int i = NQ - 1; i >= 0; i--) begin
-          if (q_lossless_nx_i[i]) pool = ip_pool_nx_i[q_pg_prof_nx_i[i*5 +: PFW]*4 +: PLW];
+          if (ll[i]) pool = pools[prof[i*5 +: PFW]*4 +: PLW];
         end
         rev_pool_o <= pool;
       end
@@ -62,21 +86,29 @@ module mmu_adm_derive
 
   // dsh per port: lossless priorities (N_q) and insurance headroom (largest PG xoff).
   if (POLICIES[mmu_adm_pkg::POLICY_DSH]) begin : g_dsh_cfg
+    logic [NPROF*CW-1:0]  xoff;
+    logic [NQ*5-1:0]      prof;
+    logic [NQ-1:0]        ll;
     logic [NPORTS*4-1:0]  nq;
     logic [NPORTS*CW-1:0] ins;
     always_ff @(posedge clk_i or negedge rst_ni) begin
       if (!rst_ni) begin
         dsh_nq_o <= '0;
         dsh_ins_o <= '0;
-      end else if (load_i) begin
+      end else if (load) begin
+        xoff = ip_xoff_i;
+        if (ip_xoff_we_i) xoff[PFW'(ip_xoff_widx_i)*CW +: CW] = ip_xoff_wd_i;
+        prof = q_pg_prof_i;
+        ll = q_lossless_i;
+        if (qmap_we_i) {prof[QW'(qmap_widx_i)*5 +: 5], ll[QW'(qmap_widx_i)]} = {q_pg_prof_wd_i, q_lossless_wd_i};
         nq = '0;
         ins = '0;
         for (int p = 0; p < NPORTS; p++) begin
           for (int q = 0; q < NPRIO; q++) begin
-            if (q_lossless_nx_i[p*NPRIO+q]) begin
+            if (ll[p*NPRIO+q]) begin
               nq[p*4 +: 4] = nq[p*4 +: 4] + 4'd1;
-              if (ip_xoff_nx_i[q_pg_prof_nx_i[(p*NPRIO+q)*5 +: PFW]*CW +: CW] > ins[p*CW +: CW])
-                ins[p*CW +: CW] = ip_xoff_nx_i[q_pg_prof_nx_i[(p*NPRIO+q)*5 +: PFW]*CW +: CW];
+              if (xoff[prof[(p*NPRIO+q)*5 +: PFW]*CW +: CW] > ins[p*CW +: CW])
+                ins[p*CW +: CW] = xoff[prof[(p*NPRIO+q)*5 +: PFW]*CW +: CW];
             end
           end
         end
@@ -92,13 +124,21 @@ module mmu_adm_derive
   // sih: the headroom all lossless PGs may hold, the sum of their xoff (a sum over NQ
   // CW-bit values: CW + QW bits).
   if (POLICIES[mmu_adm_pkg::POLICY_SIH]) begin : g_sih_hdrm
-    logic [HW-1:0] sum;
+    logic [NPROF*CW-1:0] xoff;
+    logic [NQ*5-1:0]     prof;
+    logic [NQ-1:0]       ll;
+    logic [HW-1:0]       sum;
     always_ff @(posedge clk_i or negedge rst_ni) begin
       if (!rst_ni) sih_hdrm_o <= '0;
-      else if (load_i) begin
+      else if (load) begin
+        xoff = ip_xoff_i;
+        if (ip_xoff_we_i) xoff[PFW'(ip_xoff_widx_i)*CW +: CW] = ip_xoff_wd_i;
+        prof = q_pg_prof_i;
+        ll = q_lossless_i;
+        if (qmap_we_i) {prof[QW'(qmap_widx_i)*5 +: 5], ll[QW'(qmap_widx_i)]} = {q_pg_prof_wd_i, q_lossless_wd_i};
         sum = '0;
         for (int i = 0; i < NQ; i++) begin
-          if (q_lossless_nx_i[i]) sum = sum + HW'(ip_xoff_nx_i[q_pg_prof_nx_i[i*5 +: PFW]*CW +: CW]);
+          if (ll[i]) sum = sum + HW'(xoff[prof[i*5 +: PFW]*CW +: CW]);
         end
         sih_hdrm_o <= sum;
       end
