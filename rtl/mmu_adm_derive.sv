@@ -3,11 +3,11 @@
 // fields, the written entry replaced by the CSR block's write port), so the packet path
 // reads a register and a derived value is never older than the fields it comes from (the
 // golden core recomputes them on every write, Policy::config_changed). The fields after
-// the write are formed, and the tables computed, inside the clocked blocks under the
-// write's enable: in hardware the same logic in front of registers with an enable; a
-// simulator evaluates the loops over the queues only at such a write, not on every input
-// change. Each exists only with its policy. Reset: every field they come from resets to 0,
-// which gives 0 for each.
+// the write are formed, and the tables computed, by functions called in the clocked blocks
+// under the write's enable: in hardware the same logic in front of registers with an
+// enable; a simulator evaluates the loops over the queues only at such a write, not on
+// every input change. Each exists only with its policy. Reset: every field they come from
+// resets to 0, which gives 0 for each.
 `default_nettype none
 
 module mmu_adm_derive
@@ -55,65 +55,80 @@ module mmu_adm_derive
   wire load = ip_pool_we_i || ip_xoff_we_i || qmap_we_i;
   /* verilator lint_on UNUSEDSIGNAL */
 
-  // The blocks below form the fields after the write and accumulate in variables local to
-  // their clocked block (blocking assignments, read only within it), and store with '<='.
-  /* verilator lint_off BLKSEQ */
+  // The fields after this cycle's write: the stored entries, the written one replaced.
+  function automatic logic [NPROF*4-1:0] pools_after();
+    pools_after = ip_pool_i;
+    if (ip_pool_we_i) pools_after[PFW'(ip_pool_widx_i)*4 +: 4] = ip_pool_wd_i;
+  endfunction
+  function automatic logic [NPROF*CW-1:0] xoff_after();
+    xoff_after = ip_xoff_i;
+    if (ip_xoff_we_i) xoff_after[PFW'(ip_xoff_widx_i)*CW +: CW] = ip_xoff_wd_i;
+  endfunction
+  function automatic logic [NQ*5-1:0] prof_after();
+    prof_after = q_pg_prof_i;
+    if (qmap_we_i) prof_after[QW'(qmap_widx_i)*5 +: 5] = q_pg_prof_wd_i;
+  endfunction
+  function automatic logic [NQ-1:0] ll_after();
+    ll_after = q_lossless_i;
+    if (qmap_we_i) ll_after[QW'(qmap_widx_i)] = q_lossless_wd_i;
+  endfunction
 
   // reverie's one shared pool: the pool of the first lossless PG (else of PG 0).
+  function automatic logic [PLW-1:0] rev_pool_of(input logic [NPROF*4-1:0] pools, input logic [NQ*5-1:0] prof,
+                                                 input logic [NQ-1:0] ll);
+    rev_pool_of = pools[prof[0 +: PFW]*4 +: PLW];
+    for (int i = NQ - 1; i >= 0; i--) begin
+      if (ll[i]) rev_pool_of = pools[prof[i*5 +: PFW]*4 +: PLW];
+    end
+  endfunction
+
+  // dsh per port: lossless priorities (N_q) and insurance headroom (largest PG xoff).
+  function automatic logic [NPORTS*4-1:0] dsh_nq_of(input logic [NQ-1:0] ll);
+    dsh_nq_of = '0;
+    for (int p = 0; p < NPORTS; p++) begin
+      for (int q = 0; q < NPRIO; q++) begin
+        if (ll[p*NPRIO+q]) dsh_nq_of[p*4 +: 4] = dsh_nq_of[p*4 +: 4] + 4'd1;
+      end
+    end
+  endfunction
+  function automatic logic [NPORTS*CW-1:0] dsh_ins_of(input logic [NPROF*CW-1:0] xoff, input logic [NQ*5-1:0] prof,
+                                                      input logic [NQ-1:0] ll);
+    dsh_ins_of = '0;
+    for (int p = 0; p < NPORTS; p++) begin
+      for (int q = 0; q < NPRIO; q++) begin
+        if (ll[p*NPRIO+q] && xoff[prof[(p*NPRIO+q)*5 +: PFW]*CW +: CW] > dsh_ins_of[p*CW +: CW])
+          dsh_ins_of[p*CW +: CW] = xoff[prof[(p*NPRIO+q)*5 +: PFW]*CW +: CW];
+      end
+    end
+  endfunction
+
+  // sih: the headroom all lossless PGs may hold, the sum of their xoff (a sum over NQ
+  // CW-bit values: CW + QW bits).
+  function automatic logic [HW-1:0] sih_hdrm_of(input logic [NPROF*CW-1:0] xoff, input logic [NQ*5-1:0] prof,
+                                                input logic [NQ-1:0] ll);
+    sih_hdrm_of = '0;
+    for (int i = 0; i < NQ; i++) begin
+      if (ll[i]) sih_hdrm_of = sih_hdrm_of + HW'(xoff[prof[i*5 +: PFW]*CW +: CW]);
+    end
+  endfunction
+
   if (POLICIES[mmu_adm_pkg::POLICY_REVERIE]) begin : g_rev_pool
-    logic [NPROF*4-1:0] pools;
-    logic [NQ*5-1:0]    prof;
-    logic [NQ-1:0]      ll;
-    logic [PLW-1:0]     pool;
     always_ff @(posedge clk_i or negedge rst_ni) begin
       if (!rst_ni) rev_pool_o <= '0;
-      else if (load) begin
-        pools = ip_pool_i;
-        if (ip_pool_we_i) pools[PFW'(ip_pool_widx_i)*4 +: 4] = ip_pool_wd_i;
-        prof = q_pg_prof_i;
-        ll = q_lossless_i;
-        if (qmap_we_i) {prof[QW'(qmap_widx_i)*5 +: 5], ll[QW'(qmap_widx_i)]} = {q_pg_prof_wd_i, q_lossless_wd_i};
-        pool = pools[prof[0 +: PFW]*4 +: PLW];
-        for (int i = NQ - 1; i >= 0; i--) begin
-          if (ll[i]) pool = pools[prof[i*5 +: PFW]*4 +: PLW];
-        end
-        rev_pool_o <= pool;
-      end
+      else if (load) rev_pool_o <= rev_pool_of(pools_after(), prof_after(), ll_after());
     end
   end else begin : g_no_rev_pool
     assign rev_pool_o = '0;
   end
 
-  // dsh per port: lossless priorities (N_q) and insurance headroom (largest PG xoff).
   if (POLICIES[mmu_adm_pkg::POLICY_DSH]) begin : g_dsh_cfg
-    logic [NPROF*CW-1:0]  xoff;
-    logic [NQ*5-1:0]      prof;
-    logic [NQ-1:0]        ll;
-    logic [NPORTS*4-1:0]  nq;
-    logic [NPORTS*CW-1:0] ins;
     always_ff @(posedge clk_i or negedge rst_ni) begin
       if (!rst_ni) begin
         dsh_nq_o <= '0;
         dsh_ins_o <= '0;
       end else if (load) begin
-        xoff = ip_xoff_i;
-        if (ip_xoff_we_i) xoff[PFW'(ip_xoff_widx_i)*CW +: CW] = ip_xoff_wd_i;
-        prof = q_pg_prof_i;
-        ll = q_lossless_i;
-        if (qmap_we_i) {prof[QW'(qmap_widx_i)*5 +: 5], ll[QW'(qmap_widx_i)]} = {q_pg_prof_wd_i, q_lossless_wd_i};
-        nq = '0;
-        ins = '0;
-        for (int p = 0; p < NPORTS; p++) begin
-          for (int q = 0; q < NPRIO; q++) begin
-            if (ll[p*NPRIO+q]) begin
-              nq[p*4 +: 4] = nq[p*4 +: 4] + 4'd1;
-              if (xoff[prof[(p*NPRIO+q)*5 +: PFW]*CW +: CW] > ins[p*CW +: CW])
-                ins[p*CW +: CW] = xoff[prof[(p*NPRIO+q)*5 +: PFW]*CW +: CW];
-            end
-          end
-        end
-        dsh_nq_o <= nq;
-        dsh_ins_o <= ins;
+        dsh_nq_o <= dsh_nq_of(ll_after());
+        dsh_ins_o <= dsh_ins_of(xoff_after(), prof_after(), ll_after());
       end
     end
   end else begin : g_no_dsh_cfg
@@ -121,32 +136,14 @@ module mmu_adm_derive
     assign dsh_ins_o = '0;
   end
 
-  // sih: the headroom all lossless PGs may hold, the sum of their xoff (a sum over NQ
-  // CW-bit values: CW + QW bits).
   if (POLICIES[mmu_adm_pkg::POLICY_SIH]) begin : g_sih_hdrm
-    logic [NPROF*CW-1:0] xoff;
-    logic [NQ*5-1:0]     prof;
-    logic [NQ-1:0]       ll;
-    logic [HW-1:0]       sum;
     always_ff @(posedge clk_i or negedge rst_ni) begin
       if (!rst_ni) sih_hdrm_o <= '0;
-      else if (load) begin
-        xoff = ip_xoff_i;
-        if (ip_xoff_we_i) xoff[PFW'(ip_xoff_widx_i)*CW +: CW] = ip_xoff_wd_i;
-        prof = q_pg_prof_i;
-        ll = q_lossless_i;
-        if (qmap_we_i) {prof[QW'(qmap_widx_i)*5 +: 5], ll[QW'(qmap_widx_i)]} = {q_pg_prof_wd_i, q_lossless_wd_i};
-        sum = '0;
-        for (int i = 0; i < NQ; i++) begin
-          if (ll[i]) sum = sum + HW'(xoff[prof[i*5 +: PFW]*CW +: CW]);
-        end
-        sih_hdrm_o <= sum;
-      end
+      else if (load) sih_hdrm_o <= sih_hdrm_of(xoff_after(), prof_after(), ll_after());
     end
   end else begin : g_sih_hdrm_off
     assign sih_hdrm_o = '0;
   end
-  /* verilator lint_on BLKSEQ */
 
 endmodule
 
