@@ -62,8 +62,11 @@ module mmu_adm_csr
   // IPROF_MODE: Ingress profile k: pool and threshold mode.
   output logic [NPROF*4-1:0] reg2hw_iprof_mode_pool_o,
   output wire [NPROF*4-1:0] reg2hw_iprof_mode_pool_next_o,  // its value after this cycle
+  output wire [3:0] reg2hw_iprof_mode_pool_wd_o,  // this cycle's write of it
   output logic [NPROF*1-1:0] reg2hw_iprof_mode_dynamic_o,
   output logic [NPROF*5-1:0] reg2hw_iprof_mode_shift_o,
+  output wire reg2hw_iprof_mode_we_o,  // an accepted write this cycle
+  output wire [8:0] reg2hw_iprof_mode_widx_o,  // its entry
   // IPROF_RESERVED: Ingress profile k: reserved cells.
   output logic [NPROF*CW-1:0] reg2hw_iprof_reserved_cells_o,
   output wire [NPROF*CW-1:0] reg2hw_iprof_reserved_cells_next_o,  // its value after this cycle
@@ -71,7 +74,9 @@ module mmu_adm_csr
   output logic [NPROF*CW-1:0] reg2hw_iprof_static_cells_o,
   // IPROF_XOFF: Ingress profile k: per-PG headroom (eta), cells.
   output logic [NPROF*CW-1:0] reg2hw_iprof_xoff_cells_o,
-  output wire [NPROF*CW-1:0] reg2hw_iprof_xoff_cells_next_o,  // its value after this cycle
+  output wire [CW-1:0] reg2hw_iprof_xoff_cells_wd_o,  // this cycle's write of it
+  output wire reg2hw_iprof_xoff_we_o,  // an accepted write this cycle
+  output wire [8:0] reg2hw_iprof_xoff_widx_o,  // its entry
   // IPROF_XON: Ingress profile k: xon, cells.
   output logic [NPROF*CW-1:0] reg2hw_iprof_xon_cells_o,
   // IPROF_XON_OFFSET: Ingress profile k: xon_offset, cells.
@@ -89,10 +94,14 @@ module mmu_adm_csr
   // QMAP: Queue (port*NPRIO+prio): profiles and PFC enable.
   output logic [(NPORTS*NPRIO)*5-1:0] reg2hw_qmap_pg_profile_o,
   output wire [(NPORTS*NPRIO)*5-1:0] reg2hw_qmap_pg_profile_next_o,  // its value after this cycle
+  output wire [4:0] reg2hw_qmap_pg_profile_wd_o,  // this cycle's write of it
   output logic [(NPORTS*NPRIO)*5-1:0] reg2hw_qmap_queue_profile_o,
   output wire [(NPORTS*NPRIO)*5-1:0] reg2hw_qmap_queue_profile_next_o,  // its value after this cycle
   output logic [(NPORTS*NPRIO)*1-1:0] reg2hw_qmap_lossless_o,
   output wire [(NPORTS*NPRIO)*1-1:0] reg2hw_qmap_lossless_next_o,  // its value after this cycle
+  output wire [0:0] reg2hw_qmap_lossless_wd_o,  // this cycle's write of it
+  output wire reg2hw_qmap_we_o,  // an accepted write this cycle
+  output wire [11:0] reg2hw_qmap_widx_o,  // its entry
   // STAT_TOTAL: Cells in the buffer.
   input  wire [CW-1:0] hw2reg_stat_total_cells_i,
   // STAT_HDRM_POOL: Cells in the headroom pool.
@@ -218,10 +227,6 @@ module mmu_adm_csr
     assign reg2hw_iprof_reserved_cells_next_o[k*CW +: CW] =
         do_write && hit_iprof_reserved && 32'(idx_g040_s8) == k ? w_iprof_reserved_cells : reg2hw_iprof_reserved_cells_o[k*CW +: CW];
   end
-  for (genvar k = 0; k < NPROF; k++) begin : g_next_iprof_xoff_cells
-    assign reg2hw_iprof_xoff_cells_next_o[k*CW +: CW] =
-        do_write && hit_iprof_xoff && 32'(idx_g040_s8) == k ? w_iprof_xoff_cells : reg2hw_iprof_xoff_cells_o[k*CW +: CW];
-  end
   for (genvar k = 0; k < NPROF; k++) begin : g_next_eprof_mode_pool
     assign reg2hw_eprof_mode_pool_next_o[k*4 +: 4] =
         do_write && hit_eprof_mode && 32'(idx_g0c0_s4) == k ? w_eprof_mode_pool : reg2hw_eprof_mode_pool_o[k*4 +: 4];
@@ -242,6 +247,18 @@ module mmu_adm_csr
     assign reg2hw_qmap_lossless_next_o[k*1 +: 1] =
         do_write && hit_qmap && 32'(idx_g200) == k ? w_qmap_lossless : reg2hw_qmap_lossless_o[k*1 +: 1];
   end
+
+  // This cycle's accepted write, on its own.
+  assign reg2hw_iprof_mode_pool_wd_o = w_iprof_mode_pool;
+  assign reg2hw_iprof_xoff_cells_wd_o = w_iprof_xoff_cells;
+  assign reg2hw_qmap_pg_profile_wd_o = w_qmap_pg_profile;
+  assign reg2hw_qmap_lossless_wd_o = w_qmap_lossless;
+  assign reg2hw_iprof_mode_we_o = do_write && hit_iprof_mode;
+  assign reg2hw_iprof_mode_widx_o = idx_g040_s8;
+  assign reg2hw_iprof_xoff_we_o = do_write && hit_iprof_xoff;
+  assign reg2hw_iprof_xoff_widx_o = idx_g040_s8;
+  assign reg2hw_qmap_we_o = do_write && hit_qmap;
+  assign reg2hw_qmap_widx_o = idx_g200;
   logic [31:0] cnt_stat_decisions;
   logic [31:0] cnt_stat_drops;
 

@@ -1,9 +1,13 @@
-// Configuration-derived values of the threshold calculator: registers, refreshed at the
-// edge of every CSR write from the values the write leaves (the CSR block's *_next
-// outputs), so the packet path reads a register and a derived value is never older than
-// the fields it comes from (the golden core recomputes them on every write,
-// Policy::config_changed). Each exists only with its policy. Reset: every field they come
-// from resets to 0, which gives 0 for each.
+// Configuration-derived values of the threshold calculator: registers, loaded at the edge
+// of a CSR write to a field they come from, with the values the write leaves (the stored
+// fields, the written entry replaced by the CSR block's write port), so the packet path
+// reads a register and a derived value is never older than the fields it comes from (the
+// golden core recomputes them on every write, Policy::config_changed). The fields after
+// the write are formed, and the tables computed, by functions called in the clocked blocks
+// under the write's enable: in hardware the same logic in front of registers with an
+// enable; a simulator evaluates the loops over the queues only at such a write, not on
+// every input change. Each exists only with its policy. Reset: every field they come from
+// resets to 0, which gives 0 for each.
 `default_nettype none
 
 module mmu_adm_derive
@@ -24,11 +28,22 @@ module mmu_adm_derive
   /* verilator lint_off UNUSEDSIGNAL */
   input  wire                  clk_i,
   input  wire                  rst_ni,
-  // The fields after this cycle's CSR write.
-  input  wire [NPROF*4-1:0]    ip_pool_nx_i,
-  input  wire [NPROF*CW-1:0]   ip_xoff_nx_i,
-  input  wire [NQ*5-1:0]       q_pg_prof_nx_i,
-  input  wire [NQ-1:0]         q_lossless_nx_i,
+  // The stored fields, and this cycle's accepted write of each (enable, entry, value; the
+  // entry at the CSR block's index width, below NPROF or NQ).
+  input  wire [NPROF*4-1:0]    ip_pool_i,
+  input  wire                  ip_pool_we_i,
+  input  wire [8:0]            ip_pool_widx_i,
+  input  wire [3:0]            ip_pool_wd_i,
+  input  wire [NPROF*CW-1:0]   ip_xoff_i,
+  input  wire                  ip_xoff_we_i,
+  input  wire [8:0]            ip_xoff_widx_i,
+  input  wire [CW-1:0]         ip_xoff_wd_i,
+  input  wire [NQ*5-1:0]       q_pg_prof_i,
+  input  wire [NQ-1:0]         q_lossless_i,
+  input  wire                  qmap_we_i,
+  input  wire [11:0]           qmap_widx_i,
+  input  wire [4:0]            q_pg_prof_wd_i,
+  input  wire                  q_lossless_wd_i,
   /* verilator lint_on UNUSEDSIGNAL */
   output logic [PLW-1:0]       rev_pool_o,  // reverie's one shared pool
   output logic [NPORTS*4-1:0]  dsh_nq_o,    // dsh: lossless priorities per port
@@ -36,47 +51,84 @@ module mmu_adm_derive
   output logic [HW-1:0]        sih_hdrm_o   // sih: sum of xoff over the lossless PGs
 );
 
+  /* verilator lint_off UNUSEDSIGNAL */
+  wire load = ip_pool_we_i || ip_xoff_we_i || qmap_we_i;
+  /* verilator lint_on UNUSEDSIGNAL */
+
+  // The fields after this cycle's write: the stored entries, the written one replaced.
+  function automatic logic [NPROF*4-1:0] pools_after();
+    pools_after = ip_pool_i;
+    if (ip_pool_we_i) pools_after[PFW'(ip_pool_widx_i)*4 +: 4] = ip_pool_wd_i;
+  endfunction
+  function automatic logic [NPROF*CW-1:0] xoff_after();
+    xoff_after = ip_xoff_i;
+    if (ip_xoff_we_i) xoff_after[PFW'(ip_xoff_widx_i)*CW +: CW] = ip_xoff_wd_i;
+  endfunction
+  function automatic logic [NQ*5-1:0] prof_after();
+    prof_after = q_pg_prof_i;
+    if (qmap_we_i) prof_after[QW'(qmap_widx_i)*5 +: 5] = q_pg_prof_wd_i;
+  endfunction
+  function automatic logic [NQ-1:0] ll_after();
+    ll_after = q_lossless_i;
+    if (qmap_we_i) ll_after[QW'(qmap_widx_i)] = q_lossless_wd_i;
+  endfunction
+
   // reverie's one shared pool: the pool of the first lossless PG (else of PG 0).
-  if (POLICIES[mmu_adm_pkg::POLICY_REVERIE]) begin : g_rev_pool
-    logic [PLW-1:0] rev_pool_d;
-    always_comb begin
-      rev_pool_d = ip_pool_nx_i[q_pg_prof_nx_i[0 +: PFW]*4 +: PLW];
-      for (int i = NQ - 1; i >= 0; i--) begin
-        if (q_lossless_nx_i[i]) rev_pool_d = ip_pool_nx_i[q_pg_prof_nx_i[i*5 +: PFW]*4 +: PLW];
+  function automatic logic [PLW-1:0] rev_pool_of(input logic [NPROF*4-1:0] pools, input logic [NQ*5-1:0] prof,
+                                                 input logic [NQ-1:0] ll);
+    rev_pool_of = pools[prof[0 +: PFW]*4 +: PLW];
+    for (int i = NQ - 1; i >= 0; i--) begin
+      if (ll[i]) rev_pool_of = pools[prof[i*5 +: PFW]*4 +: PLW];
+    end
+  endfunction
+
+  // dsh per port: lossless priorities (N_q) and insurance headroom (largest PG xoff).
+  function automatic logic [NPORTS*4-1:0] dsh_nq_of(input logic [NQ-1:0] ll);
+    dsh_nq_of = '0;
+    for (int p = 0; p < NPORTS; p++) begin
+      for (int q = 0; q < NPRIO; q++) begin
+        if (ll[p*NPRIO+q]) dsh_nq_of[p*4 +: 4] = dsh_nq_of[p*4 +: 4] + 4'd1;
       end
     end
+  endfunction
+  function automatic logic [NPORTS*CW-1:0] dsh_ins_of(input logic [NPROF*CW-1:0] xoff, input logic [NQ*5-1:0] prof,
+                                                      input logic [NQ-1:0] ll);
+    dsh_ins_of = '0;
+    for (int p = 0; p < NPORTS; p++) begin
+      for (int q = 0; q < NPRIO; q++) begin
+        if (ll[p*NPRIO+q] && xoff[prof[(p*NPRIO+q)*5 +: PFW]*CW +: CW] > dsh_ins_of[p*CW +: CW])
+          dsh_ins_of[p*CW +: CW] = xoff[prof[(p*NPRIO+q)*5 +: PFW]*CW +: CW];
+      end
+    end
+  endfunction
+
+  // sih: the headroom all lossless PGs may hold, the sum of their xoff (a sum over NQ
+  // CW-bit values: CW + QW bits).
+  function automatic logic [HW-1:0] sih_hdrm_of(input logic [NPROF*CW-1:0] xoff, input logic [NQ*5-1:0] prof,
+                                                input logic [NQ-1:0] ll);
+    sih_hdrm_of = '0;
+    for (int i = 0; i < NQ; i++) begin
+      if (ll[i]) sih_hdrm_of = sih_hdrm_of + HW'(xoff[prof[i*5 +: PFW]*CW +: CW]);
+    end
+  endfunction
+
+  if (POLICIES[mmu_adm_pkg::POLICY_REVERIE]) begin : g_rev_pool
     always_ff @(posedge clk_i or negedge rst_ni) begin
       if (!rst_ni) rev_pool_o <= '0;
-      else rev_pool_o <= rev_pool_d;
+      else if (load) rev_pool_o <= rev_pool_of(pools_after(), prof_after(), ll_after());
     end
   end else begin : g_no_rev_pool
     assign rev_pool_o = '0;
   end
 
-  // dsh per port: lossless priorities (N_q) and insurance headroom (largest PG xoff).
   if (POLICIES[mmu_adm_pkg::POLICY_DSH]) begin : g_dsh_cfg
-    logic [NPORTS*4-1:0]  dsh_nq_d;
-    logic [NPORTS*CW-1:0] dsh_ins_d;
-    always_comb begin
-      dsh_nq_d = '0;
-      dsh_ins_d = '0;
-      for (int p = 0; p < NPORTS; p++) begin
-        for (int q = 0; q < NPRIO; q++) begin
-          if (q_lossless_nx_i[p*NPRIO+q]) begin
-            dsh_nq_d[p*4 +: 4] = dsh_nq_d[p*4 +: 4] + 4'd1;
-            if (ip_xoff_nx_i[q_pg_prof_nx_i[(p*NPRIO+q)*5 +: PFW]*CW +: CW] > dsh_ins_d[p*CW +: CW])
-              dsh_ins_d[p*CW +: CW] = ip_xoff_nx_i[q_pg_prof_nx_i[(p*NPRIO+q)*5 +: PFW]*CW +: CW];
-          end
-        end
-      end
-    end
     always_ff @(posedge clk_i or negedge rst_ni) begin
       if (!rst_ni) begin
         dsh_nq_o <= '0;
         dsh_ins_o <= '0;
-      end else begin
-        dsh_nq_o <= dsh_nq_d;
-        dsh_ins_o <= dsh_ins_d;
+      end else if (load) begin
+        dsh_nq_o <= dsh_nq_of(ll_after());
+        dsh_ins_o <= dsh_ins_of(xoff_after(), prof_after(), ll_after());
       end
     end
   end else begin : g_no_dsh_cfg
@@ -84,23 +136,10 @@ module mmu_adm_derive
     assign dsh_ins_o = '0;
   end
 
-  // sih: the headroom all lossless PGs may hold, the sum of their xoff (a sum over NQ
-  // CW-bit values: CW + QW bits).
   if (POLICIES[mmu_adm_pkg::POLICY_SIH]) begin : g_sih_hdrm
-    // A chain of partial sums, one wire per queue (an always_comb accumulating into
-    // sih_hdrm re-evaluates without end in Icarus 11; one flat vector is a loop to Verilator).
-    for (genvar i = 0; i < NQ; i++) begin : g_q
-      wire [HW-1:0] term = q_lossless_nx_i[i] ? HW'(ip_xoff_nx_i[q_pg_prof_nx_i[i*5 +: PFW]*CW +: CW]) : '0;
-      wire [HW-1:0] sum;
-      if (i == 0) begin : g_first
-        assign sum = term;
-      end else begin : g_next
-        assign sum = g_q[i-1].sum + term;
-      end
-    end
     always_ff @(posedge clk_i or negedge rst_ni) begin
       if (!rst_ni) sih_hdrm_o <= '0;
-      else sih_hdrm_o <= g_q[NQ-1].sum;
+      else if (load) sih_hdrm_o <= sih_hdrm_of(xoff_after(), prof_after(), ll_after());
     end
   end else begin : g_sih_hdrm_off
     assign sih_hdrm_o = '0;

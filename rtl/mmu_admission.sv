@@ -283,18 +283,23 @@ module mmu_admission
 
   // ---------------------------------------------------------------------------------
   // Configuration-derived values (mmu_adm_derive): registers loaded at the edge of a CSR
-  // write from the fields the write leaves.
+  // write from the fields the write leaves (the stored fields and the write port).
   // ---------------------------------------------------------------------------------
   localparam int HW = CW + QW;
-  logic [NPROF*4-1:0]   ip_pool_nx;
-  logic [NPROF*CW-1:0]  ip_xoff_nx;
-  logic [NQ*5-1:0]      q_pg_prof_nx;
-  logic [NQ-1:0]        q_lossless_nx;
-  // Read by the operations' look-up with PIPE 1 only.
+  logic                 ip_pool_we, ip_xoff_we, qmap_we;
+  logic [3:0]           ip_pool_wd;
+  logic [CW-1:0]        ip_xoff_wd;
+  logic [4:0]           q_pg_prof_wd;
+  logic                 q_lossless_wd;
+  logic [8:0]           ip_pool_widx, ip_xoff_widx;
+  logic [11:0]          qmap_widx;
+  // The look-up's view of the configuration (the fields as this cycle's write leaves them),
+  // read with PIPE 1 only.
   /* verilator lint_off UNUSEDSIGNAL */
-  logic [NPROF*4-1:0]   ep_pool_nx;
+  logic [NPROF*4-1:0]   ip_pool_nx, ep_pool_nx;
   logic [NPROF*CW-1:0]  ip_res_nx, ep_res_nx;
-  logic [NQ*5-1:0]      q_queue_prof_nx;
+  logic [NQ*5-1:0]      q_pg_prof_nx, q_queue_prof_nx;
+  logic [NQ-1:0]        q_lossless_nx;
   /* verilator lint_on UNUSEDSIGNAL */
   logic [PLW-1:0]       rev_pool;
   logic [NPORTS*4-1:0]  dsh_nq;
@@ -303,9 +308,12 @@ module mmu_admission
   mmu_adm_derive #(
     .NPORTS(NPORTS), .NPRIO(NPRIO), .CW(CW), .NPOOLS(NPOOLS), .NPROF(NPROF), .POLICIES(POLICIES)
   ) u_derive (
-    .clk_i, .rst_ni, .ip_pool_nx_i(ip_pool_nx), .ip_xoff_nx_i(ip_xoff_nx), .q_pg_prof_nx_i(q_pg_prof_nx),
-    .q_lossless_nx_i(q_lossless_nx), .rev_pool_o(rev_pool), .dsh_nq_o(dsh_nq), .dsh_ins_o(dsh_ins),
-    .sih_hdrm_o(sih_hdrm)
+    .clk_i, .rst_ni,
+    .ip_pool_i(ip_pool), .ip_pool_we_i(ip_pool_we), .ip_pool_widx_i(ip_pool_widx), .ip_pool_wd_i(ip_pool_wd),
+    .ip_xoff_i(ip_xoff), .ip_xoff_we_i(ip_xoff_we), .ip_xoff_widx_i(ip_xoff_widx), .ip_xoff_wd_i(ip_xoff_wd),
+    .q_pg_prof_i(q_pg_prof), .q_lossless_i(q_lossless), .qmap_we_i(qmap_we), .qmap_widx_i(qmap_widx),
+    .q_pg_prof_wd_i(q_pg_prof_wd), .q_lossless_wd_i(q_lossless_wd),
+    .rev_pool_o(rev_pool), .dsh_nq_o(dsh_nq), .dsh_ins_o(dsh_ins), .sih_hdrm_o(sih_hdrm)
   );
 
   // ---------------------------------------------------------------------------------
@@ -800,10 +808,15 @@ module mmu_admission
     .reg2hw_eprof_static_cells_o(ep_static),
     .reg2hw_qmap_pg_profile_o(q_pg_prof), .reg2hw_qmap_queue_profile_o(q_queue_prof),
     .reg2hw_qmap_lossless_o(q_lossless),
-    .reg2hw_iprof_mode_pool_next_o(ip_pool_nx), .reg2hw_iprof_xoff_cells_next_o(ip_xoff_nx),
+    .reg2hw_iprof_mode_pool_next_o(ip_pool_nx),
     .reg2hw_qmap_pg_profile_next_o(q_pg_prof_nx), .reg2hw_qmap_lossless_next_o(q_lossless_nx),
     .reg2hw_iprof_reserved_cells_next_o(ip_res_nx), .reg2hw_eprof_mode_pool_next_o(ep_pool_nx),
     .reg2hw_eprof_reserved_cells_next_o(ep_res_nx), .reg2hw_qmap_queue_profile_next_o(q_queue_prof_nx),
+    .reg2hw_iprof_mode_we_o(ip_pool_we), .reg2hw_iprof_mode_widx_o(ip_pool_widx),
+    .reg2hw_iprof_mode_pool_wd_o(ip_pool_wd), .reg2hw_iprof_xoff_we_o(ip_xoff_we),
+    .reg2hw_iprof_xoff_widx_o(ip_xoff_widx), .reg2hw_iprof_xoff_cells_wd_o(ip_xoff_wd),
+    .reg2hw_qmap_we_o(qmap_we), .reg2hw_qmap_widx_o(qmap_widx), .reg2hw_qmap_pg_profile_wd_o(q_pg_prof_wd),
+    .reg2hw_qmap_lossless_wd_o(q_lossless_wd),
     .hw2reg_stat_total_cells_i(total_used), .hw2reg_stat_hdrm_pool_cells_i(hdrm_used),
     .hw2reg_stat_pool_used_cells_i(pool_used),
     .hw2reg_stat_decisions_inc_i(b_valid),

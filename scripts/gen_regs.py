@@ -34,6 +34,10 @@ Field keys beyond name/lsb/width/desc:
   next                reg2hw_<reg>_<field>_next_o: the value the field holds after this cycle
                       (this cycle's accepted write, else the stored value), for registers the
                       unit derives from the field and refreshes at the same edge
+  wport               this cycle's write on its own: reg2hw_<reg>_we_o an accepted write,
+                      reg2hw_<reg>_widx_o its entry (arrays), reg2hw_<reg>_<field>_wd_o its
+                      value; for a unit that forms the field's next value only inside a
+                      clocked block, so a simulator evaluates it only at such a write
   param SYM           read-only field showing parameter SYM
   cpp                 C++ accessor: cfg.<member path> (a CoreConfig member, [k] for the array
                       entry), params.<member> (RtlParams), or an expression over core
@@ -136,6 +140,7 @@ class Field:
         self.reset_param = bool(j.get("reset_param", False))
         self.strobe = bool(j.get("strobe", False))
         self.next = bool(j.get("next", False))
+        self.wport = bool(j.get("wport", False))
         self.cpp = j.get("cpp")
         self.cpp_enum = j.get("cpp_enum")
         self.cpp_entries = j.get("cpp_entries")
@@ -156,7 +161,7 @@ class Field:
         if self.cpp_enum and not self.enum:
             raise MapError(f"{what}: cpp_enum without enum")
         unknown = set(j) - {"name", "lsb", "width", "desc", "enum", "quiesce", "signed", "min", "max", "index_of",
-                            "held", "hook", "reset_param", "strobe", "next", "param", "cpp", "cpp_enum", "cpp_entries"}
+                            "held", "hook", "reset_param", "strobe", "next", "wport", "param", "cpp", "cpp_enum", "cpp_entries"}
         if unknown:
             raise MapError(f"{what}: unknown keys {sorted(unknown)}")
 
@@ -253,9 +258,9 @@ class Register:
                                      or self.fields[0].lsb != 0 or self.reset is not None):
             raise MapError(f"{what}: a counter is one read-only register with one field at bit 0 and no reset")
         for f in self.fields:
-            if self.access == "ro" and (f.quiesce or f.hook or f.reset_param or f.strobe or f.next or f.min is not None
+            if self.access == "ro" and (f.quiesce or f.hook or f.reset_param or f.strobe or f.next or f.wport or f.min is not None
                                         or f.max is not None or f.index_of):
-                raise MapError(f"{what}: field {f.name}: quiesce/hook/reset_param/strobe/next/min/max/index_of "
+                raise MapError(f"{what}: field {f.name}: quiesce/hook/reset_param/strobe/next/wport/min/max/index_of "
                                f"apply to read-write registers")
             if f.param and (self.access != "ro" or self.reset is not None):
                 raise MapError(f"{what}: field {f.name}: param needs a read-only register without reset")
@@ -710,6 +715,12 @@ def gen_block(m):
                 ports.append(f"  output wire reg2hw_{f.ident}_set_o,  // an accepted write changes it")
             if f.next:
                 ports.append(f"  output wire {rng} reg2hw_{f.ident}_next_o,  // its value after this cycle")
+            if f.wport:
+                ports.append(f"  output wire {sv_range(w)} reg2hw_{f.ident}_wd_o,  // this cycle's write of it")
+        if any(f.wport for f in r.fields):
+            ports.append(f"  output wire reg2hw_{r.ident}_we_o,  // an accepted write this cycle")
+            if r.is_array:
+                ports.append(f"  output wire [{aw - r.stride.bit_length()}:0] reg2hw_{r.ident}_widx_o,  // its entry")
     for r in ro:
         if not r.hw2reg or all(f.param for f in r.fields):
             continue
@@ -799,6 +810,15 @@ def gen_block(m):
                   "  end"]
         else:
             L.append(f"  assign reg2hw_{f.ident}_next_o = do_write && hit_{r.ident} ? w_{f.ident} : reg2hw_{f.ident}_o;")
+    wp = [(r, f) for r in rw for f in r.fields if f.wport]
+    if wp:
+        L += ["", "  // This cycle's accepted write, on its own."]
+    for r, f in wp:
+        L.append(f"  assign reg2hw_{f.ident}_wd_o = w_{f.ident};")
+    for r in dict.fromkeys(r for r, _ in wp):
+        L.append(f"  assign reg2hw_{r.ident}_we_o = do_write && hit_{r.ident};")
+        if r.is_array:
+            L.append(f"  assign reg2hw_{r.ident}_widx_o = idx_{gname[r.name]};")
     counters = [r for r in ro if r.hw == "counter"]
     for r in counters:
         L.append(f"  logic [{r.fields[0].width - 1}:0] cnt_{r.ident};")

@@ -70,7 +70,19 @@ class GenRegs(unittest.TestCase):
         self.assertIn("(w_iprof_mode_shift ^ 5'h10) >= 5'd1", sv)
         self.assertIn("(hit_congested_cells && (rdata[0 +: CW] != w_congested_cells_cells))", sv)
         self.assertIn("reg2hw_congested_cells_cells_o <= CW'(80);", sv)
+        # A field marked wport: this cycle's accepted write, entry and value on their own.
+        self.assertIn("output wire reg2hw_iprof_xoff_we_o,", sv)
+        self.assertIn("assign reg2hw_iprof_xoff_we_o = do_write && hit_iprof_xoff;", sv)
+        self.assertIn("assign reg2hw_iprof_xoff_widx_o = idx_g040_s8;", sv)
+        self.assertIn("assign reg2hw_qmap_widx_o = idx_g200;", sv)
+        self.assertIn("assign reg2hw_iprof_xoff_cells_wd_o = w_iprof_xoff_cells;", sv)
+        self.assertNotIn("reg2hw_buffer_cells_we_o", sv)
         # A field marked next: its value after this cycle, the write's entry replaced.
+        m = copy.deepcopy(MAP)
+        field(m, "IPROF_XOFF", "cells")["next"] = True
+        rc, err, files = self.run_gen(m)
+        self.assertEqual(rc, 0, err)
+        sv = files["rtl/mmu_adm_csr.sv"]
         self.assertIn("output wire [NPROF*CW-1:0] reg2hw_iprof_xoff_cells_next_o,", sv)
         self.assertIn("do_write && hit_iprof_xoff && 32'(idx_g040_s8) == k ? w_iprof_xoff_cells : "
                       "reg2hw_iprof_xoff_cells_o[k*CW +: CW];", sv)
@@ -106,6 +118,7 @@ class GenRegs(unittest.TestCase):
         self.bad(lambda m: field(m, "CTRL", "policy").update({"enum": {"dt": 0, "x": 8}}), "CTRL.policy", "enum x")
         self.bad(lambda m: field(m, "IPROF_MODE", "shift").update({"min": -17}), "IPROF_MODE.shift", "min -17")
         self.bad(lambda m: field(m, "STAT_TOTAL", "cells").update({"next": True}), "STAT_TOTAL", "next")
+        self.bad(lambda m: field(m, "STAT_TOTAL", "cells").update({"wport": True}), "STAT_TOTAL", "wport")
         rc, err, files = self.run_gen('{"registers": [')
         self.assertEqual(rc, 2)
         self.assertIn("map.json", err)
