@@ -145,6 +145,7 @@ admission::PfcUpdate RtlEngine::depart(const admission::Departure& d) {
 }
 
 void RtlEngine::finish() {
+  if (!m->ls && !m->lsp) return;  // no operation: nothing in flight
   m->with([](auto& l) { l.drain(); });
   if (m->mismatch()) m->fail();
 }
