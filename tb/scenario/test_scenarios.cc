@@ -347,23 +347,25 @@ TEST(CoSimulation, QueueOtherThanPgOnTheRtlGivesTheSameSummary) {
 
 // Multi-switch networks of 3-port switches (the 32-port unit uses their first ports): the
 // incast cascade (dt) and the DSH collateral-damage unit (dsh) give the C++ run's summary
-// on the RTL.
+// on the RTL, with the one-cycle and the pipelined unit (a unit per switch).
 TEST(CoSimulation, MultiSwitchNetworksOnTheRtlGiveTheSameSummary) {
   if (!mmusim::RtlEngine::available()) GTEST_SKIP() << "built without Verilator";
   for (const char* file : {"incast_cascade.json", "dsh_collateral.json"}) {
-    const json s = mmusim::parse_json_file(std::string(MMUSIM_SOURCE_DIR) + "/scenarios/" + file);
-    RunResult c = run_mmusim(s), r = run_mmusim(s, "--impl rtl");
-    ASSERT_EQ(c.status, 0) << c.output;
-    ASSERT_EQ(r.status, 0) << r.output;
-    EXPECT_NE(r.output.find("0 mismatches"), std::string::npos) << r.output;
-    EXPECT_GT(c.summary["switches"].size(), 1u) << file;
-    for (const char* k : {"wall_time_s", "impl"}) {
-      c.summary.erase(k);
-      r.summary.erase(k);
+    for (const std::string pipe : {"", "--set admission.pipeline=1"}) {
+      const json s = mmusim::parse_json_file(std::string(MMUSIM_SOURCE_DIR) + "/scenarios/" + file);
+      RunResult c = run_mmusim(s, pipe), r = run_mmusim(s, pipe + " --impl rtl");
+      ASSERT_EQ(c.status, 0) << c.output;
+      ASSERT_EQ(r.status, 0) << r.output;
+      EXPECT_NE(r.output.find("0 mismatches"), std::string::npos) << r.output;
+      EXPECT_GT(c.summary["switches"].size(), 1u) << file;
+      for (const char* k : {"wall_time_s", "impl"}) {
+        c.summary.erase(k);
+        r.summary.erase(k);
+      }
+      EXPECT_EQ(c.summary.dump(), r.summary.dump()) << file << " " << pipe;
+      std::filesystem::remove_all(c.dir);
+      std::filesystem::remove_all(r.dir);
     }
-    EXPECT_EQ(c.summary.dump(), r.summary.dump()) << file;
-    std::filesystem::remove_all(c.dir);
-    std::filesystem::remove_all(r.dir);
   }
 }
 
