@@ -70,7 +70,7 @@ class AdmissionCore {
   // policy itself changes; every block reads the new values from the next operation on.
   // Throws std::invalid_argument, leaving the old configuration, for an invalid one or one
   // that changes what the RTL fixes at elaboration (ports, priorities, pools, counter
-  // width, EWMA fraction bits).
+  // width, EWMA fraction bits, pipeline depth).
   void reconfigure(const CoreConfig& cfg);
 
   // Architectural state (counters, pause bits, q_hat, n_p, dsh port counters).
