@@ -75,6 +75,7 @@ void CoreConfig::validate() const {
   if (buffer_cells > (~uint64_t(0) >> ewma.frac_bits)) fail("buffer_cells << ewma fraction bits does not fit 64 bits");
   if (ewma.period_cycles == 0) fail("ewma period must be > 0 cycles");
   if (thresholds.period_cycles < 1 || thresholds.period_cycles > 255) fail("threshold period must be 1..255 cycles");
+  if (pipe > 1) fail("pipeline depth (pipe) must be 0 or 1");
   if (abm.interval_log2 > 20) fail("abm interval must be at most 2^20 cycles");
   if (abm.port_cells_per_interval.size() > ports) fail("abm: more ports with a rate than the switch has");
 }
@@ -98,7 +99,12 @@ void AdmissionCore::reset() {
   m_idle_from = kNoCycle;
 }
 
-void AdmissionCore::sync_thresholds() { m_tb.sync(m_cfg.thresholds.period_cycles); }
+// After the programming's last write the decide stage is idle for pipe cycles before the
+// first operation taken after it.
+void AdmissionCore::sync_thresholds() {
+  m_tb.sync(m_cfg.thresholds.period_cycles);
+  m_pending = m_cfg.pipe;
+}
 
 void AdmissionCore::cycle_begin() {
   if (!m_cfg.thresholds.zero_latency) m_tb.begin();
@@ -106,14 +112,22 @@ void AdmissionCore::cycle_begin() {
 
 void AdmissionCore::cycle_end(bool csr_write) {
   if (!m_cfg.thresholds.zero_latency) m_tb.end(csr_write, m_cfg.thresholds.period_cycles);
+  // A CSR write: the next operation is decided pipe cycles after it is taken.
+  if (csr_write) m_pending = m_cfg.pipe;
 }
 
 void AdmissionCore::idle(uint64_t cycles) {
-  if (!m_cfg.thresholds.zero_latency) m_tb.idle(cycles, m_cfg.thresholds.period_cycles);
+  m_pending += cycles;
+  if (m_pending <= m_cfg.pipe) return;
+  if (!m_cfg.thresholds.zero_latency) m_tb.idle(m_pending - m_cfg.pipe, m_cfg.thresholds.period_cycles);
+  m_pending = m_cfg.pipe;
 }
 
+// The pending cycles and the gap reach the calculator at once before the operation (as
+// op_begin does); the unit, clocked after the pending ones, needs the rest. pipe <= 1 and
+// equivalent_idle(n) >= 1 for n >= 1 keep it non-negative.
 uint64_t AdmissionCore::idle_clocks_before(uint64_t cycle) const {
-  return m_tb.equivalent_idle(gap_before(cycle), m_cfg.thresholds.period_cycles);
+  return m_tb.equivalent_idle(m_pending + gap_before(cycle), m_cfg.thresholds.period_cycles) - m_pending;
 }
 
 void AdmissionCore::refused_write() {
@@ -125,8 +139,8 @@ void AdmissionCore::reconfigure(const CoreConfig& cfg) {
   cfg.validate();
   if (cfg.ports != m_cfg.ports || cfg.prios != m_cfg.prios || cfg.pool_cells.size() != m_cfg.pool_cells.size())
     throw std::invalid_argument("reconfigure cannot change ports, priorities or the number of pools");
-  if (cfg.counter_bits != m_cfg.counter_bits || cfg.ewma.frac_bits != m_cfg.ewma.frac_bits)
-    throw std::invalid_argument("reconfigure cannot change counter_bits or ewma fraction bits");
+  if (cfg.counter_bits != m_cfg.counter_bits || cfg.ewma.frac_bits != m_cfg.ewma.frac_bits || cfg.pipe != m_cfg.pipe)
+    throw std::invalid_argument("reconfigure cannot change counter_bits, ewma fraction bits or the pipeline depth");
   const bool new_policy = cfg.policy != m_cfg.policy;
   // The write's cycle: the calculator loads (if due) from the state and configuration
   // before it.

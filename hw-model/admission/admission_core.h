@@ -19,11 +19,17 @@ class AdmissionCore {
   AdmissionCore(const AdmissionCore&) = delete;
   AdmissionCore& operator=(const AdmissionCore&) = delete;
 
-  // Each operation, pair and CSR write is one cycle of the unit's clock, which clocks the
-  // threshold calculator (threshold_block.h; not with cfg.thresholds.zero_latency).
-  // Operations carry their MMU cycle (Request::cycle, Departure::cycle): before one whose
-  // cycle is more than one past the last operation's, the clock has run idle through the
-  // cycles between (see set_idle_from_cycles).
+  // Timing (the unit's clock): each operation, pair and CSR write is one unit cycle, which
+  // clocks the threshold calculator (threshold_block.h; not with cfg.thresholds.zero_latency).
+  // An operation is taken at its cycle and decided cfg.pipe cycles later, in its decide
+  // stage; the calculator is clocked in decide-stage cycles. Forwarding makes the pipeline
+  // sequential, so the core decides at once, in the order taken, and the result is due at
+  // due(cycle taken); state() is what the unit has committed once the last operation's
+  // result is due. Operations carry their MMU cycle (Request::cycle, Departure::cycle):
+  // before one whose cycle is more than one past the last operation's, the clock has run
+  // idle through the cycles between (see set_idle_from_cycles). A CSR write acts in the
+  // decide stage directly, after the operations taken before it are decided: the first
+  // pipe cycles after it are idle there.
   Result admit(const Request& r);
   // Headroom drains first, then the ingress share (reverie §2.2.1). Returns XON events when
   // a paused queue (or, for DSH, port) may resume.
@@ -31,19 +37,28 @@ class AdmissionCore {
   // A release and a request in one cycle (a dual-issue unit), the release first; the
   // pair's cycle is the release's.
   std::pair<PfcUpdate, Result> depart_and_admit(const Departure& d, const Request& r);
-  // Cycles with no operation (the unit's clock running idle), in O(1).
+  // Unit cycles in which no operation is taken (the clock running idle; a CSR read), in
+  // O(1). The decide stage sees them pipe cycles later: the last pipe of them come after
+  // a CSR write made next (which needs the operations in flight decided first).
   void idle(uint64_t cycles = 1);
   // On (the default): the idle cycles between operations are counted from their cycles
-  // (the SystemC Mmu); operations in one cycle follow each other on the unit's clock, as
-  // the unit takes them. Off: only idle() runs the clock idle (a caller that clocks a unit
-  // itself: rtl::Lockstep). The first operation (after construction or reset) has none.
+  // (the SystemC Mmu, a co-simulation); operations in one cycle follow each other on the
+  // unit's clock, as the unit takes them. Off: only idle() runs the clock idle (a caller
+  // that clocks a unit cycle by cycle). The first operation (after construction or reset)
+  // has none. Either way idle() may add cycles.
   void set_idle_from_cycles(bool on) {
     m_idle_from_cycles = on;
     if (!on) m_idle_from = kNoCycle;
   }
-  // The idle cycles a clock-gated unit must be clocked before an operation at `cycle` to
-  // hold what this core's calculator will (fewer than the gap: ThresholdBlock::equivalent_idle).
+  // The idle cycles a clock-gated unit must be clocked before taking an operation at
+  // `cycle` to hold what this core's calculator will when it decides it (fewer than the
+  // gap: ThresholdBlock::equivalent_idle; those idle() told and not yet seen by the decide
+  // stage included).
   uint64_t idle_clocks_before(uint64_t cycle) const;
+  // Unit cycles from taking an operation to the clock edge that registers its response
+  // (pipe + 1), and that edge for an operation taken at unit cycle `taken`.
+  uint32_t latency() const { return m_cfg.pipe + 1; }
+  uint64_t due(uint64_t taken) const { return taken + latency(); }
   // The cycle of a CSR write the unit refused (reconfigure is the accepted one's): it
   // restarts the calculator's period as any write does.
   void refused_write();
@@ -55,7 +70,7 @@ class AdmissionCore {
   // policy itself changes; every block reads the new values from the next operation on.
   // Throws std::invalid_argument, leaving the old configuration, for an invalid one or one
   // that changes what the RTL fixes at elaboration (ports, priorities, pools, counter
-  // width, EWMA fraction bits).
+  // width, EWMA fraction bits, pipeline depth).
   void reconfigure(const CoreConfig& cfg);
 
   // Architectural state (counters, pause bits, q_hat, n_p, dsh port counters).
@@ -86,12 +101,14 @@ class AdmissionCore {
   void attach();
   // Idle cycles between the last operation and one at `cycle`; 0 unless counted from cycles.
   uint64_t gap_before(uint64_t cycle) const { return cycle > m_idle_from ? cycle - m_idle_from : 0; }
-  // An operation at `cycle` begins a unit cycle: the idle cycles before it first.
+  // An operation at `cycle` begins a decide-stage cycle: the idle cycles before it first.
   void op_begin(uint64_t cycle) {
     if (!m_cfg.thresholds.zero_latency) {
-      if (cycle > m_idle_from) m_tb.idle(cycle - m_idle_from, m_cfg.thresholds.period_cycles);
+      const uint64_t n = m_pending + gap_before(cycle);
+      if (n) m_tb.idle(n, m_cfg.thresholds.period_cycles);
       m_tb.begin();
     }
+    m_pending = 0;
     if (m_idle_from_cycles) m_idle_from = cycle + 1;
   }
   void cycle_begin();
@@ -106,6 +123,9 @@ class AdmissionCore {
   // The first idle cycle after the last operation (kNoCycle: none counted, before the
   // first operation or when not counting).
   uint64_t m_idle_from = kNoCycle;
+  // Idle cycles told (idle(), or owed after a CSR write) that the decide stage has not yet
+  // seen: at most pipe.
+  uint64_t m_pending = 0;
 };
 
 }  // namespace mmusim::admission

@@ -109,6 +109,10 @@ struct CoreConfig {
   AbmConfig abm;
   DshConfig dsh;
   ThresholdTiming thresholds;
+  // The unit's pipeline depth (its PIPE parameter, fixed at elaboration): an operation
+  // taken at cycle c is decided at c + pipe and its response registered at the edge of
+  // c + pipe + 1 (AdmissionCore::latency); 0 or 1.
+  uint32_t pipe = 0;
 
   uint64_t counter_max() const;
   // Throws std::invalid_argument naming the field when inconsistent.

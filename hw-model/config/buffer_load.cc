@@ -360,6 +360,7 @@ admission::CoreConfig SwitchConfig::core_config() const {
   c.congestion = {admission.congestion_rule, cells(admission.congested_bytes)};
   c.ewma = admission.ewma;
   c.thresholds = admission.thresholds;
+  c.pipe = admission.pipeline;
   // The interval in whole MMU cycles, rounded down to a power of two (docs/policies.md, abm).
   const uint64_t interval_cycles = std::max<uint64_t>(1, admission.abm_interval_ps / mmu.clock_period_ps);
   c.abm.interval_log2 = uint8_t(63 - __builtin_clzll(interval_cycles));  // <= 20 (scenario.cc)

@@ -66,11 +66,12 @@ std::vector<uint64_t> safe_headroom_cells(const SwitchConfig& v) {
   const uint32_t np = v.ports(), pipes = v.mmu.pipelines;
   std::vector<uint64_t> out(np);
   for (uint32_t p = 0; p < np; ++p) {
-    // Ports are spread over pipelines by port number (ingress/ingress_pipeline.cc).
+    // Ports are spread over pipelines by port number (ingress/ingress_pipeline.cc). A
+    // pipelined admission unit sends its XOFF admission.pipeline cycles after the decision.
     const uint32_t shared = np / pipes + (p % pipes < np % pipes ? 1 : 0);
     out[p] = safe_headroom_cells({v.topo.ports[p].rate_bps, v.topo.ports[p].delay_ps, v.topo.mtu_bytes,
                                   v.topo.wire_overhead_bytes, v.mmu.cell_bytes, v.mmu.clock_period_ps,
-                                  v.mmu.pipeline_latency_cycles, shared});
+                                  v.mmu.pipeline_latency_cycles + v.admission.pipeline, shared});
   }
   return out;
 }

@@ -98,6 +98,7 @@ void load_admission(Scenario& sc, JsonReader r) {
   else if (rule == "saturation") a.congestion_rule = admission::CongestionRule::Kind::kSaturation;
   else r.fail("congestion_rule", "must be threshold or saturation");
   a.congested_bytes = r.positive("congested_bytes", a.congested_bytes);
+  a.pipeline = uint32_t(r.integer("pipeline", 0, 1, a.pipeline));
   if (r.has("ewma")) {
     JsonReader e = r.child("ewma");
     a.ewma.k = uint8_t(e.integer("k", 0, 30, a.ewma.k));

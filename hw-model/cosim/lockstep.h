@@ -32,16 +32,17 @@ template <class Model>
 class Lockstep {
  public:
   // The core models the unit's threshold calculator (cfg.thresholds.zero_latency is
-  // overridden: the unit has no zero-latency mode). `fst`, `period_ps`: the unit's
-  // waveform (Unit).
+  // overridden: the unit has no zero-latency mode) and its pipeline (cfg.pipe = p.pipe).
+  // `fst`, `period_ps`: the unit's waveform (Unit).
   Lockstep(const admission::CoreConfig& cfg, UnitParams p, const std::string& fst = "",
            uint64_t period_ps = Wave::kDefaultPeriodPs)
-      : m_cfg(timed(cfg)), m_p(p), m_core(m_cfg), m_unit(p, fst, period_ps) {
+      : m_cfg(timed(cfg, p)), m_p(p), m_core(m_cfg), m_unit(p, fst, period_ps) {
     m_core.set_idle_from_cycles(false);
     program();
   }
-  static admission::CoreConfig timed(admission::CoreConfig c) {
+  static admission::CoreConfig timed(admission::CoreConfig c, const UnitParams& p) {
     c.thresholds.zero_latency = false;
+    c.pipe = p.pipe;
     return c;
   }
   admission::AdmissionCore& core() { return m_core; }
@@ -52,13 +53,11 @@ class Lockstep {
 
   // On: the operations' cycles say when the unit's clock ran idle, as the core counts them
   // (AdmissionCore::set_idle_from_cycles), and the clock-gated unit is clocked the fewest
-  // idle cycles that leave it as the core (at most 2 x THRESH_PERIOD - 1 per gap). Off
-  // (the default): the caller runs idle cycles with idle(), and cycles are only now_i.
-  // Only for an unpipelined unit taking one operation at a time (the co-simulated one):
-  // a pipelined or streamed unit tells the core its idle cycles itself (idled()).
+  // idle cycles that leave it as the core (AdmissionCore::idle_clocks_before; at most
+  // 2 x THRESH_PERIOD - 1 per gap), deciding the operations in flight on the way. Off (the
+  // default): the caller runs idle cycles with idle(), and cycles are only now_i. Either
+  // way, streamed or not.
   void set_idle_from_cycles(bool on) {
-    if (on && (m_p.pipe || m_stream))
-      throw std::logic_error("rtl::Lockstep: idle cycles from operation cycles need PIPE 0, not streamed");
     m_from_cycles = on;
     m_core.set_idle_from_cycles(on);
   }
@@ -72,30 +71,28 @@ class Lockstep {
 
   // Streaming (a pipelined unit, PIPE > 0): an operation takes one unit cycle and the call
   // returns the core's decision at once; the unit's response, and its state then, are
-  // checked PIPE cycles later, when the unit has decided the operation (so operations follow
-  // each other in consecutive cycles, the same queue's included). Off (the default): each
-  // operation waits for the unit's response, which it returns. A unit with PIPE 0 is the
-  // same either way.
+  // checked at the edge the core says it is due (AdmissionCore::due), when the unit has
+  // decided the operation (so operations follow each other in consecutive cycles, the same
+  // queue's included). Off (the default): each operation waits for the unit's response,
+  // which it returns. A unit with PIPE 0 is the same either way.
   void set_streaming(bool on) {
-    if (on && m_from_cycles) throw std::logic_error("rtl::Lockstep: streaming with idle cycles from operation cycles");
     if (!on) drain();
     m_stream = on;
   }
 
   // Programs the unit, then one idle cycle: the threshold calculator loads at the edge
   // after the last CSR write, from the configuration just written and the counters, which
-  // is where the core's registers stand. The PIPE cycles after it are idle in the decide
-  // stage: the core is told before the next operation.
+  // is where the core's registers stand (the core owes the decide stage its PIPE idle
+  // cycles after it).
   void program() {
     m_unit.program(admission::encode(m_cfg, rtl_params()));
     m_unit.idle();
     m_core.sync_thresholds();
-    m_pending = m_p.pipe;
   }
 
   admission::Result admit(const admission::Request& r) {
     gap(r.cycle);
-    const admission::Result want = core_op([&] { return m_core.admit(r); });
+    const admission::Result want = m_core.admit(r);
     Expect e{m_unit.cycle(), true, false, want, {}, [r] { return "admit " + describe(r); }};
     watch({Named{r.in_port, r.out_port, r.prio, r.egress_queue()}});
     if (m_stream) {
@@ -105,7 +102,7 @@ class Lockstep {
       return want;
     }
     const admission::Result got = m_unit.admit(r);
-    idled(m_p.pipe);
+    m_core.idle(m_p.pipe);
     ++m_ops;
     if (!same(want, got)) fail("admit", describe(r), describe(want), describe(got));
     compare_state(e.what, true);
@@ -114,7 +111,7 @@ class Lockstep {
 
   admission::PfcUpdate depart(const admission::Departure& d) {
     gap(d.cycle);
-    const admission::PfcUpdate want = core_op([&] { return m_core.depart(d); });
+    const admission::PfcUpdate want = m_core.depart(d);
     Expect e{m_unit.cycle(), false, true, {}, want, [d] { return "depart " + describe(d); }};
     watch({Named{d.in_port, d.out_port, d.prio, d.egress_queue()}});
     if (m_stream) {
@@ -124,7 +121,7 @@ class Lockstep {
       return want;
     }
     const admission::PfcUpdate got = m_unit.depart(d);
-    idled(m_p.pipe);
+    m_core.idle(m_p.pipe);
     ++m_ops;
     if (want.pfc != got.pfc || want.port_pfc != got.port_pfc)
       fail("depart", describe(d), describe(want), describe(got));
@@ -144,20 +141,20 @@ class Lockstep {
     watch({Named{r.in_port, r.out_port, r.prio, r.egress_queue()}, Named{d.in_port, d.out_port, d.prio, d.egress_queue()}});
     if (m_stream) {
       if (m_p.dual_issue) {
-        std::tie(wu, wr) = core_op([&] { return m_core.depart_and_admit(d, r); });
+        std::tie(wu, wr) = m_core.depart_and_admit(d, r);
         Expect e{m_unit.cycle(), true, true, wr, wu, what};
         snapshot(e);
         const CycleOut o = m_unit.step(&d, &r);
         if (!o.req_taken) fail("depart+admit", describe(r), "taken with the release", "held for a cycle");
         check(o, std::move(e));
       } else {
-        wu = core_op([&] { return m_core.depart(d); });
+        wu = m_core.depart(d);
         Expect e{m_unit.cycle(), false, true, {}, wu, what};
         snapshot(e);
         const CycleOut o = m_unit.step(&d, &r);
         if (o.req_taken) fail("depart+admit", describe(r), "held for a cycle", "taken with the release");
         check(o, std::move(e));
-        wr = core_op([&] { return m_core.admit(r); });
+        wr = m_core.admit(r);
         Expect e2{m_unit.cycle(), true, false, wr, {}, what};
         snapshot(e2);
         check(m_unit.step(nullptr, &r), std::move(e2));
@@ -166,13 +163,13 @@ class Lockstep {
       return {wu, wr};
     }
     if (m_p.dual_issue) {
-      std::tie(wu, wr) = core_op([&] { return m_core.depart_and_admit(d, r); });
+      std::tie(wu, wr) = m_core.depart_and_admit(d, r);
     } else {
-      wu = core_op([&] { return m_core.depart(d); });
+      wu = m_core.depart(d);
       wr = m_core.admit(r);
     }
     const auto [gu, gr] = m_unit.depart_and_admit(d, r);
-    idled(m_p.pipe);
+    m_core.idle(m_p.pipe);
     m_ops += 2;
     if (m_unit.request_waited() == m_p.dual_issue)
       fail("depart+admit", describe(r), m_p.dual_issue ? "taken with the release" : "held for a cycle",
@@ -185,8 +182,8 @@ class Lockstep {
 
   // A run-time CSR write, applied to both (the core through the same register semantics).
   // It takes effect at the edge of its cycle, for the operations decided after it: the
-  // unit first finishes the operations in flight (PIPE idle cycles, which the core, being
-  // PIPE cycles ahead, has seen already: it is told them after the write instead).
+  // unit first finishes the operations in flight (drain; the core places those idle cycles
+  // after the write, as the decide stage sees them).
   bool csr_write(uint32_t addr, uint32_t data) {
     drain();
     bool core_ok = true;
@@ -197,7 +194,6 @@ class Lockstep {
       m_core.refused_write();  // a write access all the same: the unit's cycle
     }
     const bool rtl_ok = m_unit.write(addr, data);
-    m_pending = m_p.pipe;
     if (core_ok != rtl_ok)
       fail("csr write", admission::reg_name(addr, rtl_params()), core_ok ? "accepted" : "refused",
            rtl_ok ? "accepted" : "refused");
@@ -211,19 +207,15 @@ class Lockstep {
   uint32_t csr_read(uint32_t addr) {
     drain();
     const uint32_t v = m_unit.read(addr);
-    idled(1);
+    m_core.idle(1);
     return v;
   }
 
   // Cycles with no operation, on both (checking the operations in flight as they are
   // decided).
   void idle(uint64_t cycles = 1) {
-    for (; cycles && !m_inflight.empty(); --cycles) {
-      check(m_unit.step(nullptr, nullptr));
-      idled(1);
-    }
-    m_unit.idle(cycles);
-    idled(cycles);
+    clock(cycles);
+    m_core.idle(cycles);
   }
 
   // Reset in the middle of traffic (after the operations in flight): both lose their
@@ -244,7 +236,13 @@ class Lockstep {
  private:
   // Before an operation at `cycle`: the unit's clock through the gap the core counts.
   void gap(uint64_t cycle) {
-    if (m_from_cycles) m_unit.idle(m_core.idle_clocks_before(cycle));
+    if (m_from_cycles) clock(m_core.idle_clocks_before(cycle));
+  }
+  // Unit cycles with no operation taken, checking the operations in flight as they are
+  // decided.
+  void clock(uint64_t cycles) {
+    for (; cycles && !m_inflight.empty(); --cycles) check(m_unit.step(nullptr, nullptr));
+    m_unit.idle(cycles);
   }
   // An operation whose response (and state) the unit shows PIPE cycles after `cycle`.
   struct Expect {
@@ -257,23 +255,6 @@ class Lockstep {
     admission::ArchState state{};
   };
 
-  // The core decides an operation: first the idle cycles it has still to be told.
-  template <class F>
-  auto core_op(F f) {
-    m_core.idle(m_pending);
-    m_pending = 0;
-    return f();
-  }
-  // Cycles of the unit with no operation taken: the decide stage sees them PIPE cycles
-  // later, so the last PIPE are told the core only before its next operation or after its
-  // next CSR write (which the decide stage sees first).
-  void idled(uint64_t n) {
-    m_pending += n;
-    if (m_pending > m_p.pipe) {
-      m_core.idle(m_pending - m_p.pipe);
-      m_pending = m_p.pipe;
-    }
-  }
   // The core's state after the operation, to compare with the unit's once decided.
   void snapshot(Expect& e) {
     if (m_mm.any || ++m_since_full < m_full_every) return;
@@ -284,8 +265,8 @@ class Lockstep {
   // One cycle's outputs against the operation decided in it (and `e`, taken in it).
   void check(const CycleOut& o, std::optional<Expect> e = std::nullopt) {
     if (e) m_inflight.push_back(std::move(*e));
-    const uint64_t c = m_unit.cycle() - 1;  // the cycle just clocked
-    const Expect* x = !m_inflight.empty() && m_inflight.front().cycle + m_p.pipe == c ? &m_inflight.front() : nullptr;
+    const Expect* x =
+        !m_inflight.empty() && m_core.due(m_inflight.front().cycle) == m_unit.cycle() ? &m_inflight.front() : nullptr;
     if (!x) {
       if (o.rsp_valid || o.rel_valid) fail("response", "", "no operation decided", "a response");
       return;
@@ -426,7 +407,6 @@ class Lockstep {
   bool m_from_cycles = false;
   std::vector<uint32_t> m_named;
   bool m_stream = false;
-  uint64_t m_pending = 0;       // idle unit cycles the core is still to be told (at most PIPE)
   std::deque<Expect> m_inflight;  // streamed operations not yet decided by the unit
 };
 

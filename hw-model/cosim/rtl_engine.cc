@@ -7,6 +7,7 @@
 
 #ifdef MMUSIM_HAVE_RTL
 #include "Vmmu_cosim.h"
+#include "Vmmu_cosim_pipe.h"
 #include "cosim/lockstep.h"
 #endif
 
@@ -23,6 +24,14 @@ namespace {
 // (Lockstep::set_idle_from_cycles).
 const rtl::UnitParams kParams{MMUSIM_RTL_NPORTS, 8, 32, 4, 8, 16};
 using Model = Vmmu_cosim;
+// The pipelined unit (PIPE 1, admission.pipeline 1), otherwise the same, streamed: each
+// operation is checked when the unit decides it, at the next operation's gap or at the end.
+const rtl::UnitParams kPipeParams = [] {
+  rtl::UnitParams p = kParams;
+  p.pipe = 1;
+  return p;
+}();
+using PipeModel = Vmmu_cosim_pipe;
 constexpr uint32_t kFullStateEvery = MMUSIM_RTL_FULL_STATE_EVERY;
 
 // A switch with fewer ports than the unit uses its first ports; the others get lossy
@@ -46,23 +55,36 @@ struct RtlEngine::Impl {
   Impl(const admission::CoreConfig& c, std::string wave, uint64_t period)
       : cfg(c), waveform(std::move(wave)), period_ps(period) {}
 
-  // Built at the first operation, as the MMU's core is by then.
-  rtl::Lockstep<Model>& lockstep() {
-    if (!ls) {
-      ls = std::make_unique<rtl::Lockstep<Model>>(cfg, kParams, trace, period_ps);
-      ls->set_idle_from_cycles(true);
+  // Calls f with the lockstep of the unit the configuration selects (cfg.pipe), built at
+  // the first operation, as the MMU's core is by then.
+  template <class F>
+  decltype(auto) with(F&& f) {
+    if (cfg.pipe) return f(lockstep(lsp, kPipeParams));
+    return f(lockstep(ls, kParams));
+  }
+  template <class M>
+  rtl::Lockstep<M>& lockstep(std::unique_ptr<rtl::Lockstep<M>>& l, const rtl::UnitParams& p) {
+    if (!l) {
+      l = std::make_unique<rtl::Lockstep<M>>(cfg, p, trace, period_ps);
+      l->set_idle_from_cycles(true);
+      l->set_streaming(p.pipe != 0);
       // The counters an operation names after each one, the whole state (every queue's
       // counters and filters, a debug-port read per word) every kFullStateEvery-th
       // (docs/performance.md: its cost).
-      ls->set_full_state_every(kFullStateEvery);
+      l->set_full_state_every(kFullStateEvery);
     }
-    return *ls;
+    return *l;
+  }
+  bool mismatch() {
+    return with([](auto& l) { return l.mismatch().any; });
   }
 
   // Replays every operation so far into a traced unit, up to and including the bad one.
-  std::string replay() {
-    rtl::Lockstep<Model> traced(cfg, kParams, waveform, period_ps);
+  template <class M>
+  void replay(const rtl::UnitParams& p) {
+    rtl::Lockstep<M> traced(cfg, p, waveform, period_ps);
     traced.set_idle_from_cycles(true);
+    traced.set_streaming(p.pipe != 0);
     for (const Op& o : log) {
       if (o.kind == Op::Kind::kAdmit) traced.admit(o.r);
       else if (o.kind == Op::Kind::kDepart)
@@ -70,16 +92,18 @@ struct RtlEngine::Impl {
       else if (o.kind == Op::Kind::kCsrWrite) traced.csr_write(o.r.in_port, o.r.cells);
       else traced.unit().write(o.r.in_port, o.r.cells);
     }
-    return waveform;
+    traced.drain();
   }
   [[noreturn]] void fail() {
-    const std::string report = ls->mismatch().report;
-    const std::string fst = replay();
-    throw std::runtime_error("RTL/C++ lockstep: " + report + "; waveform " + fst);
+    const std::string report = with([](auto& l) { return l.mismatch().report; });
+    if (cfg.pipe) replay<PipeModel>(kPipeParams);
+    else replay<Model>(kParams);
+    throw std::runtime_error("RTL/C++ lockstep: " + report + "; waveform " + waveform);
   }
 
   admission::CoreConfig cfg;
   std::unique_ptr<rtl::Lockstep<Model>> ls;
+  std::unique_ptr<rtl::Lockstep<PipeModel>> lsp;
   std::string waveform;
   std::vector<Op> log;
   uint64_t period_ps;
@@ -108,19 +132,27 @@ RtlEngine::~RtlEngine() = default;
 
 admission::Result RtlEngine::admit(const admission::Request& r) {
   m->log.push_back({Impl::Op::Kind::kAdmit, r});
-  const admission::Result res = m->lockstep().admit(r);
-  if (m->ls->mismatch().any) m->fail();
+  const admission::Result res = m->with([&](auto& l) { return l.admit(r); });
+  if (m->mismatch()) m->fail();
   return res;
 }
 
 admission::PfcUpdate RtlEngine::depart(const admission::Departure& d) {
   m->log.push_back({Impl::Op::Kind::kDepart, {d.in_port, d.out_port, d.prio, d.cells, d.cycle, d.queue}});
-  const admission::PfcUpdate u = m->lockstep().depart(d);
-  if (m->ls->mismatch().any) m->fail();
+  const admission::PfcUpdate u = m->with([&](auto& l) { return l.depart(d); });
+  if (m->mismatch()) m->fail();
   return u;
 }
 
-uint64_t RtlEngine::cycles() const { return m->ls ? m->ls->unit().cycle() : 0; }
+void RtlEngine::finish() {
+  if (!m->ls && !m->lsp) return;  // no operation: nothing in flight
+  m->with([](auto& l) { l.drain(); });
+  if (m->mismatch()) m->fail();
+}
+
+uint64_t RtlEngine::cycles() const {
+  return m->ls ? m->ls->unit().cycle() : m->lsp ? m->lsp->unit().cycle() : 0;
+}
 
 admission::RtlParams RtlEngine::params() {
   return {kParams.nports, kParams.nprio, kParams.npools, kParams.nprof, kParams.cw};
@@ -128,23 +160,27 @@ admission::RtlParams RtlEngine::params() {
 
 void RtlEngine::csr_write(uint32_t addr, uint32_t data) {
   m->log.push_back({Impl::Op::Kind::kCsrWrite, {addr, 0, 0, data, 0}});
-  m->lockstep().csr_write(addr, data);
-  if (m->ls->mismatch().any) m->fail();
+  m->with([&](auto& l) { l.csr_write(addr, data); });
+  if (m->mismatch()) m->fail();
 }
 
-uint32_t RtlEngine::csr_read(uint32_t addr) { return m->lockstep().csr_read(addr); }
+uint32_t RtlEngine::csr_read(uint32_t addr) {
+  return m->with([&](auto& l) { return l.csr_read(addr); });
+}
 
 void RtlEngine::trace(std::string fst) {
-  if (m->ls) throw std::logic_error("RtlEngine::trace: after the first operation");
+  if (m->ls || m->lsp) throw std::logic_error("RtlEngine::trace: after the first operation");
   m->trace = std::move(fst);
 }
 
 // A unit that never saw an operation is programmed all the same: its waveform shows that.
-void RtlEngine::close_trace() { m->lockstep().unit().close_wave(); }
+void RtlEngine::close_trace() {
+  m->with([](auto& l) { l.unit().close_wave(); });
+}
 
 bool RtlEngine::inject_unit_csr_write(uint32_t addr, uint32_t data) {
   m->log.push_back({Impl::Op::Kind::kUnitWrite, {addr, 0, 0, data, 0}});
-  return m->lockstep().unit().write(addr, data);
+  return m->with([&](auto& l) { return l.unit().write(addr, data); });
 }
 
 #else
@@ -159,6 +195,7 @@ RtlEngine::RtlEngine(const admission::CoreConfig&, std::string, uint64_t) {
 RtlEngine::~RtlEngine() = default;
 admission::Result RtlEngine::admit(const admission::Request&) { return {}; }
 admission::PfcUpdate RtlEngine::depart(const admission::Departure&) { return {}; }
+void RtlEngine::finish() {}
 uint64_t RtlEngine::cycles() const { return 0; }
 bool RtlEngine::inject_unit_csr_write(uint32_t, uint32_t) { return false; }
 admission::RtlParams RtlEngine::params() { return {}; }

@@ -28,6 +28,9 @@ class RtlEngine {
   // Throw std::runtime_error with the mismatch report (and waveform path) on disagreement.
   admission::Result admit(const admission::Request& r);
   admission::PfcUpdate depart(const admission::Departure& d);
+  // The end of the run: the operations still in flight in a pipelined unit are decided
+  // and checked (std::runtime_error with the report on disagreement).
+  void finish();
   uint64_t cycles() const;
   // A run-time CSR write (software through the model's CSR target): to the unit and the
   // checking core alike; throws std::runtime_error with the report if they disagree.

@@ -131,6 +131,11 @@ void IngressPipeline::decide(Packet* p) {
     m_pool.put(p);
     return;
   }
+  if (m_verdict_delay) m_cal.at<&IngressPipeline::forward>(now_ps() + m_verdict_delay, Phase::kDecision, this, p);
+  else forward(p);
+}
+
+void IngressPipeline::forward(Packet* p) {
   if (bfc.size()) bfc->enqueue(*p);  // BFC queue assignment and backpressure
   tlm::tlm_phase ph = tlm::BEGIN_REQ;
   sc_core::sc_time t = sc_core::SC_ZERO_TIME;

@@ -57,12 +57,16 @@ class IngressPipeline : public sc_core::sc_module {
   void enqueue(Packet* p, uint64_t arrival);
   void on_decisions();
   void decide(Packet* p);
+  // An admitted frame joins its egress queue (through BFC) when the verdict takes effect.
+  void forward(Packet* p);
+  void end_of_elaboration() override { m_verdict_delay = mmu->verdict_delay_ps(); }
 
   const IngressConfig m_cfg;
   PacketPool& m_pool;
   // What every frame reads, in the first aligned lines of the pipeline's state.
   alignas(64) uint64_t m_period;
   uint64_t m_latency;
+  uint64_t m_verdict_delay = 0;  // the MMU's (AdmissionIf::verdict_delay_ps)
   // A data frame takes the first free MMU clock edge of its pipeline at or after its
   // arrival + latency, in the order of the arrival entries it would have (time, posting
   // order). That order is known once its arrival time has come, and a frame sent later

@@ -15,7 +15,7 @@ using admission::Verdict;
 
 Mmu::Mmu(sc_core::sc_module_name name, MmuConfig cfg)
     : sc_module(name), admission_export("admission_export"), pfc("pfc"), m_cfg(std::move(cfg)),
-      m_core(m_cfg.core), m_cell(m_cfg.cell_bytes),
+      m_core(m_cfg.core), m_delay_ps(uint64_t(m_cfg.core.pipe) * m_cfg.clock_period_ps), m_cell(m_cfg.cell_bytes),
       m_stats(kPools + m_cfg.pool_names.size(), m_cfg.measure.start_ps, m_cfg.measure.end_ps,
               m_cfg.occupancy_bucket_bytes),
       m_occ{m_stats.series(kLossless), m_stats.series(kLossy), m_stats.series(kHeadroom),
@@ -34,6 +34,7 @@ Mmu::Mmu(sc_core::sc_module_name name, MmuConfig cfg)
     m_wred_cells.assign(size_t(ports) * kClasses, 0);
   }
   admission_export.bind(*this);
+  if (m_delay_ps) m_cal = std::make_unique<Calendar::Client>();
   for (size_t i = 0; i < m_cfg.pool_names.size(); ++i) m_pool_stats.push_back(m_stats.series(kPools + i));
   for (uint32_t p = 0; p < ports && (m_ll_port < 0 || m_ly_port < 0); ++p)
     for (uint32_t q = 0; q < kClasses; ++q) {
@@ -236,8 +237,7 @@ bool Mmu::admit(Packet& p) {
   } catch (const std::exception& e) {
     model_error(e, p, "admission");
   }
-  if (r.pfc != PfcEvent::kNone) pfc->pfc_event(p.in_port, p.prio, r.pfc);
-  if (r.port_pfc != PfcEvent::kNone) pfc->port_pfc_event(p.in_port, r.port_pfc);
+  pfc_events(p.in_port, p.prio, r.pfc, r.port_pfc);
   if (m_tr) trace_touch(p.in_port, p.out_port, p.prio, q);
   if (r.verdict == Verdict::kDrop) {
     ++m_drop_reason[size_t(r.reason)];
@@ -298,8 +298,27 @@ void Mmu::depart(const Packet& p) {
   m_port[p.in_port].in_cells -= p.cells;
   update_stats(t);
   if (m_tr) trace_touch(p.in_port, p.out_port, p.prio, q);
-  if (ev.pfc != PfcEvent::kNone) pfc->pfc_event(p.in_port, p.prio, ev.pfc);
-  if (ev.port_pfc != PfcEvent::kNone) pfc->port_pfc_event(p.in_port, ev.port_pfc);
+  pfc_events(p.in_port, p.prio, ev.pfc, ev.port_pfc);
+}
+
+void Mmu::pfc_events(uint32_t port, uint8_t prio, PfcEvent e, PfcEvent port_e) {
+  if (e == PfcEvent::kNone && port_e == PfcEvent::kNone) return;
+  if (m_delay_ps) {
+    // The unit registers the response pipe cycles later: the events go out at that edge.
+    const uint64_t packed = uint64_t(port) << 16 | uint64_t(prio) << 8 | uint64_t(e) << 4 | uint64_t(port_e);
+    m_cal->at<&Mmu::deliver_pfc>(now_ps() + m_delay_ps, Phase::kDecision, this, packed);
+    return;
+  }
+  if (e != PfcEvent::kNone) pfc->pfc_event(port, prio, e);
+  if (port_e != PfcEvent::kNone) pfc->port_pfc_event(port, port_e);
+}
+
+void Mmu::deliver_pfc(uint64_t packed) {
+  const uint32_t port = uint32_t(packed >> 16);
+  const uint8_t prio = uint8_t(packed >> 8);
+  const auto e = PfcEvent(packed >> 4 & 0xf), port_e = PfcEvent(packed & 0xf);
+  if (e != PfcEvent::kNone) pfc->pfc_event(port, prio, e);
+  if (port_e != PfcEvent::kNone) pfc->port_pfc_event(port, port_e);
 }
 
 void Mmu::push_int_hop(Packet& p, uint64_t t) {
@@ -355,6 +374,13 @@ nlohmann::json Mmu::wred_summary() const {
 nlohmann::json Mmu::int_summary() const { return {{"hops_recorded", m_int_recorded}, {"stack_full", m_int_full}}; }
 
 void Mmu::finish(uint64_t end_ps) {
+  if (m_rtl) {
+    try {
+      m_rtl->finish();
+    } catch (const std::exception& e) {
+      SC_REPORT_ERROR("mmusim/mmu", e.what());
+    }
+  }
   sample_until(end_ps);
   m_stats.finish(end_ps);
 }

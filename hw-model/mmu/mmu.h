@@ -13,6 +13,7 @@
 
 #include "admission/admission_core.h"
 #include "admission/ecn_marker.h"
+#include "common/calendar.h"
 #include "cosim/rtl_engine.h"
 #include "config/block_config.h"
 #include "config/config_error.h"
@@ -33,6 +34,9 @@ class Mmu : public sc_core::sc_module, public AdmissionIf {
   bool admit(Packet& p) override;
   void depart(const Packet& p) override;
   void dequeue(Packet& p) override;
+  // The unit's pipeline (admission.pipeline, CoreConfig::pipe): a verdict takes effect pipe
+  // MMU cycles after its decision edge.
+  uint64_t verdict_delay_ps() const override { return m_delay_ps; }
 
   // Streams a row per sample interval to `out` (header written now).
   void enable_timeseries(std::ostream* out);
@@ -83,9 +87,15 @@ class Mmu : public sc_core::sc_module, public AdmissionIf {
   uint8_t queue_of(const Packet& p) const { return m_cfg.tc_to_queue[p.out_port][p.tc]; }
   void push_int_hop(Packet& p, uint64_t t);
   [[noreturn]] void model_error(const std::exception& e, const Packet& p, const char* op);
+  // PFC events of a verdict (queue and port level) to the PFC generator, verdict_delay_ps
+  // after now.
+  void pfc_events(uint32_t port, uint8_t prio, admission::PfcEvent e, admission::PfcEvent port_e);
+  void deliver_pfc(uint64_t packed);
 
   const MmuConfig m_cfg;
   admission::AdmissionCore m_core;
+  const uint64_t m_delay_ps;
+  std::unique_ptr<Calendar::Client> m_cal;  // delayed PFC events; only with a delay
   std::unique_ptr<RtlEngine> m_rtl;
   OpHook m_op_hook;
   uint64_t m_cell;

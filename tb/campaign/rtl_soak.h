@@ -131,9 +131,9 @@ Stats run(rtl::Lockstep<M>& ls, std::mt19937_64& rng, uint64_t requests) {
   std::vector<Packet> live;
   Stats st;
   // Half the cases count the idle cycles between operations from their cycles, as a
-  // co-simulation does (the gated unit clocked the fewest cycles that match); all clock
-  // some explicitly (ls.idle). Not on a pipelined unit, which streams its operations.
-  const bool from_cycles = p.pipe == 0 && rng() % 2;
+  // co-simulation does (the gated unit clocked the fewest cycles that match, a pipelined
+  // one streamed through them); all clock some explicitly (ls.idle).
+  const bool from_cycles = rng() % 2;
   ls.set_idle_from_cycles(from_cycles);
   // The cycle of each operation: mostly 0..3 cycles after the last, now and then up to
   // 600 (abm's intervals roll; the threshold calculator loads in the gap).

@@ -143,6 +143,7 @@ class AdmissionStub : public sc_core::sc_module, public AdmissionIf {
   };
   std::vector<Rec> admitted, departed;
   std::function<bool(const Packet&)> verdict = [](const Packet&) { return true; };
+  uint64_t delay_ps = 0;  // verdict_delay_ps (a pipelined unit's), set before elaboration ends
 
   explicit AdmissionStub(sc_core::sc_module_name n) : sc_module(n), exp("exp") { exp.bind(*this); }
   bool admit(Packet& p) override {
@@ -150,6 +151,7 @@ class AdmissionStub : public sc_core::sc_module, public AdmissionIf {
     return verdict(p);
   }
   void depart(const Packet& p) override { departed.push_back({now_ps(), p}); }
+  uint64_t verdict_delay_ps() const override { return delay_ps; }
 };
 
 // PauseIf stub (one per port of an ingress pipeline): records received PFC frames.

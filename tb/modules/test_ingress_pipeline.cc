@@ -99,6 +99,28 @@ TEST(IngressPipeline, DecisionAtFirstClockEdgePlusLatency) {
   EXPECT_EQ(j.at("out").at(3).at(0).at("begin"), 35'000);
 }
 
+// A pipelined admission unit (admission.pipeline 1: the MMU's verdict takes effect a clock
+// period after the decision): the decisions keep their edges, an admitted frame reaches
+// its egress port one period (1000 ps) later; a dropped one never does.
+TEST(IngressPipeline, AnAdmittedFrameJoinsItsEgressPortWhenTheVerdictTakesEffect) {
+  const json j = parse_ok(run_in_child([] {
+    IngressBench b(1);
+    b.mmu.delay_ps = 1000;
+    b.mmu.verdict = [](const Packet& p) { return p.flow != 2; };
+    b.frame(0, 10'500, 0, 1, 1500, host_ip(1));
+    b.frame(0, 20'000, 1, 2, 1500, host_ip(2));
+    sc_core::sc_start(ps(100 * kUs));
+    return b.result().dump();
+  }));
+  EXPECT_EQ(admit_time(j, 1), 15'000);
+  EXPECT_EQ(admit_time(j, 2), 24'000);
+  const json& o1 = j.at("out").at(1);
+  ASSERT_EQ(o1.size(), 1u);
+  EXPECT_EQ(o1[0].at("begin"), 16'000);
+  EXPECT_EQ(j.at("out").at(2).size(), 0u);
+  EXPECT_EQ(j.at("pool_in_use"), 1);  // the admitted frame, held by its sink's record
+}
+
 TEST(IngressPipeline, OneDecisionPerCyclePerPipeline) {
   const json j = parse_ok(run_in_child([] {
     IngressBench b(1);

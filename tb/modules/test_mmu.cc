@@ -131,6 +131,46 @@ TEST(Mmu, AdmitAndDepartKeepClassOccupancyConsistent) {
   EXPECT_EQ(j.at("headroom_max"), 25'600);
 }
 
+// The pipelined unit (admission.pipeline 1): the XOFF of the headroom admission at 300 us
+// and the XON of the release at 400 us (as above) reach the PFC generator one MMU clock
+// period (1 ns at 1000 MHz) after their decision edges; the verdict and the counters are
+// there at the edge.
+TEST(Mmu, APipelinedUnitsPfcEventsComeOneCycleAfterTheDecision) {
+  const json j = parse_ok(run_in_child([] {
+    json s = default_scenario_json();
+    s["admission"]["pipeline"] = 1;
+    MmuBench b(load_scenario(s, "default"));
+    std::vector<Packet> big(7, MmuBench::pkt(1, 0, 3, 4096));
+    Packet small = MmuBench::pkt(1, 0, 3, 100);
+    json j;
+    j["delay_ps"] = b.mmu.verdict_delay_ps();
+    b.src.at(200 * kUs, [&] {
+      for (auto& p : big) b.src.mmu->admit(p);
+    });
+    b.src.at(300 * kUs, [&] {
+      j["admit_small"] = b.src.mmu->admit(small);
+      j["small_headroom"] = small.headroom;
+      j["hdrm_at_edge"] = b.mmu.core().headroom_cells(1, 3);
+      j["pfc_at_edge"] = b.pfc.got.size();
+    });
+    b.src.at(400 * kUs, [&] { b.src.mmu->depart(big[0]); });
+    sc_core::sc_start(ps(1500 * kUs));
+    for (const auto& e : b.pfc.got)
+      j["pfc"].push_back({{"t", e.t}, {"port", e.port}, {"prio", e.prio}, {"e", admission::to_string(e.e)}});
+    return j.dump();
+  }));
+  ASSERT_FALSE(j.empty());
+  EXPECT_EQ(j.at("delay_ps"), 1000);
+  EXPECT_EQ(j.at("admit_small"), true);
+  EXPECT_EQ(j.at("small_headroom"), true);
+  EXPECT_EQ(j.at("hdrm_at_edge"), 100);
+  EXPECT_EQ(j.at("pfc_at_edge"), 0);
+  const json& pfc = j.at("pfc");
+  ASSERT_EQ(pfc.size(), 2u) << pfc.dump();
+  EXPECT_EQ(pfc[0], json({{"t", 300 * kUs + 1000}, {"port", 1}, {"prio", 3}, {"e", "xoff"}}));
+  EXPECT_EQ(pfc[1], json({{"t", 400 * kUs + 1000}, {"port", 1}, {"prio", 3}, {"e", "xon"}}));
+}
+
 TEST(Mmu, DepartureOfAPacketNeverAdmittedStopsTheModel) {
   const ChildResult r = run_in_child([] {
     MmuBench b;

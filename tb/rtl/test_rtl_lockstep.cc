@@ -267,20 +267,23 @@ TEST(DirectedLimits, CountersReachTheirWidthAndThresholdsSaturate) {
 // come back (XON) while the unit takes a request every cycle.
 class Sustained : public ::testing::TestWithParam<std::string> {};
 
-TEST_P(Sustained, OneRequestPerCycleWhileReleasesCompete) {
+// The sustained traffic (above) on `ls`, one cycle each: the counts of what it met.
+struct SustainedCounts {
+  uint64_t cycles = 0;
+  uint32_t decisions = 0, xoff = 0, xon = 0, drops = 0, releases = 0;
+};
+template <class M>
+SustainedCounts sustained_traffic(Lockstep<M>& ls, uint64_t n) {
   namespace R = admission::regs;
-  Lockstep<Vmmu_mid> ls(directed_config(kMid, GetParam()), kMid);
-  ASSERT_TRUE(kMid.dual_issue);
   std::mt19937_64 rng(7);
   std::deque<Packet> live;
+  SustainedCounts k;
   const uint32_t decisions_before = ls.csr_read(R::STAT_DECISIONS_ADDR);
   const uint64_t cycle_before = ls.unit().cycle();
-  constexpr uint64_t kCycles = 4000;
-  uint32_t xoff = 0, xon = 0, drops = 0, releases = 0;
-  for (uint64_t c = 0; c < kCycles; ++c) {
+  for (uint64_t c = 0; c < n; ++c) {
     const bool drain = (c / 500) % 2 == 1;
-    const Packet k{uint32_t(rng() % 3), 1, uint8_t(rng() % 4 ? kLl : kLy), drain ? 1u : 3u, 0};
-    const admission::Request r{k.in, k.out, k.prio, k.cells, c};  // cycle c: abm's intervals roll
+    const Packet p{uint32_t(rng() % 3), 1, uint8_t(rng() % 4 ? kLl : kLy), drain ? 1u : 3u, 0};
+    const admission::Request r{p.in, p.out, p.prio, p.cells, c};  // cycle c: abm's intervals roll
     admission::Result res;
     if (live.empty() || (!drain && c % 2)) {
       res = ls.admit(r);
@@ -288,24 +291,33 @@ TEST_P(Sustained, OneRequestPerCycleWhileReleasesCompete) {
       const Packet d = live.front();
       live.pop_front();
       const auto [rel, req] = ls.depart_and_admit({d.in, d.out, d.prio, d.cells, c}, r);
-      xon += rel.pfc == PfcEvent::kXon;
-      ++releases;
+      k.xon += rel.pfc == PfcEvent::kXon;
+      ++k.releases;
       res = req;
     }
-    xoff += res.pfc == PfcEvent::kXoff;
-    if (res.verdict == Verdict::kDrop) ++drops;
-    else live.push_back(k);
+    k.xoff += res.pfc == PfcEvent::kXoff;
+    if (res.verdict == Verdict::kDrop) ++k.drops;
+    else live.push_back(p);
   }
-  const uint64_t cycles = ls.unit().cycle() - cycle_before;
-  const uint32_t decisions = ls.csr_read(R::STAT_DECISIONS_ADDR) - decisions_before;
+  k.cycles = ls.unit().cycle() - cycle_before;
+  k.decisions = ls.csr_read(R::STAT_DECISIONS_ADDR) - decisions_before;  // drains the pipeline first
+  return k;
+}
+
+TEST_P(Sustained, OneRequestPerCycleWhileReleasesCompete) {
+  Lockstep<Vmmu_mid> ls(directed_config(kMid, GetParam()), kMid);
+  ASSERT_TRUE(kMid.dual_issue);
+  constexpr uint64_t kCycles = 4000;
+  const SustainedCounts k = sustained_traffic(ls, kCycles);
   expect_clean(ls);
-  EXPECT_EQ(cycles, kCycles) << "requests: " << kCycles;
-  EXPECT_EQ(decisions, kCycles);
-  EXPECT_GT(xoff, 0u);
-  EXPECT_GT(xon, 0u);
-  EXPECT_GT(drops, 0u);
+  EXPECT_EQ(k.cycles, kCycles) << "requests: " << kCycles;
+  EXPECT_EQ(k.decisions, kCycles);
+  EXPECT_GT(k.xoff, 0u);
+  EXPECT_GT(k.xon, 0u);
+  EXPECT_GT(k.drops, 0u);
   std::printf("%s: %llu requests and %u releases in %llu cycles; %u XOFF, %u XON, %u drops\n",
-              GetParam().c_str(), (unsigned long long)kCycles, releases, (unsigned long long)cycles, xoff, xon, drops);
+              GetParam().c_str(), (unsigned long long)kCycles, k.releases, (unsigned long long)k.cycles, k.xoff, k.xon,
+              k.drops);
 }
 
 INSTANTIATE_TEST_SUITE_P(Policies, Sustained, ::testing::Values("dt", "reverie", "dsh", "static", "sih", "abm"),
@@ -415,43 +427,56 @@ TEST_P(Pipelined, SameQueueInConsecutiveCyclesDecidesAsTheOneCycleUnit) {
 // Sustained above (a release in every cycle while draining, every other cycle while
 // filling): 4 000 requests in exactly 4 000 cycles.
 TEST_P(Pipelined, OneRequestAndOneReleasePerCycle) {
-  namespace R = admission::regs;
   Lockstep<Vmmu_pmid> ls(directed_config(kPipeMid, GetParam()), kPipeMid);
   ls.set_streaming(true);
-  std::mt19937_64 rng(7);
-  std::deque<Packet> live;
-  const uint32_t decisions_before = ls.csr_read(R::STAT_DECISIONS_ADDR);
-  const uint64_t cycle_before = ls.unit().cycle();
   constexpr uint64_t kCycles = 4000;
-  uint32_t xoff = 0, xon = 0, drops = 0, releases = 0;
-  for (uint64_t c = 0; c < kCycles; ++c) {
-    const bool drain = (c / 500) % 2 == 1;
-    const Packet k{uint32_t(rng() % 3), 1, uint8_t(rng() % 4 ? kLl : kLy), drain ? 1u : 3u, 0};
-    const admission::Request r{k.in, k.out, k.prio, k.cells, c};
-    admission::Result res;
-    if (live.empty() || (!drain && c % 2)) {
-      res = ls.admit(r);
-    } else {
-      const Packet d = live.front();
-      live.pop_front();
-      const auto [rel, req] = ls.depart_and_admit({d.in, d.out, d.prio, d.cells, c}, r);
-      xon += rel.pfc == PfcEvent::kXon;
-      ++releases;
-      res = req;
-    }
-    xoff += res.pfc == PfcEvent::kXoff;
-    if (res.verdict == Verdict::kDrop) ++drops;
-    else live.push_back(k);
-  }
-  const uint64_t cycles = ls.unit().cycle() - cycle_before;
-  const uint32_t decisions = ls.csr_read(R::STAT_DECISIONS_ADDR) - decisions_before;
+  const SustainedCounts k = sustained_traffic(ls, kCycles);
   expect_clean(ls);
-  EXPECT_EQ(cycles, kCycles);
-  EXPECT_EQ(decisions, kCycles);
-  EXPECT_GT(xoff, 0u);
-  EXPECT_GT(xon, 0u);
+  EXPECT_EQ(k.cycles, kCycles);
+  EXPECT_EQ(k.decisions, kCycles);
+  EXPECT_GT(k.xoff, 0u);
+  EXPECT_GT(k.xon, 0u);
   std::printf("%s: %llu requests and %u releases in %llu cycles; %u XOFF, %u XON, %u drops\n", GetParam().c_str(),
-              (unsigned long long)kCycles, releases, (unsigned long long)cycles, xoff, xon, drops);
+              (unsigned long long)kCycles, k.releases, (unsigned long long)k.cycles, k.xoff, k.xon, k.drops);
+}
+
+// Streamed with the gaps counted from the operations' cycles, as the co-simulated
+// pipelined unit runs: requests on one queue at cycles with gaps of 0 to 9 cycles
+// (THRESH_PERIOD 3: loads fall inside gaps and on operations), the gated unit clocked
+// only AdmissionCore::idle_clocks_before() cycles per gap, each operation checked when it
+// is decided (in a later gap or at the next operation), a CSR write in the middle (the
+// decide stage idles a cycle after it). Beside it the one-cycle unit runs the same
+// operations the same way (its calculator's phase is a cycle earlier: the verdicts that
+// differ are printed).
+TEST_P(Pipelined, GapsCountedFromTheCyclesAsACoSimulation) {
+  namespace R = admission::regs;
+  admission::CoreConfig c = directed_config(kPipeMid, GetParam());
+  c.thresholds.period_cycles = 3;
+  Lockstep<Vmmu_pmid> lp(c, kPipeMid);
+  Lockstep<Vmmu_mid> l1(c, kMid);
+  lp.set_streaming(true);
+  lp.set_idle_from_cycles(true);
+  l1.set_idle_from_cycles(true);
+  uint64_t cycle = 0;
+  uint32_t xoff = 0, differ = 0;
+  for (int i = 0; i < 500; ++i) {
+    cycle += uint64_t(i * 7 % 10);
+    const admission::Request r{uint32_t(i % 2), 1, uint8_t(kLl), 2, cycle};
+    const auto a = lp.admit(r), b = l1.admit(r);
+    differ += !(a.verdict == b.verdict && a.pfc == b.pfc);
+    xoff += a.pfc == PfcEvent::kXoff;
+    if (i == 250) {
+      EXPECT_TRUE(lp.csr_write(R::IPROF_XOFF_ADDR, 60));
+      EXPECT_TRUE(l1.csr_write(R::IPROF_XOFF_ADDR, 60));
+    }
+  }
+  lp.drain();
+  expect_clean(lp);
+  expect_clean(l1);
+  EXPECT_GT(xoff, 0u);
+  EXPECT_LT(lp.unit().cycle(), cycle);  // clock-gated: fewer unit cycles than MMU cycles
+  std::printf("%s: %u of 500 verdicts differ from the one-cycle unit's; %llu unit cycles for %llu MMU cycles\n",
+              GetParam().c_str(), differ, (unsigned long long)lp.unit().cycle(), (unsigned long long)cycle);
 }
 
 INSTANTIATE_TEST_SUITE_P(Policies, Pipelined, ::testing::Values("dt", "reverie", "dsh", "static", "sih", "abm"),

@@ -7,6 +7,7 @@
 #include <cstdlib>
 #include <iterator>
 #include <random>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -18,11 +19,12 @@ using namespace mmusim::admission::testcfg;
 
 namespace {
 
-CoreConfig timed(uint32_t period, const std::string& policy = "dt") {
+CoreConfig timed(uint32_t period, const std::string& policy = "dt", uint32_t pipe = 0) {
   CoreConfig c = small_config();
   c.policy = policy;
   c.thresholds.zero_latency = false;
   c.thresholds.period_cycles = period;
+  c.pipe = pipe;
   return c;
 }
 
@@ -95,8 +97,9 @@ TEST(ThresholdTiming, RandomGapsMatchCycleByCycleAndTheFewestClocks) {
   uint64_t gated_clocks = 0;
   for (const char* pol : {"dt", "reverie", "dsh", "abm"}) {
     for (int run = 0; run < 6; ++run) {
-      const uint32_t period = uint32_t(rng() % 3 ? pick(1, 8) : pick(9, 255));
-      AdmissionCore counted(timed(period, pol)), stepped(timed(period, pol)), fewest(timed(period, pol));
+      const uint32_t period = uint32_t(rng() % 3 ? pick(1, 8) : pick(9, 255)), pipe = uint32_t(run % 2);
+      AdmissionCore counted(timed(period, pol, pipe)), stepped(timed(period, pol, pipe)),
+          fewest(timed(period, pol, pipe));
       stepped.set_idle_from_cycles(false);
       fewest.set_idle_from_cycles(false);
       std::vector<Departure> held;
@@ -104,7 +107,8 @@ TEST(ThresholdTiming, RandomGapsMatchCycleByCycleAndTheFewestClocks) {
       for (int op = 0; op < 2000; ++op) {
         const uint64_t last = cycle, r = rng() % 100;
         cycle += r < 40 ? 0 : r < 70 ? 1 : r < 90 ? pick(2, 2 * period + 2) : pick(0, 3000);
-        const std::string at = std::string(pol) + " period " + std::to_string(period) + " op " +
+        const std::string at = std::string(pol) + " period " + std::to_string(period) + " pipe " +
+                               std::to_string(pipe) + " op " +
                                std::to_string(op) + " cycle " + std::to_string(cycle) + ", MMUSIM_SEED=" +
                                std::to_string(seed);
         const uint64_t clocks = counted.idle_clocks_before(cycle);
@@ -135,6 +139,11 @@ TEST(ThresholdTiming, RandomGapsMatchCycleByCycleAndTheFewestClocks) {
           ASSERT_EQ(int(a.pfc), int(c.pfc)) << at;
           ASSERT_EQ(int(a.port_pfc), int(c.port_pfc)) << at;
         }
+        if (rng() % 200 == 0) {  // a CSR write: the decide stage idles pipe cycles after it
+          counted.refused_write();
+          stepped.refused_write();
+          fewest.refused_write();
+        }
         for (uint32_t port = 0; port < 2; ++port)
           for (uint32_t prio : {kLl, kLy}) {
             ASSERT_EQ(counted.ingress_threshold(port, prio), stepped.ingress_threshold(port, prio)) << at;
@@ -147,4 +156,88 @@ TEST(ThresholdTiming, RandomGapsMatchCycleByCycleAndTheFewestClocks) {
     }
   }
   EXPECT_GT(gated_clocks, 0u);
+}
+
+// The pipelined unit's timing (PIPE 1): an operation taken at cycle t is decided at t + 1
+// and its response registered at the edge of t + 2; forwarding keeps the decisions those
+// of the one-cycle unit given the same operations in the same cycles.
+TEST(PipelineTiming, AResponseIsDueTwoCyclesAfterTheOperation) {
+  AdmissionCore p0(timed(1)), p1(timed(1, "dt", 1));
+  EXPECT_EQ(p0.latency(), 1u);
+  EXPECT_EQ(p1.latency(), 2u);
+  EXPECT_EQ(p0.due(10), 11u);
+  EXPECT_EQ(p1.due(10), 12u);
+  CoreConfig bad = timed(1);
+  bad.pipe = 2;
+  EXPECT_THROW(AdmissionCore{bad}, std::invalid_argument);
+  CoreConfig other = p0.config();
+  other.pipe = 1;
+  EXPECT_THROW(p0.reconfigure(other), std::invalid_argument);  // PIPE is fixed at elaboration
+}
+
+TEST(PipelineTiming, BackToBackAndAfterAGapAsTheOneCycleUnit) {
+  // The same queue in consecutive cycles: each decide stage misses the previous one's cell
+  // (THRESH_PERIOD 1): q >= 600 - (q - 1) first at q = 301; with an idle cycle between the
+  // operations the thresholds hold every earlier cell: 300.
+  AdmissionCore b2b(timed(1, "dt", 1)), gap1(timed(1, "dt", 1)), same(timed(1, "dt", 1));
+  EXPECT_EQ(fill_every(b2b, 1), 301u);
+  EXPECT_EQ(fill_every(gap1, 2), 300u);
+  EXPECT_EQ(fill_every(same, 0), 301u);
+}
+
+TEST(PipelineTiming, AReleaseAndARequestOnOneQueueInOneCycle) {
+  // 400 two-cell lossless requests on one queue in consecutive cycles (dt: XOFF at the
+  // 152nd, where the cells before it, q = 302, first reach 600 - (q - 2)), then a release and a request of that queue in each of
+  // 300 cycles: the pipelined core's verdicts, PFC events and state are the one-cycle
+  // core's at every step.
+  for (const char* pol : {"dt", "reverie", "dsh", "abm"}) {
+    AdmissionCore p0(timed(1, pol)), p1(timed(1, pol, 1));
+    uint64_t c = 0;
+    int xoff_at = 0;
+    for (int i = 1; i <= 400; ++i, ++c) {
+      const Request r{0, 1, uint8_t(kLl), 2, c};
+      const Result a = p0.admit(r), b = p1.admit(r);
+      ASSERT_EQ(int(a.verdict), int(b.verdict)) << pol << " request " << i;
+      ASSERT_EQ(int(a.pfc), int(b.pfc)) << pol << " request " << i;
+      if (b.pfc == PfcEvent::kXoff && !xoff_at) xoff_at = i;
+    }
+    if (std::string(pol) == "dt") EXPECT_EQ(xoff_at, 152);
+    for (int i = 0; i < 300; ++i, ++c) {
+      const Departure d{0, 1, uint8_t(kLl), 2, c};
+      const Request r{0, 1, uint8_t(kLl), 2, c};
+      const auto [ua, ra] = p0.depart_and_admit(d, r);
+      const auto [ub, rb] = p1.depart_and_admit(d, r);
+      ASSERT_EQ(int(ua.pfc), int(ub.pfc)) << pol << " pair " << i;
+      ASSERT_EQ(int(ra.verdict), int(rb.verdict)) << pol << " pair " << i;
+      ASSERT_EQ(int(ra.pfc), int(rb.pfc)) << pol << " pair " << i;
+    }
+    EXPECT_EQ(first_difference(p0.state(), p1.state()), "") << pol;
+  }
+}
+
+TEST(PipelineTiming, AGapKeepsThePeriodsPhaseOneCycleLater) {
+  // THRESH_PERIOD 4, as AGapKeepsThePeriodsPhase, on the pipelined core: the decide stage
+  // is idle for one cycle after the programming before the first operation taken (at cycle
+  // 0) is decided, so the period's phase is one cycle later. Counter 1 after programming:
+  //   cycle 0: the owed idle cycle (1 -> 2), then 2 -> 3, no load                600
+  //   cycle 2: 1 idle cycle, 3 -> 0; the operation's edge loads 1 cell            599
+  //   cycle 3: counter 1 -> 2, no load                                           599
+  //   cycle 9: 5 idle cycles, the 3rd loads (3 cells); the counter ends at 3     597
+  //   cycle 10: counter 0: loads 4                                               596
+  //   cycle 11: counter 1 -> 2                                                   596
+  //   cycle 15: 3 idle cycles, the 3rd loads 6; counter 1                        594
+  //   cycle 1015: 999 idle cycles load 7; counter 1                              593
+  // A co-simulated unit is clocked idle_clocks_before() cycles for each gap: fewer, the
+  // same registers.
+  const uint64_t cycles[] = {0, 2, 3, 9, 10, 11, 15, 1015};
+  const uint64_t want[] = {600, 599, 599, 597, 596, 596, 594, 593};
+  AdmissionCore core(timed(4, "dt", 1)), fewest(timed(4, "dt", 1));
+  fewest.set_idle_from_cycles(false);
+  for (size_t i = 0; i < std::size(cycles); ++i) {
+    fewest.idle(core.idle_clocks_before(cycles[i]));
+    core.admit(lossy(cycles[i]));
+    fewest.admit(lossy(0));
+    EXPECT_EQ(core.egress_threshold(1, kLy), want[i]) << "cycle " << cycles[i];
+    EXPECT_EQ(fewest.egress_threshold(1, kLy), want[i]) << "cycle " << cycles[i];
+  }
 }
