@@ -29,18 +29,22 @@ module mmu_adm_derive
   input  wire                  clk_i,
   input  wire                  rst_ni,
   // The stored fields, and this cycle's accepted write of each (enable, entry, value; the
-  // entry at the CSR block's index width, below NPROF or NQ).
+  // entry at the CSR block's index width, below NPROF or NQ) and whether a write access
+  // names it (wsel, accepted or not).
   input  wire [NPROF*4-1:0]    ip_pool_i,
   input  wire                  ip_pool_we_i,
+  input  wire                  ip_pool_wsel_i,
   input  wire [8:0]            ip_pool_widx_i,
   input  wire [3:0]            ip_pool_wd_i,
   input  wire [NPROF*CW-1:0]   ip_xoff_i,
   input  wire                  ip_xoff_we_i,
+  input  wire                  ip_xoff_wsel_i,
   input  wire [8:0]            ip_xoff_widx_i,
   input  wire [CW-1:0]         ip_xoff_wd_i,
   input  wire [NQ*5-1:0]       q_pg_prof_i,
   input  wire [NQ-1:0]         q_lossless_i,
   input  wire                  qmap_we_i,
+  input  wire                  qmap_wsel_i,
   input  wire [11:0]           qmap_widx_i,
   input  wire [4:0]            q_pg_prof_wd_i,
   input  wire                  q_lossless_wd_i,
@@ -55,31 +59,48 @@ module mmu_adm_derive
   wire load = ip_pool_we_i || ip_xoff_we_i || qmap_we_i;
   /* verilator lint_on UNUSEDSIGNAL */
 
-  // The fields after this cycle's write: the stored entries, the written one replaced.
+  // The fields after this cycle's write: the stored entries, the written one replaced. Used
+  // under `load` only (an accepted write), so the entry is replaced when a write names its
+  // register (wsel): the registers' data then does not wait for the CSR block's refusal
+  // logic, only their enable does.
   function automatic logic [NPROF*4-1:0] pools_after();
     pools_after = ip_pool_i;
-    if (ip_pool_we_i) pools_after[PFW'(ip_pool_widx_i)*4 +: 4] = ip_pool_wd_i;
+    if (ip_pool_wsel_i) pools_after[PFW'(ip_pool_widx_i)*4 +: 4] = ip_pool_wd_i;
   endfunction
   function automatic logic [NPROF*CW-1:0] xoff_after();
     xoff_after = ip_xoff_i;
-    if (ip_xoff_we_i) xoff_after[PFW'(ip_xoff_widx_i)*CW +: CW] = ip_xoff_wd_i;
+    if (ip_xoff_wsel_i) xoff_after[PFW'(ip_xoff_widx_i)*CW +: CW] = ip_xoff_wd_i;
   endfunction
   function automatic logic [NQ*5-1:0] prof_after();
     prof_after = q_pg_prof_i;
-    if (qmap_we_i) prof_after[QW'(qmap_widx_i)*5 +: 5] = q_pg_prof_wd_i;
+    if (qmap_wsel_i) prof_after[QW'(qmap_widx_i)*5 +: 5] = q_pg_prof_wd_i;
   endfunction
   function automatic logic [NQ-1:0] ll_after();
     ll_after = q_lossless_i;
-    if (qmap_we_i) ll_after[QW'(qmap_widx_i)] = q_lossless_wd_i;
+    if (qmap_wsel_i) ll_after[QW'(qmap_widx_i)] = q_lossless_wd_i;
   endfunction
 
-  // reverie's one shared pool: the pool of the first lossless PG (else of PG 0).
+  // reverie's one shared pool: the pool of the first lossless PG (else of PG 0), found by a
+  // balanced tree (log2 NQ levels of "the left one if lossless, else the right one", not a
+  // chain over the NQ queues).
+  localparam int NQP = 1 << QW;  // NQ rounded up to a power of two
   function automatic logic [PLW-1:0] rev_pool_of(input logic [NPROF*4-1:0] pools, input logic [NQ*5-1:0] prof,
                                                  input logic [NQ-1:0] ll);
-    rev_pool_of = pools[prof[0 +: PFW]*4 +: PLW];
-    for (int i = NQ - 1; i >= 0; i--) begin
-      if (ll[i]) rev_pool_of = pools[prof[i*5 +: PFW]*4 +: PLW];
+    logic [NQP-1:0] v;       // reduced in place: entry i stands for queues i .. i + 2w - 1
+    logic [NQP*PLW-1:0] pl;
+    v = '0;
+    pl = '0;
+    for (int i = 0; i < NQ; i++) begin
+      v[i] = ll[i];
+      pl[i*PLW +: PLW] = pools[prof[i*5 +: PFW]*4 +: PLW];
     end
+    for (int w = 1; w < NQP; w = w * 2)
+      for (int i = 0; i + w < NQP; i = i + 2 * w)
+        if (!v[i]) begin
+          v[i] = v[i+w];
+          pl[i*PLW +: PLW] = pl[(i+w)*PLW +: PLW];
+        end
+    rev_pool_of = v[0] ? pl[0 +: PLW] : pools[prof[0 +: PFW]*4 +: PLW];
   endfunction
 
   // dsh per port: lossless priorities (N_q) and insurance headroom (largest PG xoff).
@@ -91,14 +112,19 @@ module mmu_adm_derive
       end
     end
   endfunction
+  // The maximum as a balanced tree (log2 NPRIO compare levels, not NPRIO in series).
   function automatic logic [NPORTS*CW-1:0] dsh_ins_of(input logic [NPROF*CW-1:0] xoff, input logic [NQ*5-1:0] prof,
                                                       input logic [NQ-1:0] ll);
+    logic [8*CW-1:0] m;  // the port's PGs' xoff (0: not lossless), reduced in place
     dsh_ins_of = '0;
     for (int p = 0; p < NPORTS; p++) begin
-      for (int q = 0; q < NPRIO; q++) begin
-        if (ll[p*NPRIO+q] && xoff[prof[(p*NPRIO+q)*5 +: PFW]*CW +: CW] > dsh_ins_of[p*CW +: CW])
-          dsh_ins_of[p*CW +: CW] = xoff[prof[(p*NPRIO+q)*5 +: PFW]*CW +: CW];
-      end
+      m = '0;
+      for (int q = 0; q < NPRIO; q++)
+        if (ll[p*NPRIO+q]) m[q*CW +: CW] = xoff[prof[(p*NPRIO+q)*5 +: PFW]*CW +: CW];
+      for (int w = 1; w < 8; w = w * 2)
+        for (int q = 0; q + w < 8; q = q + 2 * w)
+          if (m[(q+w)*CW +: CW] > m[q*CW +: CW]) m[q*CW +: CW] = m[(q+w)*CW +: CW];
+      dsh_ins_of[p*CW +: CW] = m[0 +: CW];
     end
   endfunction
 

@@ -90,11 +90,14 @@ module mmu_adm_rate
     localparam int SW = (CW > CELLW ? CW : CELLW) + 1;  // a count plus a packet's cells
     wire [TW-1:0] k_now = TW'(now_i >> interval_log2_i);
 
-    // Entries {tag, last, cur}: memories with two read and two write ports, a valid bit
-    // per entry (reads zero until written after reset or a policy change).
-    (* mem2reg *) logic [EW-1:0] ent_in [0:NQ-1];
-    (* mem2reg *) logic [EW-1:0] ent_eg [0:NQ-1];
-    logic [NQ-1:0] val_in, val_eg;
+    // Entries {tag, last, cur}: memories (mmu_adm_qmem, below) with the slots' read and
+    // write ports and the debug lanes' reads; an entry reads zero until written after reset
+    // or a policy change.
+    localparam int NRD = 2 + DBG_LANES;  // read ports: 0 slot a, 1 slot b, 2 + l debug lane l
+    wire [NRD*QW-1:0] rd_in_addr, rd_eg_addr;
+    logic [NRD*EW-1:0] rd_in, rd_eg;
+    assign rd_in_addr[0 +: 2*QW] = {b_ii_i, a_ii_i};
+    assign rd_eg_addr[0 +: 2*QW] = {b_ei_i, a_ei_i};
     logic [8*NW-1:0] np_in, np_eg;
 
     // The entry at the operation's interval.
@@ -117,10 +120,10 @@ module mmu_adm_rate
       np_step = n + NW'(q1 >= (CW+1)'(level)) - NW'(q0 >= (CW+1)'(level));
     endfunction
 
-    wire [EW-1:0] rd_a_in = val_in[a_ii_i] ? ent_in[a_ii_i] : '0;
-    wire [EW-1:0] rd_a_eg = val_eg[a_ei_i] ? ent_eg[a_ei_i] : '0;
-    wire [EW-1:0] rd_b_in = val_in[b_ii_i] ? ent_in[b_ii_i] : '0;
-    wire [EW-1:0] rd_b_eg = val_eg[b_ei_i] ? ent_eg[b_ei_i] : '0;
+    wire [EW-1:0] rd_a_in = rd_in[0 +: EW];
+    wire [EW-1:0] rd_a_eg = rd_eg[0 +: EW];
+    wire [EW-1:0] rd_b_in = rd_in[EW +: EW];
+    wire [EW-1:0] rd_b_eg = rd_eg[EW +: EW];
 
     // Slot a on the registers; slot b on them as slot a leaves them (dual issue; with one
     // operation per cycle only one slot fires and nothing is forwarded).
@@ -171,26 +174,14 @@ module mmu_adm_rate
     wire b_wr = on_i && b_fire_i;
     wire a_wr_in = a_wr && !(b_wr && a_ii_i == b_ii_i);
     wire a_wr_eg = a_wr && !(b_wr && a_ei_i == b_ei_i);
-    always_ff @(posedge clk_i) begin
-      if (a_wr_in) ent_in[a_ii_i] <= a_in_nx;
-      if (b_wr) ent_in[b_ii_i] <= b_in_r;
-      if (a_wr_eg) ent_eg[a_ei_i] <= a_eg_nx;
-      if (b_wr) ent_eg[b_ei_i] <= b_eg_r;
-    end
-    always_ff @(posedge clk_i or negedge rst_ni) begin
-      if (!rst_ni) begin
-        val_in <= '0;
-        val_eg <= '0;
-      end else if (clear_i) begin
-        val_in <= '0;
-        val_eg <= '0;
-      end else begin
-        if (a_wr_in) val_in[a_ii_i] <= 1'b1;
-        if (b_wr) val_in[b_ii_i] <= 1'b1;
-        if (a_wr_eg) val_eg[a_ei_i] <= 1'b1;
-        if (b_wr) val_eg[b_ei_i] <= 1'b1;
-      end
-    end
+    mmu_adm_qmem #(.W(EW), .N(NQ), .NR(NRD)) u_in (
+      .clk_i, .rst_ni, .clear_i, .a_we_i(a_wr_in), .a_addr_i(a_ii_i), .a_wd_i(a_in_nx),
+      .b_we_i(b_wr), .b_addr_i(b_ii_i), .b_wd_i(b_in_r), .raddr_i(rd_in_addr), .rdata_o(rd_in)
+    );
+    mmu_adm_qmem #(.W(EW), .N(NQ), .NR(NRD)) u_eg (
+      .clk_i, .rst_ni, .clear_i, .a_we_i(a_wr_eg), .a_addr_i(a_ei_i), .a_wd_i(a_eg_nx),
+      .b_we_i(b_wr), .b_addr_i(b_ei_i), .b_wd_i(b_eg_r), .raddr_i(rd_eg_addr), .rdata_o(rd_eg)
+    );
     for (genvar p = 0; p < 8; p++) begin : g_np
       always_ff @(posedge clk_i or negedge rst_ni) begin
         if (!rst_ni) begin
@@ -217,8 +208,10 @@ module mmu_adm_rate
       wire [1:0]  f = index[10:9];
       wire        in_q = !index[11] && f != 2'd3 && 32'(index[8:0]) < NQ;
       wire [QW-1:0] q = in_q ? QW'(index[8:0]) : '0;
-      wire [EW-1:0] e_in = val_in[q] ? ent_in[q] : '0;
-      wire [EW-1:0] e_eg = val_eg[q] ? ent_eg[q] : '0;
+      assign rd_in_addr[(2+l)*QW +: QW] = q;
+      assign rd_eg_addr[(2+l)*QW +: QW] = q;
+      wire [EW-1:0] e_in = rd_in[(2+l)*EW +: EW];
+      wire [EW-1:0] e_eg = rd_eg[(2+l)*EW +: EW];
       wire [EW-1:0] e = region == 4'd12 ? e_in : e_eg;
       logic [63:0] w;
       always_comb begin

@@ -162,12 +162,11 @@ module mmu_admission
   (* mem2reg *) logic [CW-1:0] egr_q [0:NQ-1];      // egress (port, queue) cells
   // Policy state, never written when its policy is left out (POLICIES).
   /* verilator lint_off UNDRIVEN */
-  (* mem2reg *) logic [AW-1:0] avg_in_q [0:NQ-1];   // reverie filter, ingress (lossless) queues
-  (* mem2reg *) logic [AW-1:0] avg_eg_q [0:NQ-1];   // reverie filter, egress (lossy) queues
   (* mem2reg *) logic [CW-1:0] port_shared [0:NPORTS-1];  // dsh: lossless shared cells per port
   (* mem2reg *) logic [CW-1:0] port_ins [0:NPORTS-1];     // dsh: insurance headroom cells per port
   /* verilator lint_on UNDRIVEN */
-  logic [NQ-1:0]        ing_valid, egr_valid, avg_in_valid, avg_eg_valid;
+  logic [NQ-1:0]        ing_valid, egr_valid;
+  // reverie's filters, ingress (lossless) and egress (lossy) queues: mmu_adm_qmem (below).
   logic [NPORTS-1:0]    port_valid;
   logic [NQ-1:0]        paused_q;     // queue-level XOFF
   logic [NPORTS-1:0]    port_paused;  // dsh port-level XOFF
@@ -271,10 +270,16 @@ module mmu_admission
   wire [CW-1:0] rd_hdrm_b = ing_valid[r_b_ii] ? hdrm_q[r_b_ii] : '0;
   wire [CW-1:0] rd_egr_a = egr_valid[r_a_ei] ? egr_q[r_a_ei] : '0;
   wire [CW-1:0] rd_egr_b = egr_valid[r_b_ei] ? egr_q[r_b_ei] : '0;
-  wire [AW-1:0] rd_avg_in_a = avg_in_valid[r_a_ii] ? avg_in_q[r_a_ii] : '0;
-  wire [AW-1:0] rd_avg_in_b = avg_in_valid[r_b_ii] ? avg_in_q[r_b_ii] : '0;
-  wire [AW-1:0] rd_avg_eg_a = avg_eg_valid[r_a_ei] ? avg_eg_q[r_a_ei] : '0;
-  wire [AW-1:0] rd_avg_eg_b = avg_eg_valid[r_b_ei] ? avg_eg_q[r_b_ei] : '0;
+  // The filters' read ports: 0 slot a, 1 slot b, 2 + l debug lane l.
+  localparam int NRD = 2 + DBG_LANES;
+  wire [NRD*QW-1:0]  rd_avg_in_addr, rd_avg_eg_addr;  // the debug lanes' in the debug port
+  logic [NRD*AW-1:0] rd_avg_in, rd_avg_eg;
+  assign rd_avg_in_addr[0 +: 2*QW] = {r_b_ii, r_a_ii};
+  assign rd_avg_eg_addr[0 +: 2*QW] = {r_b_ei, r_a_ei};
+  wire [AW-1:0] rd_avg_in_a = rd_avg_in[0 +: AW];
+  wire [AW-1:0] rd_avg_in_b = rd_avg_in[AW +: AW];
+  wire [AW-1:0] rd_avg_eg_a = rd_avg_eg[0 +: AW];
+  wire [AW-1:0] rd_avg_eg_b = rd_avg_eg[AW +: AW];
   wire [CW-1:0] rd_port_shared_a = port_valid[r_a_port] ? port_shared[r_a_port] : '0;
   wire [CW-1:0] rd_port_shared_b = port_valid[r_b_port] ? port_shared[r_b_port] : '0;
   wire [CW-1:0] rd_port_ins_a = port_valid[r_a_port] ? port_ins[r_a_port] : '0;
@@ -286,7 +291,7 @@ module mmu_admission
   // write from the fields the write leaves (the stored fields and the write port).
   // ---------------------------------------------------------------------------------
   localparam int HW = CW + QW;
-  logic                 ip_pool_we, ip_xoff_we, qmap_we;
+  logic                 ip_pool_we, ip_xoff_we, qmap_we, ip_pool_wsel, ip_xoff_wsel, qmap_wsel;
   logic [3:0]           ip_pool_wd;
   logic [CW-1:0]        ip_xoff_wd;
   logic [4:0]           q_pg_prof_wd;
@@ -309,9 +314,12 @@ module mmu_admission
     .NPORTS(NPORTS), .NPRIO(NPRIO), .CW(CW), .NPOOLS(NPOOLS), .NPROF(NPROF), .POLICIES(POLICIES)
   ) u_derive (
     .clk_i, .rst_ni,
-    .ip_pool_i(ip_pool), .ip_pool_we_i(ip_pool_we), .ip_pool_widx_i(ip_pool_widx), .ip_pool_wd_i(ip_pool_wd),
-    .ip_xoff_i(ip_xoff), .ip_xoff_we_i(ip_xoff_we), .ip_xoff_widx_i(ip_xoff_widx), .ip_xoff_wd_i(ip_xoff_wd),
-    .q_pg_prof_i(q_pg_prof), .q_lossless_i(q_lossless), .qmap_we_i(qmap_we), .qmap_widx_i(qmap_widx),
+    .ip_pool_i(ip_pool), .ip_pool_we_i(ip_pool_we), .ip_pool_wsel_i(ip_pool_wsel), .ip_pool_widx_i(ip_pool_widx),
+    .ip_pool_wd_i(ip_pool_wd),
+    .ip_xoff_i(ip_xoff), .ip_xoff_we_i(ip_xoff_we), .ip_xoff_wsel_i(ip_xoff_wsel), .ip_xoff_widx_i(ip_xoff_widx),
+    .ip_xoff_wd_i(ip_xoff_wd),
+    .q_pg_prof_i(q_pg_prof), .q_lossless_i(q_lossless), .qmap_we_i(qmap_we), .qmap_wsel_i(qmap_wsel),
+    .qmap_widx_i(qmap_widx),
     .q_pg_prof_wd_i(q_pg_prof_wd), .q_lossless_wd_i(q_lossless_wd),
     .rev_pool_o(rev_pool), .dsh_nq_o(dsh_nq), .dsh_ins_o(dsh_ins), .sih_hdrm_o(sih_hdrm)
   );
@@ -319,17 +327,30 @@ module mmu_admission
   // ---------------------------------------------------------------------------------
   // Threshold calculator (mmu_adm_thresh): every profile's threshold and n_p per priority
   // from the pool counters and n_p registered every THRESH_PERIOD cycles, off the packet
-  // path.
+  // path. With PIPE 1 its thresholds leave through registers loaded from the configuration's
+  // next values (the same thresholds, the decide stage starting at a flip-flop).
   // ---------------------------------------------------------------------------------
   logic [NPROF*CW-1:0]  th_ing, th_egr;
   logic [8*(QW+1)-1:0]  th_np;
+  // The configuration the calculator reads: the fields, or with PIPE 1 their next values.
+  /* verilator lint_off UNUSEDSIGNAL */ // each set read with its PIPE only
+  logic [2:0]           policy_nx;
+  logic [NPOOLS*CW-1:0] pool_size_nx;
+  logic [NPROF-1:0]     ip_dynamic_nx, ep_dynamic_nx;
+  logic [NPROF*5-1:0]   ip_shift_nx, ep_shift_nx;
+  logic [NPROF*CW-1:0]  ip_static_nx, ep_static_nx;
+  /* verilator lint_on UNUSEDSIGNAL */
+  localparam bit TH_REG = PIPE != 0;
   mmu_adm_thresh #(
-    .NPORTS(NPORTS), .NPRIO(NPRIO), .CW(CW), .NPOOLS(NPOOLS), .NPROF(NPROF), .POLICIES(POLICIES)
+    .NPORTS(NPORTS), .NPRIO(NPRIO), .CW(CW), .NPOOLS(NPOOLS), .NPROF(NPROF), .POLICIES(POLICIES), .REG_OUT(TH_REG)
   ) u_thresh (
-    .clk_i, .rst_ni, .period_i(cfg_thresh_period), .restart_i(cfg_valid_i && cfg_write_i), .policy_i(cfg_policy),
-    .pool_used_i(pool_used), .ncong_i(ncong), .pool_size_i(cfg_pool_size), .rev_pool_i(rev_pool),
-    .ip_pool_i(ip_pool), .ep_pool_i(ep_pool), .ip_dynamic_i(ip_dynamic), .ip_shift_i(ip_shift),
-    .ip_static_i(ip_static), .ep_dynamic_i(ep_dynamic), .ep_shift_i(ep_shift), .ep_static_i(ep_static),
+    .clk_i, .rst_ni, .period_i(cfg_thresh_period), .restart_i(cfg_valid_i && cfg_write_i),
+    .policy_i(TH_REG ? policy_nx : cfg_policy), .pool_used_i(pool_used), .ncong_i(ncong),
+    .pool_size_i(TH_REG ? pool_size_nx : cfg_pool_size), .rev_pool_i(rev_pool),
+    .ip_pool_i(TH_REG ? ip_pool_nx : ip_pool), .ep_pool_i(TH_REG ? ep_pool_nx : ep_pool),
+    .ip_dynamic_i(TH_REG ? ip_dynamic_nx : ip_dynamic), .ip_shift_i(TH_REG ? ip_shift_nx : ip_shift),
+    .ip_static_i(TH_REG ? ip_static_nx : ip_static), .ep_dynamic_i(TH_REG ? ep_dynamic_nx : ep_dynamic),
+    .ep_shift_i(TH_REG ? ep_shift_nx : ep_shift), .ep_static_i(TH_REG ? ep_static_nx : ep_static),
     .ith_o(th_ing), .eth_o(th_egr), .np_o(th_np)
   );
 
@@ -603,31 +624,16 @@ module mmu_admission
   // counters, dsh's port pause state and port counters. Left out, it reads constant zero.
   // A policy change (on an empty buffer: the CSR's rule) restarts the filters, as the
   // golden core builds a new policy; n_p and the dsh port counters are zero already then.
-  if (POLICIES[1]) begin : g_ewma
-    always_ff @(posedge clk_i) begin
-      if (a_wr_iq) avg_in_q[a_ii] <= a_avg_in;
-      if (b_fire) avg_in_q[b_ii] <= b_avg_in;
-      if (a_wr_eq) avg_eg_q[a_ei] <= a_avg_eg;
-      if (b_fire) avg_eg_q[b_ei] <= b_avg_eg;
-    end
-    always_ff @(posedge clk_i or negedge rst_ni) begin
-      if (!rst_ni) begin
-        avg_in_valid <= '0;
-        avg_eg_valid <= '0;
-      end else if (cfg_policy_set) begin
-        avg_in_valid <= '0;
-        avg_eg_valid <= '0;
-      end else begin
-        if (a_wr_iq) avg_in_valid[a_ii] <= 1'b1;
-        if (b_fire) avg_in_valid[b_ii] <= 1'b1;
-        if (a_wr_eq) avg_eg_valid[a_ei] <= 1'b1;
-        if (b_fire) avg_eg_valid[b_ei] <= 1'b1;
-      end
-    end
-  end else begin : g_no_ewma
-    assign avg_in_valid = '0;
-    assign avg_eg_valid = '0;
-  end
+  mmu_adm_qmem #(.W(AW), .N(NQ), .NR(NRD), .ENABLE(POLICIES[mmu_adm_pkg::POLICY_REVERIE])) u_avg_in (
+    .clk_i, .rst_ni, .clear_i(cfg_policy_set),
+    .a_we_i(a_wr_iq), .a_addr_i(a_ii), .a_wd_i(a_avg_in), .b_we_i(b_fire), .b_addr_i(b_ii), .b_wd_i(b_avg_in),
+    .raddr_i(rd_avg_in_addr), .rdata_o(rd_avg_in)
+  );
+  mmu_adm_qmem #(.W(AW), .N(NQ), .NR(NRD), .ENABLE(POLICIES[mmu_adm_pkg::POLICY_REVERIE])) u_avg_eg (
+    .clk_i, .rst_ni, .clear_i(cfg_policy_set),
+    .a_we_i(a_wr_eq), .a_addr_i(a_ei), .a_wd_i(a_avg_eg), .b_we_i(b_fire), .b_addr_i(b_ei), .b_wd_i(b_avg_eg),
+    .raddr_i(rd_avg_eg_addr), .rdata_o(rd_avg_eg)
+  );
 
   for (genvar p = 0; p < 8; p++) begin : g_prio
     if (POLICIES[1]) begin : g_on
@@ -734,6 +740,8 @@ module mmu_admission
     wire [QW-1:0] dbg_q = dbg_in_q ? dbg_index[QW-1:0] : '0;
     wire [PW-1:0] dbg_p = dbg_in_port ? dbg_index[PW-1:0] : '0;
     logic [63:0]  dbg_word;
+    assign rd_avg_in_addr[(2+l)*QW +: QW] = dbg_q;
+    assign rd_avg_eg_addr[(2+l)*QW +: QW] = dbg_q;
     always_comb begin
       dbg_word = '0;
       case (dbg_region)
@@ -741,8 +749,8 @@ module mmu_admission
         4'd1: if (dbg_in_q && ing_valid[dbg_q]) dbg_word = 64'(hdrm_q[dbg_q]);
         4'd2: if (dbg_in_q && egr_valid[dbg_q]) dbg_word = 64'(egr_q[dbg_q]);
         4'd3: if (dbg_in_q) dbg_word = 64'(paused_q[dbg_q]);
-        4'd4: if (dbg_in_q && avg_in_valid[dbg_q]) dbg_word = 64'(avg_in_q[dbg_q]);
-        4'd5: if (dbg_in_q && avg_eg_valid[dbg_q]) dbg_word = 64'(avg_eg_q[dbg_q]);
+        4'd4: if (dbg_in_q) dbg_word = 64'(rd_avg_in[(2+l)*AW +: AW]);
+        4'd5: if (dbg_in_q) dbg_word = 64'(rd_avg_eg[(2+l)*AW +: AW]);
         4'd6: if (dbg_index < 12'd8) dbg_word = 64'(ncong[dbg_index[2:0]*(QW+1) +: (QW+1)]);
         4'd7: if (dbg_in_port) dbg_word = 64'(port_paused[dbg_p]);
         4'd8: if (dbg_in_port && port_valid[dbg_p]) dbg_word = 64'(port_shared[dbg_p]);
@@ -809,10 +817,15 @@ module mmu_admission
     .reg2hw_qmap_pg_profile_o(q_pg_prof), .reg2hw_qmap_queue_profile_o(q_queue_prof),
     .reg2hw_qmap_lossless_o(q_lossless),
     .reg2hw_iprof_mode_pool_next_o(ip_pool_nx),
+    .reg2hw_ctrl_policy_next_o(policy_nx), .reg2hw_pool_size_cells_next_o(pool_size_nx),
+    .reg2hw_iprof_mode_dynamic_next_o(ip_dynamic_nx), .reg2hw_iprof_mode_shift_next_o(ip_shift_nx),
+    .reg2hw_iprof_static_cells_next_o(ip_static_nx), .reg2hw_eprof_mode_dynamic_next_o(ep_dynamic_nx),
+    .reg2hw_eprof_mode_shift_next_o(ep_shift_nx), .reg2hw_eprof_static_cells_next_o(ep_static_nx),
     .reg2hw_qmap_pg_profile_next_o(q_pg_prof_nx), .reg2hw_qmap_lossless_next_o(q_lossless_nx),
     .reg2hw_iprof_reserved_cells_next_o(ip_res_nx), .reg2hw_eprof_mode_pool_next_o(ep_pool_nx),
     .reg2hw_eprof_reserved_cells_next_o(ep_res_nx), .reg2hw_qmap_queue_profile_next_o(q_queue_prof_nx),
-    .reg2hw_iprof_mode_we_o(ip_pool_we), .reg2hw_iprof_mode_widx_o(ip_pool_widx),
+    .reg2hw_iprof_mode_we_o(ip_pool_we), .reg2hw_iprof_mode_wsel_o(ip_pool_wsel),
+    .reg2hw_iprof_xoff_wsel_o(ip_xoff_wsel), .reg2hw_qmap_wsel_o(qmap_wsel), .reg2hw_iprof_mode_widx_o(ip_pool_widx),
     .reg2hw_iprof_mode_pool_wd_o(ip_pool_wd), .reg2hw_iprof_xoff_we_o(ip_xoff_we),
     .reg2hw_iprof_xoff_widx_o(ip_xoff_widx), .reg2hw_iprof_xoff_cells_wd_o(ip_xoff_wd),
     .reg2hw_qmap_we_o(qmap_we), .reg2hw_qmap_widx_o(qmap_widx), .reg2hw_qmap_pg_profile_wd_o(q_pg_prof_wd),

@@ -37,7 +37,11 @@ Field keys beyond name/lsb/width/desc:
   wport               this cycle's write on its own: reg2hw_<reg>_we_o an accepted write,
                       reg2hw_<reg>_widx_o its entry (arrays), reg2hw_<reg>_<field>_wd_o its
                       value; for a unit that forms the field's next value only inside a
-                      clocked block, so a simulator evaluates it only at such a write
+                      clocked block, so a simulator evaluates it only at such a write;
+                      reg2hw_<reg>_wsel_o a write access names the register, accepted or
+                      not (no legality or quiesce check: a unit's derived register takes
+                      its data path from it and its enable from _we_o, so the data does
+                      not wait for the block's refusal logic)
   param SYM           read-only field showing parameter SYM
   cpp                 C++ accessor: cfg.<member path> (a CoreConfig member, [k] for the array
                       entry), params.<member> (RtlParams), or an expression over core
@@ -719,6 +723,7 @@ def gen_block(m):
                 ports.append(f"  output wire {sv_range(w)} reg2hw_{f.ident}_wd_o,  // this cycle's write of it")
         if any(f.wport for f in r.fields):
             ports.append(f"  output wire reg2hw_{r.ident}_we_o,  // an accepted write this cycle")
+            ports.append(f"  output wire reg2hw_{r.ident}_wsel_o,  // a write access names it, accepted or not")
             if r.is_array:
                 ports.append(f"  output wire [{aw - r.stride.bit_length()}:0] reg2hw_{r.ident}_widx_o,  // its entry")
     for r in ro:
@@ -817,6 +822,7 @@ def gen_block(m):
         L.append(f"  assign reg2hw_{f.ident}_wd_o = w_{f.ident};")
     for r in dict.fromkeys(r for r, _ in wp):
         L.append(f"  assign reg2hw_{r.ident}_we_o = do_write && hit_{r.ident};")
+        L.append(f"  assign reg2hw_{r.ident}_wsel_o = cfg_valid_i && cfg_write_i && hit_{r.ident};")
         if r.is_array:
             L.append(f"  assign reg2hw_{r.ident}_widx_o = idx_{gname[r.name]};")
     counters = [r for r in ro if r.hw == "counter"]

@@ -395,6 +395,8 @@ MODULE_CATEGORY = {
     # SONiC bookkeeping (charge and refund of every counter) with its compares and XOFF/XON.
     'mmu_adm_sonic': 'counters',
     'mmu_adm_ewma': 'ewma',
+    # Per-queue state memories with valid bits: reverie's filters, abm's rate state.
+    'mmu_adm_qmem': 'ewma',
     # Per-policy thresholds (reverie's and dsh's modules also hold their own bookkeeping).
     'mmu_pol_dt': 'thresholds', 'mmu_pol_static': 'thresholds', 'mmu_pol_sih': 'thresholds',
     'mmu_pol_reverie': 'thresholds', 'mmu_pol_dsh': 'thresholds', 'mmu_pol_abm': 'thresholds',
@@ -410,11 +412,10 @@ MODULE_CATEGORY = {
 _TOP_REGISTERS = {'ing_q': 'counters', 'hdrm_q': 'counters', 'egr_q': 'counters',
                   'pool_used': 'counters', 'hdrm_used': 'counters', 'total_used': 'counters',
                   'port_shared': 'counters', 'port_ins': 'counters',
-                  'avg_in_q': 'ewma', 'avg_eg_q': 'ewma', 'ncong': 'thresholds',
+                  'ncong': 'thresholds',
                   'paused_q': 'pfc', 'port_paused': 'pfc',
                   # the memories' valid bits (an entry reads zero until written)
-                  'ing_valid': 'counters', 'egr_valid': 'counters', 'port_valid': 'counters',
-                  'avg_in_valid': 'ewma', 'avg_eg_valid': 'ewma'}
+                  'ing_valid': 'counters', 'egr_valid': 'counters', 'port_valid': 'counters'}
 
 
 def module_category(module):

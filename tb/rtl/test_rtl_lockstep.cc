@@ -384,6 +384,33 @@ TEST(Pipelined, ARequestTakenWithACsrWriteDecidesOnTheWrittenConfiguration) {
   EXPECT_EQ(run(l1, false), Verdict::kAdmitShared);
 }
 
+// The threshold calculator's registered outputs (PIPE 1) load from the configuration's next
+// values, so a run-time threshold write (not a quiesce field: made under traffic) reaches
+// the request taken in its cycle: the lossy PG's static profile goes from 100 cells to 0 in
+// the request's cycle; the pipelined unit drops the request, the one-cycle unit (deciding
+// in the write's cycle on the old value) admits it. Registers loaded from the fields
+// themselves would decide it on 100 cells, a cycle stale.
+TEST(Pipelined, ARequestTakenWithAThresholdWriteDecidesOnTheNewThreshold) {
+  namespace R = admission::regs;
+  admission::CoreConfig c = directed_config(kPipeMid, "dt");
+  c.ingress_profiles[1].th = {false, 0, 100};  // profile 1: static_th 100
+  c.pg_profile[1 * kPipeMid.nprio + kLy] = 1;
+  c.lossless[1 * kPipeMid.nprio + kLy] = 0;
+  auto run = [&](auto& ls, bool pipelined) {
+    auto& u = ls.unit();
+    const admission::Request r{1, 2, uint8_t(kLy), 1, 0};
+    const std::pair<uint32_t, uint32_t> w{R::IPROF_STATIC_ADDR + 1 * R::IPROF_STRIDE, 0u};
+    CycleOut o = u.step(nullptr, &r, &w);
+    if (pipelined) o = u.step(nullptr, nullptr);
+    EXPECT_TRUE(o.rsp_valid);
+    return o.rsp.verdict;
+  };
+  Lockstep<Vmmu_pmid> lp(c, kPipeMid);
+  Lockstep<Vmmu_mid> l1(c, kMid);
+  EXPECT_EQ(run(lp, true), Verdict::kDrop);
+  EXPECT_EQ(run(l1, false), Verdict::kAdmitShared);
+}
+
 // Per policy, streamed: the same queue in every cycle, filling past XOFF into headroom and
 // drops, then a release and a request on that queue in every cycle, then releases only
 // (XON), the whole state compared as each operation is decided; the verdicts equal those
