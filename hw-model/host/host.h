@@ -91,6 +91,13 @@ class Host : public sc_core::sc_module {
   PacketPool& m_pool;
   PauseTimers m_pause;
   std::vector<std::deque<uint32_t>> m_ready;  // per queue: flows with a packet eligible now
+  // The queues of m_ready that hold a flow: the round robin reads these words, not every
+  // queue's deque (eight of them span ten cache lines, cold at each frame in a large network).
+  QueueMask m_ready_bits;
+  void ready_push(size_t q, uint32_t id) {
+    m_ready[q].push_back(id);
+    m_ready_bits.set(uint32_t(q), true);
+  }
   bool m_bfc = false;
   QueueMask m_bfc_paused;
   TimedQueue<uint32_t> m_waiting;               // rate-limited flows, by eligible time
