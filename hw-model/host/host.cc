@@ -129,6 +129,7 @@ void Host::receive_data(Packet& p, uint64_t now) {
   a->int_echo_hops = p.int_hops;
   std::copy(p.int_stack.begin(), p.int_stack.begin() + p.int_hops, a->int_echo.begin());
   m_ack_q.push_back(a);
+  ++m_ack_n;
   // DCQCN NP: a CE-marked packet gets the sender a CNP, at most one per flow per interval.
   if (f.transport == TransportKind::kDcqcn && p.ecn == 3 &&
       (!f.cnp_sent || now >= f.last_cnp_ps + m_acks->transport.dcqcn.cnp_interval_ps)) {
@@ -138,6 +139,7 @@ void Host::receive_data(Packet& p, uint64_t now) {
     Packet* c = reply(p);
     c->cnp = true;
     m_ack_q.push_back(c);
+    ++m_ack_n;
   }
   try_send();
 }
@@ -266,9 +268,10 @@ void Host::try_send() {
     m_waiting.pop();
     ready_push(queue_of(id), id);
   }
-  if (!m_ack_q.empty() && !m_pause.paused(m_ack_prio, now)) {
+  if (m_ack_n && !m_pause.paused(m_ack_prio, now)) {
     Packet* a = m_ack_q.front();
     m_ack_q.pop_front();
+    --m_ack_n;
     ++m_ackc.acks_sent;
     ++m_injected;
     transmit(a);
@@ -289,7 +292,7 @@ void Host::try_send() {
       for (int q = int(m_ready_bits.next(0)); q < nq; q = int(m_ready_bits.next(uint32_t(q + 1))))
         if (!(m_bfc && m_bfc_paused.test(uint32_t(q))))
           blocked |= uint8_t(1u << (m_bfc ? m_flows[m_ready[size_t(q)].front()].prio : q));
-      if (!m_ack_q.empty()) blocked |= uint8_t(1u << m_ack_prio);
+      if (m_ack_n) blocked |= uint8_t(1u << m_ack_prio);
       uint64_t wake = m_pause.next_expiry(blocked, now);
       if (!m_waiting.empty() && (wake == 0 || m_waiting.next_time() < wake)) wake = m_waiting.next_time();
       if (!m_rto.empty() && (wake == 0 || m_rto.next_time() < wake)) wake = m_rto.next_time();
@@ -379,7 +382,7 @@ void Host::transmit(Packet* p) {
   m_busy = true;
   tlm::tlm_phase ph = tlm::BEGIN_REQ;
   sc_core::sc_time t = sc_core::SC_ZERO_TIME;
-  tx->nb_transport_fw(*p, ph, t);
+  m_tx->nb_transport_fw(*p, ph, t);
   m_cal.at<&Host::on_tx_done>(now_ps() + t.value(), Phase::kDeparture, this);
 }
 
