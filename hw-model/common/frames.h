@@ -38,6 +38,15 @@ struct QueueMask {
     for (uint64_t x : w) n += uint32_t(__builtin_popcountll(x));
     return n;
   }
+  // The first set bit at or after `from`; kBfcMaxQueues: none.
+  uint32_t next(uint32_t from) const {
+    for (uint32_t i = from / 64; i < w.size(); ++i) {
+      uint64_t bits = w[i];
+      if (i == from / 64) bits &= ~uint64_t(0) << (from % 64);
+      if (bits) return i * 64 + uint32_t(__builtin_ctzll(bits));
+    }
+    return kBfcMaxQueues;
+  }
   bool operator==(const QueueMask& o) const { return w == o.w; }
 };
 

@@ -17,14 +17,17 @@ class TimedQueue {
     const Item it{t_ps, m_seq++, v};
     if (m_fifo.empty() || t_ps >= m_fifo.back().t) m_fifo.push_back(it);
     else m_heap.push(it);
+    ++m_n;
   }
-  bool empty() const { return m_fifo.empty() && m_heap.empty(); }
-  size_t size() const { return m_fifo.size() + m_heap.size(); }
+  // From a count before the containers: a NIC asks at every send, mostly of an empty queue.
+  bool empty() const { return m_n == 0; }
+  size_t size() const { return m_n; }
   uint64_t next_time() const { return head().t; }
   const T& top() const { return head().v; }
   void pop() {
     if (from_fifo()) m_fifo.pop_front();
     else m_heap.pop();
+    --m_n;
   }
 
  private:
@@ -37,6 +40,7 @@ class TimedQueue {
   bool from_fifo() const { return m_heap.empty() || (!m_fifo.empty() && m_heap.top() > m_fifo.front()); }
   const Item& head() const { return from_fifo() ? m_fifo.front() : m_heap.top(); }
 
+  size_t m_n = 0;           // items in both
   std::deque<Item> m_fifo;  // non-decreasing t, increasing seq
   std::priority_queue<Item, std::vector<Item>, std::greater<Item>> m_heap;
   uint64_t m_seq = 0;

@@ -24,9 +24,17 @@ EgressPort::EgressPort(sc_core::sc_module_name name, uint32_t port, uint64_t lin
 
 uint64_t EgressPort::now() { return now_ps(); }
 
+void EgressPort::end_of_elaboration() {
+  m_link = to_link.operator->();
+  m_mmu = mmu.operator->();
+}
+
 tlm::tlm_sync_enum EgressPort::nb_transport_fw(int, Packet& p, tlm::tlm_phase& phase, sc_core::sc_time&) {
   expect_begin_req(phase, name());
-  if (p.kind != Packet::Kind::kData) m_ctrl.push_back(&p);
+  if (p.kind != Packet::Kind::kData) {
+    m_ctrl.push_back(&p);
+    ++m_ctrl_len;
+  }
   else if (const size_t q = m_bfc ? p.queue : m_tc_queue[p.tc]; m_wd_drop >> q & 1) wd_drop(p);
   else {
     m_q[q].push(&p);
@@ -211,9 +219,10 @@ void EgressPort::try_send() {
   if (m_busy) return;
   Packet* p = nullptr;
   const uint64_t t_now = now();
-  if (!m_ctrl.empty()) {
+  if (m_ctrl_len) {
     p = m_ctrl.front();
     m_ctrl.pop_front();
+    --m_ctrl_len;
   } else {
     const int q = pick_dwrr(t_now);
     if (q < 0) {
@@ -234,14 +243,14 @@ void EgressPort::try_send() {
       m_quantum_given = false;
     }
   }
-  if (p->kind == Packet::Kind::kData) mmu->dequeue(*p);  // ECN marking at dequeue, INT
+  if (p->kind == Packet::Kind::kData) m_mmu->dequeue(*p);  // ECN marking at dequeue, INT
   m_busy = true;
   keep_on_wire(*p);
   if (m_bfc && p->kind == Packet::Kind::kData) p->upstream_q = p->queue;  // the next hop's upstreamQ
   if (m_tx_hook) m_tx_hook(*p, t_now);
   tlm::tlm_phase phase = tlm::BEGIN_REQ;
   sc_core::sc_time t = sc_core::SC_ZERO_TIME;
-  to_link->nb_transport_fw(*p, phase, t);
+  m_link->nb_transport_fw(*p, phase, t);
   m_cal.at<&EgressPort::on_tx_done>(t_now + t.value(), Phase::kDeparture, this);
 }
 
@@ -262,7 +271,7 @@ void EgressPort::on_tx_done() {
   // The last cell has left the buffer.
   if (m_on_wire.kind == Packet::Kind::kData) {
     ++m_tx_data;
-    mmu->depart(m_on_wire);
+    m_mmu->depart(m_on_wire);
     if (bfc.size()) bfc->depart(m_on_wire);
   } else if (m_on_wire.kind == Packet::Kind::kBfc) {
     ++m_tx_bfc;

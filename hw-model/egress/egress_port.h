@@ -80,6 +80,8 @@ class EgressPort : public sc_core::sc_module, public PauseIf {
     return tlm::TLM_COMPLETED;
   }
   static uint64_t now();
+  // The bound link and MMU, kept beside the per-frame state (sc_port's are in the port objects).
+  void end_of_elaboration() override;
   void try_send();
   void on_tx_done();
   void keep_on_wire(const Packet& p);
@@ -134,8 +136,11 @@ class EgressPort : public sc_core::sc_module, public PauseIf {
   std::array<uint8_t, 8> m_tc_queue{0, 1, 2, 3, 4, 5, 6, 7};
   std::array<uint8_t, 8> m_queue_prios{1, 2, 4, 8, 16, 32, 64, 128};  // PFC priorities pausing each queue
   uint8_t m_wd_ignore = 0, m_wd_drop = 0;
+  uint32_t m_ctrl_len = 0;  // m_ctrl's size
   Calendar::Client m_cal;
   uint64_t m_wake_at = 0;  // pending retry, 0 = none
+  tlm::tlm_fw_transport_if<PacketProtocol>* m_link = nullptr;  // to_link's interface
+  AdmissionIf* m_mmu = nullptr;                                 // mmu's interface
   uint64_t m_tx_data = 0;
   uint64_t m_tx_pfc = 0;
   uint64_t m_tx_bfc = 0;

@@ -26,6 +26,7 @@ void Host::enable_acks(const HostCfg& cfg, uint8_t ack_prio) {
 void Host::enable_bfc(uint32_t queues) {
   m_bfc = true;
   m_ready.assign(queues, {});
+  m_ready_bits = {};
   m_rr = 0;  // the round robin stays within the queues
 }
 
@@ -60,7 +61,7 @@ void Host::start_flow(uint32_t id) {
 void Host::enqueue(uint32_t id, uint64_t eligible_ps, uint64_t now) {
   m_flows[id].queued = true;
   if (eligible_ps > now) m_waiting.push(eligible_ps, id);
-  else m_ready[queue_of(id)].push_back(id);
+  else ready_push(queue_of(id), id);
 }
 
 tlm::tlm_sync_enum Host::on_rx_fw(int, Packet& p, tlm::tlm_phase& ph, sc_core::sc_time& t) {
@@ -128,6 +129,7 @@ void Host::receive_data(Packet& p, uint64_t now) {
   a->int_echo_hops = p.int_hops;
   std::copy(p.int_stack.begin(), p.int_stack.begin() + p.int_hops, a->int_echo.begin());
   m_ack_q.push_back(a);
+  ++m_ack_n;
   // DCQCN NP: a CE-marked packet gets the sender a CNP, at most one per flow per interval.
   if (f.transport == TransportKind::kDcqcn && p.ecn == 3 &&
       (!f.cnp_sent || now >= f.last_cnp_ps + m_acks->transport.dcqcn.cnp_interval_ps)) {
@@ -137,6 +139,7 @@ void Host::receive_data(Packet& p, uint64_t now) {
     Packet* c = reply(p);
     c->cnp = true;
     m_ack_q.push_back(c);
+    ++m_ack_n;
   }
   try_send();
 }
@@ -263,11 +266,12 @@ void Host::try_send() {
   while (!m_waiting.empty() && m_waiting.next_time() <= now) {
     const uint32_t id = m_waiting.top();
     m_waiting.pop();
-    m_ready[queue_of(id)].push_back(id);
+    ready_push(queue_of(id), id);
   }
-  if (!m_ack_q.empty() && !m_pause.paused(m_ack_prio, now)) {
+  if (m_ack_n && !m_pause.paused(m_ack_prio, now)) {
     Packet* a = m_ack_q.front();
     m_ack_q.pop_front();
+    --m_ack_n;
     ++m_ackc.acks_sent;
     ++m_injected;
     transmit(a);
@@ -277,18 +281,18 @@ void Host::try_send() {
   int prio = -1;  // the queue served (a priority without BFC)
   uint32_t id = 0;
   for (;;) {
+    // The first non-empty queue that may send, from m_rr on, cyclically.
     prio = -1;
-    for (int k = 0, q = m_rr; k < nq; ++k, q = q + 1 == nq ? 0 : q + 1)
-      if (!m_ready[size_t(q)].empty() && !queue_paused(size_t(q), now)) {
-        prio = q;
-        break;
-      }
+    for (int q = int(m_ready_bits.next(uint32_t(m_rr))); q < nq && prio < 0; q = int(m_ready_bits.next(uint32_t(q + 1))))
+      if (!queue_paused(size_t(q), now)) prio = q;
+    for (int q = int(m_ready_bits.next(0)); q < m_rr && prio < 0; q = int(m_ready_bits.next(uint32_t(q + 1))))
+      if (!queue_paused(size_t(q), now)) prio = q;
     if (prio < 0) {
       uint8_t blocked = 0;  // priorities whose PFC pause holds a queue
-      for (int q = 0; q < nq; ++q)
-        if (!m_ready[size_t(q)].empty() && !(m_bfc && m_bfc_paused.test(uint32_t(q))))
+      for (int q = int(m_ready_bits.next(0)); q < nq; q = int(m_ready_bits.next(uint32_t(q + 1))))
+        if (!(m_bfc && m_bfc_paused.test(uint32_t(q))))
           blocked |= uint8_t(1u << (m_bfc ? m_flows[m_ready[size_t(q)].front()].prio : q));
-      if (!m_ack_q.empty()) blocked |= uint8_t(1u << m_ack_prio);
+      if (m_ack_n) blocked |= uint8_t(1u << m_ack_prio);
       uint64_t wake = m_pause.next_expiry(blocked, now);
       if (!m_waiting.empty() && (wake == 0 || m_waiting.next_time() < wake)) wake = m_waiting.next_time();
       if (!m_rto.empty() && (wake == 0 || m_rto.next_time() < wake)) wake = m_rto.next_time();
@@ -299,6 +303,7 @@ void Host::try_send() {
     auto& ready = m_ready[size_t(prio)];
     id = ready.front();
     ready.pop_front();
+    if (ready.empty()) m_ready_bits.set(uint32_t(prio), false);
     Flow& f = m_flows[id];
     if (f.sent_bytes == f.bytes && !f.retx_pending) {  // a rewind was overtaken by ACKs: nothing left to send
       f.queued = false;
@@ -365,7 +370,7 @@ void Host::try_send() {
     } else if (cc_next) {
       m_waiting.push(cc_next, id);
     } else {
-      m_ready[queue_of(id)].push_back(id);
+      ready_push(queue_of(id), id);
     }
   } else {
     f.queued = false;
@@ -377,7 +382,7 @@ void Host::transmit(Packet* p) {
   m_busy = true;
   tlm::tlm_phase ph = tlm::BEGIN_REQ;
   sc_core::sc_time t = sc_core::SC_ZERO_TIME;
-  tx->nb_transport_fw(*p, ph, t);
+  m_tx->nb_transport_fw(*p, ph, t);
   m_cal.at<&Host::on_tx_done>(now_ps() + t.value(), Phase::kDeparture, this);
 }
 

@@ -82,25 +82,37 @@ class Host : public sc_core::sc_module {
   void check_timeouts(uint64_t now);
   void arm_timeout(Flow& f, uint64_t now);
   void transmit(Packet* p);
+  void end_of_elaboration() override { m_tx = tx.operator->(); }
   size_t queue_of(uint32_t flow) const;
   bool queue_paused(size_t q, uint64_t now) const;
 
+  // What a send reads, in the first aligned lines; the rest after.
+  alignas(64) bool m_busy = false;
+  bool m_bfc = false;
+  int m_rr = 0;
+  uint32_t m_ack_n = 0;  // m_ack_q's size
   uint32_t m_index;
   uint64_t m_rate_bps;
   FlowTable& m_flows;
   PacketPool& m_pool;
-  PauseTimers m_pause;
-  std::vector<std::deque<uint32_t>> m_ready;  // per queue: flows with a packet eligible now
-  bool m_bfc = false;
-  QueueMask m_bfc_paused;
-  TimedQueue<uint32_t> m_waiting;               // rate-limited flows, by eligible time
-  int m_rr = 0;
-  bool m_busy = false;
-  uint64_t m_rx_data_pending = 0;
+  const HostCfg* m_acks = nullptr;  // null: no ACKs
+  tlm::tlm_fw_transport_if<PacketProtocol>* m_tx = nullptr;  // tx's interface
+  uint64_t m_injected = 0;
   Calendar::Client m_cal;
   uint64_t m_wake_at = 0;  // pending retry, 0 = none
-  uint64_t m_injected = 0, m_delivered = 0, m_pfc_rx = 0, m_bfc_rx = 0;
-  const HostCfg* m_acks = nullptr;  // null: no ACKs
+  PauseTimers m_pause;
+  std::vector<std::deque<uint32_t>> m_ready;  // per queue: flows with a packet eligible now
+  // The queues of m_ready that hold a flow: the round robin reads these words, not every
+  // queue's deque (eight of them span ten cache lines, cold at each frame in a large network).
+  QueueMask m_ready_bits;
+  void ready_push(size_t q, uint32_t id) {
+    m_ready[q].push_back(id);
+    m_ready_bits.set(uint32_t(q), true);
+  }
+  QueueMask m_bfc_paused;
+  TimedQueue<uint32_t> m_waiting;               // rate-limited flows, by eligible time
+  uint64_t m_rx_data_pending = 0;
+  uint64_t m_delivered = 0, m_pfc_rx = 0, m_bfc_rx = 0;
   uint8_t m_ack_prio = 0;
   std::deque<Packet*> m_ack_q;     // ACKs go ahead of data
   TimedQueue<uint32_t> m_rto;      // flows by retransmission deadline (stale entries skipped)

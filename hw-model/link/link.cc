@@ -25,7 +25,7 @@ tlm::tlm_sync_enum Link::nb_transport_fw(int, Packet& p, tlm::tlm_phase& phase, 
   // Store-and-forward: the far end sees the frame once its last bit has propagated.
   tlm::tlm_phase fw = tlm::BEGIN_REQ;
   sc_core::sc_time arrive = t + m_ser_delay;
-  out->nb_transport_fw(p, fw, arrive);
+  m_out->nb_transport_fw(p, fw, arrive);
   phase = tlm::END_REQ;
   t += m_ser;
   return tlm::TLM_UPDATED;

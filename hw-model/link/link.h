@@ -25,6 +25,7 @@ class Link : public sc_core::sc_module {
 
  private:
   tlm::tlm_sync_enum nb_transport_fw(int, Packet& p, tlm::tlm_phase& phase, sc_core::sc_time& t);
+  void end_of_elaboration() override { m_out = out.operator->(); }
 
   // What a frame reads and counts, in one cache line. Serialisation, and serialisation
   // plus propagation, of the last frame size seen.
@@ -34,6 +35,7 @@ class Link : public sc_core::sc_module {
   uint64_t m_control_frames = 0;
   uint64_t m_wire_bytes = 0;
   uint32_t m_overhead_bytes;
+  tlm::tlm_fw_transport_if<PacketProtocol>* m_out = nullptr;  // out's interface, in this line
   uint64_t m_rate_bps;
   uint64_t m_delay_ps;
 };

@@ -1,6 +1,7 @@
 // Time-weighted statistics: TimeWeightedGroup (one clock, a series added only when it
-// changes) against a case computed by hand and against one TimeWeighted per series on
-// random change streams (same mean, maximum, value and quantiles).
+// changes) against a case computed by hand and against one
+// TimeWeighted per series on random change streams (same mean, maximum, value and
+// quantiles), small and at magnitudes where value x time products pass 2^64.
 #include <gtest/gtest.h>
 
 #include <cstdint>
@@ -48,32 +49,40 @@ TEST(TimeWeightedGroup, HandComputedWindow) {
   EXPECT_EQ(s1.quantile(0.99), 7u);  // edge 10 capped at the maximum
 }
 
-TEST(TimeWeightedGroup, EqualsOneTimeWeightedPerSeriesOnRandomStreams) {
+namespace {
+
+// `runs` random groups against one TimeWeighted per series; times and values scaled by
+// 2^time_shift and 2^value_shift (the buckets too, so the histograms stay small).
+void random_streams(int runs, int time_shift, int value_shift) {
   const uint64_t s = seed();
   std::printf("MMUSIM_SEED=%llu\n", (unsigned long long)s);
   std::mt19937_64 rng(s);
-  for (int run = 0; run < 200; ++run) {
+  for (int run = 0; run < runs; ++run) {
     const size_t n = 1 + rng() % 6;
-    const uint64_t start = rng() % 3 == 0 ? 0 : rng() % 5000;
-    const uint64_t end = start + rng() % 10000;  // an empty window now and then
+    const uint64_t start = (rng() % 3 == 0 ? 0 : rng() % 5000) << time_shift;
+    const uint64_t end = start + ((rng() % 10000) << time_shift);  // an empty window now and then
     // Powers of two (a shift) half the time, other sizes (a division) else.
-    const uint64_t bucket = rng() % 2 ? uint64_t(1) << (rng() % 7) : 1 + rng() % 64;
+    const uint64_t bucket = (rng() % 2 ? uint64_t(1) << (rng() % 7) : 1 + rng() % 64) << value_shift;
     TimeWeightedGroup g(n, start, end, bucket);
     std::vector<TimeWeighted> ref(n, TimeWeighted(start, end, bucket));
     uint64_t t = 0;
     for (int op = 0; op < 300; ++op) {
-      if (rng() % 4) t += rng() % 200;  // several changes at one instant too
+      if (rng() % 4) t += (rng() % 200) << time_shift | rng() % 3;  // several changes at one instant too
       if (t < start && rng() % 8 == 0) t = start;  // changes at the window's first instant
       g.advance(t);
       for (size_t i = 0; i < n; ++i) {
         if (rng() % 3) continue;
-        // Kept values now and then: a kept value still counts at the window's first instant.
-        const uint64_t v = rng() % 4 == 0 ? 0 : rng() % 4 == 0 ? ref[i].value() : rng() % 2000;
+        // Kept values now and then: a kept value still counts at the window's first instant;
+        // changes within a bin and across bins.
+        const uint64_t v = rng() % 4 == 0   ? 0
+                           : rng() % 4 == 0 ? ref[i].value()
+                           : rng() % 4 == 0 ? ref[i].value() + rng() % 3
+                                            : (rng() % 2000) << value_shift | rng() % 1000;
         g.set(i, v);
         ref[i].set(t, v);
       }
     }
-    const uint64_t t_end = t + rng() % 500;
+    const uint64_t t_end = t + ((rng() % 500) << time_shift);
     g.finish(t_end);
     for (size_t i = 0; i < n; ++i) {
       ref[i].finish(t_end);
@@ -86,3 +95,10 @@ TEST(TimeWeightedGroup, EqualsOneTimeWeightedPerSeriesOnRandomStreams) {
     }
   }
 }
+
+}  // namespace
+
+TEST(TimeWeightedGroup, EqualsOneTimeWeightedPerSeriesOnRandomStreams) { random_streams(200, 0, 0); }
+
+// Times to 2^44 ps and values to 2^41: value x time products of 2^85, past 64 bits.
+TEST(TimeWeightedGroup, EqualsOneTimeWeightedPerSeriesAtLargeMagnitudes) { random_streams(100, 30, 30); }
