@@ -7,6 +7,7 @@
 
 #ifdef MMUSIM_HAVE_RTL
 #include "Vmmu_cosim.h"
+#include "Vmmu_cosim_fst.h"
 #include "cosim/lockstep.h"
 #endif
 
@@ -21,8 +22,14 @@ namespace {
 // operation after a gap it runs only the few idle cycles that bring the threshold
 // calculator where the golden core, counting the gap from the operations' cycles, has it
 // (Lockstep::set_idle_from_cycles).
+//
+// Two builds of it: Vmmu_cosim without tracing, so that Verilator drops the logic no output
+// reads (with tracing every signal is kept and computed at every evaluation:
+// docs/performance.md), and Vmmu_cosim_fst with it, for a waveform (--vcd, and the replay
+// after a mismatch).
 const rtl::UnitParams kParams{MMUSIM_RTL_NPORTS, 8, 32, 4, 8, 16};
-using Model = Vmmu_cosim;
+using Fast = Vmmu_cosim;
+using Traced = Vmmu_cosim_fst;
 constexpr uint32_t kFullStateEvery = MMUSIM_RTL_FULL_STATE_EVERY;
 
 // A switch with fewer ports than the unit uses its first ports; the others get lossy
@@ -46,22 +53,33 @@ struct RtlEngine::Impl {
   Impl(const admission::CoreConfig& c, std::string wave, uint64_t period)
       : cfg(c), waveform(std::move(wave)), period_ps(period) {}
 
-  // Built at the first operation, as the MMU's core is by then.
-  rtl::Lockstep<Model>& lockstep() {
-    if (!ls) {
-      ls = std::make_unique<rtl::Lockstep<Model>>(cfg, kParams, trace, period_ps);
-      ls->set_idle_from_cycles(true);
-      // The counters an operation names after each one, the whole state (every queue's
-      // counters and filters, a debug-port read per word) every kFullStateEvery-th
-      // (docs/performance.md: its cost).
-      ls->set_full_state_every(kFullStateEvery);
+  // `f` on the lockstep, built at the first operation, as the MMU's core is by then: on the
+  // traced model if a waveform is asked for.
+  template <class F>
+  decltype(auto) with(F&& f) {
+    if (!fast && !traced) {
+      if (trace.empty()) fast = make<Fast>(trace);
+      else traced = make<Traced>(trace);
     }
-    return *ls;
+    return traced ? f(*traced) : f(*fast);
+  }
+  template <class M>
+  std::unique_ptr<rtl::Lockstep<M>> make(const std::string& fst) {
+    auto l = std::make_unique<rtl::Lockstep<M>>(cfg, kParams, fst, period_ps);
+    l->set_idle_from_cycles(true);
+    // The counters an operation names after each one, the whole state (every queue's
+    // counters and filters, a debug-port read per word) every kFullStateEvery-th
+    // (docs/performance.md: its cost).
+    l->set_full_state_every(kFullStateEvery);
+    return l;
+  }
+  bool failed() {
+    return with([](auto& l) { return l.mismatch().any; });
   }
 
   // Replays every operation so far into a traced unit, up to and including the bad one.
   std::string replay() {
-    rtl::Lockstep<Model> traced(cfg, kParams, waveform, period_ps);
+    rtl::Lockstep<Traced> traced(cfg, kParams, waveform, period_ps);
     traced.set_idle_from_cycles(true);
     for (const Op& o : log) {
       if (o.kind == Op::Kind::kAdmit) traced.admit(o.r);
@@ -73,13 +91,14 @@ struct RtlEngine::Impl {
     return waveform;
   }
   [[noreturn]] void fail() {
-    const std::string report = ls->mismatch().report;
+    const std::string report = with([](auto& l) { return l.mismatch().report; });
     const std::string fst = replay();
     throw std::runtime_error("RTL/C++ lockstep: " + report + "; waveform " + fst);
   }
 
   admission::CoreConfig cfg;
-  std::unique_ptr<rtl::Lockstep<Model>> ls;
+  std::unique_ptr<rtl::Lockstep<Fast>> fast;
+  std::unique_ptr<rtl::Lockstep<Traced>> traced;
   std::string waveform;
   std::vector<Op> log;
   uint64_t period_ps;
@@ -108,19 +127,21 @@ RtlEngine::~RtlEngine() = default;
 
 admission::Result RtlEngine::admit(const admission::Request& r) {
   m->log.push_back({Impl::Op::Kind::kAdmit, r});
-  const admission::Result res = m->lockstep().admit(r);
-  if (m->ls->mismatch().any) m->fail();
+  const admission::Result res = m->with([&](auto& l) { return l.admit(r); });
+  if (m->failed()) m->fail();
   return res;
 }
 
 admission::PfcUpdate RtlEngine::depart(const admission::Departure& d) {
   m->log.push_back({Impl::Op::Kind::kDepart, {d.in_port, d.out_port, d.prio, d.cells, d.cycle, d.queue}});
-  const admission::PfcUpdate u = m->lockstep().depart(d);
-  if (m->ls->mismatch().any) m->fail();
+  const admission::PfcUpdate u = m->with([&](auto& l) { return l.depart(d); });
+  if (m->failed()) m->fail();
   return u;
 }
 
-uint64_t RtlEngine::cycles() const { return m->ls ? m->ls->unit().cycle() : 0; }
+uint64_t RtlEngine::cycles() const {
+  return m->fast ? m->fast->unit().cycle() : m->traced ? m->traced->unit().cycle() : 0;
+}
 
 admission::RtlParams RtlEngine::params() {
   return {kParams.nports, kParams.nprio, kParams.npools, kParams.nprof, kParams.cw};
@@ -128,23 +149,27 @@ admission::RtlParams RtlEngine::params() {
 
 void RtlEngine::csr_write(uint32_t addr, uint32_t data) {
   m->log.push_back({Impl::Op::Kind::kCsrWrite, {addr, 0, 0, data, 0}});
-  m->lockstep().csr_write(addr, data);
-  if (m->ls->mismatch().any) m->fail();
+  m->with([&](auto& l) { l.csr_write(addr, data); });
+  if (m->failed()) m->fail();
 }
 
-uint32_t RtlEngine::csr_read(uint32_t addr) { return m->lockstep().csr_read(addr); }
+uint32_t RtlEngine::csr_read(uint32_t addr) {
+  return m->with([&](auto& l) { return l.csr_read(addr); });
+}
 
 void RtlEngine::trace(std::string fst) {
-  if (m->ls) throw std::logic_error("RtlEngine::trace: after the first operation");
+  if (m->fast || m->traced) throw std::logic_error("RtlEngine::trace: after the first operation");
   m->trace = std::move(fst);
 }
 
 // A unit that never saw an operation is programmed all the same: its waveform shows that.
-void RtlEngine::close_trace() { m->lockstep().unit().close_wave(); }
+void RtlEngine::close_trace() {
+  m->with([](auto& l) { l.unit().close_wave(); });
+}
 
 bool RtlEngine::inject_unit_csr_write(uint32_t addr, uint32_t data) {
   m->log.push_back({Impl::Op::Kind::kUnitWrite, {addr, 0, 0, data, 0}});
-  return m->lockstep().unit().write(addr, data);
+  return m->with([&](auto& l) { return l.unit().write(addr, data); });
 }
 
 #else

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <memory>
+#include <stdexcept>
 #include <string>
 #include <type_traits>
 #include <utility>
@@ -34,19 +35,31 @@ struct CycleOut {
   admission::PfcUpdate rel;
 };
 
+// Whether a Verilated model was built with tracing (Verilator's --trace-fst gives it trace()).
+template <class M, class = void>
+struct Traced : std::false_type {};
+template <class M>
+struct Traced<M, std::void_t<decltype(std::declval<M&>().trace(std::declval<VerilatedFstC*>(), 0))>> : std::true_type {};
+
 template <class Model>
 class Unit {
  public:
+  static constexpr bool kTraced = Traced<Model>::value;
   // With `fst`, the whole unit's waveform goes there, its cycles at the MMU cycles of
   // their operations × `period_ps` (cosim/rtl_wave.h).
+  // A model Verilated without tracing (kTraced false) takes no `fst`.
   Unit(UnitParams p, const std::string& fst = "", uint64_t period_ps = Wave::kDefaultPeriodPs)
       : m_p(p), m_ctx(std::make_unique<VerilatedContext>()) {
     m_ctx->traceEverOn(!fst.empty());
     m_m = std::make_unique<Model>(m_ctx.get(), "dut");
     if (!fst.empty()) {
-      m_wave = std::make_unique<Wave>(fst, period_ps);
-      m_m->trace(&m_wave->fst(), 99);
-      m_wave->open();
+      if constexpr (kTraced) {
+        m_wave = std::make_unique<Wave>(fst, period_ps);
+        m_m->trace(&m_wave->fst(), 99);
+        m_wave->open();
+      } else {
+        throw std::logic_error("rtl::Unit: a waveform needs a model Verilated with tracing");
+      }
     }
     reset();
   }
