@@ -137,11 +137,10 @@ class Unit {
       m_m->cfg_wdata_i = write->second;
     }
     CycleOut o;
-    if (r) {
-      eval();
-      o.req_taken = m_m->req_ready_o;
-    }
     posedge();
+    // Ready is combinational from the inputs alone (rtl/mmu_admission.sv), which the edge
+    // leaves as they were: read after it, with no evaluation of its own.
+    o.req_taken = r && m_m->req_ready_o;
     o.rsp_valid = m_m->rsp_valid_o;
     o.rsp = response();
     o.rel_valid = m_m->rel_rsp_valid_o;
