@@ -1,13 +1,22 @@
 #include "cosim/rtl_engine.h"
 
 #include <stdexcept>
+#include <optional>
+#include <utility>
+#include <variant>
 #include <vector>
 
 #include "admission/regfile.h"
 
 #ifdef MMUSIM_HAVE_RTL
-#include "Vmmu_cosim.h"
-#include "Vmmu_cosim_fst.h"
+#include "Vmmu_cosim_abm.h"
+#include "Vmmu_cosim_all.h"
+#include "Vmmu_cosim_dsh.h"
+#include "Vmmu_cosim_dt.h"
+#include "Vmmu_cosim_reverie.h"
+#include "Vmmu_cosim_sih.h"
+#include "Vmmu_cosim_static.h"
+#include "admission/regs.h"
 #include "cosim/lockstep.h"
 #endif
 
@@ -16,20 +25,35 @@ namespace mmusim {
 #ifdef MMUSIM_HAVE_RTL
 
 namespace {
-// The unit compiled into mmusim (CMakeLists.txt, verilate ... PREFIX Vmmu_cosim), a
-// C++-mode model: the MMU clocks it from its own SystemC process, one cycle per operation
-// inside the decision call. The clock is gated while the switch is idle: before an
-// operation after a gap it runs only the few idle cycles that bring the threshold
-// calculator where the golden core, counting the gap from the operations' cycles, has it
+// The unit compiled into mmusim (CMakeLists.txt, mmusim_cosim_model), a C++-mode model:
+// the MMU clocks it from its own SystemC process, one cycle per operation inside the
+// decision call. The clock is gated while the switch is idle: before an operation after a
+// gap it runs only the few idle cycles that bring the threshold calculator where the
+// golden core, counting the gap from the operations' cycles, has it
 // (Lockstep::set_idle_from_cycles).
-//
-// Two builds of it: Vmmu_cosim without tracing, so that Verilator drops the logic no output
-// reads (with tracing every signal is kept and computed at every evaluation:
-// docs/performance.md), and Vmmu_cosim_fst with it, for a waveform (--vcd, and the replay
-// after a mismatch).
 const rtl::UnitParams kParams{MMUSIM_RTL_NPORTS, 8, 32, 4, 8, 16};
-using Fast = Vmmu_cosim;
-using Traced = Vmmu_cosim_fst;
+
+// The builds of it, by CTRL.policy value: each with that policy alone (POLICIES) and no
+// tracing, so that Verilator drops the logic of the others and every signal no output
+// reads (docs/performance.md); and `All`, with all six and tracing, for a waveform (--vcd,
+// the replay after a mismatch) and for a run that switches policy.
+using All = Vmmu_cosim_all;
+template <class... M>
+using SessionOf = std::variant<std::unique_ptr<rtl::Lockstep<M>>...>;
+using Session = SessionOf<Vmmu_cosim_dt, Vmmu_cosim_reverie, Vmmu_cosim_dsh, Vmmu_cosim_static, Vmmu_cosim_sih,
+                          Vmmu_cosim_abm, All>;
+namespace R = admission::regs;
+// The variant's alternative for a policy is its CTRL.policy value.
+static_assert(R::CTRL_POLICY_DT == 0 && R::CTRL_POLICY_REVERIE == 1 && R::CTRL_POLICY_DSH == 2 &&
+              R::CTRL_POLICY_STATIC == 3 && R::CTRL_POLICY_SIH == 4 && R::CTRL_POLICY_ABM == 5);
+size_t model_of(const std::string& policy) {
+  static const char* const kNames[] = {"dt", "reverie", "dsh", "static", "sih", "abm"};
+  for (size_t i = 0; i < std::size(kNames); ++i)
+    if (policy == kNames[i]) return i;
+  throw std::invalid_argument("no RTL model for policy '" + policy + "'");
+}
+constexpr size_t kAll = std::variant_size_v<Session> - 1;
+
 constexpr uint32_t kFullStateEvery = MMUSIM_RTL_FULL_STATE_EVERY;
 
 // A switch with fewer ports than the unit uses its first ports; the others get lossy
@@ -54,18 +78,28 @@ struct RtlEngine::Impl {
       : cfg(c), waveform(std::move(wave)), period_ps(period) {}
 
   // `f` on the lockstep, built at the first operation, as the MMU's core is by then: on the
-  // traced model if a waveform is asked for.
+  // model of the configuration's policy, or All if a waveform is asked for.
   template <class F>
   decltype(auto) with(F&& f) {
-    if (!fast && !traced) {
-      if (trace.empty()) fast = make<Fast>(trace);
-      else traced = make<Traced>(trace);
-    }
-    return traced ? f(*traced) : f(*fast);
+    if (!ls) ls = make(trace.empty() ? model_of(cfg.policy) : kAll, trace, false);
+    return std::visit([&](auto& l) -> decltype(auto) { return f(*l); }, *ls);
   }
-  template <class M>
-  std::unique_ptr<rtl::Lockstep<M>> make(const std::string& fst) {
-    auto l = std::make_unique<rtl::Lockstep<M>>(cfg, kParams, fst, period_ps);
+  // A lockstep on the model at `index`, with the operations so far replayed into it if
+  // `replayed` (their first mismatch, if any, left in its report).
+  Session make(size_t index, const std::string& fst, bool replayed) {
+    Session s = make_at(index, fst, std::make_index_sequence<std::variant_size_v<Session>>{});
+    if (replayed) std::visit([&](auto& l) { replay(*l); }, s);
+    return s;
+  }
+  template <size_t... I>
+  Session make_at(size_t index, const std::string& fst, std::index_sequence<I...>) {
+    Session s;
+    ((index == I ? void(s.template emplace<I>(make_one<typename std::variant_alternative_t<I, Session>::element_type>(fst))) : void()), ...);
+    return s;
+  }
+  template <class L>
+  std::unique_ptr<L> make_one(const std::string& fst) {
+    auto l = std::make_unique<L>(cfg, kParams, fst, period_ps);
     l->set_idle_from_cycles(true);
     // The counters an operation names after each one, the whole state (every queue's
     // counters and filters, a debug-port read per word) every kFullStateEvery-th
@@ -76,29 +110,35 @@ struct RtlEngine::Impl {
   bool failed() {
     return with([](auto& l) { return l.mismatch().any; });
   }
-
-  // Replays every operation so far into a traced unit, up to and including the bad one.
-  std::string replay() {
-    rtl::Lockstep<Traced> traced(cfg, kParams, waveform, period_ps);
-    traced.set_idle_from_cycles(true);
+  template <class L>
+  void replay(L& l) {
     for (const Op& o : log) {
-      if (o.kind == Op::Kind::kAdmit) traced.admit(o.r);
-      else if (o.kind == Op::Kind::kDepart)
-        traced.depart({o.r.in_port, o.r.out_port, o.r.prio, o.r.cells, o.r.cycle, o.r.queue});
-      else if (o.kind == Op::Kind::kCsrWrite) traced.csr_write(o.r.in_port, o.r.cells);
-      else traced.unit().write(o.r.in_port, o.r.cells);
+      if (o.kind == Op::Kind::kAdmit) l.admit(o.r);
+      else if (o.kind == Op::Kind::kDepart) l.depart({o.r.in_port, o.r.out_port, o.r.prio, o.r.cells, o.r.cycle, o.r.queue});
+      else if (o.kind == Op::Kind::kCsrWrite) l.csr_write(o.r.in_port, o.r.cells);
+      else l.unit().write(o.r.in_port, o.r.cells);
     }
-    return waveform;
   }
+  // A CTRL write to a policy the unit's model leaves out: the run goes on on All, with the
+  // operations so far replayed into it (rare: software switches policy on an empty buffer).
+  void before_csr_write(uint32_t addr, uint32_t data) {
+    const uint32_t p = (data & R::CTRL_POLICY_MASK) >> R::CTRL_POLICY_LSB;
+    if (addr != R::CTRL_ADDR || p >= kAll || !ls || ls->index() == kAll || ls->index() == p)
+      return;
+    Session all = make(kAll, "", true);
+    ls = std::move(all);
+    if (failed()) fail();
+  }
+
   [[noreturn]] void fail() {
     const std::string report = with([](auto& l) { return l.mismatch().report; });
-    const std::string fst = replay();
-    throw std::runtime_error("RTL/C++ lockstep: " + report + "; waveform " + fst);
+    // Every operation so far into a traced unit, up to and including the bad one.
+    make(kAll, waveform, true);
+    throw std::runtime_error("RTL/C++ lockstep: " + report + "; waveform " + waveform);
   }
 
   admission::CoreConfig cfg;
-  std::unique_ptr<rtl::Lockstep<Fast>> fast;
-  std::unique_ptr<rtl::Lockstep<Traced>> traced;
+  std::optional<Session> ls;
   std::string waveform;
   std::vector<Op> log;
   uint64_t period_ps;
@@ -140,7 +180,7 @@ admission::PfcUpdate RtlEngine::depart(const admission::Departure& d) {
 }
 
 uint64_t RtlEngine::cycles() const {
-  return m->fast ? m->fast->unit().cycle() : m->traced ? m->traced->unit().cycle() : 0;
+  return m->ls ? std::visit([](auto& l) { return l->unit().cycle(); }, *m->ls) : 0;
 }
 
 admission::RtlParams RtlEngine::params() {
@@ -148,6 +188,8 @@ admission::RtlParams RtlEngine::params() {
 }
 
 void RtlEngine::csr_write(uint32_t addr, uint32_t data) {
+  m->with([](auto&) {});
+  m->before_csr_write(addr, data);
   m->log.push_back({Impl::Op::Kind::kCsrWrite, {addr, 0, 0, data, 0}});
   m->with([&](auto& l) { l.csr_write(addr, data); });
   if (m->failed()) m->fail();
@@ -158,7 +200,7 @@ uint32_t RtlEngine::csr_read(uint32_t addr) {
 }
 
 void RtlEngine::trace(std::string fst) {
-  if (m->fast || m->traced) throw std::logic_error("RtlEngine::trace: after the first operation");
+  if (m->ls) throw std::logic_error("RtlEngine::trace: after the first operation");
   m->trace = std::move(fst);
 }
 
