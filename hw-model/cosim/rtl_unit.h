@@ -40,11 +40,18 @@ template <class M, class = void>
 struct Traced : std::false_type {};
 template <class M>
 struct Traced<M, std::void_t<decltype(std::declval<M&>().trace(std::declval<VerilatedFstC*>(), 0))>> : std::true_type {};
+// Whether a model's top is the co-simulation wrapper (hw-model/cosim/mmu_cosim.sv), whose
+// inputs are loaded into registers by strobes, or the unit itself.
+template <class M, class = void>
+struct Wrapped : std::false_type {};
+template <class M>
+struct Wrapped<M, std::void_t<decltype(std::declval<M&>().op_ld_i)>> : std::true_type {};
 
 template <class Model>
 class Unit {
  public:
   static constexpr bool kTraced = Traced<Model>::value;
+  static constexpr bool kWrapped = Wrapped<Model>::value;
   // With `fst`, the whole unit's waveform goes there, its cycles at the MMU cycles of
   // their operations × `period_ps` (cosim/rtl_wave.h).
   // A model Verilated without tracing (kTraced false) takes no `fst`.
@@ -93,6 +100,7 @@ class Unit {
 
   // One CSR write; returns false if the unit refused it (cfg_error_o).
   bool write(uint32_t addr, uint32_t data) {
+    m_cfg_in = true;
     m_m->cfg_valid_i = 1;
     m_m->cfg_write_i = 1;
     m_m->cfg_addr_i = addr;
@@ -104,6 +112,7 @@ class Unit {
     return !m_m->cfg_error_o;
   }
   uint32_t read(uint32_t addr) {
+    m_cfg_in = true;
     m_m->cfg_valid_i = 1;
     m_m->cfg_write_i = 0;
     m_m->cfg_addr_i = addr;
@@ -131,6 +140,7 @@ class Unit {
     if (d) drive_release(*d);
     if (r) drive_request(*r);
     if (write) {
+      m_cfg_in = true;
       m_m->cfg_valid_i = 1;
       m_m->cfg_write_i = 1;
       m_m->cfg_addr_i = write->first;
@@ -138,9 +148,7 @@ class Unit {
     }
     CycleOut o;
     posedge();
-    // Ready is combinational from the inputs alone (rtl/mmu_admission.sv), which the edge
-    // leaves as they were: read after it, with no evaluation of its own.
-    o.req_taken = r && m_m->req_ready_o;
+    o.req_taken = r && m_ready;
     o.rsp_valid = m_m->rsp_valid_o;
     o.rsp = response();
     o.rel_valid = m_m->rel_rsp_valid_o;
@@ -192,7 +200,10 @@ class Unit {
       sizeof(std::remove_reference_t<decltype(std::declval<Model&>().dbg_data_o)>) / sizeof(uint64_t);
   // Lane `l` shows the word at `addr` from now on: after an operation's clock edge, the
   // entry's new value, with no evaluation of its own.
-  void watch(uint32_t l, uint32_t addr) { set_field(m_m->dbg_addr_i, 16 * l, addr); }
+  void watch(uint32_t l, uint32_t addr) {
+    set_field(m_m->dbg_addr_i, 16 * l, addr);
+    m_dbg_in = true;
+  }
   uint64_t watched(uint32_t l) const { return get_word(m_m->dbg_data_o, l); }
   // Words at `addrs`, a batch of kLanes per evaluation (the unit's inputs are idle
   // between operations). The lanes are left watching the last batch.
@@ -201,7 +212,16 @@ class Unit {
     for (size_t i = 0; i < addrs.size(); i += kLanes) {
       const uint32_t n = uint32_t(std::min<size_t>(kLanes, addrs.size() - i));
       for (uint32_t l = 0; l < n; ++l) watch(l, addrs[i + l]);
-      m_m->eval();
+      if constexpr (kWrapped) {
+        // A strobe of the address registers alone: only the lanes are evaluated.
+        m_m->dbg_ld_i = 1;
+        m_m->eval();
+        m_m->dbg_ld_i = 0;
+        m_m->eval();
+        m_dbg_in = false;
+      } else {
+        m_m->eval();
+      }
       for (uint32_t l = 0; l < n; ++l) out[i + l] = watched(l);
     }
     return out;
@@ -237,6 +257,7 @@ class Unit {
 
  private:
   void drive_request(const admission::Request& r) {
+    m_op_in = true;
     m_m->req_valid_i = 1;
     m_m->req_in_port_i = r.in_port;
     m_m->req_out_port_i = r.out_port;
@@ -247,6 +268,7 @@ class Unit {
     if (m_wave) m_wave->issue(r.cycle);
   }
   void drive_release(const admission::Departure& d) {
+    m_op_in = true;
     m_m->rel_valid_i = 1;
     m_m->rel_in_port_i = d.in_port;
     m_m->rel_out_port_i = d.out_port;
@@ -294,17 +316,39 @@ class Unit {
   static uint64_t get_word(const VlWide<N>& v, uint32_t l) { return uint64_t(v[2 * l + 1]) << 32 | v[2 * l]; }
 
   // A clock cycle: the rising edge with the operation's inputs, then the falling edge with
-  // the inputs the caller leaves for the next cycle (two evaluations per cycle).
-  // The waveform shows the inputs before the edge: an evaluation of its own, traced only.
+  // the inputs the caller leaves for the next cycle.
+  // The unit itself: two evaluations per cycle, each evaluating every input's logic; the
+  // waveform shows the inputs before the edge, an evaluation of its own (traced only).
+  // Ready is combinational from the inputs alone (rtl/mmu_admission.sv), which the edge
+  // leaves as they were: read after it.
+  // The wrapper (mmu_cosim.sv): the groups of inputs driven since the last edge loaded by
+  // their strobes (one evaluation, of the logic behind them; ready read then, as the edge
+  // clears the valid bits), the strobes low at the edge; the debug addresses loaded with
+  // the edge, as they feed only the lanes; the falling edge evaluates nothing.
   void posedge() {
-    if (m_wave) eval();
+    if constexpr (kWrapped) {
+      if (m_op_in || m_cfg_in) {
+        m_m->op_ld_i = m_op_in;
+        m_m->cfg_ld_i = m_cfg_in;
+        m_m->eval();
+        m_m->op_ld_i = m_m->cfg_ld_i = 0;
+        m_op_in = m_cfg_in = false;
+      }
+      m_ready = m_m->req_ready_o;
+      m_m->dbg_ld_i = m_dbg_in;
+      m_dbg_in = false;
+    } else if (m_wave) {
+      eval();
+    }
     m_m->clk_i = 1;
     m_ctx->timeInc(1);
     m_m->eval();
+    if constexpr (!kWrapped) m_ready = m_m->req_ready_o;
     if (m_wave) m_wave->rise();
   }
   void negedge() {
     m_m->clk_i = 0;
+    if constexpr (kWrapped) m_m->dbg_ld_i = 0;
     m_ctx->timeInc(1);
     m_m->eval();
     if (m_wave) m_wave->fall();
@@ -317,6 +361,9 @@ class Unit {
   std::unique_ptr<Wave> m_wave;
   uint64_t m_cycle = 0;
   bool m_stalled = false;
+  bool m_ready = false;  // req_ready_o at the last edge
+  // Input groups driven since the last edge, for a wrapper's strobes.
+  bool m_op_in = false, m_cfg_in = false, m_dbg_in = false;
 };
 
 }  // namespace mmusim::rtl
