@@ -214,9 +214,11 @@ class Unit {
       for (uint32_t l = 0; l < n; ++l) watch(l, addrs[i + l]);
       if constexpr (kWrapped) {
         // A strobe of the address registers alone: only the lanes are evaluated.
+        if (m_m->dbg_ld_i) {
+          m_m->dbg_ld_i = 0;
+          m_m->eval();
+        }
         m_m->dbg_ld_i = 1;
-        m_m->eval();
-        m_m->dbg_ld_i = 0;
         m_m->eval();
         m_dbg_in = false;
       } else {
@@ -321,19 +323,20 @@ class Unit {
   // waveform shows the inputs before the edge, an evaluation of its own (traced only).
   // Ready is combinational from the inputs alone (rtl/mmu_admission.sv), which the edge
   // leaves as they were: read after it.
-  // The wrapper (mmu_cosim.sv): the groups of inputs driven since the last edge loaded by
-  // their strobes (one evaluation, of the logic behind them; ready read then, as the edge
-  // clears the valid bits), the strobes low at the edge; the debug addresses loaded with
-  // the edge, as they feed only the lanes; the falling edge evaluates nothing.
+  // The wrapper (mmu_cosim.sv): two evaluations per cycle. The falling edge of the cycle
+  // before (which clocks nothing) with the groups of inputs driven since then loaded by
+  // their strobes (the logic behind them evaluated; ready read then, as the edge clears
+  // the valid bits), then the rising edge with the strobes low and the debug addresses
+  // loaded with it, as they feed only the lanes.
   void posedge() {
     if constexpr (kWrapped) {
-      if (m_op_in || m_cfg_in) {
-        m_m->op_ld_i = m_op_in;
-        m_m->cfg_ld_i = m_cfg_in;
-        m_m->eval();
-        m_m->op_ld_i = m_m->cfg_ld_i = 0;
-        m_op_in = m_cfg_in = false;
-      }
+      m_m->clk_i = 0;
+      m_m->dbg_ld_i = 0;
+      m_m->op_ld_i = m_op_in;
+      m_m->cfg_ld_i = m_cfg_in;
+      m_m->eval();
+      m_m->op_ld_i = m_m->cfg_ld_i = 0;
+      m_op_in = m_cfg_in = false;
       m_ready = m_m->req_ready_o;
       m_m->dbg_ld_i = m_dbg_in;
       m_dbg_in = false;
@@ -346,12 +349,16 @@ class Unit {
     if constexpr (!kWrapped) m_ready = m_m->req_ready_o;
     if (m_wave) m_wave->rise();
   }
+  // (The wrapper's is evaluated with the next cycle's loads.)
   void negedge() {
-    m_m->clk_i = 0;
-    if constexpr (kWrapped) m_m->dbg_ld_i = 0;
-    m_ctx->timeInc(1);
-    m_m->eval();
-    if (m_wave) m_wave->fall();
+    if constexpr (!kWrapped) {
+      m_m->clk_i = 0;
+      m_ctx->timeInc(1);
+      m_m->eval();
+      if (m_wave) m_wave->fall();
+    } else {
+      m_ctx->timeInc(1);
+    }
     ++m_cycle;
   }
 
