@@ -1,7 +1,10 @@
 #include "cosim/rtl_engine.h"
 
-#include <stdexcept>
+#include <iterator>
+#include <memory>
 #include <optional>
+#include <stdexcept>
+#include <string>
 #include <utility>
 #include <variant>
 #include <vector>
@@ -91,10 +94,12 @@ struct RtlEngine::Impl {
     if (replayed) std::visit([&](auto& l) { replay(*l); }, s);
     return s;
   }
+  template <size_t I>
+  using LockstepAt = typename std::variant_alternative_t<I, Session>::element_type;
   template <size_t... I>
   Session make_at(size_t index, const std::string& fst, std::index_sequence<I...>) {
     Session s;
-    ((index == I ? void(s.template emplace<I>(make_one<typename std::variant_alternative_t<I, Session>::element_type>(fst))) : void()), ...);
+    ((index == I ? void(s.template emplace<I>(make_one<LockstepAt<I>>(fst))) : void()), ...);
     return s;
   }
   template <class L>
@@ -114,7 +119,8 @@ struct RtlEngine::Impl {
   void replay(L& l) {
     for (const Op& o : log) {
       if (o.kind == Op::Kind::kAdmit) l.admit(o.r);
-      else if (o.kind == Op::Kind::kDepart) l.depart({o.r.in_port, o.r.out_port, o.r.prio, o.r.cells, o.r.cycle, o.r.queue});
+      else if (o.kind == Op::Kind::kDepart)
+        l.depart({o.r.in_port, o.r.out_port, o.r.prio, o.r.cells, o.r.cycle, o.r.queue});
       else if (o.kind == Op::Kind::kCsrWrite) l.csr_write(o.r.in_port, o.r.cells);
       else l.unit().write(o.r.in_port, o.r.cells);
     }

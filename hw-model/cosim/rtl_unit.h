@@ -39,7 +39,8 @@ struct CycleOut {
 template <class M, class = void>
 struct Traced : std::false_type {};
 template <class M>
-struct Traced<M, std::void_t<decltype(std::declval<M&>().trace(std::declval<VerilatedFstC*>(), 0))>> : std::true_type {};
+struct Traced<M, std::void_t<decltype(std::declval<M&>().trace(std::declval<VerilatedFstC*>(), 0))>>
+    : std::true_type {};
 // Whether a model's top is the co-simulation wrapper (hw-model/cosim/mmu_cosim.sv), whose
 // inputs are loaded into registers by strobes, or the unit itself.
 template <class M, class = void>
