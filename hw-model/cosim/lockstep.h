@@ -93,9 +93,10 @@ class Lockstep {
   admission::Result admit(const admission::Request& r) {
     gap(r.cycle);
     const admission::Result want = m_core.admit(r);
-    Expect e{m_unit.cycle(), true, false, want, {}, [r] { return "admit " + describe(r); }};
+    auto what = [r] { return "admit " + describe(r); };  // a std::function only when streamed
     watch({Named{r.in_port, r.out_port, r.prio, r.egress_queue()}});
     if (m_stream) {
+      Expect e{m_unit.cycle(), true, false, want, {}, what};
       snapshot(e);
       check(m_unit.step(nullptr, &r), std::move(e));
       ++m_ops;
@@ -105,16 +106,17 @@ class Lockstep {
     m_core.idle(m_p.pipe);
     ++m_ops;
     if (!same(want, got)) fail("admit", describe(r), describe(want), describe(got));
-    compare_state(e.what, true);
+    compare_state(what, true);
     return got;  // the RTL decides; the core checks
   }
 
   admission::PfcUpdate depart(const admission::Departure& d) {
     gap(d.cycle);
     const admission::PfcUpdate want = m_core.depart(d);
-    Expect e{m_unit.cycle(), false, true, {}, want, [d] { return "depart " + describe(d); }};
+    auto what = [d] { return "depart " + describe(d); };
     watch({Named{d.in_port, d.out_port, d.prio, d.egress_queue()}});
     if (m_stream) {
+      Expect e{m_unit.cycle(), false, true, {}, want, what};
       snapshot(e);
       check(m_unit.step(&d, nullptr), std::move(e));
       ++m_ops;
@@ -125,7 +127,7 @@ class Lockstep {
     ++m_ops;
     if (want.pfc != got.pfc || want.port_pfc != got.port_pfc)
       fail("depart", describe(d), describe(want), describe(got));
-    compare_state(e.what, true);
+    compare_state(what, true);
     return got;
   }
 

@@ -1,13 +1,27 @@
 #include "cosim/rtl_engine.h"
 
+#include <iterator>
+#include <memory>
+#include <optional>
 #include <stdexcept>
+#include <string>
+#include <type_traits>
+#include <utility>
+#include <variant>
 #include <vector>
 
 #include "admission/regfile.h"
 
 #ifdef MMUSIM_HAVE_RTL
-#include "Vmmu_cosim.h"
-#include "Vmmu_cosim_pipe.h"
+#include "Vmmu_cosim_abm.h"
+#include "Vmmu_cosim_all.h"
+#include "Vmmu_cosim_dsh.h"
+#include "Vmmu_cosim_dt.h"
+#include "Vmmu_cosim_pipe_all.h"
+#include "Vmmu_cosim_reverie.h"
+#include "Vmmu_cosim_sih.h"
+#include "Vmmu_cosim_static.h"
+#include "admission/regs.h"
 #include "cosim/lockstep.h"
 #endif
 
@@ -16,14 +30,13 @@ namespace mmusim {
 #ifdef MMUSIM_HAVE_RTL
 
 namespace {
-// The unit compiled into mmusim (CMakeLists.txt, verilate ... PREFIX Vmmu_cosim), a
-// C++-mode model: the MMU clocks it from its own SystemC process, one cycle per operation
-// inside the decision call. The clock is gated while the switch is idle: before an
-// operation after a gap it runs only the few idle cycles that bring the threshold
-// calculator where the golden core, counting the gap from the operations' cycles, has it
+// The unit compiled into mmusim (CMakeLists.txt, mmusim_cosim_model), a C++-mode model:
+// the MMU clocks it from its own SystemC process, one cycle per operation inside the
+// decision call. The clock is gated while the switch is idle: before an operation after a
+// gap it runs only the few idle cycles that bring the threshold calculator where the
+// golden core, counting the gap from the operations' cycles, has it
 // (Lockstep::set_idle_from_cycles).
 const rtl::UnitParams kParams{MMUSIM_RTL_NPORTS, 8, 32, 4, 8, 16};
-using Model = Vmmu_cosim;
 // The pipelined unit (PIPE 1, admission.pipeline 1), otherwise the same, streamed: each
 // operation is checked when the unit decides it, at the next operation's gap or at the end.
 const rtl::UnitParams kPipeParams = [] {
@@ -31,7 +44,32 @@ const rtl::UnitParams kPipeParams = [] {
   p.pipe = 1;
   return p;
 }();
-using PipeModel = Vmmu_cosim_pipe;
+
+// The builds of it, by CTRL.policy value: each with that policy alone (POLICIES) and no
+// tracing, so that Verilator drops the logic of the others and every signal no output
+// reads (docs/performance.md); `All`, with all six and tracing, for a waveform (--vcd,
+// the replay after a mismatch) and for a run that switches policy; and `PipeAll`, the
+// pipelined unit with all six and tracing, for every run with admission.pipeline 1.
+using All = Vmmu_cosim_all;
+using PipeAll = Vmmu_cosim_pipe_all;
+template <class... M>
+using SessionOf = std::variant<std::unique_ptr<rtl::Lockstep<M>>...>;
+using Session = SessionOf<Vmmu_cosim_dt, Vmmu_cosim_reverie, Vmmu_cosim_dsh, Vmmu_cosim_static, Vmmu_cosim_sih,
+                          Vmmu_cosim_abm, All, PipeAll>;
+namespace R = admission::regs;
+// The variant's alternative for a policy is its CTRL.policy value.
+static_assert(R::CTRL_POLICY_DT == 0 && R::CTRL_POLICY_REVERIE == 1 && R::CTRL_POLICY_DSH == 2 &&
+              R::CTRL_POLICY_STATIC == 3 && R::CTRL_POLICY_SIH == 4 && R::CTRL_POLICY_ABM == 5);
+size_t model_of(const std::string& policy) {
+  static const char* const kNames[] = {"dt", "reverie", "dsh", "static", "sih", "abm"};
+  for (size_t i = 0; i < std::size(kNames); ++i)
+    if (policy == kNames[i]) return i;
+  throw std::invalid_argument("no RTL model for policy '" + policy + "'");
+}
+constexpr size_t kAll = 6;
+constexpr size_t kPipeAll = 7;
+static_assert(std::variant_size_v<Session> == kPipeAll + 1);
+
 constexpr uint32_t kFullStateEvery = MMUSIM_RTL_FULL_STATE_EVERY;
 
 // A switch with fewer ports than the unit uses its first ports; the others get lossy
@@ -55,55 +93,75 @@ struct RtlEngine::Impl {
   Impl(const admission::CoreConfig& c, std::string wave, uint64_t period)
       : cfg(c), waveform(std::move(wave)), period_ps(period) {}
 
-  // Calls f with the lockstep of the unit the configuration selects (cfg.pipe), built at
-  // the first operation, as the MMU's core is by then.
+  // `f` on the lockstep, built at the first operation, as the MMU's core is by then: on the
+  // model of the configuration's policy, or All if a waveform is asked for; PipeAll for the
+  // pipelined unit.
   template <class F>
   decltype(auto) with(F&& f) {
-    if (cfg.pipe) return f(lockstep(lsp, kPipeParams));
-    return f(lockstep(ls, kParams));
+    if (!ls) ls = make(cfg.pipe ? kPipeAll : trace.empty() ? model_of(cfg.policy) : kAll, trace, false);
+    return std::visit([&](auto& l) -> decltype(auto) { return f(*l); }, *ls);
   }
-  template <class M>
-  rtl::Lockstep<M>& lockstep(std::unique_ptr<rtl::Lockstep<M>>& l, const rtl::UnitParams& p) {
-    if (!l) {
-      l = std::make_unique<rtl::Lockstep<M>>(cfg, p, trace, period_ps);
-      l->set_idle_from_cycles(true);
-      l->set_streaming(p.pipe != 0);
-      // The counters an operation names after each one, the whole state (every queue's
-      // counters and filters, a debug-port read per word) every kFullStateEvery-th
-      // (docs/performance.md: its cost).
-      l->set_full_state_every(kFullStateEvery);
-    }
-    return *l;
+  // A lockstep on the model at `index`, with the operations so far replayed into it if
+  // `replayed` (their first mismatch, if any, left in its report).
+  Session make(size_t index, const std::string& fst, bool replayed) {
+    Session s = make_at(index, fst, std::make_index_sequence<std::variant_size_v<Session>>{});
+    if (replayed) std::visit([&](auto& l) { replay(*l); }, s);
+    return s;
   }
-  bool mismatch() {
+  template <size_t I>
+  using LockstepAt = typename std::variant_alternative_t<I, Session>::element_type;
+  template <size_t... I>
+  Session make_at(size_t index, const std::string& fst, std::index_sequence<I...>) {
+    Session s;
+    ((index == I ? void(s.template emplace<I>(make_one<LockstepAt<I>>(fst))) : void()), ...);
+    return s;
+  }
+  template <class L>
+  std::unique_ptr<L> make_one(const std::string& fst) {
+    constexpr bool kPipe = std::is_same_v<L, rtl::Lockstep<PipeAll>>;
+    auto l = std::make_unique<L>(cfg, kPipe ? kPipeParams : kParams, fst, period_ps);
+    l->set_idle_from_cycles(true);
+    l->set_streaming(kPipe);
+    // The counters an operation names after each one, the whole state (every queue's
+    // counters and filters, a debug-port read per word) every kFullStateEvery-th
+    // (docs/performance.md: its cost).
+    l->set_full_state_every(kFullStateEvery);
+    return l;
+  }
+  bool failed() {
     return with([](auto& l) { return l.mismatch().any; });
   }
-
-  // Replays every operation so far into a traced unit, up to and including the bad one.
-  template <class M>
-  void replay(const rtl::UnitParams& p) {
-    rtl::Lockstep<M> traced(cfg, p, waveform, period_ps);
-    traced.set_idle_from_cycles(true);
-    traced.set_streaming(p.pipe != 0);
+  template <class L>
+  void replay(L& l) {
     for (const Op& o : log) {
-      if (o.kind == Op::Kind::kAdmit) traced.admit(o.r);
+      if (o.kind == Op::Kind::kAdmit) l.admit(o.r);
       else if (o.kind == Op::Kind::kDepart)
-        traced.depart({o.r.in_port, o.r.out_port, o.r.prio, o.r.cells, o.r.cycle, o.r.queue});
-      else if (o.kind == Op::Kind::kCsrWrite) traced.csr_write(o.r.in_port, o.r.cells);
-      else traced.unit().write(o.r.in_port, o.r.cells);
+        l.depart({o.r.in_port, o.r.out_port, o.r.prio, o.r.cells, o.r.cycle, o.r.queue});
+      else if (o.kind == Op::Kind::kCsrWrite) l.csr_write(o.r.in_port, o.r.cells);
+      else l.unit().write(o.r.in_port, o.r.cells);
     }
-    traced.drain();
+    l.drain();  // a streamed unit: the operations still in flight decided and checked
   }
+  // A CTRL write to a policy the unit's model leaves out: the run goes on on All, with the
+  // operations so far replayed into it (rare: software switches policy on an empty buffer).
+  void before_csr_write(uint32_t addr, uint32_t data) {
+    const uint32_t p = (data & R::CTRL_POLICY_MASK) >> R::CTRL_POLICY_LSB;
+    if (addr != R::CTRL_ADDR || p >= kAll || !ls || ls->index() >= kAll || ls->index() == p)
+      return;
+    Session all = make(kAll, "", true);
+    ls = std::move(all);
+    if (failed()) fail();
+  }
+
   [[noreturn]] void fail() {
     const std::string report = with([](auto& l) { return l.mismatch().report; });
-    if (cfg.pipe) replay<PipeModel>(kPipeParams);
-    else replay<Model>(kParams);
+    // Every operation so far into a traced unit, up to and including the bad one.
+    make(cfg.pipe ? kPipeAll : kAll, waveform, true);
     throw std::runtime_error("RTL/C++ lockstep: " + report + "; waveform " + waveform);
   }
 
   admission::CoreConfig cfg;
-  std::unique_ptr<rtl::Lockstep<Model>> ls;
-  std::unique_ptr<rtl::Lockstep<PipeModel>> lsp;
+  std::optional<Session> ls;
   std::string waveform;
   std::vector<Op> log;
   uint64_t period_ps;
@@ -133,25 +191,25 @@ RtlEngine::~RtlEngine() = default;
 admission::Result RtlEngine::admit(const admission::Request& r) {
   m->log.push_back({Impl::Op::Kind::kAdmit, r});
   const admission::Result res = m->with([&](auto& l) { return l.admit(r); });
-  if (m->mismatch()) m->fail();
+  if (m->failed()) m->fail();
   return res;
 }
 
 admission::PfcUpdate RtlEngine::depart(const admission::Departure& d) {
   m->log.push_back({Impl::Op::Kind::kDepart, {d.in_port, d.out_port, d.prio, d.cells, d.cycle, d.queue}});
   const admission::PfcUpdate u = m->with([&](auto& l) { return l.depart(d); });
-  if (m->mismatch()) m->fail();
+  if (m->failed()) m->fail();
   return u;
 }
 
 void RtlEngine::finish() {
-  if (!m->ls && !m->lsp) return;  // no operation: nothing in flight
+  if (!m->ls) return;  // no operation: nothing in flight
   m->with([](auto& l) { l.drain(); });
-  if (m->mismatch()) m->fail();
+  if (m->failed()) m->fail();
 }
 
 uint64_t RtlEngine::cycles() const {
-  return m->ls ? m->ls->unit().cycle() : m->lsp ? m->lsp->unit().cycle() : 0;
+  return m->ls ? std::visit([](auto& l) { return l->unit().cycle(); }, *m->ls) : 0;
 }
 
 admission::RtlParams RtlEngine::params() {
@@ -159,9 +217,11 @@ admission::RtlParams RtlEngine::params() {
 }
 
 void RtlEngine::csr_write(uint32_t addr, uint32_t data) {
+  m->with([](auto&) {});
+  m->before_csr_write(addr, data);
   m->log.push_back({Impl::Op::Kind::kCsrWrite, {addr, 0, 0, data, 0}});
   m->with([&](auto& l) { l.csr_write(addr, data); });
-  if (m->mismatch()) m->fail();
+  if (m->failed()) m->fail();
 }
 
 uint32_t RtlEngine::csr_read(uint32_t addr) {
@@ -169,7 +229,7 @@ uint32_t RtlEngine::csr_read(uint32_t addr) {
 }
 
 void RtlEngine::trace(std::string fst) {
-  if (m->ls || m->lsp) throw std::logic_error("RtlEngine::trace: after the first operation");
+  if (m->ls) throw std::logic_error("RtlEngine::trace: after the first operation");
   m->trace = std::move(fst);
 }
 

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <memory>
+#include <stdexcept>
 #include <string>
 #include <type_traits>
 #include <utility>
@@ -34,19 +35,39 @@ struct CycleOut {
   admission::PfcUpdate rel;
 };
 
+// Whether a Verilated model was built with tracing (Verilator's --trace-fst gives it trace()).
+template <class M, class = void>
+struct Traced : std::false_type {};
+template <class M>
+struct Traced<M, std::void_t<decltype(std::declval<M&>().trace(std::declval<VerilatedFstC*>(), 0))>>
+    : std::true_type {};
+// Whether a model's top is the co-simulation wrapper (hw-model/cosim/mmu_cosim.sv), whose
+// inputs are loaded into registers by strobes, or the unit itself.
+template <class M, class = void>
+struct Wrapped : std::false_type {};
+template <class M>
+struct Wrapped<M, std::void_t<decltype(std::declval<M&>().op_ld_i)>> : std::true_type {};
+
 template <class Model>
 class Unit {
  public:
+  static constexpr bool kTraced = Traced<Model>::value;
+  static constexpr bool kWrapped = Wrapped<Model>::value;
   // With `fst`, the whole unit's waveform goes there, its cycles at the MMU cycles of
   // their operations × `period_ps` (cosim/rtl_wave.h).
+  // A model Verilated without tracing (kTraced false) takes no `fst`.
   Unit(UnitParams p, const std::string& fst = "", uint64_t period_ps = Wave::kDefaultPeriodPs)
       : m_p(p), m_ctx(std::make_unique<VerilatedContext>()) {
     m_ctx->traceEverOn(!fst.empty());
     m_m = std::make_unique<Model>(m_ctx.get(), "dut");
     if (!fst.empty()) {
-      m_wave = std::make_unique<Wave>(fst, period_ps);
-      m_m->trace(&m_wave->fst(), 99);
-      m_wave->open();
+      if constexpr (kTraced) {
+        m_wave = std::make_unique<Wave>(fst, period_ps);
+        m_m->trace(&m_wave->fst(), 99);
+        m_wave->open();
+      } else {
+        throw std::logic_error("rtl::Unit: a waveform needs a model Verilated with tracing");
+      }
     }
     reset();
   }
@@ -80,6 +101,7 @@ class Unit {
 
   // One CSR write; returns false if the unit refused it (cfg_error_o).
   bool write(uint32_t addr, uint32_t data) {
+    m_cfg_in = true;
     m_m->cfg_valid_i = 1;
     m_m->cfg_write_i = 1;
     m_m->cfg_addr_i = addr;
@@ -91,6 +113,7 @@ class Unit {
     return !m_m->cfg_error_o;
   }
   uint32_t read(uint32_t addr) {
+    m_cfg_in = true;
     m_m->cfg_valid_i = 1;
     m_m->cfg_write_i = 0;
     m_m->cfg_addr_i = addr;
@@ -118,17 +141,15 @@ class Unit {
     if (d) drive_release(*d);
     if (r) drive_request(*r);
     if (write) {
+      m_cfg_in = true;
       m_m->cfg_valid_i = 1;
       m_m->cfg_write_i = 1;
       m_m->cfg_addr_i = write->first;
       m_m->cfg_wdata_i = write->second;
     }
     CycleOut o;
-    if (r) {
-      eval();
-      o.req_taken = m_m->req_ready_o;
-    }
     posedge();
+    o.req_taken = r && m_ready;
     o.rsp_valid = m_m->rsp_valid_o;
     o.rsp = response();
     o.rel_valid = m_m->rel_rsp_valid_o;
@@ -180,7 +201,10 @@ class Unit {
       sizeof(std::remove_reference_t<decltype(std::declval<Model&>().dbg_data_o)>) / sizeof(uint64_t);
   // Lane `l` shows the word at `addr` from now on: after an operation's clock edge, the
   // entry's new value, with no evaluation of its own.
-  void watch(uint32_t l, uint32_t addr) { set_field(m_m->dbg_addr_i, 16 * l, addr); }
+  void watch(uint32_t l, uint32_t addr) {
+    set_field(m_m->dbg_addr_i, 16 * l, addr);
+    m_dbg_in = true;
+  }
   uint64_t watched(uint32_t l) const { return get_word(m_m->dbg_data_o, l); }
   // Words at `addrs`, a batch of kLanes per evaluation (the unit's inputs are idle
   // between operations). The lanes are left watching the last batch.
@@ -189,7 +213,18 @@ class Unit {
     for (size_t i = 0; i < addrs.size(); i += kLanes) {
       const uint32_t n = uint32_t(std::min<size_t>(kLanes, addrs.size() - i));
       for (uint32_t l = 0; l < n; ++l) watch(l, addrs[i + l]);
-      m_m->eval();
+      if constexpr (kWrapped) {
+        // A strobe of the address registers alone: only the lanes are evaluated.
+        if (m_m->dbg_ld_i) {
+          m_m->dbg_ld_i = 0;
+          m_m->eval();
+        }
+        m_m->dbg_ld_i = 1;
+        m_m->eval();
+        m_dbg_in = false;
+      } else {
+        m_m->eval();
+      }
       for (uint32_t l = 0; l < n; ++l) out[i + l] = watched(l);
     }
     return out;
@@ -225,6 +260,7 @@ class Unit {
 
  private:
   void drive_request(const admission::Request& r) {
+    m_op_in = true;
     m_m->req_valid_i = 1;
     m_m->req_in_port_i = r.in_port;
     m_m->req_out_port_i = r.out_port;
@@ -235,6 +271,7 @@ class Unit {
     if (m_wave) m_wave->issue(r.cycle);
   }
   void drive_release(const admission::Departure& d) {
+    m_op_in = true;
     m_m->rel_valid_i = 1;
     m_m->rel_in_port_i = d.in_port;
     m_m->rel_out_port_i = d.out_port;
@@ -282,20 +319,47 @@ class Unit {
   static uint64_t get_word(const VlWide<N>& v, uint32_t l) { return uint64_t(v[2 * l + 1]) << 32 | v[2 * l]; }
 
   // A clock cycle: the rising edge with the operation's inputs, then the falling edge with
-  // the inputs the caller leaves for the next cycle (two evaluations per cycle).
-  // The waveform shows the inputs before the edge: an evaluation of its own, traced only.
+  // the inputs the caller leaves for the next cycle.
+  // The unit itself: two evaluations per cycle, each evaluating every input's logic; the
+  // waveform shows the inputs before the edge, an evaluation of its own (traced only).
+  // Ready is combinational from the inputs alone (rtl/mmu_admission.sv), which the edge
+  // leaves as they were: read after it.
+  // The wrapper (mmu_cosim.sv): two evaluations per cycle. The falling edge of the cycle
+  // before (which clocks nothing) with the groups of inputs driven since then loaded by
+  // their strobes (the logic behind them evaluated; ready read then, as the edge clears
+  // the valid bits), then the rising edge with the strobes low and the debug addresses
+  // loaded with it, as they feed only the lanes.
   void posedge() {
-    if (m_wave) eval();
+    if constexpr (kWrapped) {
+      m_m->clk_i = 0;
+      m_m->dbg_ld_i = 0;
+      m_m->op_ld_i = m_op_in;
+      m_m->cfg_ld_i = m_cfg_in;
+      m_m->eval();
+      m_m->op_ld_i = m_m->cfg_ld_i = 0;
+      m_op_in = m_cfg_in = false;
+      m_ready = m_m->req_ready_o;
+      m_m->dbg_ld_i = m_dbg_in;
+      m_dbg_in = false;
+    } else if (m_wave) {
+      eval();
+    }
     m_m->clk_i = 1;
     m_ctx->timeInc(1);
     m_m->eval();
+    if constexpr (!kWrapped) m_ready = m_m->req_ready_o;
     if (m_wave) m_wave->rise();
   }
+  // (The wrapper's is evaluated with the next cycle's loads.)
   void negedge() {
-    m_m->clk_i = 0;
-    m_ctx->timeInc(1);
-    m_m->eval();
-    if (m_wave) m_wave->fall();
+    if constexpr (!kWrapped) {
+      m_m->clk_i = 0;
+      m_ctx->timeInc(1);
+      m_m->eval();
+      if (m_wave) m_wave->fall();
+    } else {
+      m_ctx->timeInc(1);
+    }
     ++m_cycle;
   }
 
@@ -305,6 +369,9 @@ class Unit {
   std::unique_ptr<Wave> m_wave;
   uint64_t m_cycle = 0;
   bool m_stalled = false;
+  bool m_ready = false;  // req_ready_o at the last edge
+  // Input groups driven since the last edge, for a wrapper's strobes.
+  bool m_op_in = false, m_cfg_in = false, m_dbg_in = false;
 };
 
 }  // namespace mmusim::rtl

@@ -90,8 +90,12 @@ admission::ArchState read(Fetch&& fetch, const Dims& d, bool reverie, bool dsh, 
                        : f.count == Field::kPrios  ? d.nprio
                                                    : d.npools;
     counts.push_back(n);
-    for (uint32_t i = 0; i < n; ++i) addrs.push_back(addr(f.region, f.base + i));
   }
+  size_t total = 2;
+  for (uint32_t n : counts) total += n;
+  addrs.reserve(total);
+  for (size_t j = 0; j < fields().size(); ++j)
+    for (uint32_t i = 0; i < counts[j]; ++i) addrs.push_back(addr(fields()[j].region, fields()[j].base + i));
   addrs.push_back(addr(kScalar, kTotal));
   addrs.push_back(addr(kScalar, kHdrmUsed));
   const std::vector<uint64_t> w = fetch(addrs);
@@ -99,6 +103,8 @@ admission::ArchState read(Fetch&& fetch, const Dims& d, bool reverie, bool dsh, 
   size_t k = 0;
   for (size_t j = 0; j < fields().size(); ++j) {
     const Field& f = fields()[j];
+    if (f.u64) (s.*f.u64).reserve(counts[j]);
+    else (s.*f.u8).reserve(counts[j]);
     for (uint32_t i = 0; i < counts[j]; ++i, ++k) {
       if (f.u64) (s.*f.u64).push_back(w[k] << f.shift);
       else (s.*f.u8).push_back(uint8_t(w[k]));

@@ -7,6 +7,7 @@
 
 #include <filesystem>
 #include <string>
+#include <vector>
 
 #include <nlohmann/json.hpp>
 #include <systemc>
@@ -125,6 +126,88 @@ TEST(Cosim, SoftwareCsrWritesReachTheUnit) {
   EXPECT_EQ(j.at("unit"), j.at("want"));
   EXPECT_EQ(j.at("shift"), 1);
   EXPECT_GT(j.at("admitted").get<uint64_t>(), 1000u);
+}
+
+// The co-simulation runs on a unit built for the configuration's policy alone
+// (rtl_engine.cc); software switching to another policy moves it to the unit with all six,
+// the operations so far replayed into it. At 0 ps the buffer is empty, so the write takes
+// and the run goes on under reverie; at 5 us (traffic in the buffer) the replay covers the
+// operations so far and unit and cores agree on the write (refused while busy, or taken).
+TEST(Cosim, SoftwarePolicySwitchMovesToTheUnitWithEveryPolicy) {
+  if (!RtlEngine::available()) GTEST_SKIP() << "built without Verilator";
+  for (const uint64_t at_ps : {uint64_t(0), 5 * kUs}) {
+    const test::ChildResult r = run_in_child(
+        [at_ps] {
+          json j = default_scenario_json();
+          j["admission"]["impl"] = "rtl";
+          const Scenario sc = load_scenario(j, "default");
+          Network net(sc, RunOptions{});
+          test::CsrMaster m("m");
+          m.socket.bind(net.sw().csr.socket);
+          m.start_ps = at_ps;
+          json out;
+          m.body = [&] {
+            const uint32_t ctrl = m.read_ok(R::CTRL_ADDR);
+            const uint32_t want = (ctrl & ~R::CTRL_POLICY_MASK) | R::CTRL_POLICY_REVERIE << R::CTRL_POLICY_LSB;
+            out["status"] = m.write(R::CTRL_ADDR, want) == tlm::TLM_OK_RESPONSE;
+            out["unit"] = net.sw().mmu.rtl()->csr_read(R::CTRL_ADDR) & R::CTRL_POLICY_MASK;
+            out["core"] = net.sw().mmu.core().config().policy;
+          };
+          sc_core::sc_start(ps(20 * kUs));
+          out["admitted"] = net.sw().mmu.admitted();
+          return out.dump();
+        },
+        300);
+    ASSERT_TRUE(r.ok) << at_ps << " ps: " << r.text;
+    const json j = json::parse(r.text);
+    EXPECT_GT(j.at("admitted").get<uint64_t>(), 1000u);
+    const bool taken = j.at("core") == "reverie";
+    EXPECT_EQ(j.at("unit"), taken ? R::CTRL_POLICY_REVERIE : R::CTRL_POLICY_DT) << at_ps;
+    EXPECT_EQ(j.at("status"), taken) << at_ps;
+    if (at_ps == 0) EXPECT_TRUE(taken) << "an empty buffer takes the policy write";
+  }
+}
+
+// The same on the engine alone, after operations: their replay into the unit with every
+// policy, then the run goes on in lockstep under the new policy. Without the move the
+// dt-only unit would refuse the write the core takes: a mismatch.
+TEST(Cosim, PolicySwitchAfterOperationsReplaysThemIntoTheUnitWithEveryPolicy) {
+  if (!RtlEngine::available()) GTEST_SKIP() << "built without Verilator";
+  const test::ChildResult r = run_in_child(
+      [] {
+        const Scenario sc = load_scenario(default_scenario_json(), "default");
+        Network net(sc, RunOptions{});
+        const admission::CoreConfig cfg = net.sw().mmu.core().config();
+        RtlEngine eng(cfg, "", 1000);
+        uint64_t cycle = 0;
+        // 300 requests, then the admitted ones released: the buffer is empty again.
+        auto traffic = [&] {
+          std::vector<admission::Departure> in;
+          for (uint32_t i = 0; i < 300; ++i) {
+            const admission::Request q{i % 8, 8 + i % 8, uint8_t(i % cfg.prios), 1 + i % 7, cycle += 1 + i % 3};
+            if (eng.admit(q).verdict != admission::Verdict::kDrop)
+              in.push_back({q.in_port, q.out_port, q.prio, q.cells, 0});
+          }
+          for (admission::Departure& d : in) {
+            d.cycle = cycle += 2;
+            eng.depart(d);
+          }
+          return in.size();
+        };
+        json out;
+        out["before"] = traffic();
+        const uint32_t ctrl = eng.csr_read(R::CTRL_ADDR);
+        eng.csr_write(R::CTRL_ADDR, (ctrl & ~R::CTRL_POLICY_MASK) | R::CTRL_POLICY_REVERIE << R::CTRL_POLICY_LSB);
+        out["policy"] = eng.csr_read(R::CTRL_ADDR) & R::CTRL_POLICY_MASK;
+        out["after"] = traffic();
+        return out.dump();
+      },
+      300);
+  ASSERT_TRUE(r.ok) << r.text;
+  const json j = json::parse(r.text);
+  EXPECT_EQ(j.at("policy"), R::CTRL_POLICY_REVERIE);
+  EXPECT_GT(j.at("before").get<uint64_t>(), 100u);
+  EXPECT_GT(j.at("after").get<uint64_t>(), 100u);
 }
 
 }  // namespace

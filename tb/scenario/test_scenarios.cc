@@ -285,7 +285,7 @@ TEST(CoSimulation, DefaultScenarioOnTheRtlGivesTheSameSummary) {
   }
 }
 
-// The pipelined unit (admission.pipeline 1: PIPE 1, Vmmu_cosim_pipe, streamed, each
+// The pipelined unit (admission.pipeline 1: PIPE 1, Vmmu_cosim_pipe_all, streamed, each
 // operation checked when the unit decides it): the C++ run's summary and time series on
 // the RTL for every policy. The verdicts take effect a cycle later than with pipeline 0,
 // which moves the run (dt's summary differs from the one-cycle unit's).
