@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <deque>
+#include <functional>
 #include <random>
 
 #include "module_bench.h"
@@ -184,22 +185,38 @@ std::vector<std::pair<uint32_t, uint64_t>> wire_order(const json& j) {
 // queued before the first DWRR pick.
 void hold_wire(EgressBench& b) { b.src.send(0, pfc_packet(b.pool, 0x00, 0)); }
 
-TEST(EgressPortQueues, DwrrOrderAndCreditsOverRoundsWithMixedSizes) {
-  const json j = parse_ok(run_in_child([] {
+// The queue tests' run: the wire held and `at0` enqueueing at 0, then the steps `later`
+// schedules, 10 us simulated; the result with each listed queue's frames sent ("tx") and
+// length ("len").
+using Fill = std::function<void(EgressBench&)>;
+json run_queues(const Fill& at0, std::vector<uint8_t> queues, const Fill& later = {}) {
+  return parse_ok(run_in_child([&] {
     EgressBench b;
     b.src.at(0, [&] {
       hold_wire(b);
-      for (uint32_t k = 1; k <= 4; ++k) b.enqueue(1000, 0, 10 + k);  // A1..A4 in queue 0
-      for (uint32_t k = 1; k <= 5; ++k) b.enqueue(600, 1, 20 + k);   // B1..B5 in queue 1
-      b.enqueue(1500, 2, 31);                                        // C1, C2, C3 in queue 2
-      b.enqueue(200, 2, 32);
-      b.enqueue(1500, 2, 33);
+      at0(b);
     });
+    if (later) later(b);
     sc_core::sc_start(ps(10 * kUs));
     json r = b.result();
-    r["tx"] = {b.eg.queue_tx(0), b.eg.queue_tx(1), b.eg.queue_tx(2)};
+    for (uint8_t q : queues) {
+      r["tx"].push_back(b.eg.queue_tx(q));
+      r["len"].push_back(b.eg.queue_len(q));
+    }
     return r.dump();
   }));
+}
+
+TEST(EgressPortQueues, DwrrOrderAndCreditsOverRoundsWithMixedSizes) {
+  const json j = run_queues(
+      [](EgressBench& b) {
+        for (uint32_t k = 1; k <= 4; ++k) b.enqueue(1000, 0, 10 + k);  // A1..A4 in queue 0
+        for (uint32_t k = 1; k <= 5; ++k) b.enqueue(600, 1, 20 + k);   // B1..B5 in queue 1
+        b.enqueue(1500, 2, 31);                                        // C1, C2, C3 in queue 2
+        b.enqueue(200, 2, 32);
+        b.enqueue(1500, 2, 33);
+      },
+      {0, 1, 2});
   // Quantum 1600 B; credit (deficit) after each pick:
   //   q0 +1600: A1 -> 600, A2 > 600: turn ends.      q1 +1600: B1 -> 1000, B2 -> 400.
   //   q2 +1600: C1 -> 100, C2 (200) > 100.           q0 +1600 = 2200: A2 -> 1200, A3 -> 200.
@@ -216,22 +233,17 @@ TEST(EgressPortQueues, DwrrOrderAndCreditsOverRoundsWithMixedSizes) {
 }
 
 TEST(EgressPortQueues, AnEmptiedQueueLosesItsCreditAndARefillStartsFromAQuantum) {
-  const json j = parse_ok(run_in_child([] {
-    EgressBench b;
-    b.src.at(0, [&] {
-      hold_wire(b);
-      b.enqueue(1000, 0, 1);                                  // X1
-      for (uint32_t k = 1; k <= 6; ++k) b.enqueue(1000, 1, 10 + k);  // Y1..Y6
-    });
-    b.src.at(100 * kNs, [&] {  // queue 0 refilled while Y1 is on the wire
-      b.enqueue(1000, 0, 2);   // X2
-      b.enqueue(1000, 0, 3);   // X3
-    });
-    sc_core::sc_start(ps(10 * kUs));
-    json r = b.result();
-    r["len"] = {b.eg.queue_len(0), b.eg.queue_len(1)};
-    return r.dump();
-  }));
+  const json j = run_queues(
+      [](EgressBench& b) {
+        b.enqueue(1000, 0, 1);                                         // X1
+        for (uint32_t k = 1; k <= 6; ++k) b.enqueue(1000, 1, 10 + k);  // Y1..Y6
+      },
+      {0, 1}, [](EgressBench& b) {
+        b.src.at(100 * kNs, [&b] {  // queue 0 refilled while Y1 is on the wire
+          b.enqueue(1000, 0, 2);    // X2
+          b.enqueue(1000, 0, 3);    // X3
+        });
+      });
   // X1 takes 1000 of q0's 1600 and empties it: the 600 left are cleared. Y1 (q1: 1600 -> 600)
   // [88,320, 169,920). Then q1 cannot send Y2; q0 starts again from one quantum: X2 -> 600,
   // X3 > 600 ends its turn; q1 2200: Y2, Y3 (-> 200); q0 2200: X3 (empty again); q1 1800:
@@ -246,24 +258,19 @@ TEST(EgressPortQueues, AnEmptiedQueueLosesItsCreditAndARefillStartsFromAQuantum)
 }
 
 TEST(EgressPortQueues, PfcPauseMidListHoldsTheRestOfTheQueueWithItsCredit) {
-  const json j = parse_ok(run_in_child([] {
-    EgressBench b;
-    b.src.at(0, [&] {
-      hold_wire(b);
-      for (uint32_t k = 1; k <= 4; ++k) b.enqueue(1000, 3, 30 + k);  // Z1..Z4, priority 3
-      for (uint32_t k = 1; k <= 3; ++k) b.enqueue(1000, 0, k);       // W1..W3
-    });
-    // Priority 3 paused at 150 ns (Z1 on the wire) for 100 quanta = 512 ns: to 662 ns.
-    b.src.at(150 * kNs, [&] { b.src.pause[0]->pfc_received(pfc_frame(0x08, 100)); });
-    b.src.at(600 * kNs, [&] {  // the port is idle: V1 goes at once
-      b.enqueue(1000, 1, 11);
-      b.enqueue(1000, 1, 12);
-    });
-    sc_core::sc_start(ps(10 * kUs));
-    json r = b.result();
-    r["tx"] = {b.eg.queue_tx(0), b.eg.queue_tx(1), b.eg.queue_tx(3)};
-    return r.dump();
-  }));
+  const json j = run_queues(
+      [](EgressBench& b) {
+        for (uint32_t k = 1; k <= 4; ++k) b.enqueue(1000, 3, 30 + k);  // Z1..Z4, priority 3
+        for (uint32_t k = 1; k <= 3; ++k) b.enqueue(1000, 0, k);       // W1..W3
+      },
+      {0, 1, 3}, [](EgressBench& b) {
+        // Priority 3 paused at 150 ns (Z1 on the wire) for 100 quanta = 512 ns: to 662 ns.
+        b.src.at(150 * kNs, [&b] { b.src.pause[0]->pfc_received(pfc_frame(0x08, 100)); });
+        b.src.at(600 * kNs, [&b] {  // the port is idle: V1 goes at once
+          b.enqueue(1000, 1, 11);
+          b.enqueue(1000, 1, 12);
+        });
+      });
   // q0 W1 (-> 600); q3 Z1 (-> 600) [88,320, 169,920), paused meanwhile; q0 2200: W2, W3
   // (empty at 333,120); idle, Z2..Z4 held. V1 at 600 ns (q1 1600 -> 600). At 681,600 the
   // pause is over: V2 > 600, q3's turn with its 600 kept + 1600 = 2200: Z2 (-> 1200), Z3
