@@ -357,6 +357,20 @@ TEST(Pipelined, ResponseTwoCyclesAfterTheRequest) {
   EXPECT_FALSE(third.rsp_valid);
 }
 
+// The verdict on port 1's lossy PG for one cell requested in the cycle of the CSR write `w`
+// (the pipelined unit's response a cycle later).
+template <class M>
+Verdict verdict_with_write(const admission::CoreConfig& c, const UnitParams& p,
+                           std::pair<uint32_t, uint32_t> w) {
+  Lockstep<M> ls(c, p);
+  auto& u = ls.unit();
+  const admission::Request r{1, 2, uint8_t(kLy), 1, 0};
+  CycleOut o = u.step(nullptr, &r, &w);
+  if (p.pipe) o = u.step(nullptr, nullptr);
+  EXPECT_TRUE(o.rsp_valid);
+  return o.rsp.verdict;
+}
+
 // A request taken in the cycle of a CSR write is decided after it, on the new
 // configuration: on an empty buffer, QMAP moves the lossy queue to the static profile 1
 // (static_th 0 after the write below: every cell over) in the request's cycle; the request
@@ -369,19 +383,9 @@ TEST(Pipelined, ARequestTakenWithACsrWriteDecidesOnTheWrittenConfiguration) {
   c.ingress_profiles[1].th = {false, 0, 0};  // profile 1: static_th 0
   c.pg_profile[1 * kPipeMid.nprio + kLy] = 0;  // port 1's lossy PG on the dynamic profile 0
   c.lossless[1 * kPipeMid.nprio + kLy] = 0;
-  auto run = [&](auto& ls, bool pipelined) {
-    auto& u = ls.unit();
-    const admission::Request r{1, 2, uint8_t(kLy), 1, 0};
-    const std::pair<uint32_t, uint32_t> w{R::QMAP_ADDR + 1 * kPipeMid.nprio + kLy, 1u | (1u << R::QMAP_QUEUE_PROFILE_LSB)};
-    CycleOut o = u.step(nullptr, &r, &w);
-    if (pipelined) o = u.step(nullptr, nullptr);
-    EXPECT_TRUE(o.rsp_valid);
-    return o.rsp.verdict;
-  };
-  Lockstep<Vmmu_pmid> lp(c, kPipeMid);
-  Lockstep<Vmmu_mid> l1(c, kMid);
-  EXPECT_EQ(run(lp, true), Verdict::kDrop);
-  EXPECT_EQ(run(l1, false), Verdict::kAdmitShared);
+  const std::pair<uint32_t, uint32_t> w{R::QMAP_ADDR + 1 * kPipeMid.nprio + kLy, 1u | (1u << R::QMAP_QUEUE_PROFILE_LSB)};
+  EXPECT_EQ(verdict_with_write<Vmmu_pmid>(c, kPipeMid, w), Verdict::kDrop);
+  EXPECT_EQ(verdict_with_write<Vmmu_mid>(c, kMid, w), Verdict::kAdmitShared);
 }
 
 // The threshold calculator's registered outputs (PIPE 1) load from the configuration's next
@@ -396,19 +400,9 @@ TEST(Pipelined, ARequestTakenWithAThresholdWriteDecidesOnTheNewThreshold) {
   c.ingress_profiles[1].th = {false, 0, 100};  // profile 1: static_th 100
   c.pg_profile[1 * kPipeMid.nprio + kLy] = 1;
   c.lossless[1 * kPipeMid.nprio + kLy] = 0;
-  auto run = [&](auto& ls, bool pipelined) {
-    auto& u = ls.unit();
-    const admission::Request r{1, 2, uint8_t(kLy), 1, 0};
-    const std::pair<uint32_t, uint32_t> w{R::IPROF_STATIC_ADDR + 1 * R::IPROF_STRIDE, 0u};
-    CycleOut o = u.step(nullptr, &r, &w);
-    if (pipelined) o = u.step(nullptr, nullptr);
-    EXPECT_TRUE(o.rsp_valid);
-    return o.rsp.verdict;
-  };
-  Lockstep<Vmmu_pmid> lp(c, kPipeMid);
-  Lockstep<Vmmu_mid> l1(c, kMid);
-  EXPECT_EQ(run(lp, true), Verdict::kDrop);
-  EXPECT_EQ(run(l1, false), Verdict::kAdmitShared);
+  const std::pair<uint32_t, uint32_t> w{R::IPROF_STATIC_ADDR + 1 * R::IPROF_STRIDE, 0u};
+  EXPECT_EQ(verdict_with_write<Vmmu_pmid>(c, kPipeMid, w), Verdict::kDrop);
+  EXPECT_EQ(verdict_with_write<Vmmu_mid>(c, kMid, w), Verdict::kAdmitShared);
 }
 
 // Per policy, streamed: the same queue in every cycle, filling past XOFF into headroom and
