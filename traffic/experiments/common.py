@@ -1,6 +1,7 @@
 """What every figure shares: the base scenario, a batch of runs, CSV and the results page."""
 import atexit
 import csv
+import hashlib
 import json
 import os
 import pathlib
@@ -32,16 +33,31 @@ def base(name, duration_us, sample_ns=10000):
 
 
 def run_all(runs, out, mmusim, jobs, flags=()):
-    """runs: [(label dict, scenario dict)]; each written to out/runs/<i>/scenario.json and run
-    through traffic.sweep's point runner (process pool). Returns [(label, summary, dir)]."""
-    pts = []
+    """runs: [(label dict, scenario dict)]; each written to <work>/runs/<key>/scenario.json and
+    run through traffic.sweep's point runner (process pool). Returns [(label, summary, dir)].
+    <key> hashes the scenario, flags and trace files; a run whose directory (a kept --work)
+    already holds a summary.json newer than the binary is not run again: runs are deterministic
+    per seed, so a results section can be rewritten without re-simulating."""
+    pts, todo, seen = [], [], set()
+    binary = sweep.mmusim_path(mmusim)
     for i, (label, sc) in enumerate(runs):
-        d = pathlib.Path(work_dir(out), "runs", str(i)).resolve()
+        traces = {e["file"]: hashlib.sha256(pathlib.Path(e["file"]).read_bytes()).hexdigest()
+                  for e in sc.get("traffic", []) if "file" in e}
+        key = hashlib.sha256(json.dumps({"scenario": sc, "flags": list(flags), "traces": traces},
+                                        sort_keys=True).encode()).hexdigest()[:20]
+        d = pathlib.Path(work_dir(out), "runs", key).resolve()
+        p = {"index": i, "mmusim": binary, "scenario": str(d / "scenario.json"),
+             "set": [], "grid": [], "seed": sc["seed"], "out": str(d), "flags": list(flags)}
+        pts.append(p)
+        summary = d / "summary.json"
+        if (summary.exists() and summary.stat().st_mtime > os.stat(binary).st_mtime) or p["out"] in seen:
+            continue
+        seen.add(p["out"])
         d.mkdir(parents=True, exist_ok=True)
+        summary.unlink(missing_ok=True)
         (d / "scenario.json").write_text(json.dumps(sc, indent=1))
-        pts.append({"index": i, "mmusim": sweep.mmusim_path(mmusim), "scenario": str(d / "scenario.json"),
-                    "set": [], "grid": [], "seed": sc["seed"], "out": str(d), "flags": list(flags)})
-    sweep.run_local(pts, jobs, quiet=True)
+        todo.append(p)
+    sweep.run_local(todo, jobs, quiet=True)
     res = []
     for (label, _), p in zip(runs, pts):
         with open(os.path.join(p["out"], "summary.json")) as f:

@@ -64,7 +64,8 @@ class QuickExperiments(unittest.TestCase):
 
     CLOSED_LOOP_COLUMNS = {"policy", "seed", "pfc_pauses", "incast_fct_mean_us", "incast_flows", "incast_completed",
                            "drops_lossless", "drops_lossy", "short_flows", "short_completed", "short_fct_p99_us",
-                           "short_slowdown_p99", "short_slowdown_p90", "tcp_timeouts", "conserved"}
+                           "short_slowdown_p99", "short_slowdown_p90", "tcp_timeouts", "conserved",
+                           "lossless_p99_pct", "lossy_p99_pct"}
 
     def run_closed_loop(self, name, xkey):
         """A closed-loop experiment's quick grid: its columns, and every run conservative (no
@@ -80,6 +81,11 @@ class QuickExperiments(unittest.TestCase):
             self.assertGreater(int(r["short_completed"]), 0, label)
             self.assertGreaterEqual(float(r["short_slowdown_p99"]), float(r["short_slowdown_p90"]), label)
             self.assertGreaterEqual(float(r["short_slowdown_p90"]), 1.0, label)   # never faster than ideal
+            for col in ("lossless_p99_pct", "lossy_p99_pct"):   # shares of one buffer
+                self.assertTrue(0 <= float(r[col]) <= 100, (label, col))
+            self.assertLessEqual(float(r["lossless_p99_pct"]) + float(r["lossy_p99_pct"]), 200)
+        with open(self.doc) as f:
+            self.assertIn("99th percentile buffer occupancy of RDMA", f.read())
         return avg
 
     def _fct(self, avg, policy):
@@ -169,6 +175,23 @@ class QuickExperiments(unittest.TestCase):
               f"reverie {self._fct(avg, 'reverie'):.0f} us; pauses reverie {self._pauses(avg, 'reverie'):.0f}")
         self.assertEqual(self._pauses(avg, "reverie"), 0)
         self.assertLess(self._fct(avg, "reverie"), self._fct(avg, "dt"))   # paper Fig. 11b's direction
+        self.assertTrue(all(float(r["incast_completed"]) > 0.5 * float(r["incast_flows"]) for r in avg))
+
+    def test_fig8_fabric_reverie_fewest_pauses_across_bursts(self):
+        avg = self.run_closed_loop("reverie-fig8-fabric", "burst_bytes")
+        dt, abm, rv = (self._pauses(avg, p) for p in ("dt", "abm", "reverie"))
+        print(f"\nFig. 8 on the fabric, pauses summed over bursts: dt {dt:.0f}, abm {abm:.0f}, reverie {rv:.0f}")
+        self.assertLess(rv, dt)   # paper Fig. 8a's direction: 61.8 % fewer than DT, 57.4 % fewer than ABM
+        self.assertLess(rv, abm)
+        self.assertTrue(all(float(r["incast_completed"]) > 0.5 * float(r["incast_flows"]) for r in avg))
+
+    def test_fig12_fabric_tcp_incast_reverie_never_pauses_not_slower_than_dt(self):
+        avg = self.run_closed_loop("reverie-fig12-fabric", "burst_bytes")
+        print(f"\nFig. 12 on the fabric: incast FCT dt {self._fct(avg, 'dt'):.0f}, abm {self._fct(avg, 'abm'):.0f}, "
+              f"reverie {self._fct(avg, 'reverie'):.0f} us; pauses abm {self._pauses(avg, 'abm'):.0f}, "
+              f"reverie {self._pauses(avg, 'reverie'):.0f}")
+        self.assertEqual(self._pauses(avg, "reverie"), 0)   # paper Fig. 12a: 100 % fewer than ABM
+        self.assertLessEqual(self._fct(avg, "reverie"), self._fct(avg, "dt"))   # paper Fig. 12b's direction
         self.assertTrue(all(float(r["incast_completed"]) > 0.5 * float(r["incast_flows"]) for r in avg))
 
     def test_fig10_pauses_fall_as_gamma_grows_to_0_9999(self):
