@@ -194,6 +194,15 @@ class QuickExperiments(unittest.TestCase):
         self.assertLessEqual(self._fct(avg, "reverie"), self._fct(avg, "dt"))   # paper Fig. 12b's direction
         self.assertTrue(all(float(r["incast_completed"]) > 0.5 * float(r["incast_flows"]) for r in avg))
 
+    def test_fig10_fabric_pauses_fall_from_gamma_0_5_to_0_999(self):
+        avg = {int(r["k"]): r for r in self.run_exp("reverie-fig10-fabric")}
+        for r in rows(os.path.join(self.out, "reverie-fig10-fabric-runs.csv")):
+            self.assertEqual(int(r["drops_lossless"]), 0, r["k"])
+            self.assertEqual(int(r["conserved"]), 1, r["k"])
+        p1, p10 = float(avg[1]["pfc_pauses"]), float(avg[10]["pfc_pauses"])
+        print(f"\nFig. 10 on the fabric, pauses at gamma 0.5 / 0.999: {p1:.0f} / {p10:.0f}")
+        self.assertLess(p10, 0.5 * p1)   # paper Fig. 10: pauses fall dramatically as gamma grows
+
     def test_fig10_pauses_fall_as_gamma_grows_to_0_9999(self):
         avg = {int(r["k"]): r for r in self.run_exp("reverie-fig10")}
         p = [float(avg[k]["pfc_pauses"]) for k in (1, 4, 7, 10, 14)]
