@@ -743,6 +743,28 @@ at the cost of TCP's long flows (Fig. 9c); Reverie does not depend on it. Ours, 
     return avg, text
 
 
+def gamma_sweep(name, runs, out, mmusim, jobs, title, extra=lambda s: {}):
+    """Runs a Fig. 10 sweep (labels k, gamma, seed) with cc_metrics plus extra(summary);
+    writes NAME-runs.csv, NAME.csv (means over seeds) and NAME.png; returns the means."""
+    rows = [dict(label, **cc_metrics(s, d), **extra(s)) for label, s, d in run_all(runs, out, mmusim, jobs)]
+    write_csv(os.path.join(out, f"{name}-runs.csv"), rows)
+    avg = average(rows, [c for c in rows[0] if c not in ("k", "gamma", "seed")], ("k", "gamma"))
+    write_csv(os.path.join(out, f"{name}.csv"), avg)
+    plot_gamma_sweep(avg, os.path.join(out, f"{name}.png"), title)
+    return avg
+
+
+def gamma_table(avg, occ_header, occ_cell):
+    """Markdown rows of a Fig. 10 sweep; occ_cell(row) fills the occupancy column."""
+    lines = [f"| k | gamma | PFC pauses | incast FCT mean (us) | incast flows done | {occ_header} | "
+             "lossless drops | conserved |", "|---|---|---|---|---|---|---|---|"]
+    for r in avg:
+        lines.append(f"| {r['k']} | {r['gamma']:.6f} | {r['pfc_pauses']:.1f} | {r['incast_fct_mean_us']:.1f} | "
+                     f"{r['incast_completed']:.0f} of {r['incast_flows']:.0f} | {occ_cell(r)} | "
+                     f"{r['drops_lossless']:.0f} | {r['conserved']:.0%} |")
+    return lines
+
+
 def reverie_fig10_cc(out, mmusim, jobs, full):
     """Fig. 10 closed loop: Reverie, websearch RDMA (DCQCN, lossless) at 80 % + the 2 MB DCQCN
     incast, gamma = 1 - 2^-k."""
@@ -757,21 +779,11 @@ def reverie_fig10_cc(out, mmusim, jobs, full):
             sc["admission"] = {"policy": "reverie", "ewma": {"k": k}}
             runs.append(({"k": k, "gamma": 1 - 2.0 ** -k, "seed": s}, sc))
     pool = int(runs[0][1]["buffer"]["BUFFER_POOL"]["ingress_lossless_pool"]["size"])
-    rows = [dict(label, **cc_metrics(s, d),
-                 pool_p99_pct=100.0 * s["pools_bytes"]["ingress_lossless_pool"]["p99"] / pool,
-                 pool_max_pct=100.0 * s["pools_bytes"]["ingress_lossless_pool"]["max"] / pool)
-            for label, s, d in run_all(runs, out, mmusim, jobs)]
-    write_csv(os.path.join(out, f"{name}-runs.csv"), rows)
-    avg = average(rows, [c for c in rows[0] if c not in ("k", "gamma", "seed")], ("k", "gamma"))
-    write_csv(os.path.join(out, f"{name}.csv"), avg)
-    plot_gamma_sweep(avg, os.path.join(out, f"{name}.png"),
-                     "Reverie Fig. 10 with DCQCN: gamma sweep, websearch RDMA 80 % + 2 MB RDMA incast")
-    lines = ["| k | gamma | PFC pauses | incast FCT mean (us) | incast flows done | shared pool p99 / max (%) | "
-             "lossless drops | conserved |", "|---|---|---|---|---|---|---|---|"]
-    for r in avg:
-        lines.append(f"| {r['k']} | {r['gamma']:.6f} | {r['pfc_pauses']:.1f} | {r['incast_fct_mean_us']:.1f} | "
-                     f"{r['incast_completed']:.0f} of {r['incast_flows']:.0f} | {r['pool_p99_pct']:.0f} / {r['pool_max_pct']:.0f} | "
-                     f"{r['drops_lossless']:.0f} | {r['conserved']:.0%} |")
+    avg = gamma_sweep(name, runs, out, mmusim, jobs,
+                      "Reverie Fig. 10 with DCQCN: gamma sweep, websearch RDMA 80 % + 2 MB RDMA incast",
+                      lambda s: {"pool_p99_pct": 100.0 * s["pools_bytes"]["ingress_lossless_pool"]["p99"] / pool,
+                                 "pool_max_pct": 100.0 * s["pools_bytes"]["ingress_lossless_pool"]["max"] / pool})
+    lines = gamma_table(avg, "shared pool p99 / max (%)", lambda r: f"{r['pool_p99_pct']:.0f} / {r['pool_max_pct']:.0f}")
     first, k10, last = avg[0], next(r for r in avg if r["k"] == 10), avg[-1]
     best = min(avg, key=lambda r: r["incast_fct_mean_us"])
     fewest = min(avg, key=lambda r: r["pfc_pauses"])
@@ -948,19 +960,33 @@ for large bursts, Reverie and ABM alike).
     return avg, text
 
 
+def fabric_sweep(name, xs, xkey, seeds, make, out, mmusim, jobs, xlabel, title, xfmt):
+    """A policy sweep on the fabric (make(x, seed) -> scenario) with cc_metrics: CSVs, PNG, and
+    compare_table's (table, reductions). Returns (avg, table, reductions)."""
+    avg = policy_sweep(name, xs, xkey, make, out, mmusim, jobs, seeds, cc_metrics)
+    plot_policies(avg, xkey, xlabel, os.path.join(out, f"{name}.png"), title)
+    table, red = compare_table(avg, xkey, xfmt)
+    return avg, table, red
+
+
+def tcp_incast_fabric(tag, load, burst_bytes, duration_us, seed, out, qps):
+    """Figs. 11 and 12 on the fabric: websearch RDMA (PowerTCP, lossless), TCP (Cubic) incast."""
+    return paper_scenario(tag, load, burst_bytes, duration_us, seed, os.path.join(work_dir(out), "traces"),
+                          rdma="powertcp", queries_per_s=qps, tcp_incast=True)
+
+
 def reverie_fig7_fabric(out, mmusim, jobs, full):
     """Fig. 7 points on the paper's 256-host fabric (paper_scenario), DCQCN and Cubic."""
     loads = [0.4, 0.8] if full else [0.8]
     seeds = [1, 2, 3, 4] if full else [1]
     duration_us, qps = 6000, 20.0
     name = "reverie-fig7-fabric"
-    avg = policy_sweep(name, loads, "load",
-                       lambda x, s: paper_scenario(f"fab-l{int(x * 100)}-s{s}", x, 2_000_000, duration_us, s,
-                                                   os.path.join(work_dir(out), "traces"), queries_per_s=qps),
-                       out, mmusim, jobs, seeds, cc_metrics)
-    plot_policies(avg, "load", "websearch (lossy, Cubic) load", os.path.join(out, f"{name}.png"),
-                  "Reverie Fig. 7 points on the 256-host fabric (DCQCN incast, Cubic background)")
-    table, red = compare_table(avg, "load", lambda x: f"{int(x * 100)} %")
+    avg, table, red = fabric_sweep(
+        name, loads, "load", seeds,
+        lambda x, s: paper_scenario(f"fab-l{int(x * 100)}-s{s}", x, 2_000_000, duration_us, s,
+                                    os.path.join(work_dir(out), "traces"), queries_per_s=qps),
+        out, mmusim, jobs, "websearch (lossy, Cubic) load",
+        "Reverie Fig. 7 points on the 256-host fabric (DCQCN incast, Cubic background)", lambda x: f"{int(x * 100)} %")
     text = f"""## Reverie Fig. 7 on the 256-host fabric (DCQCN and Cubic)
 
 `python3 -m traffic.experiments {name} --out docs/results --doc docs/results.md{' --full' if full else ''}`:
@@ -995,14 +1021,11 @@ def reverie_fig11_fabric(out, mmusim, jobs, full):
     seeds = [1, 2] if full else [1]
     duration_us, qps = (6000, 20.0) if full else (2000, 20.0)
     name = "reverie-fig11-fabric"
-    avg = policy_sweep(name, loads, "load",
-                       lambda x, s: paper_scenario(f"fab11-l{int(x * 100)}-s{s}", x, 1_500_000, duration_us, s,
-                                                   os.path.join(work_dir(out), "traces"), rdma="powertcp",
-                                                   queries_per_s=qps, tcp_incast=True),
-                       out, mmusim, jobs, seeds, cc_metrics)
-    plot_policies(avg, "load", "websearch (lossless, PowerTCP) load", os.path.join(out, f"{name}.png"),
-                  "Reverie Fig. 11 points on the 256-host fabric (TCP incast, PowerTCP background)")
-    table, red = compare_table(avg, "load", lambda x: f"{int(x * 100)} %")
+    avg, table, red = fabric_sweep(
+        name, loads, "load", seeds,
+        lambda x, s: tcp_incast_fabric(f"fab11-l{int(x * 100)}-s{s}", x, 1_500_000, duration_us, s, out, qps),
+        out, mmusim, jobs, "websearch (lossless, PowerTCP) load",
+        "Reverie Fig. 11 points on the 256-host fabric (TCP incast, PowerTCP background)", lambda x: f"{int(x * 100)} %")
     text = f"""## Reverie Fig. 11 on the 256-host fabric (PowerTCP and Cubic)
 
 `python3 -m traffic.experiments {name} --out docs/results --doc docs/results.md{' --full' if full else ''}`:
@@ -1032,13 +1055,12 @@ def reverie_fig8_fabric(out, mmusim, jobs, full):
     seeds = [1, 2, 3] if full else [1]
     duration_us, qps = (6000, 20.0) if full else (3000, 20.0)
     name = "reverie-fig8-fabric"
-    avg = policy_sweep(name, bursts, "burst_bytes",
-                       lambda x, s: paper_scenario(f"fab8-b{x}-s{s}", 0.8, x, duration_us, s,
-                                                   os.path.join(work_dir(out), "traces"), queries_per_s=qps),
-                       out, mmusim, jobs, seeds, cc_metrics)
-    plot_policies(avg, "burst_bytes", "incast (DCQCN) burst (file) size, bytes", os.path.join(out, f"{name}.png"),
-                  "Reverie Fig. 8 points on the 256-host fabric (DCQCN incast, Cubic background at 80 %)")
-    table, red = compare_table(avg, "burst_bytes", lambda x: f"{x / 1e6:g} MB")
+    avg, table, red = fabric_sweep(
+        name, bursts, "burst_bytes", seeds,
+        lambda x, s: paper_scenario(f"fab8-b{x}-s{s}", 0.8, x, duration_us, s, os.path.join(work_dir(out), "traces"),
+                                    queries_per_s=qps),
+        out, mmusim, jobs, "incast (DCQCN) burst (file) size, bytes",
+        "Reverie Fig. 8 points on the 256-host fabric (DCQCN incast, Cubic background at 80 %)", lambda x: f"{x / 1e6:g} MB")
     by = {(r["burst_bytes"], r["policy"]): r for r in avg}
     def cut(b, other):
         v = pct_less(by[b, "reverie"]["pfc_pauses"], by[b, other]["pfc_pauses"])
@@ -1093,14 +1115,11 @@ def reverie_fig12_fabric(out, mmusim, jobs, full):
     seeds = [1, 2] if full else [1]
     duration_us, qps = (6000, 20.0) if full else (2000, 20.0)
     name = "reverie-fig12-fabric"
-    avg = policy_sweep(name, bursts, "burst_bytes",
-                       lambda x, s: paper_scenario(f"fab12-b{x}-s{s}", 0.8, x, duration_us, s,
-                                                   os.path.join(work_dir(out), "traces"), rdma="powertcp",
-                                                   queries_per_s=qps, tcp_incast=True),
-                       out, mmusim, jobs, seeds, cc_metrics)
-    plot_policies(avg, "burst_bytes", "TCP incast burst (file) size, bytes", os.path.join(out, f"{name}.png"),
-                  "Reverie Fig. 12 points on the 256-host fabric (TCP incast, PowerTCP background at 80 %)")
-    table, red = compare_table(avg, "burst_bytes", lambda x: f"{x / 1e6:g} MB")
+    avg, table, red = fabric_sweep(
+        name, bursts, "burst_bytes", seeds,
+        lambda x, s: tcp_incast_fabric(f"fab12-b{x}-s{s}", 0.8, x, duration_us, s, out, qps),
+        out, mmusim, jobs, "TCP incast burst (file) size, bytes",
+        "Reverie Fig. 12 points on the 256-host fabric (TCP incast, PowerTCP background at 80 %)", lambda x: f"{x / 1e6:g} MB")
     by = {(r["burst_bytes"], r["policy"]): r for r in avg}
     per = {b: pct_less(by[b, "reverie"]["incast_fct_mean_us"], by[b, "dt"]["incast_fct_mean_us"]) for b in bursts}
     red["fct_vs_dt_max"] = max(per.values())
@@ -1197,18 +1216,9 @@ def reverie_fig10_fabric(out, mmusim, jobs, full):
                                 policy="reverie", queries_per_s=qps, all_rdma=True)
             sc["admission"]["ewma"] = {"k": k}
             runs.append(({"k": k, "gamma": 1 - 2.0 ** -k, "seed": s}, sc))
-    rows = [dict(label, **cc_metrics(s, d)) for label, s, d in run_all(runs, out, mmusim, jobs)]
-    write_csv(os.path.join(out, f"{name}-runs.csv"), rows)
-    avg = average(rows, [c for c in rows[0] if c not in ("k", "gamma", "seed")], ("k", "gamma"))
-    write_csv(os.path.join(out, f"{name}.csv"), avg)
-    plot_gamma_sweep(avg, os.path.join(out, f"{name}.png"),
-                     "Reverie Fig. 10 on the 256-host fabric: websearch RDMA 80 % + 2 MB RDMA incast (DCQCN)")
-    lines = ["| k | gamma | PFC pauses | incast FCT mean (us) | incast flows done | RDMA p99 occupancy (%) | "
-             "lossless drops | conserved |", "|---|---|---|---|---|---|---|---|"]
-    for r in avg:
-        lines.append(f"| {r['k']} | {r['gamma']:.6f} | {r['pfc_pauses']:.1f} | {r['incast_fct_mean_us']:.1f} | "
-                     f"{r['incast_completed']:.0f} of {r['incast_flows']:.0f} | {r['lossless_p99_pct']:.1f} | "
-                     f"{r['drops_lossless']:.0f} | {r['conserved']:.0%} |")
+    avg = gamma_sweep(name, runs, out, mmusim, jobs,
+                      "Reverie Fig. 10 on the 256-host fabric: websearch RDMA 80 % + 2 MB RDMA incast (DCQCN)")
+    lines = gamma_table(avg, "RDMA p99 occupancy (%)", lambda r: f"{r['lossless_p99_pct']:.1f}")
     first, last = avg[0], avg[-1]
     k10 = next((r for r in avg if r["k"] == 10), last)
     best = min(avg, key=lambda r: r["incast_fct_mean_us"])

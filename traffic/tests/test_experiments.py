@@ -304,5 +304,30 @@ class QuickExperiments(unittest.TestCase):
         self.assertEqual(r.returncode, 1)
         self.assertIn("output.bfc_queues", r.stdout + r.stderr)
 
+@unittest.skipUnless(os.path.exists(MMUSIM), f"{MMUSIM} not built")
+class RunCache(unittest.TestCase):
+    def test_kept_runs_are_reused_changed_ones_rerun(self):
+        saved = common._WORK
+        with tempfile.TemporaryDirectory() as tmp:
+            try:
+                common.set_work_dir(tmp)
+                sc = common.base("cache", 50)
+                sc["seed"] = 1
+                sc["traffic"] = [{"type": "incast", "name": "incast", "senders": "h1-h2", "receiver": "h0",
+                                  "dscp": common.LOSSLESS_DSCP, "burst_bytes": 20000, "start_us": 1}]
+                (_, s1, d1), = common.run_all([({}, sc)], tmp, None, 1)
+                t1 = os.stat(os.path.join(d1, "summary.json")).st_mtime_ns
+                (_, s2, d2), = common.run_all([({}, sc)], tmp, None, 1)
+                self.assertEqual((d2, os.stat(os.path.join(d2, "summary.json")).st_mtime_ns), (d1, t1))  # not rerun
+                self.assertEqual(s1, s2)
+                sc["seed"] = 2
+                (_, s3, d3), = common.run_all([({}, sc)], tmp, None, 1)
+                self.assertNotEqual(d3, d1)
+                self.assertEqual(s3["seed"], 2)
+                self.assertEqual(s3["generators"]["incast"]["completed"], 2)
+            finally:
+                common._WORK = saved
+
+
 if __name__ == "__main__":
     unittest.main()
