@@ -1,4 +1,4 @@
-"""Reverie (NSDI'24): Figs. 2, 7, 8 and 10 on the §4.1 leaf, as one switch."""
+"""Reverie (NSDI'24): Figs. 2 and 7-12 on the §4.1 leaf as one switch, and on the 256-host fabric."""
 import csv
 import json
 import os
@@ -404,19 +404,19 @@ def gamma_k1(name, x, make, out, mmusim, jobs, seeds):
 # percentile occupancy of each class as % of the switch buffer (cc_metrics), averaged over seeds.
 # Criteria ours, not the paper's: "small" = p99 under SMALL_PCT % of the buffer in every grid
 # point; "grows" / "falls" = the last grid point's value above / below the first's by more than
-# TREND_PP percentage points; "more buffer"
-# = a higher mean over the grid; "unchanged" = equal at every grid point.
+# TREND_PP percentage points; "more buffer" = a higher mean over the grid; "unchanged" = equal
+# at every grid point.
 SMALL_PCT, TREND_PP = 25.0, 1.0
 OCC = {"lossless_p99_pct": "RDMA", "lossy_p99_pct": "TCP"}
 
 
-def occ_series(avg, xkey, policy, col):
+def occ_series(avg, policy, col):
     return [r[col] for r in avg if r["policy"] == policy]
 
 
 def occ_trend(avg, xkey, policy, col, up):
     """(matches, ours) for "policy's col grows (up) / falls from the first grid point to the last"."""
-    v = occ_series(avg, xkey, policy, col)
+    v = occ_series(avg, policy, col)
     ok = v[-1] > v[0] + TREND_PP if up else v[-1] < v[0] - TREND_PP
     return ok, f"{policy} {OCC[col]} p99 {v[0]:.1f} % → {v[-1]:.1f} %"
 
@@ -427,8 +427,8 @@ MEAN_COL = {"lossless_p99_pct": "lossless_mean_kb", "lossy_p99_pct": "lossy_mean
 def occ_more(avg, xkey, a, b, col):
     """(matches, ours) for "a gives col's class more buffer than b" (grid means of the p99; the
     time-average occupancy beside it)."""
-    va, vb = (float(np.mean(occ_series(avg, xkey, p, col))) for p in (a, b))
-    ma, mb = (float(np.mean(occ_series(avg, xkey, p, MEAN_COL[col]))) for p in (a, b))
+    va, vb = (float(np.mean(occ_series(avg, p, col))) for p in (a, b))
+    ma, mb = (float(np.mean(occ_series(avg, p, MEAN_COL[col]))) for p in (a, b))
     return va > vb, (f"{OCC[col]} p99, mean over the grid: {a} {va:.1f} %, {b} {vb:.1f} % (time-average occupancy: "
                      f"{a} {ma:.0f} KiB, {b} {mb:.0f} KiB)")
 
@@ -436,7 +436,7 @@ def occ_more(avg, xkey, a, b, col):
 def tcp_more_why(avg, xkey):
     """Why DT does not give TCP more buffer than Reverie by the p99 (OCC_WHY["tcp-more"]): the
     model's reason, and the time-average occupancy where it does agree with the paper."""
-    dt, rv = (float(np.mean(occ_series(avg, xkey, p, "lossy_mean_kb"))) for p in ("dt", "reverie"))
+    dt, rv = (float(np.mean(occ_series(avg, p, "lossy_mean_kb"))) for p in ("dt", "reverie"))
     text = TCP_MORE_WHY
     if dt > rv:
         text += f""" On the time average DT does hold more TCP bytes ({dt:.0f} against {rv:.0f} KiB, same
@@ -447,26 +447,26 @@ queues overshoot."""
 
 def occ_small(avg, xkey, col):
     """(matches, ours) for "every policy keeps col's class under SMALL_PCT % of the buffer"."""
-    top = {p: max(occ_series(avg, xkey, p, col)) for p in POLICIES}
+    top = {p: max(occ_series(avg, p, col)) for p in POLICIES}
     return (all(v < SMALL_PCT for v in top.values()),
             f"largest {OCC[col]} p99 over the grid: " + ", ".join(f"{p} {v:.1f} %" for p, v in top.items()))
 
 
 def occ_grows_most(avg, xkey, col, policy):
     """(matches, ours) for "policy's col grows over the grid, and by more than every other policy's"."""
-    d = {p: occ_series(avg, xkey, p, col)[-1] - occ_series(avg, xkey, p, col)[0] for p in POLICIES}
+    d = {p: occ_series(avg, p, col)[-1] - occ_series(avg, p, col)[0] for p in POLICIES}
     ok = d[policy] > TREND_PP and all(d[policy] > v for p, v in d.items() if p != policy)
     return ok, f"{OCC[col]} p99 change, first to last point: " + ", ".join(f"{p} {v:+.1f} pp" for p, v in d.items())
 
 
 def occ_unchanged(avg, xkey, policy, col):
-    v = occ_series(avg, xkey, policy, col)
+    v = occ_series(avg, policy, col)
     return all(x == v[0] for x in v), f"{policy} {OCC[col]} p99 " + ", ".join(f"{x:.1f}" for x in v) + " %"
 
 
 def occ_last_more(avg, xkey, a, b, col):
     """(matches, ours) for "at the last grid point a gives col's class more buffer than b"."""
-    va, vb = occ_series(avg, xkey, a, col)[-1], occ_series(avg, xkey, b, col)[-1]
+    va, vb = occ_series(avg, a, col)[-1], occ_series(avg, b, col)[-1]
     return va > vb, f"{OCC[col]} p99 at the last point: {a} {va:.1f} %, {b} {vb:.1f} %"
 
 
@@ -513,7 +513,7 @@ OCC_WHY = {"tcp-more": tcp_more_why}
 def fabric_pool_edge(avg, xkey):
     """Why the fabric's RDMA p99 cannot separate DT and Reverie: both sit at the shared pool's edge."""
     pool = 100.0 * (paper_buffer() - (PAPER_HPL + PAPER_SPINES) * eta_bytes(SERVER_GBPS)) / paper_buffer()
-    v = {p: occ_series(avg, xkey, p, "lossless_p99_pct") for p in ("dt", "reverie")}
+    v = {p: occ_series(avg, p, "lossless_p99_pct") for p in ("dt", "reverie")}
     return f"""on the fabric the most loaded switch is the requester's leaf during a 2 MB
 incast, and there the RDMA p99 of both DT ({', '.join(f'{x:.1f}' for x in v['dt'])} %) and Reverie
 ({', '.join(f'{x:.1f}' for x in v['reverie'])} %) sits near the edge of the shared (ingress) pool, {pool:.1f} % of the
