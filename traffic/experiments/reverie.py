@@ -992,12 +992,13 @@ def reverie_fig7_fabric(out, mmusim, jobs, full):
     seeds = [1, 2, 3, 4] if full else [1]
     duration_us, qps = 6000, 20.0
     name = "reverie-fig7-fabric"
+    def make(x, s):
+        return paper_scenario(f"fab-l{int(x * 100)}-s{s}", x, 2_000_000, duration_us, s,
+                              os.path.join(work_dir(out), "traces"), queries_per_s=qps)
     avg, table, red = fabric_sweep(
-        name, loads, "load", seeds,
-        lambda x, s: paper_scenario(f"fab-l{int(x * 100)}-s{s}", x, 2_000_000, duration_us, s,
-                                    os.path.join(work_dir(out), "traces"), queries_per_s=qps),
-        out, mmusim, jobs, "websearch (lossy, Cubic) load",
+        name, loads, "load", seeds, make, out, mmusim, jobs, "websearch (lossy, Cubic) load",
         "Reverie Fig. 7 points on the 256-host fabric (DCQCN incast, Cubic background)", lambda x: f"{int(x * 100)} %")
+    k1 = (f"{int(loads[-1] * 100)} % load", "load", loads[-1], gamma_k1(name, loads[-1], make, out, mmusim, jobs, seeds))
     text = f"""## Reverie Fig. 7 on the 256-host fabric (DCQCN and Cubic)
 
 `python3 -m traffic.experiments {name} --out docs/results --doc docs/results.md{' --full' if full else ''}`:
@@ -1005,7 +1006,7 @@ def reverie_fig7_fabric(out, mmusim, jobs, full):
 25G, docs/performance.md), {duration_us} us per run, the query rate time-compressed to {qps:g} queries/s/server
 (the paper's 2 would give about 6 queries fabric-wide in a run) so that each run holds some 28 incasts
 of a 2 MB file from the 16 servers of a random other leaf; loads {loads}, seeds {seeds}; flows started
-late in the run may not finish. Files: `{name}.csv`, `{name}-runs.csv`, `{name}.png`.
+late in the run may not finish. Files: `{name}.csv`, `{name}-runs.csv`, `{name}-k1.csv`, `{name}.png`.
 
 ![](results/{name}.png)
 
@@ -1018,7 +1019,7 @@ whose queue fills and pauses the other leaves' uplinks. {fabric_pause_text(red, 
 
 {fabric_fct_text(avg, "load", lambda x: 2_000_000, lambda x: f"{int(x * 100)} % load, 2 MB")}
 
-{short_flow_fabric_text(avg, red)}
+{short_flow_fabric_text(avg, red, name, k1)}
 
 {occupancy_text(avg, "load", fig7_occupancy(avg, "load"), dict(OCC_WHY, **dict.fromkeys(("7d-dt", "7d-rv"), fabric_pool_edge(avg, "load"))))}
 """
@@ -1066,12 +1067,13 @@ def reverie_fig8_fabric(out, mmusim, jobs, full):
     seeds = [1, 2, 3] if full else [1]
     duration_us, qps = (6000, 20.0) if full else (3000, 20.0)
     name = "reverie-fig8-fabric"
+    def make(x, s):
+        return paper_scenario(f"fab8-b{x}-s{s}", 0.8, x, duration_us, s, os.path.join(work_dir(out), "traces"),
+                              queries_per_s=qps)
     avg, table, red = fabric_sweep(
-        name, bursts, "burst_bytes", seeds,
-        lambda x, s: paper_scenario(f"fab8-b{x}-s{s}", 0.8, x, duration_us, s, os.path.join(work_dir(out), "traces"),
-                                    queries_per_s=qps),
-        out, mmusim, jobs, "incast (DCQCN) burst (file) size, bytes",
+        name, bursts, "burst_bytes", seeds, make, out, mmusim, jobs, "incast (DCQCN) burst (file) size, bytes",
         "Reverie Fig. 8 points on the 256-host fabric (DCQCN incast, Cubic background at 80 %)", lambda x: f"{x / 1e6:g} MB")
+    k1 = (f"{bursts[-1] / 1e6:g} MB", "burst_bytes", bursts[-1], gamma_k1(name, bursts[-1], make, out, mmusim, jobs, seeds))
     by = {(r["burst_bytes"], r["policy"]): r for r in avg}
     def cut(b, other):
         v = pct_less(by[b, "reverie"]["pfc_pauses"], by[b, other]["pfc_pauses"])
@@ -1083,7 +1085,7 @@ def reverie_fig8_fabric(out, mmusim, jobs, full):
 as `reverie-fig7-fabric` at 80 % websearch (Cubic, lossy) load, the DCQCN incast's file size varied
 over {', '.join(f'{b / 1e6:g}' for b in bursts)} MB, each query answered by the 16 servers of a random other
 leaf; {duration_us} us per run, {qps:g} queries/s/server, seeds {seeds}; flows started late in the run may not
-finish. Files: `{name}.csv`, `{name}-runs.csv`, `{name}.png`.
+finish. Files: `{name}.csv`, `{name}-runs.csv`, `{name}-k1.csv`, `{name}.png`.
 
 ![](results/{name}.png)
 
@@ -1093,7 +1095,7 @@ finish. Files: `{name}.csv`, `{name}-runs.csv`, `{name}.png`.
 
 Reverie's pause reduction per burst, vs DT / vs ABM: {per}.{more_pauses_text(by, bursts)}
 
-Fig. 8c (the paper gives no number for it). {short_flow_fabric_text(avg, red)}
+Fig. 8c (the paper gives no number for it). {short_flow_fabric_text(avg, red, name, k1)}
 
 {fabric_pause_text(red, avg, FIG8_PAPER)}
 
@@ -1178,9 +1180,10 @@ DT and Reverie do not cut (the rule's consequence, not traced queue by queue).""
     return "\n\n".join(out) or "Both pause reductions are within ±50 % of the paper's."
 
 
-def short_flow_fabric_text(avg, red):
+def short_flow_fabric_text(avg, red, name, k1):
     """Figs. 7c, 8c on the fabric: the short (< 100 KB) Cubic flows' p99 FCT and slowdown, and
-    what sets them (timeouts, lossy drops), averaged over the grid."""
+    what sets them (timeouts, lossy drops), averaged over the grid; k1 = (label, xkey, x,
+    gamma_k1's means there): Reverie at gamma = 0.5 on the last grid point."""
     m = {p: {c: grid_mean(avg, p, c) for c in ("short_fct_p99_us", "short_slowdown_p99", "short_slowdown_p90",
                                                "tcp_timeouts", "drops_lossy")} for p in POLICIES}
     dt, abm, rv = m["dt"], m["abm"], m["reverie"]
@@ -1196,8 +1199,29 @@ have {dt['tcp_timeouts']:.1f} (dt), {abm['tcp_timeouts']:.1f} (abm) and {rv['tcp
 lossy drops on average.""" + ("" if red["short_vs_dt"] > 0 else """ Reverie's p99 is not below DT's as in the paper (Figs. 7c, 8c: DT
 "severely penalizes" short TCP flows; 42.7 % in Fig. 7c) because Reverie drops more lossy packets and its Cubic flows time out more often, the
 mechanism the one-switch sections trace (q̂ trails a growing lossy queue, so drops start late and
-come in runs that fast retransmit cannot repair).""" if rv["tcp_timeouts"] > dt["tcp_timeouts"] and rv["drops_lossy"] > dt["drops_lossy"]
+come in runs that fast retransmit cannot repair).""" + filter_share_text(avg, name, k1)
+        if rv["tcp_timeouts"] > dt["tcp_timeouts"] and rv["drops_lossy"] > dt["drops_lossy"]
         else " Reverie's p99 is not below DT's as in the paper (Fig. 7c: 42.7 % below); not explained here.")
+
+
+def filter_share_text(avg, name, k1):
+    """The gamma = 0.5 run beside gamma = 0.999 and DT at one grid point: how much of Reverie's
+    extra lossy drops the filter makes on the fabric."""
+    label, xkey, x, m = k1
+    at = {p: next(r for r in avg if r["policy"] == p and r[xkey] == x) for p in POLICIES}
+    rv, dt = at["reverie"], at["dt"]
+    text = f"""
+At {label}, Reverie with k = 1 (gamma = 0.5, q̂ ≈ q; `{name}-k1.csv`) drops {m['drops_lossy']:.0f} lossy packets per run,
+has {m['tcp_timeouts']:.1f} Cubic timeouts and a short-flow p99 slowdown of {m['short_slowdown_p99']:.1f}, against {rv['drops_lossy']:.0f}, {rv['tcp_timeouts']:.1f} and
+{rv['short_slowdown_p99']:.1f} at k = 10 (DT {dt['drops_lossy']:.0f}, {dt['tcp_timeouts']:.1f}, {dt['short_slowdown_p99']:.1f})"""
+    extra = rv["drops_lossy"] - dt["drops_lossy"]
+    if extra > 0 and m["drops_lossy"] < rv["drops_lossy"]:
+        share = min(100.0, 100.0 * (rv["drops_lossy"] - m["drops_lossy"]) / extra)
+        text += f""": the filter makes {share:.0f} % of Reverie's extra drops over
+DT's here; the rest comes with Reverie's one shared pool."""
+    else:
+        text += ": the filter is not what adds Reverie's drops here."
+    return text
 
 
 def fabric_fct_text(avg, xkey, burst, xfmt):

@@ -184,6 +184,7 @@ class QuickExperiments(unittest.TestCase):
         self.assertLess(rv, dt)   # paper Fig. 8a's direction: 61.8 % fewer than DT, 57.4 % fewer than ABM
         self.assertLess(rv, abm)
         self.assertTrue(all(float(r["incast_completed"]) > 0.5 * float(r["incast_flows"]) for r in avg))
+        self.check_k1("reverie-fig8-fabric")
 
     def test_fig12_fabric_tcp_incast_reverie_never_pauses_not_slower_than_dt(self):
         avg = self.run_closed_loop("reverie-fig12-fabric", "burst_bytes")
