@@ -1218,7 +1218,7 @@ has {m['tcp_timeouts']:.1f} Cubic timeouts and a short-flow p99 slowdown of {m['
     if extra > 0 and m["drops_lossy"] < rv["drops_lossy"]:
         share = min(100.0, 100.0 * (rv["drops_lossy"] - m["drops_lossy"]) / extra)
         text += f""": the filter makes {share:.0f} % of Reverie's extra drops over
-DT's here; the rest comes with Reverie's one shared pool."""
+DT's here (the rest, Reverie's one shared pool against DT's lossy pool, is not separated)."""
     else:
         text += ": the filter is not what adds Reverie's drops here."
     return text
