@@ -71,8 +71,8 @@
   input  wire                  v_port_paused_i, \
   input  wire [CW-1:0]         v_port_shared_i, \
   input  wire [CW-1:0]         v_port_ins_i, \
-  /* Dual issue's request: the same-cycle release's refund of the pools, headroom pool and \
-     total (zero elsewhere); their view is v - rf, tested as v + charge against limit + rf. */ \
+  /* Dual issue's request: the same-cycle release's refund of the pools, headroom pool, total. */ \
+  /* Zero elsewhere. The view is v - rf, tested as v + charge against limit + rf. */ \
   input  wire [NPOOLS*CW-1:0]  rf_pool_used_i, \
   input  wire [CW-1:0]         rf_hdrm_used_i, \
   input  wire [CW-1:0]         rf_total_i, \
