@@ -372,6 +372,10 @@ module mmu_admission
   // The release's refund of the shared counters (read by dual issue's request).
   logic [NPOOLS*CW-1:0] a_rf_pool_used;
   logic [CW-1:0]        a_rf_hdrm_used, a_rf_total;
+  // No refund into a datapath that sees the registers as they are (named nets, not
+  // constants on the ports: yosys 0.23 otherwise re-derives the top module, as csr_busy).
+  wire [NPOOLS*CW-1:0]  no_rf_pool = '0;
+  wire [CW-1:0]         no_rf = '0;
   /* verilator lint_on UNUSEDSIGNAL */
   // abm's view of each slot (mmu_adm_rate, below).
   logic [8:0]           a_abm_ratio_in, a_abm_ratio_eg, b_abm_ratio_in, b_abm_ratio_eg;
@@ -405,7 +409,7 @@ module mmu_admission
       .v_pool_used_i(pool_used), .v_hdrm_used_i(hdrm_used), .v_total_i(total_used),
       .v_ncong_i(ncong[a_np*(QW+1) +: (QW+1)]), .v_port_paused_i(va_port_paused),
       .v_port_shared_i(va_port_shared), .v_port_ins_i(va_port_ins),
-      .rf_pool_used_i('0), .rf_hdrm_used_i('0), .rf_total_i('0),
+      .rf_pool_used_i(no_rf_pool), .rf_hdrm_used_i(no_rf), .rf_total_i(no_rf),
       .abm_ratio_in_i(a_abm_ratio_in), .abm_ratio_eg_i(a_abm_ratio_eg), .abm_np_in_i(a_abm_np_in), .abm_np_eg_i(a_abm_np_eg),
       .verdict_o(), .pfc_o(a_pfc), .port_pfc_o(a_port_pfc), .reason_o(), .underflow_o(a_underflow),
       .n_ing_o(a_ing), .n_hdrm_o(a_hdrm), .n_paused_o(a_paused), .n_avg_in_o(a_avg_in), .n_egr_o(a_egr),
@@ -464,7 +468,7 @@ module mmu_admission
       .v_pool_used_i(pool_used), .v_hdrm_used_i(hdrm_used), .v_total_i(total_used),
       .v_ncong_i(ncong[o_prio*(QW+1) +: (QW+1)]), .v_port_paused_i(va_port_paused),
       .v_port_shared_i(va_port_shared), .v_port_ins_i(va_port_ins),
-      .rf_pool_used_i('0), .rf_hdrm_used_i('0), .rf_total_i('0),
+      .rf_pool_used_i(no_rf_pool), .rf_hdrm_used_i(no_rf), .rf_total_i(no_rf),
       .abm_ratio_in_i(a_valid ? a_abm_ratio_in : b_abm_ratio_in), .abm_ratio_eg_i(a_valid ? a_abm_ratio_eg : b_abm_ratio_eg),
       .abm_np_in_i(a_valid ? a_abm_np_in : b_abm_np_in), .abm_np_eg_i(a_valid ? a_abm_np_eg : b_abm_np_eg),
       .verdict_o(b_verdict), .pfc_o(a_pfc), .port_pfc_o(a_port_pfc), .reason_o(b_reason), .underflow_o(a_underflow),
