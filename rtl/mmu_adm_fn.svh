@@ -35,15 +35,55 @@ function automatic logic [CW-1:0] dt_threshold(input logic dynamic, input logic 
   else dt_threshold = scale(pool_used >= pool_size ? '0 : pool_size - pool_used, shift);
 endfunction
 
-// A queue of q cells cannot take n more: over threshold ("equals or exceeds") or pool full.
+// The decide stage's arithmetic is written as sums of its operands, each test one
+// multi-operand sum (a carry-save tree and one carry chain) rather than a chain of
+// differences in series (docs/rtl.md, "The decide stage").
+
+// a + b + c > d + e + f, as the sign of one sum (each operand below 2^SW).
+function automatic logic sum_gt(input logic [SW-1:0] a, input logic [SW-1:0] b, input logic [SW-1:0] c,
+                                input logic [SW-1:0] d, input logic [SW-1:0] e, input logic [SW-1:0] f);
+  logic [SW+2:0] diff;
+  diff = (SW+3)'(d) + (SW+3)'(e) + (SW+3)'(f) - (SW+3)'(a) - (SW+3)'(b) - (SW+3)'(c);
+  sum_gt = diff[SW+2];
+endfunction
+
+// Growth of a queue's shared part when it takes n cells: shared_part(q + n) - shared_part(q).
+function automatic logic [SW-1:0] grow_of(input logic [SW-1:0] q, input logic [SW-1:0] n, input logic [CW-1:0] reserved);
+  if (q + n <= SW'(reserved)) grow_of = '0;
+  else if (q >= SW'(reserved)) grow_of = n;
+  else grow_of = q + n - SW'(reserved);
+endfunction
+
+// Fall of a queue's shared part when a release of n cells drains h headroom cells first
+// and the rest (n - h <= q) from its q cells: shared_part(q) - shared_part(q - max(n - h, 0)).
+function automatic logic [SW-1:0] shrink_of(input logic [SW-1:0] q, input logic [SW-1:0] h, input logic [SW-1:0] n,
+                                            input logic [CW-1:0] reserved);
+  if (n <= h || q <= SW'(reserved)) shrink_of = '0;
+  else if (q + h >= n + SW'(reserved)) shrink_of = n - h;
+  else shrink_of = q - SW'(reserved);
+endfunction
+
+// A shared counter's next value (a pool, the headroom pool, the total): the view v less
+// the same-cycle release's refund rf_in and the operation's own refund rf_out, plus an
+// admitted request's charge (ch_shared into the shared pool, ch_hdrm into headroom); each
+// candidate one sum, the verdict selecting last.
+function automatic logic [CW-1:0] counter_next(input logic [CW-1:0] v, input logic [CW-1:0] rf_in,
+                                               input logic [CW-1:0] rf_out, input logic [CW-1:0] ch_shared,
+                                               input logic [CW-1:0] ch_hdrm, input logic [1:0] verdict);
+  if (verdict == mmu_adm_pkg::VERDICT_SHARED) counter_next = v - rf_in - rf_out + ch_shared;
+  else if (verdict == mmu_adm_pkg::VERDICT_HEADROOM) counter_next = v - rf_in - rf_out + ch_hdrm;
+  else counter_next = v - rf_in - rf_out;
+endfunction
+
+// A queue of q cells cannot take n more: over threshold ("equals or exceeds") or pool full,
+// the pool's occupancy being pool_used - refund (dual issue: the release's refund, "The
+// decide stage").
 function automatic logic over(input logic [CW-1:0] q, input logic [CELLW-1:0] n, input logic [CW-1:0] reserved,
-                              input logic [CW-1:0] th, input logic [CW-1:0] pool_size, input logic [CW-1:0] pool_used);
-  logic [SW-1:0] s, grow;
-  s = shared_part(SW'(q), reserved);
-  grow = shared_part(SW'(q) + SW'(n), reserved) - s;  // at most n
+                              input logic [CW-1:0] th, input logic [CW-1:0] pool_size, input logic [CW-1:0] pool_used,
+                              input logic [CW-1:0] refund);
   if (SW'(q) + SW'(n) <= SW'(reserved)) over = 1'b0;
-  else if (SW'(pool_used) + grow > SW'(pool_size)) over = 1'b1;
-  else over = s >= SW'(th);
+  else if (sum_gt(SW'(pool_used), grow_of(SW'(q), SW'(n), reserved), '0, SW'(pool_size), SW'(refund), '0)) over = 1'b1;
+  else over = th == '0 || SW'(q) >= SW'(reserved) + SW'(th);  // shared_part(q) >= th
 endfunction
 
 // One step of the fixed-point low-pass filter (reverie Eq. 5):

@@ -6,8 +6,9 @@
 // module (mmu_pol_NAME.sv, in rtl/sources.f) and one line in the list below.
 //
 // mmu_admission instantiates it once (an operation per cycle) or twice (DUAL_ISSUE: a
-// release and a request per cycle, the request's view forwarded from the release's next
-// state). The view is the counters of the operation's ingress queue (ii) and egress queue
+// release and a request per cycle, the request's view of its queues forwarded from the
+// release's next state, of the pools, headroom pool and total the registers and the
+// release's refund). The view is the counters of the operation's ingress queue (ii) and egress queue
 // (ei), the pools and totals, n_p of its priority and its ingress port's dsh state; the
 // outputs are those entries' next values, the verdict and the PFC events, all bit-exact
 // with the golden core (hw-model/admission).
@@ -96,6 +97,11 @@ module mmu_adm_op
   input  wire                 v_port_paused_i,
   input  wire [CW-1:0]        v_port_shared_i,
   input  wire [CW-1:0]        v_port_ins_i,
+  // The same-cycle release's refund of the pools, headroom pool and total (dual issue's
+  // request datapath, its v_* the registers; else zero): the view is v - rf.
+  input  wire [NPOOLS*CW-1:0] rf_pool_used_i,
+  input  wire [CW-1:0]        rf_hdrm_used_i,
+  input  wire [CW-1:0]        rf_total_i,
   // abm's view (mmu_adm_rate), unread without abm.
   /* verilator lint_off UNUSEDSIGNAL */
   input  wire [8:0]           abm_ratio_in_i,
@@ -122,7 +128,11 @@ module mmu_adm_op
   output logic [QW:0]         n_ncong_o,
   output logic                n_port_paused_o,
   output logic [CW-1:0]       n_port_shared_o,
-  output logic [CW-1:0]       n_port_ins_o
+  output logic [CW-1:0]       n_port_ins_o,
+  // A release's refund of the pools, headroom pool and total (zero for a request).
+  output logic [NPOOLS*CW-1:0] rf_pool_used_o,
+  output logic [CW-1:0]       rf_hdrm_used_o,
+  output logic [CW-1:0]       rf_total_o
 );
 
 
@@ -153,6 +163,8 @@ module mmu_adm_op
   logic [NPOL*AW-1:0] o_avg_in, o_avg_eg;
   logic [NPOL*NPOOLS*CW-1:0] o_pool_used;
   logic [NPOL*(QW+1)-1:0] o_ncong;
+  logic [NPOL*NPOOLS*CW-1:0] o_rf_pool_used;
+  logic [NPOL*CW-1:0] o_rf_hdrm_used, o_rf_total;
 
   // The policies, one line each (index = CTRL.policy value, mmu_adm_pkg::POLICY_*).
   if (POLICIES[mmu_adm_pkg::POLICY_DT]) begin : g_dt mmu_pol_dt #(`MMU_POL_PARAM_MAP) u (`MMU_POL_INPUTS, `MMU_POL_OUTPUTS(mmu_adm_pkg::POLICY_DT)); end
@@ -168,7 +180,8 @@ module mmu_adm_op
       assign {o_ing[k*CW +: CW], o_hdrm[k*CW +: CW], o_egr[k*CW +: CW], o_hdrm_used[k*CW +: CW]} = '0;
       assign {o_total[k*CW +: CW], o_port_shared[k*CW +: CW], o_port_ins[k*CW +: CW]} = '0;
       assign {o_avg_in[k*AW +: AW], o_avg_eg[k*AW +: AW], o_ncong[k*(QW+1) +: QW+1]} = '0;
-      assign o_pool_used[k*NPOOLS*CW +: NPOOLS*CW] = '0;
+      assign {o_pool_used[k*NPOOLS*CW +: NPOOLS*CW], o_rf_pool_used[k*NPOOLS*CW +: NPOOLS*CW]} = '0;
+      assign {o_rf_hdrm_used[k*CW +: CW], o_rf_total[k*CW +: CW]} = '0;
     end
   end
 
@@ -198,6 +211,9 @@ module mmu_adm_op
   assign n_port_paused_o = o_port_paused[sel];
   assign n_port_shared_o = o_port_shared[sel*CW +: CW];
   assign n_port_ins_o = o_port_ins[sel*CW +: CW];
+  assign rf_pool_used_o = o_rf_pool_used[sel*NPOOLS*CW +: NPOOLS*CW];
+  assign rf_hdrm_used_o = o_rf_hdrm_used[sel*CW +: CW];
+  assign rf_total_o = o_rf_total[sel*CW +: CW];
 
 `ifndef SYNTHESIS
 `ifdef MMU_ASSERT

@@ -71,6 +71,11 @@
   input  wire                  v_port_paused_i, \
   input  wire [CW-1:0]         v_port_shared_i, \
   input  wire [CW-1:0]         v_port_ins_i, \
+  /* Dual issue's request: the same-cycle release's refund of the pools, headroom pool, total. */ \
+  /* Zero elsewhere. The view is v - rf, tested as v + charge against limit + rf. */ \
+  input  wire [NPOOLS*CW-1:0]  rf_pool_used_i, \
+  input  wire [CW-1:0]         rf_hdrm_used_i, \
+  input  wire [CW-1:0]         rf_total_i, \
   /* abm's view (mmu_adm_rate): drain ratios in 1/256ths, n_p of each side. */ \
   input  wire [8:0]            abm_ratio_in_i, \
   input  wire [8:0]            abm_ratio_eg_i, \
@@ -95,7 +100,11 @@
   output logic [QW:0]          n_ncong_o, \
   output logic                 n_port_paused_o, \
   output logic [CW-1:0]        n_port_shared_o, \
-  output logic [CW-1:0]        n_port_ins_o
+  output logic [CW-1:0]        n_port_ins_o, \
+  /* A release's refund of the pools, headroom pool and total (zero for a request). */ \
+  output logic [NPOOLS*CW-1:0] rf_pool_used_o, \
+  output logic [CW-1:0]        rf_hdrm_used_o, \
+  output logic [CW-1:0]        rf_total_o
 
 // Parameter and input connections of a policy instance, by name.
 `define MMU_POL_PARAM_MAP .NPORTS(NPORTS), .NPRIO(NPRIO), .CW(CW), .NPOOLS(NPOOLS), .EWMA_FRAC(EWMA_FRAC), .CELLW(CELLW)
@@ -109,6 +118,7 @@
   .cfg_dsh_port_xon_off_i, .cfg_pool_size_i, \
   .v_ing_i, .v_hdrm_i, .v_paused_i, .v_avg_in_i, .v_egr_i, .v_avg_eg_i, .v_pool_used_i, .v_hdrm_used_i, \
   .v_total_i, .v_ncong_i, .v_port_paused_i, .v_port_shared_i, .v_port_ins_i, \
+  .rf_pool_used_i, .rf_hdrm_used_i, .rf_total_i, \
   .abm_ratio_in_i, .abm_ratio_eg_i, .abm_np_in_i, .abm_np_eg_i
 // Output connections of policy k (a genvar) to the flat per-policy buses of mmu_adm_op.
 `define MMU_POL_OUTPUTS(k) \
@@ -118,7 +128,14 @@
   .n_egr_o(o_egr[k*CW +: CW]), .n_avg_eg_o(o_avg_eg[k*AW +: AW]), \
   .n_pool_used_o(o_pool_used[k*NPOOLS*CW +: NPOOLS*CW]), .n_hdrm_used_o(o_hdrm_used[k*CW +: CW]), \
   .n_total_o(o_total[k*CW +: CW]), .n_ncong_o(o_ncong[k*(QW+1) +: QW+1]), .n_port_paused_o(o_port_paused[k]), \
-  .n_port_shared_o(o_port_shared[k*CW +: CW]), .n_port_ins_o(o_port_ins[k*CW +: CW])
+  .n_port_shared_o(o_port_shared[k*CW +: CW]), .n_port_ins_o(o_port_ins[k*CW +: CW]), \
+  .rf_pool_used_o(o_rf_pool_used[k*NPOOLS*CW +: NPOOLS*CW]), .rf_hdrm_used_o(o_rf_hdrm_used[k*CW +: CW]), \
+  .rf_total_o(o_rf_total[k*CW +: CW])
+// A policy built on mmu_adm_sonic hands it its outputs, by name.
+`define MMU_POL_SONIC_OUTPUTS \
+  .verdict_o, .pfc_o, .port_pfc_o, .reason_o, .underflow_o, .n_ing_o, .n_hdrm_o, .n_paused_o, .n_avg_in_o, \
+  .n_egr_o, .n_avg_eg_o, .n_pool_used_o, .n_hdrm_used_o, .n_total_o, .n_ncong_o, .n_port_paused_o, \
+  .n_port_shared_o, .n_port_ins_o, .rf_pool_used_o, .rf_hdrm_used_o, .rf_total_o
 
 // A policy's decision and next state as variables of its own, driving the outputs: a block
 // that reads back what it wrote reads these, not its output ports (Icarus 11 makes a block
@@ -132,10 +149,13 @@
   logic [AW-1:0] n_avg_in, n_avg_eg; \
   logic [NPOOLS*CW-1:0] n_pool_used; \
   logic [QW:0] n_ncong; \
+  logic [NPOOLS*CW-1:0] rf_pool_used; \
+  logic [CW-1:0] rf_hdrm_used, rf_total; \
   assign {verdict_o, pfc_o, port_pfc_o, reason_o, underflow_o, n_paused_o, n_port_paused_o} = \
          {verdict, pfc, port_pfc, reason, underflow, n_paused, n_port_paused}; \
   assign {n_ing_o, n_hdrm_o, n_egr_o, n_hdrm_used_o, n_total_o, n_port_shared_o, n_port_ins_o} = \
          {n_ing, n_hdrm, n_egr, n_hdrm_used, n_total, n_port_shared, n_port_ins}; \
-  assign {n_avg_in_o, n_avg_eg_o, n_pool_used_o, n_ncong_o} = {n_avg_in, n_avg_eg, n_pool_used, n_ncong};
+  assign {n_avg_in_o, n_avg_eg_o, n_pool_used_o, n_ncong_o} = {n_avg_in, n_avg_eg, n_pool_used, n_ncong}; \
+  assign {rf_pool_used_o, rf_hdrm_used_o, rf_total_o} = {rf_pool_used, rf_hdrm_used, rf_total};
 
 `endif

@@ -20,14 +20,39 @@ module mmu_adm_sonic #(`MMU_POL_PARAMS) (
 
   wire [CW-1:0] ipool_size = cfg_pool_size_i[ipool_i*CW +: CW];
   wire [CW-1:0] ipool_used = v_pool_used_i[ipool_i*CW +: CW];
+  wire [CW-1:0] ipool_rf = rf_pool_used_i[ipool_i*CW +: CW];
   wire [CW-1:0] epool_size = cfg_pool_size_i[epool_i*CW +: CW];
   wire [CW-1:0] epool_used = v_pool_used_i[epool_i*CW +: CW];
+  wire [CW-1:0] epool_rf = rf_pool_used_i[epool_i*CW +: CW];
 
-  logic [SW-1:0] n, q_ing, q_hdrm, q_egr, grow, egrow, from_h, from_q, shrink, eshrink;
-  logic over_in, over_eg, to_h;
-  logic xon_test;     // a release emptied a paused queue's headroom: test XON
+  // Every test and update below is a sum of the view's registers, the operation's cells,
+  // the configuration and (dual issue's request) the release's refund rf_*, so that no
+  // test waits for another's difference ("The decide stage", docs/rtl.md).
+  wire [SW-1:0] n = SW'(cells_i);
+  wire [SW-1:0] q_ing = SW'(v_ing_i);
+  wire [SW-1:0] q_hdrm = SW'(v_hdrm_i);
+  wire [SW-1:0] q_egr = SW'(v_egr_i);
+  wire [SW-1:0] q_in = q_ing + q_hdrm;  // the PG's cells
+  // Charges and refunds of the pools, which count modulo 2^CW.
+  wire [CW-1:0] grow = CW'(grow_of(q_ing, n, ires_i));
+  wire [CW-1:0] egrow = CW'(grow_of(q_egr, n, eres_i));
+  wire over_in = over(v_ing_i, cells_i, ires_i, ith_i, ipool_size, ipool_used, ipool_rf);
+  wire over_eg = over(v_egr_i, cells_i, eres_i, eth_i, epool_size, epool_used, epool_rf);
+  wire [KW+1:0] hdrm_room = (KW+2)'(hdrm_cap_i) + (KW+2)'(rf_hdrm_used_i) - (KW+2)'(v_hdrm_used_i) - (KW+2)'(n);
+  wire hdrm_full = hdrm_room[KW+1];  // hdrm_used - rf + n > capacity
+  // A release: headroom drains first (§2.2.1), then the ingress share; it underflows
+  // unless n <= ing + hdrm and n <= egr.
+  wire rel_under = n > q_in || n > q_egr;
+  wire h_left = n < q_hdrm;  // headroom cells left after the release
+  wire [CW-1:0] shrink = CW'(shrink_of(q_ing, q_hdrm, n, ires_i));
+  wire [CW-1:0] eshrink = CW'(shrink_of(q_egr, '0, n, eres_i));
+
+  logic over_buf, to_h;
   logic paused_book;  // the pause bit before the XON test
   logic [1:0] pfc_book;
+  logic [CW-1:0] rf_h, rf_t;  // this release's refund of the headroom pool and the total
+  wire [NPOOLS*CW-1:0] pool_next;
+  assign over_buf = sum_gt(SW'(v_total_i), n, '0, SW'(cfg_buffer_i), SW'(rf_total_i), '0);
 
   // Bookkeeping: charge or refund every counter; XOFF.
   always_comb begin
@@ -42,28 +67,14 @@ module mmu_adm_sonic #(`MMU_POL_PARAMS) (
     paused_book = v_paused_i;
     n_avg_in = v_avg_in_i;
     n_avg_eg = v_avg_eg_i;
-    n_pool_used = v_pool_used_i;
-    n_hdrm_used = v_hdrm_used_i;
-    n_total = v_total_i;
     n_ncong = v_ncong_i;
     n_port_paused = v_port_paused_i;
     n_port_shared = v_port_shared_i;
     n_port_ins = v_port_ins_i;
-    xon_test = 1'b0;
     to_h = 1'b0;
-    from_h = '0;
-    from_q = '0;
-    shrink = '0;
-    eshrink = '0;
-
-    n = SW'(cells_i);
-    q_ing = SW'(v_ing_i);
-    q_hdrm = SW'(v_hdrm_i);
-    q_egr = SW'(v_egr_i);
-    grow = shared_part(q_ing + n, ires_i) - shared_part(q_ing, ires_i);
-    egrow = shared_part(q_egr + n, eres_i) - shared_part(q_egr, eres_i);
-    over_in = over(v_ing_i, cells_i, ires_i, ith_i, ipool_size, ipool_used);
-    over_eg = over(v_egr_i, cells_i, eres_i, eth_i, epool_size, epool_used);
+    rf_pool_used = '0;
+    rf_h = '0;
+    rf_t = '0;
 
     if (is_req_i) begin
       if (ll_i) begin
@@ -75,56 +86,63 @@ module mmu_adm_sonic #(`MMU_POL_PARAMS) (
           to_h = 1'b1;
         end
       end
-      if (ll_i && to_h && (q_hdrm + n > SW'(ip_xoff_i) || KW'(v_hdrm_used_i) + KW'(n) > KW'(hdrm_cap_i))) begin
+      if (ll_i && to_h && (q_hdrm + n > SW'(ip_xoff_i) || hdrm_full)) begin
         reason = mmu_adm_pkg::REASON_HEADROOM;
       end else if (!ll_i && over_in) begin
         reason = mmu_adm_pkg::REASON_INGRESS;
       end else if (over_eg) begin
         reason = mmu_adm_pkg::REASON_EGRESS;
-      end else if (SW'(v_total_i) + n > SW'(cfg_buffer_i)) begin
+      end else if (over_buf) begin
         reason = mmu_adm_pkg::REASON_BUFFER;
       end else begin
-        if (to_h) begin
-          n_hdrm = CW'(q_hdrm + n);
-          n_hdrm_used = CW'(SW'(v_hdrm_used_i) + n);
-        end else begin
-          n_ing = CW'(q_ing + n);
-          n_pool_used[ipool_i*CW +: CW] = CW'(SW'(ipool_used) + grow);
-        end
+        if (to_h) n_hdrm = CW'(q_hdrm + n);
+        else n_ing = CW'(q_ing + n);
         n_egr = CW'(q_egr + n);
-        n_pool_used[epool_i*CW +: CW] = CW'(SW'(n_pool_used[epool_i*CW +: CW]) + egrow);
-        n_total = CW'(SW'(v_total_i) + n);
         verdict = to_h ? mmu_adm_pkg::VERDICT_HEADROOM : mmu_adm_pkg::VERDICT_SHARED;
       end
 
     end else if (is_rel_i) begin
-      // Headroom drains first, then the ingress share (§2.2.1).
-      from_h = n < q_hdrm ? n : q_hdrm;
-      from_q = n - from_h;
-      if (from_q > q_ing || n > q_egr) begin
+      if (rel_under) begin
         underflow = 1'b1;
       end else begin
-        shrink = shared_part(q_ing, ires_i) - shared_part(q_ing - from_q, ires_i);
-        eshrink = shared_part(q_egr, eres_i) - shared_part(q_egr - n, eres_i);
-        n_hdrm = CW'(q_hdrm - from_h);
-        n_hdrm_used = CW'(SW'(v_hdrm_used_i) - from_h);
-        n_ing = CW'(q_ing - from_q);
-        n_pool_used[ipool_i*CW +: CW] = CW'(SW'(ipool_used) - shrink);
+        n_hdrm = h_left ? CW'(q_hdrm - n) : '0;
+        n_ing = h_left ? CW'(q_ing) : CW'(q_in - n);
         n_egr = CW'(q_egr - n);
-        n_pool_used[epool_i*CW +: CW] = CW'(SW'(n_pool_used[epool_i*CW +: CW]) - eshrink);
-        n_total = CW'(SW'(v_total_i) - n);
-        xon_test = v_paused_i && q_hdrm == from_h;
+        rf_pool_used[ipool_i*CW +: CW] = shrink;
+        rf_pool_used[epool_i*CW +: CW] = rf_pool_used[epool_i*CW +: CW] + eshrink;
+        rf_h = CW'(h_left ? n : q_hdrm);
+        rf_t = CW'(n);
       end
     end
   end
-  // XON once headroom is empty: the queue empty, below xon, or xon_offset under the
-  // threshold (a block of its own: it reads the first block's results).
-  logic [SW-1:0] s;
+  assign rf_hdrm_used = rf_h;
+  assign rf_total = rf_t;
+
+  // The shared counters' next values (counter_next): a request's charge of its pools,
+  // the headroom pool and the total.
+  for (genvar p = 0; p < NPOOLS; p++) begin : g_pool
+    wire [CW-1:0] ing = ipool_i == PLW'(p) ? grow : '0;
+    wire [CW-1:0] eg = epool_i == PLW'(p) ? egrow : '0;
+    assign pool_next[p*CW +: CW] = counter_next(v_pool_used_i[p*CW +: CW], rf_pool_used_i[p*CW +: CW],
+                                                rf_pool_used[p*CW +: CW], ing + eg, eg, verdict);
+  end
+  assign n_pool_used = pool_next;
+  assign n_hdrm_used = counter_next(v_hdrm_used_i, rf_hdrm_used_i, rf_hdrm_used, '0, CW'(n), verdict);
+  assign n_total = counter_next(v_total_i, rf_total_i, rf_total, CW'(n), CW'(n), verdict);
+
+  // XON once headroom is empty (the release takes all of it): the queue empty, below xon,
+  // or xon_offset under the threshold, on what the release leaves, ing + hdrm - n cells.
+  // With s = shared_part(ing + hdrm - n): s < xon iff xon != 0 and ing + hdrm < n + res + xon;
+  // s + xon_offset <= th iff xon_offset <= th and ing + hdrm + xon_offset <= th + n + res.
+  // (A block of its own: it reads the first block's results.)
+  wire xon_test = is_rel_i && v_paused_i && !rel_under && !h_left;
+  wire xon_hit = q_in == n ||
+                 (ip_xon_i != '0 && sum_gt(n, SW'(ires_i), SW'(ip_xon_i), q_ing, q_hdrm, '0)) ||
+                 (ip_xon_offset_i <= ith_i && !sum_gt(q_ing, q_hdrm, SW'(ip_xon_offset_i), SW'(ith_i), n, SW'(ires_i)));
   always_comb begin
     n_paused = paused_book;
     pfc = pfc_book;
-    s = shared_part(SW'(n_ing), ires_i);
-    if (xon_test && (n_ing == '0 || s < SW'(ip_xon_i) || s + SW'(ip_xon_offset_i) <= SW'(ith_i))) begin
+    if (xon_test && xon_hit) begin
       n_paused = 1'b0;
       pfc = mmu_adm_pkg::PFC_XON;
     end

@@ -369,6 +369,13 @@ module mmu_admission
   logic [QW:0]          a_ncong, b_ncong;
   logic                 a_port_paused, b_port_paused;
   logic [CW-1:0]        a_port_shared, a_port_ins, b_port_shared, b_port_ins;
+  // The release's refund of the shared counters (read by dual issue's request).
+  logic [NPOOLS*CW-1:0] a_rf_pool_used;
+  logic [CW-1:0]        a_rf_hdrm_used, a_rf_total;
+  // No refund into a datapath that sees the registers as they are (named nets, not
+  // constants on the ports: yosys 0.23 otherwise re-derives the top module, as csr_busy).
+  wire [NPOOLS*CW-1:0]  no_rf_pool = '0;
+  wire [CW-1:0]         no_rf = '0;
   /* verilator lint_on UNUSEDSIGNAL */
   // abm's view of each slot (mmu_adm_rate, below).
   logic [8:0]           a_abm_ratio_in, a_abm_ratio_eg, b_abm_ratio_in, b_abm_ratio_eg;
@@ -402,14 +409,18 @@ module mmu_admission
       .v_pool_used_i(pool_used), .v_hdrm_used_i(hdrm_used), .v_total_i(total_used),
       .v_ncong_i(ncong[a_np*(QW+1) +: (QW+1)]), .v_port_paused_i(va_port_paused),
       .v_port_shared_i(va_port_shared), .v_port_ins_i(va_port_ins),
+      .rf_pool_used_i(no_rf_pool), .rf_hdrm_used_i(no_rf), .rf_total_i(no_rf),
       .abm_ratio_in_i(a_abm_ratio_in), .abm_ratio_eg_i(a_abm_ratio_eg), .abm_np_in_i(a_abm_np_in), .abm_np_eg_i(a_abm_np_eg),
       .verdict_o(), .pfc_o(a_pfc), .port_pfc_o(a_port_pfc), .reason_o(), .underflow_o(a_underflow),
       .n_ing_o(a_ing), .n_hdrm_o(a_hdrm), .n_paused_o(a_paused), .n_avg_in_o(a_avg_in), .n_egr_o(a_egr),
       .n_avg_eg_o(a_avg_eg), .n_pool_used_o(a_pool_used), .n_hdrm_used_o(a_hdrm_used), .n_total_o(a_total),
-      .n_ncong_o(a_ncong), .n_port_paused_o(a_port_paused), .n_port_shared_o(a_port_shared), .n_port_ins_o(a_port_ins)
+      .n_ncong_o(a_ncong), .n_port_paused_o(a_port_paused), .n_port_shared_o(a_port_shared), .n_port_ins_o(a_port_ins),
+      .rf_pool_used_o(a_rf_pool_used), .rf_hdrm_used_o(a_rf_hdrm_used), .rf_total_o(a_rf_total)
     );
-    // Request datapath on the registers as the release leaves them: an entry the release
-    // names is forwarded from its next value (its view when no release is offered).
+    // Request datapath on the registers as the release leaves them: a queue, priority or
+    // port entry the release names is forwarded from its next value (its view when no
+    // release is offered); the pools, headroom pool and total are the registers and the
+    // release's refund, which the request's tests and updates add in ("The decide stage").
     wire same_iq = a_ii == b_ii;
     wire same_eq = a_ei == b_ei;
     wire same_prio = a_np == b_np;
@@ -425,16 +436,18 @@ module mmu_admission
       .v_ing_i(same_iq ? a_ing : vb_ing), .v_hdrm_i(same_iq ? a_hdrm : vb_hdrm),
       .v_paused_i(same_iq ? a_paused : vb_paused), .v_avg_in_i(same_iq ? a_avg_in : vb_avg_in),
       .v_egr_i(same_eq ? a_egr : vb_egr), .v_avg_eg_i(same_eq ? a_avg_eg : vb_avg_eg),
-      .v_pool_used_i(a_pool_used), .v_hdrm_used_i(a_hdrm_used), .v_total_i(a_total),
+      .v_pool_used_i(pool_used), .v_hdrm_used_i(hdrm_used), .v_total_i(total_used),
       .v_ncong_i(same_prio ? a_ncong : ncong[b_np*(QW+1) +: (QW+1)]),
       .v_port_paused_i(same_port ? a_port_paused : vb_port_paused),
       .v_port_shared_i(same_port ? a_port_shared : vb_port_shared),
       .v_port_ins_i(same_port ? a_port_ins : vb_port_ins),
+      .rf_pool_used_i(a_rf_pool_used), .rf_hdrm_used_i(a_rf_hdrm_used), .rf_total_i(a_rf_total),
       .abm_ratio_in_i(b_abm_ratio_in), .abm_ratio_eg_i(b_abm_ratio_eg), .abm_np_in_i(b_abm_np_in), .abm_np_eg_i(b_abm_np_eg),
       .verdict_o(b_verdict), .pfc_o(b_pfc), .port_pfc_o(b_port_pfc), .reason_o(b_reason), .underflow_o(),
       .n_ing_o(b_ing), .n_hdrm_o(b_hdrm), .n_paused_o(b_paused), .n_avg_in_o(b_avg_in), .n_egr_o(b_egr),
       .n_avg_eg_o(b_avg_eg), .n_pool_used_o(b_pool_used), .n_hdrm_used_o(b_hdrm_used), .n_total_o(b_total),
-      .n_ncong_o(b_ncong), .n_port_paused_o(b_port_paused), .n_port_shared_o(b_port_shared), .n_port_ins_o(b_port_ins)
+      .n_ncong_o(b_ncong), .n_port_paused_o(b_port_paused), .n_port_shared_o(b_port_shared), .n_port_ins_o(b_port_ins),
+      .rf_pool_used_o(), .rf_hdrm_used_o(), .rf_total_o()
     );
     /* verilator lint_on PINCONNECTEMPTY */
   end else begin : g_single
@@ -455,12 +468,14 @@ module mmu_admission
       .v_pool_used_i(pool_used), .v_hdrm_used_i(hdrm_used), .v_total_i(total_used),
       .v_ncong_i(ncong[o_prio*(QW+1) +: (QW+1)]), .v_port_paused_i(va_port_paused),
       .v_port_shared_i(va_port_shared), .v_port_ins_i(va_port_ins),
+      .rf_pool_used_i(no_rf_pool), .rf_hdrm_used_i(no_rf), .rf_total_i(no_rf),
       .abm_ratio_in_i(a_valid ? a_abm_ratio_in : b_abm_ratio_in), .abm_ratio_eg_i(a_valid ? a_abm_ratio_eg : b_abm_ratio_eg),
       .abm_np_in_i(a_valid ? a_abm_np_in : b_abm_np_in), .abm_np_eg_i(a_valid ? a_abm_np_eg : b_abm_np_eg),
       .verdict_o(b_verdict), .pfc_o(a_pfc), .port_pfc_o(a_port_pfc), .reason_o(b_reason), .underflow_o(a_underflow),
       .n_ing_o(a_ing), .n_hdrm_o(a_hdrm), .n_paused_o(a_paused), .n_avg_in_o(a_avg_in), .n_egr_o(a_egr),
       .n_avg_eg_o(a_avg_eg), .n_pool_used_o(a_pool_used), .n_hdrm_used_o(a_hdrm_used), .n_total_o(a_total),
-      .n_ncong_o(a_ncong), .n_port_paused_o(a_port_paused), .n_port_shared_o(a_port_shared), .n_port_ins_o(a_port_ins)
+      .n_ncong_o(a_ncong), .n_port_paused_o(a_port_paused), .n_port_shared_o(a_port_shared), .n_port_ins_o(a_port_ins),
+      .rf_pool_used_o(a_rf_pool_used), .rf_hdrm_used_o(a_rf_hdrm_used), .rf_total_o(a_rf_total)
     );
     assign {b_pfc, b_port_pfc} = {a_pfc, a_port_pfc};
     assign {b_ing, b_hdrm, b_paused, b_avg_in, b_egr, b_avg_eg} = {a_ing, a_hdrm, a_paused, a_avg_in, a_egr, a_avg_eg};

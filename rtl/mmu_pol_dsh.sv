@@ -15,8 +15,10 @@ module mmu_pol_dsh #(`MMU_POL_PARAMS) (`MMU_POL_PORTS);
 
   wire [CW-1:0] ipool_size = cfg_pool_size_i[ipool_i*CW +: CW];
   wire [CW-1:0] ipool_used = v_pool_used_i[ipool_i*CW +: CW];
+  wire [CW-1:0] ipool_rf = rf_pool_used_i[ipool_i*CW +: CW];
   wire [CW-1:0] epool_size = cfg_pool_size_i[epool_i*CW +: CW];
   wire [CW-1:0] epool_used = v_pool_used_i[epool_i*CW +: CW];
+  wire [CW-1:0] epool_rf = rf_pool_used_i[epool_i*CW +: CW];
 
   // ---- lossy traffic: SONiC
   logic [1:0] s_verdict, s_pfc, s_port_pfc;
@@ -24,22 +26,66 @@ module mmu_pol_dsh #(`MMU_POL_PARAMS) (`MMU_POL_PORTS);
   logic s_underflow, s_paused, s_port_paused;
   logic [CW-1:0] s_ing, s_hdrm, s_egr, s_hdrm_used, s_total, s_port_shared, s_port_ins;
   logic [AW-1:0] s_avg_in, s_avg_eg;
-  logic [NPOOLS*CW-1:0] s_pool_used;
+  logic [NPOOLS*CW-1:0] s_pool_used, s_rf_pool_used;
   logic [QW:0] s_ncong;
+  logic [CW-1:0] s_rf_hdrm_used, s_rf_total;
   mmu_adm_sonic #(`MMU_POL_PARAM_MAP) u_sonic (
     `MMU_POL_INPUTS,
     .verdict_o(s_verdict), .pfc_o(s_pfc), .port_pfc_o(s_port_pfc), .reason_o(s_reason), .underflow_o(s_underflow),
     .n_ing_o(s_ing), .n_hdrm_o(s_hdrm), .n_paused_o(s_paused), .n_avg_in_o(s_avg_in), .n_egr_o(s_egr),
     .n_avg_eg_o(s_avg_eg), .n_pool_used_o(s_pool_used), .n_hdrm_used_o(s_hdrm_used), .n_total_o(s_total),
     .n_ncong_o(s_ncong), .n_port_paused_o(s_port_paused), .n_port_shared_o(s_port_shared), .n_port_ins_o(s_port_ins),
+    .rf_pool_used_o(s_rf_pool_used), .rf_hdrm_used_o(s_rf_hdrm_used), .rf_total_o(s_rf_total),
     .hdrm_cap_i(HW'(cfg_hdrm_pool_i))
   );
 
-  // ---- lossless traffic
-  logic [SW-1:0] n, q_ing, q_hdrm, q_egr, grow, egrow, from_h, from_q, shrink, eshrink, s;
-  logic [CW-1:0] t, xq, xp;
-  logic [CW+3:0] nq_t;  // N_q (4 bits) x T
+  // ---- lossless traffic: each test a sum of the view's registers, the cells, the
+  // configuration and (dual issue's request) the release's refund rf_*, as in
+  // mmu_adm_sonic ("The decide stage", docs/rtl.md).
+  wire [SW-1:0] n = SW'(cells_i);
+  wire [SW-1:0] q_ing = SW'(v_ing_i);
+  wire [SW-1:0] q_hdrm = SW'(v_hdrm_i);
+  wire [SW-1:0] q_egr = SW'(v_egr_i);
+  wire [SW-1:0] q_in = q_ing + q_hdrm;
+  wire [SW-1:0] p_ins = SW'(v_port_ins_i);
+  wire [SW-1:0] p_sh = SW'(v_port_shared_i);
+  wire [SW-1:0] grow = grow_of(q_ing, n, ires_i);
+  wire [CW-1:0] egrow = CW'(grow_of(q_egr, n, eres_i));
+  // A full shared segment (pool_used - rf + grow > size) or a paused port sends the packet
+  // to insurance headroom.
+  wire seg_full = sum_gt(SW'(ipool_used), grow, '0, SW'(ipool_size), SW'(ipool_rf), '0);
+  wire hdrm_full = sum_gt(SW'(v_hdrm_used_i), n, '0, SW'(cfg_hdrm_pool_i), SW'(rf_hdrm_used_i), '0);
+  wire over_eg = over(v_egr_i, cells_i, eres_i, eth_i, epool_size, epool_used, epool_rf);
+  wire over_buf = sum_gt(SW'(v_total_i), n, '0, SW'(cfg_buffer_i), SW'(rf_total_i), '0);
+  // A release drains headroom first; it underflows unless n <= ing + hdrm, n <= egr and
+  // the headroom part min(n, hdrm) <= the port's insurance cells.
+  wire h_left = n < q_hdrm;
+  wire rel_under = n > q_in || n > q_egr || (n > p_ins && q_hdrm > p_ins);
+  wire [SW-1:0] from_h = h_left ? n : q_hdrm;
+  wire [SW-1:0] shrink = shrink_of(q_ing, q_hdrm, n, ires_i);
+  wire [SW-1:0] eshrink = shrink_of(q_egr, '0, n, eres_i);
+  // X_qoff = T - eta and X_poff = N_q T, from the registered threshold and configuration.
+  wire [CW-1:0] t = ith_i;
+  wire [CW-1:0] xq = t > ip_xoff_i ? t - ip_xoff_i : '0;
+  wire [CW+3:0] nq_t = (CW+4)'(dsh_nq_i) * (CW+4)'(t);
+  wire [CW-1:0] xp = nq_t > (CW+4)'(CMAX) ? CMAX : nq_t[CW-1:0];
+  // XOFF on the occupancy the packet leaves: shared_part(ing) > X_qoff iff ing > res + X_qoff.
+  wire xoff_sh = sum_gt(q_ing, n, '0, SW'(ires_i), SW'(xq), '0);    // admitted into the shared segment
+  wire xoff_hd = sum_gt(q_ing, '0, '0, SW'(ires_i), SW'(xq), '0);   // into headroom (ing unchanged)
+  wire pxoff_sh = sum_gt(p_sh, grow, '0, SW'(xp), '0, '0);
+  // XON on what a release leaves, m = ing - max(n - hdrm, 0) cells: m == 0, or
+  // shared_part(m) + xon_offset < X_qoff iff xon_offset < X_qoff and m + xon_offset < X_qoff + res.
+  wire xon_hit = (h_left ? q_ing == '0 : q_in == n) ||
+                 (ip_xon_offset_i < xq &&
+                  (h_left ? sum_gt(SW'(xq), SW'(ires_i), '0, q_ing, SW'(ip_xon_offset_i), '0)
+                          : sum_gt(SW'(xq), SW'(ires_i), n, q_in, SW'(ip_xon_offset_i), '0)));
+  // Port XON once its insurance cells are gone (ins == min(n, hdrm)): its shared cells
+  // (sh - shrink) zero, or under X_poff by the port's xon_offset.
+  wire pxon_hit = SW'(v_port_ins_i) == from_h &&
+                  (p_sh == shrink || sum_gt(SW'(xp), shrink, '0, p_sh, SW'(cfg_dsh_port_xon_off_i), '0));
   logic to_h;
+  logic [CW-1:0] rf_h, rf_t;  // a lossless release's refund of the headroom pool and the total
+  logic [NPOOLS*CW-1:0] rf_pool;
 
   always_comb begin
     verdict = mmu_adm_pkg::VERDICT_DROP;
@@ -53,123 +99,89 @@ module mmu_pol_dsh #(`MMU_POL_PARAMS) (`MMU_POL_PORTS);
     n_paused = v_paused_i;
     n_avg_in = v_avg_in_i;
     n_avg_eg = v_avg_eg_i;
-    n_pool_used = v_pool_used_i;
-    n_hdrm_used = v_hdrm_used_i;
-    n_total = v_total_i;
     n_ncong = v_ncong_i;
     n_port_paused = v_port_paused_i;
     n_port_shared = v_port_shared_i;
     n_port_ins = v_port_ins_i;
     to_h = 1'b0;
-    from_h = '0;
-    from_q = '0;
-    shrink = '0;
-    eshrink = '0;
-    s = '0;
-    t = '0;
-    xq = '0;
-    xp = '0;
-    nq_t = '0;
+    rf_pool = '0;
+    rf_h = '0;
+    rf_t = '0;
 
-    n = SW'(cells_i);
-    q_ing = SW'(v_ing_i);
-    q_hdrm = SW'(v_hdrm_i);
-    q_egr = SW'(v_egr_i);
-    grow = shared_part(q_ing + n, ires_i) - shared_part(q_ing, ires_i);
-    egrow = shared_part(q_egr + n, eres_i) - shared_part(q_egr, eres_i);
-
-    if (!ll_i) begin
-      verdict = s_verdict;
-      pfc = s_pfc;
-      port_pfc = s_port_pfc;
-      reason = s_reason;
-      underflow = s_underflow;
-      n_ing = s_ing;
-      n_hdrm = s_hdrm;
-      n_egr = s_egr;
-      n_paused = s_paused;
-      n_avg_in = s_avg_in;
-      n_avg_eg = s_avg_eg;
-      n_pool_used = s_pool_used;
-      n_hdrm_used = s_hdrm_used;
-      n_total = s_total;
-      n_ncong = s_ncong;
-      n_port_paused = s_port_paused;
-      n_port_shared = s_port_shared;
-      n_port_ins = s_port_ins;
-
-    end else if (is_req_i) begin
-      // A full shared segment or a paused port sends the packet to insurance headroom.
-      to_h = v_port_paused_i || SW'(ipool_used) + grow > SW'(ipool_size);
-      if (to_h && (SW'(v_port_ins_i) + n > SW'(dsh_ins_i) || SW'(v_hdrm_used_i) + n > SW'(cfg_hdrm_pool_i))) begin
+    if (is_req_i) begin
+      to_h = v_port_paused_i || seg_full;
+      if (to_h && (p_ins + n > SW'(dsh_ins_i) || hdrm_full)) begin
         reason = mmu_adm_pkg::REASON_HEADROOM;
-      end else if (over(v_egr_i, cells_i, eres_i, eth_i, epool_size, epool_used)) begin
+      end else if (over_eg) begin
         reason = mmu_adm_pkg::REASON_EGRESS;
-      end else if (SW'(v_total_i) + n > SW'(cfg_buffer_i)) begin
+      end else if (over_buf) begin
         reason = mmu_adm_pkg::REASON_BUFFER;
       end else begin
         if (to_h) begin
           n_hdrm = CW'(q_hdrm + n);
-          n_hdrm_used = CW'(SW'(v_hdrm_used_i) + n);
-          n_port_ins = CW'(SW'(v_port_ins_i) + n);
+          n_port_ins = CW'(p_ins + n);
         end else begin
           n_ing = CW'(q_ing + n);
-          n_pool_used[ipool_i*CW +: CW] = CW'(SW'(ipool_used) + grow);
-          n_port_shared = CW'(SW'(v_port_shared_i) + grow);
+          n_port_shared = CW'(p_sh + grow);
         end
         n_egr = CW'(q_egr + n);
-        n_pool_used[epool_i*CW +: CW] = CW'(SW'(n_pool_used[epool_i*CW +: CW]) + egrow);
-        n_total = CW'(SW'(v_total_i) + n);
         verdict = to_h ? mmu_adm_pkg::VERDICT_HEADROOM : mmu_adm_pkg::VERDICT_SHARED;
         // Transitions on the occupancy this packet produced.
-        t = ith_i;
-        xq = t > ip_xoff_i ? t - ip_xoff_i : '0;
-        nq_t = (CW+4)'(dsh_nq_i) * (CW+4)'(t);
-        xp = nq_t > (CW+4)'(CMAX) ? CMAX : nq_t[CW-1:0];
-        if (!v_paused_i && shared_part(SW'(n_ing), ires_i) > SW'(xq)) begin
+        if (!v_paused_i && (to_h ? xoff_hd : xoff_sh)) begin
           n_paused = 1'b1;
           pfc = mmu_adm_pkg::PFC_XOFF;
         end
-        if (!v_port_paused_i && (to_h || n_port_shared > xp)) begin
+        if (!v_port_paused_i && (to_h || pxoff_sh)) begin
           n_port_paused = 1'b1;
           port_pfc = mmu_adm_pkg::PFC_XOFF;
         end
       end
 
     end else if (is_rel_i) begin
-      from_h = n < q_hdrm ? n : q_hdrm;
-      from_q = n - from_h;
-      if (from_q > q_ing || n > q_egr || from_h > SW'(v_port_ins_i)) begin
+      if (rel_under) begin
         underflow = 1'b1;
       end else begin
-        shrink = shared_part(q_ing, ires_i) - shared_part(q_ing - from_q, ires_i);
-        eshrink = shared_part(q_egr, eres_i) - shared_part(q_egr - n, eres_i);
-        n_hdrm = CW'(q_hdrm - from_h);
-        n_hdrm_used = CW'(SW'(v_hdrm_used_i) - from_h);
-        n_ing = CW'(q_ing - from_q);
-        n_pool_used[ipool_i*CW +: CW] = CW'(SW'(ipool_used) - shrink);
+        n_hdrm = h_left ? CW'(q_hdrm - n) : '0;
+        n_ing = h_left ? CW'(q_ing) : CW'(q_in - n);
         n_egr = CW'(q_egr - n);
-        n_pool_used[epool_i*CW +: CW] = CW'(SW'(n_pool_used[epool_i*CW +: CW]) - eshrink);
-        n_total = CW'(SW'(v_total_i) - n);
-        n_port_ins = CW'(SW'(v_port_ins_i) - from_h);
-        n_port_shared = CW'(SW'(v_port_shared_i) - shrink);
-        s = shared_part(q_ing - from_q, ires_i);
-        t = ith_i;
-        xq = t > ip_xoff_i ? t - ip_xoff_i : '0;
-        nq_t = (CW+4)'(dsh_nq_i) * (CW+4)'(t);
-        xp = nq_t > (CW+4)'(CMAX) ? CMAX : nq_t[CW-1:0];
-        if (v_paused_i && (q_ing == from_q || s + SW'(ip_xon_offset_i) < SW'(xq))) begin
+        n_port_ins = CW'(p_ins - from_h);
+        n_port_shared = CW'(p_sh - shrink);
+        rf_pool[ipool_i*CW +: CW] = CW'(shrink);
+        rf_pool[epool_i*CW +: CW] = CW'(SW'(rf_pool[epool_i*CW +: CW]) + eshrink);
+        rf_h = CW'(from_h);
+        rf_t = CW'(n);
+        if (v_paused_i && xon_hit) begin
           n_paused = 1'b0;
           pfc = mmu_adm_pkg::PFC_XON;
         end
-        if (v_port_paused_i && n_port_ins == '0 &&
-            (n_port_shared == '0 || SW'(n_port_shared) + SW'(cfg_dsh_port_xon_off_i) < SW'(xp))) begin
+        if (v_port_paused_i && pxon_hit) begin
           n_port_paused = 1'b0;
           port_pfc = mmu_adm_pkg::PFC_XON;
         end
       end
     end
+
+    if (!ll_i) begin
+      {verdict, pfc, port_pfc, reason, underflow} = {s_verdict, s_pfc, s_port_pfc, s_reason, s_underflow};
+      {n_ing, n_hdrm, n_egr, n_paused, n_avg_in, n_avg_eg} = {s_ing, s_hdrm, s_egr, s_paused, s_avg_in, s_avg_eg};
+      {n_ncong, n_port_paused, n_port_shared, n_port_ins} = {s_ncong, s_port_paused, s_port_shared, s_port_ins};
+    end
   end
+
+  // The shared counters' next values (counter_next, as mmu_adm_sonic).
+  wire [NPOOLS*CW-1:0] pool_next;
+  for (genvar p = 0; p < NPOOLS; p++) begin : g_pool
+    wire [CW-1:0] ing = ipool_i == PLW'(p) ? CW'(grow) : '0;
+    wire [CW-1:0] eg = epool_i == PLW'(p) ? egrow : '0;
+    assign pool_next[p*CW +: CW] = counter_next(v_pool_used_i[p*CW +: CW], rf_pool_used_i[p*CW +: CW],
+                                                rf_pool[p*CW +: CW], ing + eg, eg, verdict);
+  end
+  assign n_pool_used = ll_i ? pool_next : s_pool_used;
+  assign n_hdrm_used = ll_i ? counter_next(v_hdrm_used_i, rf_hdrm_used_i, rf_h, '0, CW'(n), verdict) : s_hdrm_used;
+  assign n_total = ll_i ? counter_next(v_total_i, rf_total_i, rf_t, CW'(n), CW'(n), verdict) : s_total;
+  assign rf_pool_used = ll_i ? rf_pool : s_rf_pool_used;
+  assign rf_hdrm_used = ll_i ? rf_h : s_rf_hdrm_used;
+  assign rf_total = ll_i ? rf_t : s_rf_total;
 
 endmodule
 

@@ -17,7 +17,15 @@ module mmu_pol_reverie #(`MMU_POL_PARAMS) (`MMU_POL_PORTS);
   localparam int NMAX = 2 * NPORTS;
 
   wire [CW-1:0] rsize = cfg_pool_size_i[rpool_i*CW +: CW];
-  wire [CW-1:0] rused = v_pool_used_i[rpool_i*CW +: CW];
+  // The shared counters' view: the registers less the same-cycle release's refund (dual
+  // issue's request; zero elsewhere).
+  wire [NPOOLS*CW-1:0] pool_view;
+  for (genvar p = 0; p < NPOOLS; p++) begin : g_pool
+    assign pool_view[p*CW +: CW] = v_pool_used_i[p*CW +: CW] - rf_pool_used_i[p*CW +: CW];
+  end
+  wire [CW-1:0] hdrm_view = v_hdrm_used_i - rf_hdrm_used_i;
+  wire [CW-1:0] total_view = v_total_i - rf_total_i;
+  wire [CW-1:0] rused = pool_view[rpool_i*CW +: CW];
 
   // The queue this packet is accounted in, and a release's effect on it, on the pool and on
   // n_p. (Wires ahead of the decision block, not its outputs fed back: Icarus 11
@@ -68,9 +76,12 @@ module mmu_pol_reverie #(`MMU_POL_PARAMS) (`MMU_POL_PORTS);
     n_paused = v_paused_i;
     n_avg_in = v_avg_in_i;
     n_avg_eg = v_avg_eg_i;
-    n_pool_used = v_pool_used_i;
-    n_hdrm_used = v_hdrm_used_i;
-    n_total = v_total_i;
+    n_pool_used = pool_view;
+    n_hdrm_used = hdrm_view;
+    n_total = total_view;
+    rf_pool_used = '0;
+    rf_hdrm_used = '0;
+    rf_total = '0;
     n_ncong = v_ncong_i;
     n_port_paused = v_port_paused_i;
     n_port_shared = v_port_shared_i;
@@ -100,22 +111,22 @@ module mmu_pol_reverie #(`MMU_POL_PARAMS) (`MMU_POL_PORTS);
           to_h = 1'b1;
         end
       end
-      if (ll_i && to_h && (q_hdrm + n > SW'(ip_xoff_i) || SW'(v_hdrm_used_i) + n > SW'(cfg_hdrm_pool_i))) begin
+      if (ll_i && to_h && (q_hdrm + n > SW'(ip_xoff_i) || SW'(hdrm_view) + n > SW'(cfg_hdrm_pool_i))) begin
         reason = mmu_adm_pkg::REASON_HEADROOM;
       end else if (!ll_i && !fits) begin
         reason = mmu_adm_pkg::REASON_EGRESS;
-      end else if (SW'(v_total_i) + n > SW'(cfg_buffer_i)) begin
+      end else if (SW'(total_view) + n > SW'(cfg_buffer_i)) begin
         reason = mmu_adm_pkg::REASON_BUFFER;
       end else begin
         if (to_h) begin
           n_hdrm = CW'(q_hdrm + n);
-          n_hdrm_used = CW'(SW'(v_hdrm_used_i) + n);
+          n_hdrm_used = CW'(SW'(hdrm_view) + n);
         end else begin
           if (ll_i) n_ing = CW'(qq + n);
           else n_egr = CW'(qq + n);
           n_pool_used[rpool_i*CW +: CW] = CW'(SW'(rused) + grow);
         end
-        n_total = CW'(SW'(v_total_i) + n);
+        n_total = CW'(SW'(total_view) + n);
         cnt_after = cnt_before + n;
         n_ncong = v_ncong_i + (QW+1)'(cnt_after >= SW'(cfg_congested_i)) - (QW+1)'(cnt_before >= SW'(cfg_congested_i));
         verdict = to_h ? mmu_adm_pkg::VERDICT_HEADROOM : mmu_adm_pkg::VERDICT_SHARED;
@@ -126,11 +137,14 @@ module mmu_pol_reverie #(`MMU_POL_PARAMS) (`MMU_POL_PORTS);
         underflow = 1'b1;
       end else begin
         n_hdrm = CW'(q_hdrm - from_h);
-        n_hdrm_used = CW'(SW'(v_hdrm_used_i) - from_h);
+        n_hdrm_used = CW'(SW'(hdrm_view) - from_h);
         if (ll_i) n_ing = CW'(qq - from_q);
         else n_egr = CW'(qq - from_q);
         n_pool_used[rpool_i*CW +: CW] = rused_rel;
-        n_total = CW'(SW'(v_total_i) - n);
+        rf_pool_used[rpool_i*CW +: CW] = CW'(shrink);
+        rf_hdrm_used = CW'(from_h);
+        rf_total = CW'(n);
+        n_total = CW'(SW'(total_view) - n);
         n_ncong = ncong_rel;
         avg = avg_step;
         if (ll_i) n_avg_in = avg;

@@ -11,9 +11,7 @@ module mmu_pol_sih #(`MMU_POL_PARAMS) (`MMU_POL_PORTS);
 
   mmu_adm_sonic #(`MMU_POL_PARAM_MAP) u_sonic (
     `MMU_POL_INPUTS,
-    .verdict_o, .pfc_o, .port_pfc_o, .reason_o, .underflow_o, .n_ing_o, .n_hdrm_o, .n_paused_o, .n_avg_in_o,
-    .n_egr_o, .n_avg_eg_o, .n_pool_used_o, .n_hdrm_used_o, .n_total_o, .n_ncong_o, .n_port_paused_o,
-    .n_port_shared_o, .n_port_ins_o,
+    `MMU_POL_SONIC_OUTPUTS,
     .hdrm_cap_i(sih_hdrm_i)
   );
 

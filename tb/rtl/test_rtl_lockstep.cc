@@ -172,6 +172,61 @@ TEST_P(Directed, RegisterWritesWhileTrafficFlows) {
   expect_clean(ls);
 }
 
+// Releases of every size from one state, each from a fresh reset: port 0's lossless PG
+// (reserved 20, xon 40, xon_offset 10) paused with cells in headroom, beside 300 lossy
+// cells in its pool (so that its threshold is low), then one release of k cells for k = 1
+// to all of them: every split between headroom and the shared part and each XON test's
+// boundary +-1 (the queue empty, shared part below xon, shared part + xon_offset at the
+// threshold); alone, and with a request in the same cycle on the same PG,
+// on port 1's lossless PG and on the lossy PG (one pool: dual issue's request decides on
+// the registers and the release's refund). The whole state is compared with the core
+// after each operation, so an inexact fold of these tests fails here.
+struct ReleaseCounts {
+  uint32_t xon = 0, still_paused = 0;
+};
+template <class M>
+ReleaseCounts releases_of_every_size(const UnitParams& p, const std::string& pol) {
+  admission::CoreConfig c = directed_config(p, pol);
+  c.ingress_profiles[0].reserved_cells = 20;
+  c.ingress_profiles[0].xon_cells = 40;
+  Lockstep<M> ls(c, p);
+  ReleaseCounts n;
+  const admission::Request with[] = {{0, 1, uint8_t(kLl), 1, 0}, {1, 1, uint8_t(kLl), 3, 0}, {2, 1, uint8_t(kLy), 2, 0}};
+  uint32_t held = 0;  // the PG's cells before the release
+  for (int variant = 0; variant <= 3; ++variant) {
+    for (uint32_t k = 1; k <= held || k == 1; ++k) {
+      ls.reset();
+      ls.admit({2, 1, uint8_t(kLy), 300, 0});
+      ls.admit({1, 1, uint8_t(kLl), 5, 0});
+      uint32_t to_h = 0;
+      held = 0;
+      while (to_h < 12) {
+        const auto r = ls.admit({0, 1, uint8_t(kLl), 4, 0});
+        if (r.verdict == Verdict::kDrop) break;
+        held += 4;
+        to_h += r.verdict == Verdict::kAdmitHeadroom ? 4 : 0;
+      }
+      ls.idle(2);
+      const admission::Departure d{0, 1, uint8_t(kLl), k, 0};
+      const auto u = variant == 0 ? ls.depart(d) : ls.depart_and_admit(d, with[variant - 1]).first;
+      n.xon += u.pfc == PfcEvent::kXon;
+      n.still_paused += u.pfc != PfcEvent::kXon && ls.core().paused(0, kLl);
+      EXPECT_FALSE(ls.mismatch().any) << pol << " variant " << variant << " k " << k << ": " << ls.mismatch().report;
+      if (ls.mismatch().any) return n;
+    }
+  }
+  return n;
+}
+
+TEST_P(Directed, ReleasesOfEverySizeFromOneState) {
+  const ReleaseCounts n = releases_of_every_size<Vmmu_mid>(kMid, GetParam());
+  EXPECT_GT(n.xon, 0u);
+  EXPECT_GT(n.still_paused, 0u);
+  const ReleaseCounts s = releases_of_every_size<Vmmu_small>(kSmall, GetParam());  // single issue
+  EXPECT_GT(s.xon, 0u);
+  std::printf("%s: %u releases with XON, %u leaving the PG paused\n", GetParam().c_str(), n.xon, n.still_paused);
+}
+
 INSTANTIATE_TEST_SUITE_P(Policies, Directed, ::testing::Values("dt", "reverie", "dsh", "static", "sih", "abm"),
                          [](const auto& info) { return info.param; });
 
@@ -498,6 +553,12 @@ TEST_P(Pipelined, GapsCountedFromTheCyclesAsACoSimulation) {
   EXPECT_LT(lp.unit().cycle(), cycle);  // clock-gated: fewer unit cycles than MMU cycles
   std::printf("%s: %u of 500 verdicts differ from the one-cycle unit's; %llu unit cycles for %llu MMU cycles\n",
               GetParam().c_str(), differ, (unsigned long long)lp.unit().cycle(), (unsigned long long)cycle);
+}
+
+// Releases of every size (Directed above) on the pipelined unit.
+TEST_P(Pipelined, ReleasesOfEverySizeFromOneState) {
+  EXPECT_GT(releases_of_every_size<Vmmu_pmid>(kPipeMid, GetParam()).xon, 0u);
+  EXPECT_GT(releases_of_every_size<Vmmu_psmall>(kPipeSmall, GetParam()).xon, 0u);
 }
 
 INSTANTIATE_TEST_SUITE_P(Policies, Pipelined, ::testing::Values("dt", "reverie", "dsh", "static", "sih", "abm"),
