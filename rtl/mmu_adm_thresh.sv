@@ -12,12 +12,17 @@
 // REG_OUT (the pipelined unit): the thresholds leave through registers, so the decide stage
 // starts at a flip-flop, not at the calculator's pool select, subtract and shift. They are
 // the same values a cycle earlier, not staler: the registers load what the outputs would
-// show in the next cycle, from the occupancy registers' next value and the configuration's
-// (the inputs are then the fields' next values, this cycle's CSR write applied), and reset
-// to the thresholds of the reset configuration (0). reverie's one pool is a derived register
-// loaded at a write's edge (mmu_adm_derive), whose next value is the derive block's long
-// configuration path: so reverie's thresholds are registered for every pool and selected by
-// it behind the registers.
+// show in the next cycle, from the occupancy registers' next value and the configuration
+// this cycle's CSR write leaves, and reset to the thresholds of the reset configuration
+// (0). That configuration is the stored fields, or after an accepted write the fields with
+// the entry the write access names replaced (cfg_w_i, the register block's `_wnext`
+// outputs): the calculator runs on both and the accepted write (we_i) selects behind it, so
+// the block's refusal logic (legality, the quiesce read-back compare) is not in front of it.
+// reverie's one pool is a derived register loaded at a write's edge (mmu_adm_derive), whose
+// next value is the derive block's long configuration path: for reverie each pool's room
+// (size - occupancy, the part that does not depend on the profile) is registered and the
+// profile's shift applied behind the pool select, on the stored fields (in each cycle the
+// fields the combinational calculator would read).
 `default_nettype none
 
 module mmu_adm_thresh #(
@@ -30,29 +35,26 @@ module mmu_adm_thresh #(
   parameter bit REG_OUT = 1'b0,  // registered outputs, from the next-cycle inputs (above)
   localparam int NQ = NPORTS * NPRIO,
   localparam int QW = NQ > 1 ? $clog2(NQ) : 1,
-  localparam int PLW = NPOOLS > 1 ? $clog2(NPOOLS) : 1
+  localparam int PLW = NPOOLS > 1 ? $clog2(NPOOLS) : 1,
+  localparam int PRW = 4 + 1 + 5 + CW,  // one profile's fields
+  localparam int CFGW = 3 + NPOOLS*CW + 2*NPROF*PRW
 ) (
   input  wire                 clk_i,
   input  wire                 rst_ni,
   input  wire [7:0]           period_i,    // THRESH_PERIOD (1..255)
   input  wire                 restart_i,   // a CSR write this cycle
-  input  wire [2:0]           policy_i,    // CTRL.policy (REG_OUT: its next value)
   input  wire [NPOOLS*CW-1:0] pool_used_i, // the pool counters (registers)
   input  wire [8*(QW+1)-1:0]  ncong_i,     // reverie n_p per priority (registers)
-  input  wire [NPOOLS*CW-1:0] pool_size_i,
-  input  wire [PLW-1:0]       rev_pool_i,  // reverie's one shared pool (the register, either way)
-  // pool_size_i and the profile tables (REG_OUT: their next values); 4-bit pool fields, of
-  // which the unit reads the low PLW bits.
+  input  wire [PLW-1:0]       rev_pool_i,  // reverie's one shared pool (a register)
+  // The configuration the thresholds read (the stored fields), packed as
+  // {CTRL.policy, POOL_SIZE, IPROF pool, dynamic, shift, static, EPROF pool, dynamic, shift,
+  // static}, arrays entry k at the low end; 4-bit pool fields, of which the unit reads the low
+  // PLW bits.
   /* verilator lint_off UNUSEDSIGNAL */
-  input  wire [NPROF*4-1:0]   ip_pool_i,
-  input  wire [NPROF*4-1:0]   ep_pool_i,
+  input  wire [CFGW-1:0]      cfg_i,
+  input  wire [CFGW-1:0]      cfg_w_i,     // REG_OUT: the same after this cycle's write access
+  input  wire                 we_i,        // REG_OUT: an accepted write this cycle
   /* verilator lint_on UNUSEDSIGNAL */
-  input  wire [NPROF-1:0]     ip_dynamic_i,
-  input  wire [NPROF*5-1:0]   ip_shift_i,
-  input  wire [NPROF*CW-1:0]  ip_static_i,
-  input  wire [NPROF-1:0]     ep_dynamic_i,
-  input  wire [NPROF*5-1:0]   ep_shift_i,
-  input  wire [NPROF*CW-1:0]  ep_static_i,
   output wire [NPROF*CW-1:0]  ith_o,       // threshold of ingress profile k at [k*CW +: CW]
   output wire [NPROF*CW-1:0]  eth_o,       // threshold of egress profile k
   output wire [8*(QW+1)-1:0]  np_o         // n_p per priority as registered
@@ -88,58 +90,84 @@ module mmu_adm_thresh #(
     for (int k = 0; k < 6; k++) if (POLICIES == 6'(1 << k)) only_policy = k;
   endfunction
   localparam int ONLY = only_policy();
-  wire [2:0] sel = ONLY >= 0 ? 3'(ONLY) : policy_i;
-  wire is_static = sel == mmu_adm_pkg::POLICY_STATIC;
-  wire is_rev = sel == mmu_adm_pkg::POLICY_REVERIE;
 
-  // Each profile's thresholds on its own pool (without REG_OUT: reverie's pool for reverie).
-  logic [NPROF*CW-1:0] ith, eth;
-  for (genvar k = 0; k < NPROF; k++) begin : g_prof
-    wire [PLW-1:0] ipool = is_rev && !REG_OUT ? rev_pool_i : ip_pool_i[k*4 +: PLW];
-    wire [PLW-1:0] epool = is_rev && !REG_OUT ? rev_pool_i : ep_pool_i[k*4 +: PLW];
-    // static: the threshold of an empty pool.
-    wire [CW-1:0] iused = is_static ? '0 : pool_src[ipool*CW +: CW];
-    wire [CW-1:0] eused = is_static ? '0 : pool_src[epool*CW +: CW];
-    assign ith[k*CW +: CW] = dt_threshold(ip_dynamic_i[k], ip_shift_i[k*5 +: 5], ip_static_i[k*CW +: CW],
-                                          pool_size_i[ipool*CW +: CW], iused);
-    assign eth[k*CW +: CW] = dt_threshold(ep_dynamic_i[k], ep_shift_i[k*5 +: 5], ep_static_i[k*CW +: CW],
-                                          pool_size_i[epool*CW +: CW], eused);
-  end
+  // The configuration's fields (c: cfg_i or cfg_w_i).
+  localparam int O_PS = CFGW - 3 - NPOOLS*CW;  // POOL_SIZE
+  localparam int O_IP = O_PS - NPROF*PRW;      // IPROF fields, then EPROF at 0
+  /* verilator lint_off UNUSEDSIGNAL */ // the policy bits of c
+  function automatic logic [2:0] f_policy(input logic [CFGW-1:0] c);
+    f_policy = ONLY >= 0 ? 3'(ONLY) : c[CFGW-3 +: 3];
+  endfunction
+  /* verilator lint_on UNUSEDSIGNAL */
+  function automatic logic [CW-1:0] f_size(input logic [CFGW-1:0] c, input int p);
+    f_size = c[O_PS + p*CW +: CW];
+  endfunction
+  // A pool's free cells.
+  function automatic logic [CW-1:0] room(input logic [CW-1:0] size, input logic [CW-1:0] used);
+    room = used >= size ? '0 : size - used;
+  endfunction
+  // Field i (0 pool, 1 dynamic, 2 shift, 3 static) of ingress (e = 0) or egress profile k.
+  function automatic int f_at(input int e, input int k, input int i);
+    int base;
+    base = e != 0 ? 0 : O_IP;
+    f_at = base + (i == 0 ? k*4 : i == 1 ? NPROF*4 + k : i == 2 ? NPROF*5 + k*5 : NPROF*10 + k*CW);
+  endfunction
 
+  // Each profile's threshold (index e*NPROF + k) on configuration c: on its own pool, or
+  // without REG_OUT for reverie on reverie's pool.
+  function automatic logic [2*NPROF*CW-1:0] thresholds(input logic [CFGW-1:0] c, input logic [NPOOLS*CW-1:0] used,
+                                                        input logic [PLW-1:0] rev_pool);
+    logic [PLW-1:0] pool;
+    logic is_static, is_rev;
+    is_static = f_policy(c) == mmu_adm_pkg::POLICY_STATIC;
+    is_rev = f_policy(c) == mmu_adm_pkg::POLICY_REVERIE;
+    for (int e = 0; e < 2; e++)
+      for (int k = 0; k < NPROF; k++) begin
+        pool = is_rev && !REG_OUT ? rev_pool : c[f_at(e, k, 0) +: PLW];
+        // static: the threshold of an empty pool.
+        thresholds[(e*NPROF+k)*CW +: CW] =
+            dt_threshold(c[f_at(e, k, 1)], c[f_at(e, k, 2) +: 5], c[f_at(e, k, 3) +: CW], f_size(c, 32'(pool)),
+                         is_static ? '0 : used[pool*CW +: CW]);
+      end
+  endfunction
+
+  wire [2*NPROF*CW-1:0] th_s = thresholds(cfg_i, pool_src, rev_pool_i);
   if (!REG_OUT) begin : g_comb
-    assign {ith_o, eth_o} = {ith, eth};
+    assign {eth_o, ith_o} = th_s;
   end else begin : g_reg
-    logic [NPROF*CW-1:0] ith_q, eth_q;
+    wire [2*NPROF*CW-1:0] th_w = thresholds(cfg_w_i, pool_src, rev_pool_i);
+    logic [2*NPROF*CW-1:0] th_q;
     always_ff @(posedge clk_i or negedge rst_ni) begin
-      if (!rst_ni) {ith_q, eth_q} <= '0;
-      else {ith_q, eth_q} <= {ith, eth};
+      if (!rst_ni) th_q <= '0;
+      else th_q <= we_i ? th_w : th_s;
     end
     if (POLICIES[mmu_adm_pkg::POLICY_REVERIE]) begin : g_rev
-      // reverie: every profile's thresholds on every pool, the pool selected behind the
-      // registers.
-      logic [NPROF*NPOOLS*CW-1:0] rith_q, reth_q;
-      logic is_rev_q;
+      // reverie: each pool's room registered, the pool selected and the profile's shift
+      // applied behind the register.
+      logic [NPOOLS*CW-1:0] room_q;
       always_ff @(posedge clk_i or negedge rst_ni) begin
-        if (!rst_ni) {rith_q, reth_q, is_rev_q} <= '0;
-        else begin
-          is_rev_q <= is_rev;
-          for (int k = 0; k < NPROF; k++)
-            for (int p = 0; p < NPOOLS; p++) begin
-              rith_q[(k*NPOOLS+p)*CW +: CW] <= dt_threshold(ip_dynamic_i[k], ip_shift_i[k*5 +: 5], ip_static_i[k*CW +: CW],
-                                                            pool_size_i[p*CW +: CW], pool_src[p*CW +: CW]);
-              reth_q[(k*NPOOLS+p)*CW +: CW] <= dt_threshold(ep_dynamic_i[k], ep_shift_i[k*5 +: 5], ep_static_i[k*CW +: CW],
-                                                            pool_size_i[p*CW +: CW], pool_src[p*CW +: CW]);
-            end
+        if (!rst_ni) room_q <= '0;
+        else
+          for (int p = 0; p < NPOOLS; p++)
+            room_q[p*CW +: CW] <= we_i ? room(f_size(cfg_w_i, p), pool_src[p*CW +: CW])
+                                      : room(f_size(cfg_i, p), pool_src[p*CW +: CW]);
+      end
+      wire rev = f_policy(cfg_i) == mmu_adm_pkg::POLICY_REVERIE;
+      wire [CW-1:0] room_sel = room_q[rev_pool_i*CW +: CW];
+      for (genvar e = 0; e < 2; e++) begin : g_side
+        for (genvar k = 0; k < NPROF; k++) begin : g_sel
+          wire [CW-1:0] th = rev ? dt_threshold(cfg_i[f_at(e, k, 1)], cfg_i[f_at(e, k, 2) +: 5], cfg_i[f_at(e, k, 3) +: CW],
+                                                room_sel, '0)
+                                 : th_q[(e*NPROF+k)*CW +: CW];
+          if (e == 0) begin : g_i
+            assign ith_o[k*CW +: CW] = th;
+          end else begin : g_e
+            assign eth_o[k*CW +: CW] = th;
+          end
         end
       end
-      wire rev = ONLY >= 0 || is_rev_q;  // with one policy, reverie
-      for (genvar k = 0; k < NPROF; k++) begin : g_sel
-        wire [NPOOLS*CW-1:0] ri = rith_q[k*NPOOLS*CW +: NPOOLS*CW], re = reth_q[k*NPOOLS*CW +: NPOOLS*CW];
-        assign ith_o[k*CW +: CW] = rev ? ri[rev_pool_i*CW +: CW] : ith_q[k*CW +: CW];
-        assign eth_o[k*CW +: CW] = rev ? re[rev_pool_i*CW +: CW] : eth_q[k*CW +: CW];
-      end
     end else begin : g_no_rev
-      assign {ith_o, eth_o} = {ith_q, eth_q};
+      assign {eth_o, ith_o} = th_q;
     end
   end
 
