@@ -2,12 +2,12 @@
 // cycle (a counter from reset, restarted by every CSR write) it registers the pool
 // occupancies and n_p, and from those registers and the configuration it computes every
 // ingress and egress profile's threshold: DT's alpha (pool size - occupancy) (dt, sih, dsh),
-// alpha x pool size (static), alpha (b* - q*) on reverie's one pool before the division by
-// n_p (reverie), or the profile's static_th. An operation selects its profiles' entries
-// (mmu_adm_op); nothing here depends on the operation in flight, so no threshold waits for
-// the counters an operation is changing. A load at a clock edge takes the state before
-// that cycle's operations; the golden core models the same timing
-// (hw-model/admission/threshold_block.*).
+// alpha x pool size (static), or the profile's static_th; for reverie every entry is the
+// room of reverie's one pool, b* - q* (its alpha, static_th and division by n_p are per
+// operation: mmu_pol_reverie). An operation selects its profiles' entries (mmu_adm_op);
+// nothing here depends on the operation in flight, so no threshold waits for the counters
+// an operation is changing. A load at a clock edge takes the state before that cycle's
+// operations; the golden core models the same timing (hw-model/admission/threshold_block.*).
 //
 // REG_OUT (the pipelined unit): the thresholds leave through registers, so the decide stage
 // starts at a flip-flop, not at the calculator's pool select, subtract and shift. They are
@@ -18,11 +18,9 @@
 // the entry the write access names replaced (cfg_w_i, the register block's `_wnext`
 // outputs): the calculator runs on both and the accepted write (we_i) selects behind it, so
 // the block's refusal logic (legality, the quiesce read-back compare) is not in front of it.
-// reverie's one pool is a derived register loaded at a write's edge (mmu_adm_derive), whose
-// next value is the derive block's long configuration path: for reverie each pool's room
-// (size - occupancy, the part that does not depend on the profile) is registered and the
-// profile's shift applied behind the pool select, on the stored fields (in each cycle the
-// fields the combinational calculator would read).
+// reverie's pool is a derived register loaded at a write's edge (mmu_adm_derive), whose
+// next value is the derive block's long configuration path: so each pool's room is
+// registered and reverie's selected behind the registers.
 `default_nettype none
 
 module mmu_adm_thresh #(
@@ -113,17 +111,14 @@ module mmu_adm_thresh #(
     f_at = base + (i == 0 ? k*4 : i == 1 ? NPROF*4 + k : i == 2 ? NPROF*5 + k*5 : NPROF*10 + k*CW);
   endfunction
 
-  // Each profile's threshold (index e*NPROF + k) on configuration c: on its own pool, or
-  // without REG_OUT for reverie on reverie's pool.
-  function automatic logic [2*NPROF*CW-1:0] thresholds(input logic [CFGW-1:0] c, input logic [NPOOLS*CW-1:0] used,
-                                                        input logic [PLW-1:0] rev_pool);
+  // Each profile's threshold (index e*NPROF + k) on configuration c, on its own pool.
+  function automatic logic [2*NPROF*CW-1:0] thresholds(input logic [CFGW-1:0] c, input logic [NPOOLS*CW-1:0] used);
     logic [PLW-1:0] pool;
-    logic is_static, is_rev;
+    logic is_static;
     is_static = f_policy(c) == mmu_adm_pkg::POLICY_STATIC;
-    is_rev = f_policy(c) == mmu_adm_pkg::POLICY_REVERIE;
     for (int e = 0; e < 2; e++)
       for (int k = 0; k < NPROF; k++) begin
-        pool = is_rev && !REG_OUT ? rev_pool : c[f_at(e, k, 0) +: PLW];
+        pool = c[f_at(e, k, 0) +: PLW];
         // static: the threshold of an empty pool.
         thresholds[(e*NPROF+k)*CW +: CW] =
             dt_threshold(c[f_at(e, k, 1)], c[f_at(e, k, 2) +: 5], c[f_at(e, k, 3) +: CW], f_size(c, 32'(pool)),
@@ -131,44 +126,33 @@ module mmu_adm_thresh #(
       end
   endfunction
 
-  wire [2*NPROF*CW-1:0] th_s = thresholds(cfg_i, pool_src, rev_pool_i);
+  // The thresholds (th), and reverie's pool's room (b* - q*: its alpha, static_th and the
+  // division by n_p are per operation, mmu_pol_reverie).
+  wire [2*NPROF*CW-1:0] th_s = thresholds(cfg_i, pool_src);
+  logic [2*NPROF*CW-1:0] th;
+  logic [CW-1:0] rroom;
   if (!REG_OUT) begin : g_comb
-    assign {eth_o, ith_o} = th_s;
+    assign th = th_s;
+    assign rroom = room(f_size(cfg_i, 32'(rev_pool_i)), pool_src[rev_pool_i*CW +: CW]);
   end else begin : g_reg
-    wire [2*NPROF*CW-1:0] th_w = thresholds(cfg_w_i, pool_src, rev_pool_i);
-    logic [2*NPROF*CW-1:0] th_q;
+    wire [2*NPROF*CW-1:0] th_w = thresholds(cfg_w_i, pool_src);
+    // Each pool's room registered (reverie's pool is selected behind the register).
+    logic [NPOOLS*CW-1:0] room_q;
     always_ff @(posedge clk_i or negedge rst_ni) begin
-      if (!rst_ni) th_q <= '0;
-      else th_q <= we_i ? th_w : th_s;
-    end
-    if (POLICIES[mmu_adm_pkg::POLICY_REVERIE]) begin : g_rev
-      // reverie: each pool's room registered, the pool selected and the profile's shift
-      // applied behind the register.
-      logic [NPOOLS*CW-1:0] room_q;
-      always_ff @(posedge clk_i or negedge rst_ni) begin
-        if (!rst_ni) room_q <= '0;
-        else
-          for (int p = 0; p < NPOOLS; p++)
-            room_q[p*CW +: CW] <= we_i ? room(f_size(cfg_w_i, p), pool_src[p*CW +: CW])
-                                      : room(f_size(cfg_i, p), pool_src[p*CW +: CW]);
+      if (!rst_ni) {th, room_q} <= '0;
+      else begin
+        th <= we_i ? th_w : th_s;
+        for (int p = 0; p < NPOOLS; p++)
+          room_q[p*CW +: CW] <= we_i ? room(f_size(cfg_w_i, p), pool_src[p*CW +: CW])
+                                    : room(f_size(cfg_i, p), pool_src[p*CW +: CW]);
       end
-      wire rev = f_policy(cfg_i) == mmu_adm_pkg::POLICY_REVERIE;
-      wire [CW-1:0] room_sel = room_q[rev_pool_i*CW +: CW];
-      for (genvar e = 0; e < 2; e++) begin : g_side
-        for (genvar k = 0; k < NPROF; k++) begin : g_sel
-          wire [CW-1:0] th = rev ? dt_threshold(cfg_i[f_at(e, k, 1)], cfg_i[f_at(e, k, 2) +: 5], cfg_i[f_at(e, k, 3) +: CW],
-                                                room_sel, '0)
-                                 : th_q[(e*NPROF+k)*CW +: CW];
-          if (e == 0) begin : g_i
-            assign ith_o[k*CW +: CW] = th;
-          end else begin : g_e
-            assign eth_o[k*CW +: CW] = th;
-          end
-        end
-      end
-    end else begin : g_no_rev
-      assign {eth_o, ith_o} = th_q;
     end
+    assign rroom = room_q[rev_pool_i*CW +: CW];
+  end
+  wire rev = POLICIES[mmu_adm_pkg::POLICY_REVERIE] && f_policy(cfg_i) == mmu_adm_pkg::POLICY_REVERIE;
+  for (genvar k = 0; k < NPROF; k++) begin : g_out
+    assign ith_o[k*CW +: CW] = rev ? rroom : th[k*CW +: CW];
+    assign eth_o[k*CW +: CW] = rev ? rroom : th[(NPROF+k)*CW +: CW];
   end
 
 endmodule
