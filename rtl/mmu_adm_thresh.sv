@@ -57,10 +57,6 @@ module mmu_adm_thresh #(
   output wire [NPROF*CW-1:0]  eth_o,       // threshold of egress profile k
   output wire [8*(QW+1)-1:0]  np_o         // n_p per priority as registered
 );
-  // scale and dt_threshold at CW bits; the other helpers of the include go unused.
-  localparam int EWMA_FRAC = 0;
-  localparam int CELLW = 1;
-`include "mmu_adm_fn.svh"
 
   logic [7:0]           count;   // cycles since the last load, wrapping at period_i - 1
   logic [NPOOLS*CW-1:0] pool_r;
@@ -89,67 +85,35 @@ module mmu_adm_thresh #(
   endfunction
   localparam int ONLY = only_policy();
 
-  // The configuration's fields (c: cfg_i or cfg_w_i).
-  localparam int O_PS = CFGW - 3 - NPOOLS*CW;  // POOL_SIZE
-  localparam int O_IP = O_PS - NPROF*PRW;      // IPROF fields, then EPROF at 0
-  /* verilator lint_off UNUSEDSIGNAL */ // the policy bits of c
-  function automatic logic [2:0] f_policy(input logic [CFGW-1:0] c);
-    f_policy = ONLY >= 0 ? 3'(ONLY) : c[CFGW-3 +: 3];
-  endfunction
-  /* verilator lint_on UNUSEDSIGNAL */
-  function automatic logic [CW-1:0] f_size(input logic [CFGW-1:0] c, input int p);
-    f_size = c[O_PS + p*CW +: CW];
-  endfunction
-  // A pool's free cells.
-  function automatic logic [CW-1:0] room(input logic [CW-1:0] size, input logic [CW-1:0] used);
-    room = used >= size ? '0 : size - used;
-  endfunction
-  // Field i (0 pool, 1 dynamic, 2 shift, 3 static) of ingress (e = 0) or egress profile k.
-  function automatic int f_at(input int e, input int k, input int i);
-    int base;
-    base = e != 0 ? 0 : O_IP;
-    f_at = base + (i == 0 ? k*4 : i == 1 ? NPROF*4 + k : i == 2 ? NPROF*5 + k*5 : NPROF*10 + k*CW);
-  endfunction
-
-  // Each profile's threshold (index e*NPROF + k) on configuration c, on its own pool.
-  function automatic logic [2*NPROF*CW-1:0] thresholds(input logic [CFGW-1:0] c, input logic [NPOOLS*CW-1:0] used);
-    logic [PLW-1:0] pool;
-    logic is_static;
-    is_static = f_policy(c) == mmu_adm_pkg::POLICY_STATIC;
-    for (int e = 0; e < 2; e++)
-      for (int k = 0; k < NPROF; k++) begin
-        pool = c[f_at(e, k, 0) +: PLW];
-        // static: the threshold of an empty pool.
-        thresholds[(e*NPROF+k)*CW +: CW] =
-            dt_threshold(c[f_at(e, k, 1)], c[f_at(e, k, 2) +: 5], c[f_at(e, k, 3) +: CW], f_size(c, 32'(pool)),
-                         is_static ? '0 : used[pool*CW +: CW]);
-      end
-  endfunction
-
   // The thresholds (th), and reverie's pool's room (b* - q*: its alpha, static_th and the
-  // division by n_p are per operation, mmu_pol_reverie).
-  wire [2*NPROF*CW-1:0] th_s = thresholds(cfg_i, pool_src);
+  // division by n_p are per operation, mmu_pol_reverie). With REG_OUT on both
+  // configurations, each in its own instance (one synthesis block each: within one block
+  // yosys's resource sharing would merge the two into one behind a multiplexer on we_i).
+  localparam bit TH = (POLICIES & ~(6'(1) << mmu_adm_pkg::POLICY_REVERIE)) != '0;
+  localparam bit RV = POLICIES[mmu_adm_pkg::POLICY_REVERIE];
+  wire [2*NPROF*CW-1:0] th_s;
+  wire [NPOOLS*CW-1:0] room_s;
+  mmu_adm_thcalc #(.CW(CW), .NPOOLS(NPOOLS), .NPROF(NPROF), .ONLY(ONLY), .TH(TH), .ROOM(RV)) u_calc_s (
+    .cfg_i, .used_i(pool_src), .th_o(th_s), .room_o(room_s));
   logic [2*NPROF*CW-1:0] th;
   logic [CW-1:0] rroom;
   if (!REG_OUT) begin : g_comb
     assign th = th_s;
-    assign rroom = room(f_size(cfg_i, 32'(rev_pool_i)), pool_src[rev_pool_i*CW +: CW]);
+    assign rroom = room_s[rev_pool_i*CW +: CW];
   end else begin : g_reg
-    wire [2*NPROF*CW-1:0] th_w = thresholds(cfg_w_i, pool_src);
+    wire [2*NPROF*CW-1:0] th_w;
+    wire [NPOOLS*CW-1:0] room_w;
+    mmu_adm_thcalc #(.CW(CW), .NPOOLS(NPOOLS), .NPROF(NPROF), .ONLY(ONLY), .TH(TH), .ROOM(RV)) u_calc_w (
+      .cfg_i(cfg_w_i), .used_i(pool_src), .th_o(th_w), .room_o(room_w));
     // Each pool's room registered (reverie's pool is selected behind the register).
     logic [NPOOLS*CW-1:0] room_q;
     always_ff @(posedge clk_i or negedge rst_ni) begin
       if (!rst_ni) {th, room_q} <= '0;
-      else begin
-        th <= we_i ? th_w : th_s;
-        for (int p = 0; p < NPOOLS; p++)
-          room_q[p*CW +: CW] <= we_i ? room(f_size(cfg_w_i, p), pool_src[p*CW +: CW])
-                                    : room(f_size(cfg_i, p), pool_src[p*CW +: CW]);
-      end
+      else {th, room_q} <= we_i ? {th_w, room_w} : {th_s, room_s};
     end
     assign rroom = room_q[rev_pool_i*CW +: CW];
   end
-  wire rev = POLICIES[mmu_adm_pkg::POLICY_REVERIE] && f_policy(cfg_i) == mmu_adm_pkg::POLICY_REVERIE;
+  wire rev = RV && (ONLY >= 0 || cfg_i[CFGW-3 +: 3] == mmu_adm_pkg::POLICY_REVERIE);
   for (genvar k = 0; k < NPROF; k++) begin : g_out
     assign ith_o[k*CW +: CW] = rev ? rroom : th[k*CW +: CW];
     assign eth_o[k*CW +: CW] = rev ? rroom : th[(NPROF+k)*CW +: CW];
