@@ -44,9 +44,9 @@ module mmu_adm_thresh #(
   input  wire [NPOOLS*CW-1:0] pool_used_i, // the pool counters (registers)
   input  wire [8*(QW+1)-1:0]  ncong_i,     // reverie n_p per priority (registers)
   input  wire [PLW-1:0]       rev_pool_i,  // reverie's one shared pool (a register)
-  // The configuration the thresholds read (the stored fields), packed as
-  // {CTRL.policy, POOL_SIZE, IPROF pool, dynamic, shift, static, EPROF pool, dynamic, shift,
-  // static}, arrays entry k at the low end; 4-bit pool fields, of which the unit reads the low
+  // The configuration the thresholds read (the stored fields), packed as {CTRL.policy,
+  // POOL_SIZE, IPROF static, shift, dynamic, pool, EPROF static, shift, dynamic, pool},
+  // each array's entry k at its low end; 4-bit pool fields, of which the unit reads the low
   // PLW bits.
   /* verilator lint_off UNUSEDSIGNAL */
   input  wire [CFGW-1:0]      cfg_i,
