@@ -35,12 +35,13 @@ module mmu_adm_csr
   output logic [31:0] cfg_rdata_o,
   output logic cfg_error_o,  // the last access was refused
   input  wire busy_i,  // the buffer holds cells: quiesce fields keep their values
+  output wire reg2hw_we_o,  // an accepted write this cycle, to any register
   output wire [2:0] hook_ctrl_policy_o,  // CTRL.policy of this cycle's write
   input  wire hook_ctrl_policy_bad_i,  // the unit refuses it
   // CTRL: Policy and filter control.
   output logic [2:0] reg2hw_ctrl_policy_o,
   output wire reg2hw_ctrl_policy_set_o,  // an accepted write changes it
-  output wire [2:0] reg2hw_ctrl_policy_next_o,  // its value after this cycle
+  output wire [2:0] reg2hw_ctrl_policy_wnext_o,  // its value after this cycle's write access
   output logic [0:0] reg2hw_ctrl_ewma_rule_o,
   output logic [0:0] reg2hw_ctrl_ewma_clamp_o,
   output logic [4:0] reg2hw_ctrl_ewma_k_o,
@@ -60,15 +61,16 @@ module mmu_adm_csr
   output logic [7:0] reg2hw_thresh_period_cycles_o,
   // POOL_SIZE: Shared size of pool i in cells.
   output logic [NPOOLS*CW-1:0] reg2hw_pool_size_cells_o,
-  output wire [NPOOLS*CW-1:0] reg2hw_pool_size_cells_next_o,  // its value after this cycle
+  output wire [NPOOLS*CW-1:0] reg2hw_pool_size_cells_wnext_o,  // its value after this cycle's write access
   // IPROF_MODE: Ingress profile k: pool and threshold mode.
   output logic [NPROF*4-1:0] reg2hw_iprof_mode_pool_o,
   output wire [NPROF*4-1:0] reg2hw_iprof_mode_pool_next_o,  // its value after this cycle
   output wire [3:0] reg2hw_iprof_mode_pool_wd_o,  // this cycle's write of it
+  output wire [NPROF*4-1:0] reg2hw_iprof_mode_pool_wnext_o,  // its value after this cycle's write access
   output logic [NPROF*1-1:0] reg2hw_iprof_mode_dynamic_o,
-  output wire [NPROF*1-1:0] reg2hw_iprof_mode_dynamic_next_o,  // its value after this cycle
+  output wire [NPROF*1-1:0] reg2hw_iprof_mode_dynamic_wnext_o,  // its value after this cycle's write access
   output logic [NPROF*5-1:0] reg2hw_iprof_mode_shift_o,
-  output wire [NPROF*5-1:0] reg2hw_iprof_mode_shift_next_o,  // its value after this cycle
+  output wire [NPROF*5-1:0] reg2hw_iprof_mode_shift_wnext_o,  // its value after this cycle's write access
   output wire reg2hw_iprof_mode_we_o,  // an accepted write this cycle
   output wire reg2hw_iprof_mode_wsel_o,  // a write access names it, accepted or not
   output wire [8:0] reg2hw_iprof_mode_widx_o,  // its entry
@@ -77,7 +79,7 @@ module mmu_adm_csr
   output wire [NPROF*CW-1:0] reg2hw_iprof_reserved_cells_next_o,  // its value after this cycle
   // IPROF_STATIC: Ingress profile k: static threshold, cells.
   output logic [NPROF*CW-1:0] reg2hw_iprof_static_cells_o,
-  output wire [NPROF*CW-1:0] reg2hw_iprof_static_cells_next_o,  // its value after this cycle
+  output wire [NPROF*CW-1:0] reg2hw_iprof_static_cells_wnext_o,  // its value after this cycle's write access
   // IPROF_XOFF: Ingress profile k: per-PG headroom (eta), cells.
   output logic [NPROF*CW-1:0] reg2hw_iprof_xoff_cells_o,
   output wire [CW-1:0] reg2hw_iprof_xoff_cells_wd_o,  // this cycle's write of it
@@ -91,16 +93,17 @@ module mmu_adm_csr
   // EPROF_MODE: Egress profile k: pool and threshold mode.
   output logic [NPROF*4-1:0] reg2hw_eprof_mode_pool_o,
   output wire [NPROF*4-1:0] reg2hw_eprof_mode_pool_next_o,  // its value after this cycle
+  output wire [NPROF*4-1:0] reg2hw_eprof_mode_pool_wnext_o,  // its value after this cycle's write access
   output logic [NPROF*1-1:0] reg2hw_eprof_mode_dynamic_o,
-  output wire [NPROF*1-1:0] reg2hw_eprof_mode_dynamic_next_o,  // its value after this cycle
+  output wire [NPROF*1-1:0] reg2hw_eprof_mode_dynamic_wnext_o,  // its value after this cycle's write access
   output logic [NPROF*5-1:0] reg2hw_eprof_mode_shift_o,
-  output wire [NPROF*5-1:0] reg2hw_eprof_mode_shift_next_o,  // its value after this cycle
+  output wire [NPROF*5-1:0] reg2hw_eprof_mode_shift_wnext_o,  // its value after this cycle's write access
   // EPROF_RESERVED: Egress profile k: reserved cells.
   output logic [NPROF*CW-1:0] reg2hw_eprof_reserved_cells_o,
   output wire [NPROF*CW-1:0] reg2hw_eprof_reserved_cells_next_o,  // its value after this cycle
   // EPROF_STATIC: Egress profile k: static threshold, cells.
   output logic [NPROF*CW-1:0] reg2hw_eprof_static_cells_o,
-  output wire [NPROF*CW-1:0] reg2hw_eprof_static_cells_next_o,  // its value after this cycle
+  output wire [NPROF*CW-1:0] reg2hw_eprof_static_cells_wnext_o,  // its value after this cycle's write access
   // QMAP: Queue (port*NPRIO+prio): profiles and PFC enable.
   output logic [(NPORTS*NPRIO)*5-1:0] reg2hw_qmap_pg_profile_o,
   output wire [(NPORTS*NPRIO)*5-1:0] reg2hw_qmap_pg_profile_next_o,  // its value after this cycle
@@ -226,54 +229,26 @@ module mmu_adm_csr
                          (hit_eprof_reserved && (rdata[0 +: CW] != w_eprof_reserved_cells)) ||
                          (hit_qmap && (rdata[0 +: 5] != w_qmap_pg_profile || rdata[8 +: 5] != w_qmap_queue_profile || rdata[16 +: 1] != w_qmap_lossless));
   wire refused = (changes_quiesce && busy_i) || bad_value;
-  wire do_write = cfg_valid_i && cfg_write_i && rw_hit && !refused;
+  wire wr_access = cfg_valid_i && cfg_write_i;
+  wire do_write = wr_access && rw_hit && !refused;
   assign reg2hw_ctrl_policy_set_o = do_write && hit_ctrl && w_ctrl_policy != reg2hw_ctrl_policy_o;
 
-  // Values after this cycle: this cycle's accepted write, else the stored value.
-  assign reg2hw_ctrl_policy_next_o = do_write && hit_ctrl ? w_ctrl_policy : reg2hw_ctrl_policy_o;
-  for (genvar k = 0; k < NPOOLS; k++) begin : g_next_pool_size_cells
-    assign reg2hw_pool_size_cells_next_o[k*CW +: CW] =
-        do_write && hit_pool_size && 32'(idx_g010) == k ? w_pool_size_cells : reg2hw_pool_size_cells_o[k*CW +: CW];
-  end
+  // Values after this cycle's accepted write, else the stored value.
   for (genvar k = 0; k < NPROF; k++) begin : g_next_iprof_mode_pool
     assign reg2hw_iprof_mode_pool_next_o[k*4 +: 4] =
         do_write && hit_iprof_mode && 32'(idx_g040_s8) == k ? w_iprof_mode_pool : reg2hw_iprof_mode_pool_o[k*4 +: 4];
-  end
-  for (genvar k = 0; k < NPROF; k++) begin : g_next_iprof_mode_dynamic
-    assign reg2hw_iprof_mode_dynamic_next_o[k*1 +: 1] =
-        do_write && hit_iprof_mode && 32'(idx_g040_s8) == k ? w_iprof_mode_dynamic : reg2hw_iprof_mode_dynamic_o[k*1 +: 1];
-  end
-  for (genvar k = 0; k < NPROF; k++) begin : g_next_iprof_mode_shift
-    assign reg2hw_iprof_mode_shift_next_o[k*5 +: 5] =
-        do_write && hit_iprof_mode && 32'(idx_g040_s8) == k ? w_iprof_mode_shift : reg2hw_iprof_mode_shift_o[k*5 +: 5];
   end
   for (genvar k = 0; k < NPROF; k++) begin : g_next_iprof_reserved_cells
     assign reg2hw_iprof_reserved_cells_next_o[k*CW +: CW] =
         do_write && hit_iprof_reserved && 32'(idx_g040_s8) == k ? w_iprof_reserved_cells : reg2hw_iprof_reserved_cells_o[k*CW +: CW];
   end
-  for (genvar k = 0; k < NPROF; k++) begin : g_next_iprof_static_cells
-    assign reg2hw_iprof_static_cells_next_o[k*CW +: CW] =
-        do_write && hit_iprof_static && 32'(idx_g040_s8) == k ? w_iprof_static_cells : reg2hw_iprof_static_cells_o[k*CW +: CW];
-  end
   for (genvar k = 0; k < NPROF; k++) begin : g_next_eprof_mode_pool
     assign reg2hw_eprof_mode_pool_next_o[k*4 +: 4] =
         do_write && hit_eprof_mode && 32'(idx_g0c0_s4) == k ? w_eprof_mode_pool : reg2hw_eprof_mode_pool_o[k*4 +: 4];
   end
-  for (genvar k = 0; k < NPROF; k++) begin : g_next_eprof_mode_dynamic
-    assign reg2hw_eprof_mode_dynamic_next_o[k*1 +: 1] =
-        do_write && hit_eprof_mode && 32'(idx_g0c0_s4) == k ? w_eprof_mode_dynamic : reg2hw_eprof_mode_dynamic_o[k*1 +: 1];
-  end
-  for (genvar k = 0; k < NPROF; k++) begin : g_next_eprof_mode_shift
-    assign reg2hw_eprof_mode_shift_next_o[k*5 +: 5] =
-        do_write && hit_eprof_mode && 32'(idx_g0c0_s4) == k ? w_eprof_mode_shift : reg2hw_eprof_mode_shift_o[k*5 +: 5];
-  end
   for (genvar k = 0; k < NPROF; k++) begin : g_next_eprof_reserved_cells
     assign reg2hw_eprof_reserved_cells_next_o[k*CW +: CW] =
         do_write && hit_eprof_reserved && 32'(idx_g0c0_s4) == k ? w_eprof_reserved_cells : reg2hw_eprof_reserved_cells_o[k*CW +: CW];
-  end
-  for (genvar k = 0; k < NPROF; k++) begin : g_next_eprof_static_cells
-    assign reg2hw_eprof_static_cells_next_o[k*CW +: CW] =
-        do_write && hit_eprof_static && 32'(idx_g0c0_s4) == k ? w_eprof_static_cells : reg2hw_eprof_static_cells_o[k*CW +: CW];
   end
   for (genvar k = 0; k < (NPORTS*NPRIO); k++) begin : g_next_qmap_pg_profile
     assign reg2hw_qmap_pg_profile_next_o[k*5 +: 5] =
@@ -288,19 +263,59 @@ module mmu_adm_csr
         do_write && hit_qmap && 32'(idx_g200) == k ? w_qmap_lossless : reg2hw_qmap_lossless_o[k*1 +: 1];
   end
 
+  // Values after this cycle's write access, accepted or not, else the stored value.
+  assign reg2hw_ctrl_policy_wnext_o = wr_access && hit_ctrl ? w_ctrl_policy : reg2hw_ctrl_policy_o;
+  for (genvar k = 0; k < NPOOLS; k++) begin : g_wnext_pool_size_cells
+    assign reg2hw_pool_size_cells_wnext_o[k*CW +: CW] =
+        wr_access && hit_pool_size && 32'(idx_g010) == k ? w_pool_size_cells : reg2hw_pool_size_cells_o[k*CW +: CW];
+  end
+  for (genvar k = 0; k < NPROF; k++) begin : g_wnext_iprof_mode_pool
+    assign reg2hw_iprof_mode_pool_wnext_o[k*4 +: 4] =
+        wr_access && hit_iprof_mode && 32'(idx_g040_s8) == k ? w_iprof_mode_pool : reg2hw_iprof_mode_pool_o[k*4 +: 4];
+  end
+  for (genvar k = 0; k < NPROF; k++) begin : g_wnext_iprof_mode_dynamic
+    assign reg2hw_iprof_mode_dynamic_wnext_o[k*1 +: 1] =
+        wr_access && hit_iprof_mode && 32'(idx_g040_s8) == k ? w_iprof_mode_dynamic : reg2hw_iprof_mode_dynamic_o[k*1 +: 1];
+  end
+  for (genvar k = 0; k < NPROF; k++) begin : g_wnext_iprof_mode_shift
+    assign reg2hw_iprof_mode_shift_wnext_o[k*5 +: 5] =
+        wr_access && hit_iprof_mode && 32'(idx_g040_s8) == k ? w_iprof_mode_shift : reg2hw_iprof_mode_shift_o[k*5 +: 5];
+  end
+  for (genvar k = 0; k < NPROF; k++) begin : g_wnext_iprof_static_cells
+    assign reg2hw_iprof_static_cells_wnext_o[k*CW +: CW] =
+        wr_access && hit_iprof_static && 32'(idx_g040_s8) == k ? w_iprof_static_cells : reg2hw_iprof_static_cells_o[k*CW +: CW];
+  end
+  for (genvar k = 0; k < NPROF; k++) begin : g_wnext_eprof_mode_pool
+    assign reg2hw_eprof_mode_pool_wnext_o[k*4 +: 4] =
+        wr_access && hit_eprof_mode && 32'(idx_g0c0_s4) == k ? w_eprof_mode_pool : reg2hw_eprof_mode_pool_o[k*4 +: 4];
+  end
+  for (genvar k = 0; k < NPROF; k++) begin : g_wnext_eprof_mode_dynamic
+    assign reg2hw_eprof_mode_dynamic_wnext_o[k*1 +: 1] =
+        wr_access && hit_eprof_mode && 32'(idx_g0c0_s4) == k ? w_eprof_mode_dynamic : reg2hw_eprof_mode_dynamic_o[k*1 +: 1];
+  end
+  for (genvar k = 0; k < NPROF; k++) begin : g_wnext_eprof_mode_shift
+    assign reg2hw_eprof_mode_shift_wnext_o[k*5 +: 5] =
+        wr_access && hit_eprof_mode && 32'(idx_g0c0_s4) == k ? w_eprof_mode_shift : reg2hw_eprof_mode_shift_o[k*5 +: 5];
+  end
+  for (genvar k = 0; k < NPROF; k++) begin : g_wnext_eprof_static_cells
+    assign reg2hw_eprof_static_cells_wnext_o[k*CW +: CW] =
+        wr_access && hit_eprof_static && 32'(idx_g0c0_s4) == k ? w_eprof_static_cells : reg2hw_eprof_static_cells_o[k*CW +: CW];
+  end
+  assign reg2hw_we_o = do_write;
+
   // This cycle's accepted write, on its own.
   assign reg2hw_iprof_mode_pool_wd_o = w_iprof_mode_pool;
   assign reg2hw_iprof_xoff_cells_wd_o = w_iprof_xoff_cells;
   assign reg2hw_qmap_pg_profile_wd_o = w_qmap_pg_profile;
   assign reg2hw_qmap_lossless_wd_o = w_qmap_lossless;
   assign reg2hw_iprof_mode_we_o = do_write && hit_iprof_mode;
-  assign reg2hw_iprof_mode_wsel_o = cfg_valid_i && cfg_write_i && hit_iprof_mode;
+  assign reg2hw_iprof_mode_wsel_o = wr_access && hit_iprof_mode;
   assign reg2hw_iprof_mode_widx_o = idx_g040_s8;
   assign reg2hw_iprof_xoff_we_o = do_write && hit_iprof_xoff;
-  assign reg2hw_iprof_xoff_wsel_o = cfg_valid_i && cfg_write_i && hit_iprof_xoff;
+  assign reg2hw_iprof_xoff_wsel_o = wr_access && hit_iprof_xoff;
   assign reg2hw_iprof_xoff_widx_o = idx_g040_s8;
   assign reg2hw_qmap_we_o = do_write && hit_qmap;
-  assign reg2hw_qmap_wsel_o = cfg_valid_i && cfg_write_i && hit_qmap;
+  assign reg2hw_qmap_wsel_o = wr_access && hit_qmap;
   assign reg2hw_qmap_widx_o = idx_g200;
   logic [31:0] cnt_stat_decisions;
   logic [31:0] cnt_stat_drops;

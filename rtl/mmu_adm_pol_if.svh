@@ -46,8 +46,8 @@
   input  wire [CW-1:0]         dsh_ins_i, /* dsh: insurance headroom of the ingress port */ \
   input  wire [HW-1:0]         sih_hdrm_i, /* sih: sum of xoff over the lossless PGs */ \
   /* The threshold calculator's (mmu_adm_thresh): registered, not from the view. */ \
-  input  wire [CW-1:0]         ith_i,     /* threshold of the ingress profile */ \
-  input  wire [CW-1:0]         eth_i,     /* threshold of the egress profile */ \
+  input  wire [CW-1:0]         ith_i,     /* threshold of the ingress profile (reverie: b* - q*) */ \
+  input  wire [CW-1:0]         eth_i,     /* threshold of the egress profile (reverie: b* - q*) */ \
   input  wire [QW:0]           np_i,      /* reverie: n_p of the priority */ \
   input  wire                  cfg_ewma_rule_i, \
   input  wire                  cfg_ewma_clamp_i, \

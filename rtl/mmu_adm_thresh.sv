@@ -2,22 +2,25 @@
 // cycle (a counter from reset, restarted by every CSR write) it registers the pool
 // occupancies and n_p, and from those registers and the configuration it computes every
 // ingress and egress profile's threshold: DT's alpha (pool size - occupancy) (dt, sih, dsh),
-// alpha x pool size (static), alpha (b* - q*) on reverie's one pool before the division by
-// n_p (reverie), or the profile's static_th. An operation selects its profiles' entries
-// (mmu_adm_op); nothing here depends on the operation in flight, so no threshold waits for
-// the counters an operation is changing. A load at a clock edge takes the state before
-// that cycle's operations; the golden core models the same timing
-// (hw-model/admission/threshold_block.*).
+// alpha x pool size (static), or the profile's static_th; for reverie every entry is the
+// room of reverie's one pool, b* - q* (its alpha, static_th and division by n_p are per
+// operation: mmu_pol_reverie). An operation selects its profiles' entries (mmu_adm_op);
+// nothing here depends on the operation in flight, so no threshold waits for the counters
+// an operation is changing. A load at a clock edge takes the state before that cycle's
+// operations; the golden core models the same timing (hw-model/admission/threshold_block.*).
 //
 // REG_OUT (the pipelined unit): the thresholds leave through registers, so the decide stage
 // starts at a flip-flop, not at the calculator's pool select, subtract and shift. They are
 // the same values a cycle earlier, not staler: the registers load what the outputs would
-// show in the next cycle, from the occupancy registers' next value and the configuration's
-// (the inputs are then the fields' next values, this cycle's CSR write applied), and reset
-// to the thresholds of the reset configuration (0). reverie's one pool is a derived register
-// loaded at a write's edge (mmu_adm_derive), whose next value is the derive block's long
-// configuration path: so reverie's thresholds are registered for every pool and selected by
-// it behind the registers.
+// show in the next cycle, from the occupancy registers' next value and the configuration
+// this cycle's CSR write leaves, and reset to the thresholds of the reset configuration
+// (0). That configuration is the stored fields, or after an accepted write the fields with
+// the entry the write access names replaced (cfg_w_i, the register block's `_wnext`
+// outputs): the calculator runs on both and the accepted write (we_i) selects behind it, so
+// the block's refusal logic (legality, the quiesce read-back compare) is not in front of it.
+// reverie's pool is a derived register loaded at a write's edge (mmu_adm_derive), whose
+// next value is the derive block's long configuration path: so each pool's room is
+// registered and reverie's selected behind the registers.
 `default_nettype none
 
 module mmu_adm_thresh #(
@@ -30,37 +33,30 @@ module mmu_adm_thresh #(
   parameter bit REG_OUT = 1'b0,  // registered outputs, from the next-cycle inputs (above)
   localparam int NQ = NPORTS * NPRIO,
   localparam int QW = NQ > 1 ? $clog2(NQ) : 1,
-  localparam int PLW = NPOOLS > 1 ? $clog2(NPOOLS) : 1
+  localparam int PLW = NPOOLS > 1 ? $clog2(NPOOLS) : 1,
+  localparam int PRW = 4 + 1 + 5 + CW,  // one profile's fields
+  localparam int CFGW = 3 + NPOOLS*CW + 2*NPROF*PRW
 ) (
   input  wire                 clk_i,
   input  wire                 rst_ni,
   input  wire [7:0]           period_i,    // THRESH_PERIOD (1..255)
   input  wire                 restart_i,   // a CSR write this cycle
-  input  wire [2:0]           policy_i,    // CTRL.policy (REG_OUT: its next value)
   input  wire [NPOOLS*CW-1:0] pool_used_i, // the pool counters (registers)
   input  wire [8*(QW+1)-1:0]  ncong_i,     // reverie n_p per priority (registers)
-  input  wire [NPOOLS*CW-1:0] pool_size_i,
-  input  wire [PLW-1:0]       rev_pool_i,  // reverie's one shared pool (the register, either way)
-  // pool_size_i and the profile tables (REG_OUT: their next values); 4-bit pool fields, of
-  // which the unit reads the low PLW bits.
+  input  wire [PLW-1:0]       rev_pool_i,  // reverie's one shared pool (a register)
+  // The configuration the thresholds read (the stored fields), packed as {CTRL.policy,
+  // POOL_SIZE, IPROF static, shift, dynamic, pool, EPROF static, shift, dynamic, pool},
+  // each array's entry k at its low end; 4-bit pool fields, of which the unit reads the low
+  // PLW bits.
   /* verilator lint_off UNUSEDSIGNAL */
-  input  wire [NPROF*4-1:0]   ip_pool_i,
-  input  wire [NPROF*4-1:0]   ep_pool_i,
+  input  wire [CFGW-1:0]      cfg_i,
+  input  wire [CFGW-1:0]      cfg_w_i,     // REG_OUT: the same after this cycle's write access
+  input  wire                 we_i,        // REG_OUT: an accepted write this cycle
   /* verilator lint_on UNUSEDSIGNAL */
-  input  wire [NPROF-1:0]     ip_dynamic_i,
-  input  wire [NPROF*5-1:0]   ip_shift_i,
-  input  wire [NPROF*CW-1:0]  ip_static_i,
-  input  wire [NPROF-1:0]     ep_dynamic_i,
-  input  wire [NPROF*5-1:0]   ep_shift_i,
-  input  wire [NPROF*CW-1:0]  ep_static_i,
   output wire [NPROF*CW-1:0]  ith_o,       // threshold of ingress profile k at [k*CW +: CW]
   output wire [NPROF*CW-1:0]  eth_o,       // threshold of egress profile k
   output wire [8*(QW+1)-1:0]  np_o         // n_p per priority as registered
 );
-  // scale and dt_threshold at CW bits; the other helpers of the include go unused.
-  localparam int EWMA_FRAC = 0;
-  localparam int CELLW = 1;
-`include "mmu_adm_fn.svh"
 
   logic [7:0]           count;   // cycles since the last load, wrapping at period_i - 1
   logic [NPOOLS*CW-1:0] pool_r;
@@ -88,59 +84,39 @@ module mmu_adm_thresh #(
     for (int k = 0; k < 6; k++) if (POLICIES == 6'(1 << k)) only_policy = k;
   endfunction
   localparam int ONLY = only_policy();
-  wire [2:0] sel = ONLY >= 0 ? 3'(ONLY) : policy_i;
-  wire is_static = sel == mmu_adm_pkg::POLICY_STATIC;
-  wire is_rev = sel == mmu_adm_pkg::POLICY_REVERIE;
 
-  // Each profile's thresholds on its own pool (without REG_OUT: reverie's pool for reverie).
-  logic [NPROF*CW-1:0] ith, eth;
-  for (genvar k = 0; k < NPROF; k++) begin : g_prof
-    wire [PLW-1:0] ipool = is_rev && !REG_OUT ? rev_pool_i : ip_pool_i[k*4 +: PLW];
-    wire [PLW-1:0] epool = is_rev && !REG_OUT ? rev_pool_i : ep_pool_i[k*4 +: PLW];
-    // static: the threshold of an empty pool.
-    wire [CW-1:0] iused = is_static ? '0 : pool_src[ipool*CW +: CW];
-    wire [CW-1:0] eused = is_static ? '0 : pool_src[epool*CW +: CW];
-    assign ith[k*CW +: CW] = dt_threshold(ip_dynamic_i[k], ip_shift_i[k*5 +: 5], ip_static_i[k*CW +: CW],
-                                          pool_size_i[ipool*CW +: CW], iused);
-    assign eth[k*CW +: CW] = dt_threshold(ep_dynamic_i[k], ep_shift_i[k*5 +: 5], ep_static_i[k*CW +: CW],
-                                          pool_size_i[epool*CW +: CW], eused);
-  end
-
+  // The thresholds (th), and reverie's pool's room (b* - q*: its alpha, static_th and the
+  // division by n_p are per operation, mmu_pol_reverie). With REG_OUT on both
+  // configurations, each in its own instance (one synthesis block each: within one block
+  // yosys's resource sharing would merge the two into one behind a multiplexer on we_i).
+  localparam bit TH = (POLICIES & ~(6'(1) << mmu_adm_pkg::POLICY_REVERIE)) != '0;
+  localparam bit RV = POLICIES[mmu_adm_pkg::POLICY_REVERIE];
+  wire [2*NPROF*CW-1:0] th_s;
+  wire [NPOOLS*CW-1:0] room_s;
+  mmu_adm_thcalc #(.CW(CW), .NPOOLS(NPOOLS), .NPROF(NPROF), .ONLY(ONLY), .TH(TH), .ROOM(RV)) u_calc_s (
+    .cfg_i, .used_i(pool_src), .th_o(th_s), .room_o(room_s));
+  logic [2*NPROF*CW-1:0] th;
+  logic [CW-1:0] rroom;
   if (!REG_OUT) begin : g_comb
-    assign {ith_o, eth_o} = {ith, eth};
+    assign th = th_s;
+    assign rroom = room_s[rev_pool_i*CW +: CW];
   end else begin : g_reg
-    logic [NPROF*CW-1:0] ith_q, eth_q;
+    wire [2*NPROF*CW-1:0] th_w;
+    wire [NPOOLS*CW-1:0] room_w;
+    mmu_adm_thcalc #(.CW(CW), .NPOOLS(NPOOLS), .NPROF(NPROF), .ONLY(ONLY), .TH(TH), .ROOM(RV)) u_calc_w (
+      .cfg_i(cfg_w_i), .used_i(pool_src), .th_o(th_w), .room_o(room_w));
+    // Each pool's room registered (reverie's pool is selected behind the register).
+    logic [NPOOLS*CW-1:0] room_q;
     always_ff @(posedge clk_i or negedge rst_ni) begin
-      if (!rst_ni) {ith_q, eth_q} <= '0;
-      else {ith_q, eth_q} <= {ith, eth};
+      if (!rst_ni) {th, room_q} <= '0;
+      else {th, room_q} <= we_i ? {th_w, room_w} : {th_s, room_s};
     end
-    if (POLICIES[mmu_adm_pkg::POLICY_REVERIE]) begin : g_rev
-      // reverie: every profile's thresholds on every pool, the pool selected behind the
-      // registers.
-      logic [NPROF*NPOOLS*CW-1:0] rith_q, reth_q;
-      logic is_rev_q;
-      always_ff @(posedge clk_i or negedge rst_ni) begin
-        if (!rst_ni) {rith_q, reth_q, is_rev_q} <= '0;
-        else begin
-          is_rev_q <= is_rev;
-          for (int k = 0; k < NPROF; k++)
-            for (int p = 0; p < NPOOLS; p++) begin
-              rith_q[(k*NPOOLS+p)*CW +: CW] <= dt_threshold(ip_dynamic_i[k], ip_shift_i[k*5 +: 5], ip_static_i[k*CW +: CW],
-                                                            pool_size_i[p*CW +: CW], pool_src[p*CW +: CW]);
-              reth_q[(k*NPOOLS+p)*CW +: CW] <= dt_threshold(ep_dynamic_i[k], ep_shift_i[k*5 +: 5], ep_static_i[k*CW +: CW],
-                                                            pool_size_i[p*CW +: CW], pool_src[p*CW +: CW]);
-            end
-        end
-      end
-      wire rev = ONLY >= 0 || is_rev_q;  // with one policy, reverie
-      for (genvar k = 0; k < NPROF; k++) begin : g_sel
-        wire [NPOOLS*CW-1:0] ri = rith_q[k*NPOOLS*CW +: NPOOLS*CW], re = reth_q[k*NPOOLS*CW +: NPOOLS*CW];
-        assign ith_o[k*CW +: CW] = rev ? ri[rev_pool_i*CW +: CW] : ith_q[k*CW +: CW];
-        assign eth_o[k*CW +: CW] = rev ? re[rev_pool_i*CW +: CW] : eth_q[k*CW +: CW];
-      end
-    end else begin : g_no_rev
-      assign {ith_o, eth_o} = {ith_q, eth_q};
-    end
+    assign rroom = room_q[rev_pool_i*CW +: CW];
+  end
+  wire rev = RV && (ONLY >= 0 || cfg_i[CFGW-3 +: 3] == mmu_adm_pkg::POLICY_REVERIE);
+  for (genvar k = 0; k < NPROF; k++) begin : g_out
+    assign ith_o[k*CW +: CW] = rev ? rroom : th[k*CW +: CW];
+    assign eth_o[k*CW +: CW] = rev ? rroom : th[(NPROF+k)*CW +: CW];
   end
 
 endmodule

@@ -327,31 +327,30 @@ module mmu_admission
   // ---------------------------------------------------------------------------------
   // Threshold calculator (mmu_adm_thresh): every profile's threshold and n_p per priority
   // from the pool counters and n_p registered every THRESH_PERIOD cycles, off the packet
-  // path. With PIPE 1 its thresholds leave through registers loaded from the configuration's
-  // next values (the same thresholds, the decide stage starting at a flip-flop).
+  // path. With PIPE 1 its thresholds leave through registers loaded from the configuration
+  // this cycle's write leaves (the same thresholds, the decide stage starting at a flip-flop).
   // ---------------------------------------------------------------------------------
   logic [NPROF*CW-1:0]  th_ing, th_egr;
   logic [8*(QW+1)-1:0]  th_np;
-  // The configuration the calculator reads: the fields, or with PIPE 1 their next values.
-  /* verilator lint_off UNUSEDSIGNAL */ // each set read with its PIPE only
-  logic [2:0]           policy_nx;
-  logic [NPOOLS*CW-1:0] pool_size_nx;
-  logic [NPROF-1:0]     ip_dynamic_nx, ep_dynamic_nx;
-  logic [NPROF*5-1:0]   ip_shift_nx, ep_shift_nx;
-  logic [NPROF*CW-1:0]  ip_static_nx, ep_static_nx;
+  // The fields after this cycle's write access, accepted or not (read with PIPE 1 only).
+  /* verilator lint_off UNUSEDSIGNAL */
+  logic                 cfg_we;
+  logic [2:0]           policy_w;
+  logic [NPOOLS*CW-1:0] pool_size_w;
+  logic [NPROF*4-1:0]   ip_pool_w, ep_pool_w;
+  logic [NPROF-1:0]     ip_dynamic_w, ep_dynamic_w;
+  logic [NPROF*5-1:0]   ip_shift_w, ep_shift_w;
+  logic [NPROF*CW-1:0]  ip_static_w, ep_static_w;
   /* verilator lint_on UNUSEDSIGNAL */
-  localparam bit TH_REG = PIPE != 0;
   mmu_adm_thresh #(
-    .NPORTS(NPORTS), .NPRIO(NPRIO), .CW(CW), .NPOOLS(NPOOLS), .NPROF(NPROF), .POLICIES(POLICIES), .REG_OUT(TH_REG)
+    .NPORTS(NPORTS), .NPRIO(NPRIO), .CW(CW), .NPOOLS(NPOOLS), .NPROF(NPROF), .POLICIES(POLICIES), .REG_OUT(PIPE != 0)
   ) u_thresh (
     .clk_i, .rst_ni, .period_i(cfg_thresh_period), .restart_i(cfg_valid_i && cfg_write_i),
-    .policy_i(TH_REG ? policy_nx : cfg_policy), .pool_used_i(pool_used), .ncong_i(ncong),
-    .pool_size_i(TH_REG ? pool_size_nx : cfg_pool_size), .rev_pool_i(rev_pool),
-    .ip_pool_i(TH_REG ? ip_pool_nx : ip_pool), .ep_pool_i(TH_REG ? ep_pool_nx : ep_pool),
-    .ip_dynamic_i(TH_REG ? ip_dynamic_nx : ip_dynamic), .ip_shift_i(TH_REG ? ip_shift_nx : ip_shift),
-    .ip_static_i(TH_REG ? ip_static_nx : ip_static), .ep_dynamic_i(TH_REG ? ep_dynamic_nx : ep_dynamic),
-    .ep_shift_i(TH_REG ? ep_shift_nx : ep_shift), .ep_static_i(TH_REG ? ep_static_nx : ep_static),
-    .ith_o(th_ing), .eth_o(th_egr), .np_o(th_np)
+    .pool_used_i(pool_used), .ncong_i(ncong), .rev_pool_i(rev_pool),
+    .cfg_i({cfg_policy, cfg_pool_size, ip_static, ip_shift, ip_dynamic, ip_pool, ep_static, ep_shift, ep_dynamic, ep_pool}),
+    .cfg_w_i({policy_w, pool_size_w, ip_static_w, ip_shift_w, ip_dynamic_w, ip_pool_w,
+              ep_static_w, ep_shift_w, ep_dynamic_w, ep_pool_w}),
+    .we_i(cfg_we), .ith_o(th_ing), .eth_o(th_egr), .np_o(th_np)
   );
 
 
@@ -831,11 +830,12 @@ module mmu_admission
     .reg2hw_eprof_static_cells_o(ep_static),
     .reg2hw_qmap_pg_profile_o(q_pg_prof), .reg2hw_qmap_queue_profile_o(q_queue_prof),
     .reg2hw_qmap_lossless_o(q_lossless),
-    .reg2hw_iprof_mode_pool_next_o(ip_pool_nx),
-    .reg2hw_ctrl_policy_next_o(policy_nx), .reg2hw_pool_size_cells_next_o(pool_size_nx),
-    .reg2hw_iprof_mode_dynamic_next_o(ip_dynamic_nx), .reg2hw_iprof_mode_shift_next_o(ip_shift_nx),
-    .reg2hw_iprof_static_cells_next_o(ip_static_nx), .reg2hw_eprof_mode_dynamic_next_o(ep_dynamic_nx),
-    .reg2hw_eprof_mode_shift_next_o(ep_shift_nx), .reg2hw_eprof_static_cells_next_o(ep_static_nx),
+    .reg2hw_iprof_mode_pool_next_o(ip_pool_nx), .reg2hw_we_o(cfg_we),
+    .reg2hw_ctrl_policy_wnext_o(policy_w), .reg2hw_pool_size_cells_wnext_o(pool_size_w),
+    .reg2hw_iprof_mode_pool_wnext_o(ip_pool_w), .reg2hw_eprof_mode_pool_wnext_o(ep_pool_w),
+    .reg2hw_iprof_mode_dynamic_wnext_o(ip_dynamic_w), .reg2hw_iprof_mode_shift_wnext_o(ip_shift_w),
+    .reg2hw_iprof_static_cells_wnext_o(ip_static_w), .reg2hw_eprof_mode_dynamic_wnext_o(ep_dynamic_w),
+    .reg2hw_eprof_mode_shift_wnext_o(ep_shift_w), .reg2hw_eprof_static_cells_wnext_o(ep_static_w),
     .reg2hw_qmap_pg_profile_next_o(q_pg_prof_nx), .reg2hw_qmap_lossless_next_o(q_lossless_nx),
     .reg2hw_iprof_reserved_cells_next_o(ip_res_nx), .reg2hw_eprof_mode_pool_next_o(ep_pool_nx),
     .reg2hw_eprof_reserved_cells_next_o(ep_res_nx), .reg2hw_qmap_queue_profile_next_o(q_queue_prof_nx),

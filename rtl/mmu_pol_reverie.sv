@@ -1,8 +1,9 @@
 // reverie (reverie-nsdi24 §3), as hw-model/admission/policies/reverie.cc: one shared pool
 // (rpool_i) plus the headroom pool; a lossless packet is accounted in its ingress queue, a
-// lossy one in its egress queue. Gamma_p = alpha_p / n_p x (b* - q*) (Eq. 6): alpha_p
-// (b* - q*) and n_p from the threshold calculator (mmu_adm_thresh, registered), the
-// division by n_p through a reciprocal table (mmu_adm_recip_div); admission (Eq. 4)
+// lossy one in its egress queue. Gamma_p = alpha_p / n_p x (b* - q*) (Eq. 6): b* - q* and
+// n_p from the threshold calculator (mmu_adm_thresh, registered), alpha_p applied here to
+// the operation's profile (one shift, not one per profile), the division by n_p through a
+// reciprocal table (mmu_adm_recip_div); admission (Eq. 4)
 // compares the low-pass-filtered length q_hat (Eq. 5) with Gamma.
 `include "mmu_adm_pol_if.svh"
 `default_nettype none
@@ -43,12 +44,13 @@ module mmu_pol_reverie #(`MMU_POL_PARAMS) (`MMU_POL_PORTS);
   wire [QW:0] ncong_rel = v_ncong_i + (QW+1)'(cnt_rel >= SW'(cfg_congested_i)) - (QW+1)'(cnt_before >= SW'(cfg_congested_i));
 
   // Gamma of the queue's profile (a request: the PG's if lossless, else the queue's; the
-  // XON test: the PG's): the calculator's alpha_p (b* - q*) over its n_p, or static_th.
+  // XON test: the PG's): alpha_p times the calculator's b* - q* (ith_i and eth_i are that
+  // room for reverie) over its n_p, or static_th.
   wire dyn = ll_i ? ip_dynamic_i : ep_dynamic_i;
-  wire [CW-1:0] th = ll_i ? ith_i : eth_i;
+  wire [CW-1:0] th = scale(ll_i ? ith_i : eth_i, ll_i ? ip_shift_i : ep_shift_i);
   wire [CW-1:0] per_np;
   mmu_adm_recip_div #(.VW(CW), .NW(QW+1), .NMAX(NMAX)) u_div (.v_i(th), .n_i(np_i), .q_o(per_np));
-  wire [CW-1:0] g_view = dyn ? per_np : th;
+  wire [CW-1:0] g_view = dyn ? per_np : ll_i ? ip_static_i : ep_static_i;
 
   // The filter steps on the queue's shared cells: before a request (CTRL.ewma_rule 1),
   // after a release.

@@ -5,6 +5,7 @@
 mmu_adm_pkg.sv
 mmu_adm_csr.sv
 mmu_adm_derive.sv
+mmu_adm_thcalc.sv
 mmu_adm_thresh.sv
 mmu_adm_qmem.sv
 mmu_adm_ewma.sv

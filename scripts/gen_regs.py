@@ -42,6 +42,11 @@ Field keys beyond name/lsb/width/desc:
                       not (no legality or quiesce check: a unit's derived register takes
                       its data path from it and its enable from _we_o, so the data does
                       not wait for the block's refusal logic)
+  wnext               reg2hw_<reg>_<field>_wnext_o: the value the field holds after this
+                      cycle if this cycle's write access is accepted (the entry a write
+                      access names replaced, no legality or quiesce check), and reg2hw_we_o,
+                      any accepted write: a unit registers f(_wnext_o) under reg2hw_we_o,
+                      else f(the stored field), so f does not wait for the refusal logic
   param SYM           read-only field showing parameter SYM
   cpp                 C++ accessor: cfg.<member path> (a CoreConfig member, [k] for the array
                       entry), params.<member> (RtlParams), or an expression over core
@@ -145,6 +150,7 @@ class Field:
         self.strobe = bool(j.get("strobe", False))
         self.next = bool(j.get("next", False))
         self.wport = bool(j.get("wport", False))
+        self.wnext = bool(j.get("wnext", False))
         self.cpp = j.get("cpp")
         self.cpp_enum = j.get("cpp_enum")
         self.cpp_entries = j.get("cpp_entries")
@@ -165,7 +171,7 @@ class Field:
         if self.cpp_enum and not self.enum:
             raise MapError(f"{what}: cpp_enum without enum")
         unknown = set(j) - {"name", "lsb", "width", "desc", "enum", "quiesce", "signed", "min", "max", "index_of",
-                            "held", "hook", "reset_param", "strobe", "next", "wport", "param", "cpp", "cpp_enum", "cpp_entries"}
+                            "held", "hook", "reset_param", "strobe", "next", "wport", "wnext", "param", "cpp", "cpp_enum", "cpp_entries"}
         if unknown:
             raise MapError(f"{what}: unknown keys {sorted(unknown)}")
 
@@ -262,9 +268,9 @@ class Register:
                                      or self.fields[0].lsb != 0 or self.reset is not None):
             raise MapError(f"{what}: a counter is one read-only register with one field at bit 0 and no reset")
         for f in self.fields:
-            if self.access == "ro" and (f.quiesce or f.hook or f.reset_param or f.strobe or f.next or f.wport or f.min is not None
+            if self.access == "ro" and (f.quiesce or f.hook or f.reset_param or f.strobe or f.next or f.wport or f.wnext or f.min is not None
                                         or f.max is not None or f.index_of):
-                raise MapError(f"{what}: field {f.name}: quiesce/hook/reset_param/strobe/next/wport/min/max/index_of "
+                raise MapError(f"{what}: field {f.name}: quiesce/hook/reset_param/strobe/next/wport/wnext/min/max/index_of "
                                f"apply to read-write registers")
             if f.param and (self.access != "ro" or self.reset is not None):
                 raise MapError(f"{what}: field {f.name}: param needs a read-only register without reset")
@@ -705,6 +711,8 @@ def gen_block(m):
           "  output logic cfg_error_o,  // the last access was refused",
           "  input  wire busy_i,  // the buffer holds cells: quiesce fields keep their values"]
     ports = []
+    if any(f.wnext for f in m.fields):
+        ports.append("  output wire reg2hw_we_o,  // an accepted write this cycle, to any register")
     for f in m.fields:
         if f.hook:
             ports.append(f"  output wire [{f.width - 1}:0] hook_{f.ident}_o,  // {f.reg}.{f.name} of this cycle's write")
@@ -721,6 +729,8 @@ def gen_block(m):
                 ports.append(f"  output wire {rng} reg2hw_{f.ident}_next_o,  // its value after this cycle")
             if f.wport:
                 ports.append(f"  output wire {sv_range(w)} reg2hw_{f.ident}_wd_o,  // this cycle's write of it")
+            if f.wnext:
+                ports.append(f"  output wire {rng} reg2hw_{f.ident}_wnext_o,  // its value after this cycle's write access")
         if any(f.wport for f in r.fields):
             ports.append(f"  output wire reg2hw_{r.ident}_we_o,  // an accepted write this cycle")
             ports.append(f"  output wire reg2hw_{r.ident}_wsel_o,  // a write access names it, accepted or not")
@@ -797,24 +807,30 @@ def gen_block(m):
             chg.append(f"(hit_{r.ident} && ({' || '.join(terms)}))")
     L.append("  wire changes_quiesce = " + (" ||\n                         ".join(chg) if chg else "1'b0") + ";")
     L += ["  wire refused = (changes_quiesce && busy_i) || bad_value;",
-          "  wire do_write = cfg_valid_i && cfg_write_i && rw_hit && !refused;"]
+          "  wire wr_access = cfg_valid_i && cfg_write_i;",
+          "  wire do_write = wr_access && rw_hit && !refused;"]
     for f in m.fields:
         if f.strobe:
             L.append(f"  assign reg2hw_{f.ident}_set_o = do_write && hit_{f.reg.lower()} && "
                      f"w_{f.ident} != reg2hw_{f.ident}_o;")
-    nxt = [(r, f) for r in rw for f in r.fields if f.next]
-    if nxt:
-        L += ["", "  // Values after this cycle: this cycle's accepted write, else the stored value."]
-    for r, f in nxt:
-        w = sv_w(f)
-        if r.is_array:
-            g = gname[r.name]
-            L += [f"  for (genvar k = 0; k < {sv_count(r)}; k++) begin : g_next_{f.ident}",
-                  f"    assign reg2hw_{f.ident}_next_o[k*{w} +: {w}] =",
-                  f"        do_write && hit_{r.ident} && 32'(idx_{g}) == k ? w_{f.ident} : reg2hw_{f.ident}_o[k*{w} +: {w}];",
-                  "  end"]
-        else:
-            L.append(f"  assign reg2hw_{f.ident}_next_o = do_write && hit_{r.ident} ? w_{f.ident} : reg2hw_{f.ident}_o;")
+    # Values after this cycle: the written entry replaced under `cond`.
+    for kind, cond, what in (("next", "do_write", "this cycle's accepted write"),
+                             ("wnext", "wr_access", "this cycle's write access, accepted or not")):
+        nxt = [(r, f) for r in rw for f in r.fields if getattr(f, kind)]
+        if nxt:
+            L += ["", f"  // Values after {what}, else the stored value."]
+        for r, f in nxt:
+            w = sv_w(f)
+            if r.is_array:
+                g = gname[r.name]
+                L += [f"  for (genvar k = 0; k < {sv_count(r)}; k++) begin : g_{kind}_{f.ident}",
+                      f"    assign reg2hw_{f.ident}_{kind}_o[k*{w} +: {w}] =",
+                      f"        {cond} && hit_{r.ident} && 32'(idx_{g}) == k ? w_{f.ident} : reg2hw_{f.ident}_o[k*{w} +: {w}];",
+                      "  end"]
+            else:
+                L.append(f"  assign reg2hw_{f.ident}_{kind}_o = {cond} && hit_{r.ident} ? w_{f.ident} : reg2hw_{f.ident}_o;")
+    if any(f.wnext for f in m.fields):
+        L.append("  assign reg2hw_we_o = do_write;")
     wp = [(r, f) for r in rw for f in r.fields if f.wport]
     if wp:
         L += ["", "  // This cycle's accepted write, on its own."]
@@ -822,7 +838,7 @@ def gen_block(m):
         L.append(f"  assign reg2hw_{f.ident}_wd_o = w_{f.ident};")
     for r in dict.fromkeys(r for r, _ in wp):
         L.append(f"  assign reg2hw_{r.ident}_we_o = do_write && hit_{r.ident};")
-        L.append(f"  assign reg2hw_{r.ident}_wsel_o = cfg_valid_i && cfg_write_i && hit_{r.ident};")
+        L.append(f"  assign reg2hw_{r.ident}_wsel_o = wr_access && hit_{r.ident};")
         if r.is_array:
             L.append(f"  assign reg2hw_{r.ident}_widx_o = idx_{gname[r.name]};")
     counters = [r for r in ro if r.hw == "counter"]

@@ -87,6 +87,25 @@ class GenRegs(unittest.TestCase):
         self.assertIn("do_write && hit_iprof_xoff && 32'(idx_g040_s8) == k ? w_iprof_xoff_cells : "
                       "reg2hw_iprof_xoff_cells_o[k*CW +: CW];", sv)
         self.assertNotIn("reg2hw_buffer_cells_cells_next_o", sv)
+        # A field marked wnext: its value after the write access, accepted or not, and the
+        # accepted write that selects behind it.
+        m = copy.deepcopy(MAP)
+        for r in m["registers"]:
+            for f in r["fields"]:
+                f.pop("wnext", None)
+        self.assertNotIn("reg2hw_we_o", self.run_gen(m)[2]["rtl/mmu_adm_csr.sv"])
+        field(m, "IPROF_XOFF", "cells")["wnext"] = True
+        field(m, "BUFFER_CELLS", "cells")["wnext"] = True
+        rc, err, files = self.run_gen(m)
+        self.assertEqual(rc, 0, err)
+        sv = files["rtl/mmu_adm_csr.sv"]
+        self.assertIn("output wire [NPROF*CW-1:0] reg2hw_iprof_xoff_cells_wnext_o,", sv)
+        self.assertIn("wr_access && hit_iprof_xoff && 32'(idx_g040_s8) == k ? w_iprof_xoff_cells : "
+                      "reg2hw_iprof_xoff_cells_o[k*CW +: CW];", sv)
+        self.assertIn("assign reg2hw_buffer_cells_cells_wnext_o = wr_access && hit_buffer_cells ? "
+                      "w_buffer_cells_cells : reg2hw_buffer_cells_cells_o;", sv)
+        self.assertIn("assign reg2hw_we_o = do_write;", sv)
+        self.assertNotIn("reg2hw_iprof_xoff_cells_next_o", sv)
 
     def test_overlapping_addresses(self):
         # An array interleaved badly with IPROF_* (0x47 + 2 x 4 = IPROF_MODE[2]'s 0x4f? no:
@@ -119,6 +138,7 @@ class GenRegs(unittest.TestCase):
         self.bad(lambda m: field(m, "IPROF_MODE", "shift").update({"min": -17}), "IPROF_MODE.shift", "min -17")
         self.bad(lambda m: field(m, "STAT_TOTAL", "cells").update({"next": True}), "STAT_TOTAL", "next")
         self.bad(lambda m: field(m, "STAT_TOTAL", "cells").update({"wport": True}), "STAT_TOTAL", "wport")
+        self.bad(lambda m: field(m, "STAT_TOTAL", "cells").update({"wnext": True}), "STAT_TOTAL", "wnext")
         rc, err, files = self.run_gen('{"registers": [')
         self.assertEqual(rc, 2)
         self.assertIn("map.json", err)
