@@ -147,6 +147,7 @@ void AdmissionCore::reconfigure(const CoreConfig& cfg) {
   cycle_begin();
   const bool was_live = m_cfg.thresholds.zero_latency;
   m_cfg = cfg;  // policies read the configuration by reference
+  ++m_config_version;
   if (new_policy) {
     m_policy = make_policy(m_cfg);
     m_policy->reset();
