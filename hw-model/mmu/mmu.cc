@@ -301,8 +301,7 @@ void Mmu::depart(const Packet& p) {
   pfc_events(p.in_port, p.prio, ev.pfc, ev.port_pfc);
 }
 
-void Mmu::pfc_events(uint32_t port, uint8_t prio, PfcEvent e, PfcEvent port_e) {
-  if (e == PfcEvent::kNone && port_e == PfcEvent::kNone) return;
+void Mmu::send_pfc(uint32_t port, uint8_t prio, PfcEvent e, PfcEvent port_e) {
   if (m_delay_ps) {
     // The unit registers the response pipe cycles later: the events go out at that edge.
     const uint64_t packed = uint64_t(port) << 16 | uint64_t(prio) << 8 | uint64_t(e) << 4 | uint64_t(port_e);

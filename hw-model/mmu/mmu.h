@@ -88,8 +88,12 @@ class Mmu : public sc_core::sc_module, public AdmissionIf {
   void push_int_hop(Packet& p, uint64_t t);
   [[noreturn]] void model_error(const std::exception& e, const Packet& p, const char* op);
   // PFC events of a verdict (queue and port level) to the PFC generator, verdict_delay_ps
-  // after now.
-  void pfc_events(uint32_t port, uint8_t prio, admission::PfcEvent e, admission::PfcEvent port_e);
+  // after now. Most operations have none: the sending is out of line, so that admit and
+  // depart keep their registers.
+  void pfc_events(uint32_t port, uint8_t prio, admission::PfcEvent e, admission::PfcEvent port_e) {
+    if (e != admission::PfcEvent::kNone || port_e != admission::PfcEvent::kNone) send_pfc(port, prio, e, port_e);
+  }
+  [[gnu::noinline]] void send_pfc(uint32_t port, uint8_t prio, admission::PfcEvent e, admission::PfcEvent port_e);
   void deliver_pfc(uint64_t packed);
 
   const MmuConfig m_cfg;
