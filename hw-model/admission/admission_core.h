@@ -86,6 +86,7 @@ class AdmissionCore {
   bool paused(uint32_t port, uint32_t prio) const { return m_c.paused[m_c.idx(port, prio)] != 0; }
   bool port_paused(uint32_t port) const { return m_c.port_paused[port] != 0; }
   uint64_t pool_used(uint16_t pool) const { return m_c.pool_used.at(pool); }
+  const std::vector<uint64_t>& pools_used() const { return m_c.pool_used; }  // every pool, unchecked
   uint64_t headroom_pool_used() const { return m_c.hdrm_pool_used; }
   uint64_t total_used() const { return m_c.total; }
   uint64_t ingress_threshold(uint32_t port, uint32_t prio) const {

@@ -180,7 +180,8 @@ void Mmu::update_stats(uint64_t t) {
   at.set(kTotal, m_core.total_used() * cell);
   at.set(kThLossless, th_ll);
   at.set(kThLossy, th_ly);
-  for (size_t i = 0, n = m_pool_stats.size(); i < n; ++i) at.set(kPools + i, m_core.pool_used(uint16_t(i)) * cell);
+  const uint64_t* pool = m_core.pools_used().data();
+  for (size_t i = 0, n = m_pool_stats.size(); i < n; ++i) at.set(kPools + i, pool[i] * cell);
   if (m_trace_mmu) mirror();
 }
 
