@@ -33,10 +33,6 @@ const char* to_string(DropReason r) {
   return "?";
 }
 
-uint64_t CoreConfig::counter_max() const {
-  return counter_bits >= 64 ? ~uint64_t(0) : (uint64_t(1) << counter_bits) - 1;
-}
-
 void CoreConfig::validate() const {
   auto fail = [](const std::string& what) { throw std::invalid_argument(what); };
   if (ports == 0) fail("ports must be > 0");
@@ -147,6 +143,7 @@ void AdmissionCore::reconfigure(const CoreConfig& cfg) {
   cycle_begin();
   const bool was_live = m_cfg.thresholds.zero_latency;
   m_cfg = cfg;  // policies read the configuration by reference
+  ++m_config_version;
   if (new_policy) {
     m_policy = make_policy(m_cfg);
     m_policy->reset();

@@ -86,12 +86,21 @@ class AdmissionCore {
   bool paused(uint32_t port, uint32_t prio) const { return m_c.paused[m_c.idx(port, prio)] != 0; }
   bool port_paused(uint32_t port) const { return m_c.port_paused[port] != 0; }
   uint64_t pool_used(uint16_t pool) const { return m_c.pool_used.at(pool); }
+  const std::vector<uint64_t>& pools_used() const { return m_c.pool_used; }  // every pool, unchecked
   uint64_t headroom_pool_used() const { return m_c.hdrm_pool_used; }
   uint64_t total_used() const { return m_c.total; }
   uint64_t ingress_threshold(uint32_t port, uint32_t prio) const {
     return m_policy->ingress_threshold(m_c, port, prio);
   }
   uint64_t egress_threshold(uint32_t port, uint32_t q) const { return m_policy->egress_threshold(m_c, port, q); }
+  // For callers that keep a threshold (Policy::threshold_pool): the pool that alone sets
+  // it (-1: more state does), that pool's occupancy as the thresholds read it, and a count
+  // of the configuration changes.
+  int threshold_pool(bool ingress, uint32_t port, uint32_t prio) const {
+    return m_policy->threshold_pool(ingress, port, prio);
+  }
+  uint64_t threshold_pool_used(uint16_t pool) const { return m_policy->threshold_pool_used(m_c, pool); }
+  uint64_t config_version() const { return m_config_version; }
   uint64_t compared_ingress_cells(uint32_t port, uint32_t prio) const {
     return m_policy->compared_ingress_cells(m_c, port, prio);
   }
@@ -126,6 +135,7 @@ class AdmissionCore {
   // Idle cycles told (idle(), or owed after a CSR write) that the decide stage has not yet
   // seen: at most pipe.
   uint64_t m_pending = 0;
+  uint64_t m_config_version = 0;  // reconfigure()s so far
 };
 
 }  // namespace mmusim::admission

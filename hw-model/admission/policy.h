@@ -40,6 +40,14 @@ class Policy {
   // Current thresholds in cells (statistics and the RTL checker).
   virtual uint64_t ingress_threshold(const Counters& c, uint32_t port, uint32_t prio) const = 0;
   virtual uint64_t egress_threshold(const Counters& c, uint32_t port, uint32_t q) const = 0;
+  // The pool whose occupancy as the thresholds read it (threshold_pool_used), with the
+  // configuration, alone sets the ingress (or egress) threshold of (port, prio), so that a
+  // caller may keep the threshold until that occupancy or the configuration changes; -1
+  // when more state does (the default).
+  virtual int threshold_pool(bool, uint32_t, uint32_t) const { return -1; }
+  uint64_t threshold_pool_used(const Counters& c, uint16_t pool) const {
+    return m_tb ? m_tb->pool_used(pool) : c.pool_used[pool];
+  }
   // The ingress queue length (shared part, cells) compared with its threshold: the
   // instantaneous one, or Reverie's low-pass-filtered one (timeseries.csv, Fig. 2).
   virtual uint64_t compared_ingress_cells(const Counters& c, uint32_t port, uint32_t prio) const {
@@ -71,9 +79,6 @@ class Policy {
   // Dynamic Thresholds (Eq. 1): alpha * (pool size - pool occupancy), or static_th; the
   // occupancy as the threshold calculator registered it (or live at zero latency).
   uint64_t dt_threshold(const Counters& c, const Threshold& th, uint16_t pool) const;
-  uint64_t threshold_pool_used(const Counters& c, uint16_t pool) const {
-    return m_tb ? m_tb->pool_used(pool) : c.pool_used[pool];
-  }
   // A queue of q cells cannot take n more: at/over threshold `th_cells` or pool full.
   static bool over(const Counters& c, uint64_t q, uint32_t n, uint64_t reserved, uint64_t th_cells,
                    uint64_t pool_size, uint64_t pool_used);

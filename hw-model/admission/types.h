@@ -114,7 +114,8 @@ struct CoreConfig {
   // c + pipe + 1 (AdmissionCore::latency); 0 or 1.
   uint32_t pipe = 0;
 
-  uint64_t counter_max() const;
+  // Inline: the thresholds' saturation reads it at every evaluation.
+  uint64_t counter_max() const { return counter_bits >= 64 ? ~uint64_t(0) : (uint64_t(1) << counter_bits) - 1; }
   // Throws std::invalid_argument naming the field when inconsistent.
   void validate() const;
 };

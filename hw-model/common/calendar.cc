@@ -58,7 +58,13 @@ void Calendar::advance() {
     m_in_slots -= v.size();
     m_slot_used[s / 64] &= ~(uint64_t(1) << (s % 64));
     m_ready.swap(v);  // empty before: keeps both buffers
-    if (m_ready.size() > 1) std::sort(m_ready.begin(), m_ready.end(), Later{});
+    // Posts mostly come in (time, key) order: such a slot needs reversing, not a sort.
+    if (m_ready.size() > 1) {
+      if (std::is_sorted(m_ready.begin(), m_ready.end(), [](const Entry& x, const Entry& y) { return y.after(x); }))
+        std::reverse(m_ready.begin(), m_ready.end());
+      else
+        std::sort(m_ready.begin(), m_ready.end(), Later{});
+    }
   } else {
     m_base = m_overflow.front().t >> kSlotShift << kSlotShift;
   }

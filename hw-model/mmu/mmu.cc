@@ -171,8 +171,8 @@ void Mmu::sample_until(uint64_t t) {
 void Mmu::update_stats(uint64_t t) {
   // The thresholds (calls) first, then every set with the clock in registers.
   const uint64_t cell = m_cell;
-  const uint64_t th_ll = m_ll_port < 0 ? 0 : m_core.ingress_threshold(uint32_t(m_ll_port), uint32_t(m_ll_prio)) * cell;
-  const uint64_t th_ly = m_ly_port < 0 ? 0 : m_core.egress_threshold(uint32_t(m_ly_port), uint32_t(m_ly_prio)) * cell;
+  const uint64_t th_ll = m_ll_port < 0 ? 0 : threshold_cells(m_th_ll, true, uint32_t(m_ll_port), uint32_t(m_ll_prio)) * cell;
+  const uint64_t th_ly = m_ly_port < 0 ? 0 : threshold_cells(m_th_ly, false, uint32_t(m_ly_port), uint32_t(m_ly_prio)) * cell;
   TimeWeightedGroup::Instant at = m_stats.at(t);
   at.set(kLossless, m_ll * cell);
   at.set(kLossy, m_ly * cell);
@@ -180,7 +180,8 @@ void Mmu::update_stats(uint64_t t) {
   at.set(kTotal, m_core.total_used() * cell);
   at.set(kThLossless, th_ll);
   at.set(kThLossy, th_ly);
-  for (size_t i = 0, n = m_pool_stats.size(); i < n; ++i) at.set(kPools + i, m_core.pool_used(uint16_t(i)) * cell);
+  const uint64_t* pool = m_core.pools_used().data();
+  for (size_t i = 0, n = m_pool_stats.size(); i < n; ++i) at.set(kPools + i, pool[i] * cell);
   if (m_trace_mmu) mirror();
 }
 
@@ -301,8 +302,7 @@ void Mmu::depart(const Packet& p) {
   pfc_events(p.in_port, p.prio, ev.pfc, ev.port_pfc);
 }
 
-void Mmu::pfc_events(uint32_t port, uint8_t prio, PfcEvent e, PfcEvent port_e) {
-  if (e == PfcEvent::kNone && port_e == PfcEvent::kNone) return;
+void Mmu::send_pfc(uint32_t port, uint8_t prio, PfcEvent e, PfcEvent port_e) {
   if (m_delay_ps) {
     // The unit registers the response pipe cycles later: the events go out at that edge.
     const uint64_t packed = uint64_t(port) << 16 | uint64_t(prio) << 8 | uint64_t(e) << 4 | uint64_t(port_e);

@@ -88,8 +88,12 @@ class Mmu : public sc_core::sc_module, public AdmissionIf {
   void push_int_hop(Packet& p, uint64_t t);
   [[noreturn]] void model_error(const std::exception& e, const Packet& p, const char* op);
   // PFC events of a verdict (queue and port level) to the PFC generator, verdict_delay_ps
-  // after now.
-  void pfc_events(uint32_t port, uint8_t prio, admission::PfcEvent e, admission::PfcEvent port_e);
+  // after now. Most operations have none: the sending is out of line, so that admit and
+  // depart keep their registers.
+  void pfc_events(uint32_t port, uint8_t prio, admission::PfcEvent e, admission::PfcEvent port_e) {
+    if (e != admission::PfcEvent::kNone || port_e != admission::PfcEvent::kNone) send_pfc(port, prio, e, port_e);
+  }
+  [[gnu::noinline]] void send_pfc(uint32_t port, uint8_t prio, admission::PfcEvent e, admission::PfcEvent port_e);
   void deliver_pfc(uint64_t packed);
 
   const MmuConfig m_cfg;
@@ -101,6 +105,26 @@ class Mmu : public sc_core::sc_module, public AdmissionIf {
   uint64_t m_cell;
   // Representative queues for the threshold statistics: first lossless PG, first lossy queue.
   int m_ll_port = -1, m_ll_prio = 0, m_ly_port = -1, m_ly_prio = 0;
+  // A threshold statistic's last value in cells, kept while the pool that alone sets it
+  // (AdmissionCore::threshold_pool; -1: none does) reads the same and the configuration
+  // is unchanged.
+  struct KeptThreshold {
+    int pool = -1;
+    uint64_t version = ~uint64_t(0), used = 0, cells = 0;
+  };
+  KeptThreshold m_th_ll, m_th_ly;
+  uint64_t threshold_cells(KeptThreshold& k, bool ingress, uint32_t port, uint32_t prio) {
+    if (k.version != m_core.config_version()) {
+      k.version = m_core.config_version();
+      k.pool = m_core.threshold_pool(ingress, port, prio);
+    } else if (k.pool >= 0) {
+      const uint64_t used = m_core.threshold_pool_used(uint16_t(k.pool));
+      if (used == k.used) return k.cells;
+    }
+    if (k.pool >= 0) k.used = m_core.threshold_pool_used(uint16_t(k.pool));
+    k.cells = ingress ? m_core.ingress_threshold(port, prio) : m_core.egress_threshold(port, prio);
+    return k.cells;
+  }
   // Class occupancy in cells; the core keeps per-queue counters only.
   uint64_t m_ll = 0, m_ly = 0, m_hd = 0;
   uint64_t m_buffered = 0;

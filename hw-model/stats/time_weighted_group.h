@@ -18,8 +18,8 @@ class TimeWeightedGroup {
   class Series {
    public:
     Series(const TimeWeightedGroup& g, size_t i) : m_g(&g), m_i(i) {}
-    uint64_t value() const { return m_g->m_now[m_i].value; }
-    uint64_t max() const { return m_g->m_now[m_i].max; }
+    uint64_t value() const { return m_g->m_s[m_i].value; }
+    uint64_t max() const { return m_g->m_s[m_i].max; }
     double mean() const { return m_g->mean(m_i); }
     uint64_t quantile(double q) const { return m_g->quantile(m_i, q); }
 
@@ -30,16 +30,15 @@ class TimeWeightedGroup {
 
   TimeWeightedGroup(size_t n, uint64_t win_start, uint64_t win_end, uint64_t bucket)
       : m_start(win_start), m_end(win_end > win_start ? win_end : win_start), m_bucket(bucket ? bucket : 1),
-        m_clipped(m_start), m_now(n), m_acc(n), m_hist(n, std::vector<uint64_t>(1, 0)) {
-    for (size_t i = 0; i < n; ++i) m_acc[i] = {0, m_clipped, 0, m_hist[i].data(), 1};
+        m_clipped(m_start), m_s(n), m_hist(n, std::vector<uint64_t>(1, 0)) {
+    for (size_t i = 0; i < n; ++i) m_s[i] = {0, 0, 0, m_clipped, 0, m_hist[i].data(), 1};
     m_in_window = m_start == 0 && m_end > 0;
     m_at_start = m_in_window;
     if ((m_bucket & (m_bucket - 1)) == 0) m_shift = __builtin_ctzll(m_bucket);
   }
 
  private:
-  struct Now;
-  struct Acc;
+  struct S;
 
  public:
   // One instant's changes: the clock, the window flags and the arrays held in locals (in
@@ -50,31 +49,29 @@ class TimeWeightedGroup {
     // Series i becomes v. Inside the window past its first instant every maximum already
     // covers its value, so a kept value costs one compare.
     void set(size_t i, uint64_t v) {
-      Now& s = m_now[i];
+      S& s = m_s[i];
       if (v == s.value) {
         if (m_at_start && v > s.max) s.max = v;
         return;
       }
       // Add the stretch the old value was held.
-      Acc& a = m_acc[i];
-      const uint64_t dt = m_clipped - a.since;
-      a.integral += (unsigned __int128)s.value * dt;
-      a.hist[a.bin] += dt;
-      a.since = m_clipped;
+      const uint64_t dt = m_clipped - s.since;
+      s.integral += (unsigned __int128)s.value * dt;
+      s.hist[s.bin] += dt;
+      s.since = m_clipped;
       s.value = v;
-      a.bin = m_shift >= 0 ? size_t(v >> m_shift) : size_t(v / m_bucket);
-      if (a.bin >= a.bins) m_g.grow(i);
+      s.bin = m_shift >= 0 ? size_t(v >> m_shift) : size_t(v / m_bucket);
+      if (s.bin >= s.bins) m_g.grow(i);
       if (m_in_window && v > s.max) s.max = v;
     }
 
    private:
     friend class TimeWeightedGroup;
     explicit Instant(TimeWeightedGroup& g)
-        : m_g(g), m_now(g.m_now.data()), m_acc(g.m_acc.data()), m_clipped(g.m_clipped), m_bucket(g.m_bucket),
+        : m_g(g), m_s(g.m_s.data()), m_clipped(g.m_clipped), m_bucket(g.m_bucket),
           m_shift(g.m_shift), m_in_window(g.m_in_window), m_at_start(g.m_at_start) {}
     TimeWeightedGroup& m_g;
-    Now* const m_now;
-    Acc* const m_acc;
+    S* const m_s;
     const uint64_t m_clipped, m_bucket;
     const int m_shift;
     const bool m_in_window, m_at_start;
@@ -84,7 +81,7 @@ class TimeWeightedGroup {
   void advance(uint64_t t) {
     if (t <= m_last) return;
     if (m_last <= m_start && t > m_start && m_end > m_start)  // the values held at the window's start
-      for (Now& s : m_now)
+      for (S& s : m_s)
         if (s.value > s.max) s.max = s.value;
     m_last = t;
     m_clipped = t < m_start ? m_start : t < m_end ? t : m_end;
@@ -101,48 +98,47 @@ class TimeWeightedGroup {
   // The values are held up to `t`, the end of the run: every stretch is added.
   void finish(uint64_t t) {
     advance(t);
-    for (size_t i = 0; i < m_now.size(); ++i) close(i);
+    for (size_t i = 0; i < m_s.size(); ++i) close(i);
   }
   Series series(size_t i) const { return Series(*this, i); }
 
  private:
-  // What every operation reads, apart from what only a change touches: a series costs
-  // one cache line's share at an instant where it keeps its value.
-  struct Now {
-    uint64_t value = 0;
-    uint64_t max = 0;
-  };
-  struct Acc {
+  // A series in one cache line: a change reads and writes no other (its histogram's
+  // bin apart).
+  struct alignas(64) S {
+    uint64_t value;
+    uint64_t max;
     unsigned __int128 integral;
     uint64_t since;  // clipped time since which value is held and not yet added
     size_t bin;      // histogram bin of value
     uint64_t* hist;  // m_hist's data and size
     size_t bins;
   };
+  static_assert(sizeof(S) == 64);
   // Out of line: rare, and a call inside the hot path would cost every change its
   // registers. Takes the vector's whole capacity, so a rising series comes here once per
   // reallocation, not once per bin (bins past the highest value stay zero, which
   // quantile() passes over).
   [[gnu::noinline, gnu::cold]] void grow(size_t i) {
-    Acc& a = m_acc[i];
+    S& a = m_s[i];
     m_hist[i].resize(std::max(a.bin + 1, m_hist[i].capacity()), 0);
     a.hist = m_hist[i].data();
     a.bins = m_hist[i].size();
   }
   // Adds series i's stretch up to the clock.
   void close(size_t i) {
-    Acc& a = m_acc[i];
+    S& a = m_s[i];
     const uint64_t dt = m_clipped - a.since;
-    a.integral += (unsigned __int128)m_now[i].value * dt;
+    a.integral += (unsigned __int128)a.value * dt;
     a.hist[a.bin] += dt;
     a.since = m_clipped;
   }
   uint64_t time() const { return m_clipped - m_start; }
-  double mean(size_t i) const { return time() ? double(m_acc[i].integral) / double(time()) : 0.0; }
+  double mean(size_t i) const { return time() ? double(m_s[i].integral) / double(time()) : 0.0; }
   // Smallest bucket edge below which the quantity spent >= q of the window, capped at max.
   uint64_t quantile(size_t i, double q) const {
     const std::vector<uint64_t>& hist = m_hist[i];
-    const uint64_t max = m_now[i].max;
+    const uint64_t max = m_s[i].max;
     if (time() == 0) return 0;
     const unsigned __int128 need = (unsigned __int128)(double(time()) * q);
     unsigned __int128 acc = 0;
@@ -162,8 +158,7 @@ class TimeWeightedGroup {
   uint64_t m_clipped;        // m_last clipped to the window
   bool m_in_window = false;  // m_last is in the window
   bool m_at_start = false;   // m_last is the window's first instant
-  std::vector<Now> m_now;
-  std::vector<Acc> m_acc;
+  std::vector<S> m_s;
   std::vector<std::vector<uint64_t>> m_hist;
 };
 

@@ -131,6 +131,52 @@ TEST(Mmu, AdmitAndDepartKeepClassOccupancyConsistent) {
   EXPECT_EQ(j.at("headroom_max"), 25'600);
 }
 
+// The threshold statistics are kept while the pool that sets them reads the same, and
+// re-evaluated after a configuration change that leaves the pool as it was: the lossless
+// PG's alpha halved between two headroom admissions (which charge no ingress pool). The
+// representative lossless PG is (0, 3), on the ingress pool of 57,344 cells of which the
+// seven 4,096-cell packets hold 28,672: 28,672 x 256 B, then half of that.
+TEST(Mmu, ThresholdStatisticFollowsAConfigurationChangeThatLeavesItsPool) {
+  const json j = parse_ok(run_in_child([] {
+    MmuBench b;
+    std::vector<Packet> big(7, MmuBench::pkt(1, 0, 3, 4096));
+    Packet s1 = MmuBench::pkt(1, 0, 3, 100), s2 = MmuBench::pkt(1, 0, 3, 100);
+    json j;
+    const auto& core = b.mmu.core();
+    const auto record = [&](const char* k) {
+      j[k] = {{"stat", b.mmu.occupancy().th_lossless.value()},
+              {"core", core.ingress_threshold(0, 3) * 256},
+              {"pool_used", core.threshold_pool_used(uint16_t(core.threshold_pool(true, 0, 3)))}};
+    };
+    b.src.at(200 * kUs, [&] {
+      for (auto& p : big) b.src.mmu->admit(p);
+    });
+    b.src.at(300 * kUs, [&] {
+      j["s1_headroom"] = b.src.mmu->admit(s1) && s1.headroom;
+      record("before");
+    });
+    b.src.at(350 * kUs, [&] {
+      admission::CoreConfig cfg = core.config();
+      cfg.ingress_profiles[cfg.pg_profile[3]].th.shift = -1;
+      b.mmu.core_mut().reconfigure(cfg);
+    });
+    b.src.at(400 * kUs, [&] {
+      j["s2_headroom"] = b.src.mmu->admit(s2) && s2.headroom;
+      record("after");
+    });
+    sc_core::sc_start(ps(500 * kUs));
+    return j.dump();
+  }));
+  ASSERT_FALSE(j.empty());
+  EXPECT_EQ(j.at("s1_headroom"), true);
+  EXPECT_EQ(j.at("s2_headroom"), true);
+  EXPECT_EQ(j.at("before").at("stat"), 28'672 * 256);
+  EXPECT_EQ(j.at("before").at("core"), 28'672 * 256);
+  EXPECT_EQ(j.at("after").at("pool_used"), j.at("before").at("pool_used"));  // the test's premise
+  EXPECT_EQ(j.at("after").at("stat"), 14'336 * 256);
+  EXPECT_EQ(j.at("after").at("core"), 14'336 * 256);
+}
+
 // The pipelined unit (admission.pipeline 1): the XOFF of the headroom admission at 300 us
 // and the XON of the release at 400 us (as above) reach the PFC generator one MMU clock
 // period (1 ns at 1000 MHz) after their decision edges; the verdict and the counters are

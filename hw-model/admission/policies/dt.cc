@@ -2,7 +2,18 @@
 #include "admission/policies/sonic.h"
 
 namespace mmusim::admission {
+namespace {
 
-std::unique_ptr<Policy> make_dt(const CoreConfig& cfg) { return std::make_unique<SonicPolicy>(cfg); }
+class DtPolicy final : public SonicPolicy {
+ public:
+  using SonicPolicy::SonicPolicy;
+  int threshold_pool(bool ingress, uint32_t port, uint32_t prio) const override {
+    return dt_pool(ingress, port, prio);
+  }
+};
+
+}  // namespace
+
+std::unique_ptr<Policy> make_dt(const CoreConfig& cfg) { return std::make_unique<DtPolicy>(cfg); }
 
 }  // namespace mmusim::admission

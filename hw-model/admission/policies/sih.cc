@@ -9,6 +9,10 @@ class SihPolicy : public SonicPolicy {
  public:
   explicit SihPolicy(const CoreConfig& cfg) : SonicPolicy(cfg) { config_changed(); }
 
+  int threshold_pool(bool ingress, uint32_t port, uint32_t prio) const override {
+    return dt_pool(ingress, port, prio);
+  }
+
   void config_changed() override {
     m_headroom = 0;
     for (size_t i = 0; i < m_cfg.lossless.size(); ++i)
