@@ -11,9 +11,9 @@ command -v iverilog >/dev/null 2>&1 && command -v vvp >/dev/null 2>&1 || { echo 
 mkdir -p "$work" || exit 1
 
 site="$src/rtl/mmu_adm_sonic.sv"
-guard='        xon_test = v_paused_i && q_hdrm == from_h;'
+guard='  wire xon_test = is_rel_i && v_paused_i && !rel_under && !h_left;'
 [ "$(grep -cxF "$guard" "$site")" = 1 ] || { echo "FAIL: mutation site not found once"; exit 1; }
-sed 's/^        xon_test = v_paused_i && q_hdrm == from_h;$/        xon_test = q_hdrm == from_h;/' "$site" >"$work/mutant.sv"
+sed 's/^  wire xon_test = is_rel_i \&\& v_paused_i \&\& !rel_under \&\& !h_left;$/  wire xon_test = is_rel_i \&\& !rel_under \&\& !h_left;/' "$site" >"$work/mutant.sv"
 
 run() {  # $1: the SONiC module's source (mmu_adm_sonic), $2: log
   # shellcheck disable=SC2046  # rtl/sources.f: one file name a line, no spaces
