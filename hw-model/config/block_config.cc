@@ -113,6 +113,7 @@ TrafficConfig traffic_config(const Scenario& sc) {
   c.mtu_bytes = sc.topo.mtu_bytes;
   c.generators = sc.traffic;
   c.transport = sc.host.transport;
+  c.int_telemetry = sc.int_telemetry;
   for (uint32_t s = 0; s < sc.net.switches.size(); ++s) c.switch_buffer_bytes.push_back(sc.switch_view(s).mmu.buffer_bytes);
   return c;
 }

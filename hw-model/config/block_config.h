@@ -13,6 +13,7 @@
 #include "config/bfc_config.h"
 #include "config/topology.h"
 #include "config/transport_config.h"
+#include "config/wred_config.h"
 
 namespace mmusim {
 
@@ -192,6 +193,7 @@ struct TrafficConfig {
   std::vector<GeneratorCfg> generators;  // the scenario's "traffic" list
   TransportCfg transport;
   std::vector<uint64_t> switch_buffer_bytes;  // per switch (a RoCE flow's timeout waits out every buffer on its path)
+  IntCfg int_telemetry;  // data frames of its classes carry header_bytes more from the sender
 };
 
 // Switch s's blocks: its configuration (Scenario::switch_view) and the run's settings.

@@ -69,7 +69,8 @@ std::vector<uint64_t> safe_headroom_cells(const SwitchConfig& v) {
     // Ports are spread over pipelines by port number (ingress/ingress_pipeline.cc). A
     // pipelined admission unit sends its XOFF admission.pipeline cycles after the decision.
     const uint32_t shared = np / pipes + (p % pipes < np % pipes ? 1 : 0);
-    out[p] = safe_headroom_cells({v.topo.ports[p].rate_bps, v.topo.ports[p].delay_ps, v.topo.mtu_bytes,
+    out[p] = safe_headroom_cells({v.topo.ports[p].rate_bps, v.topo.ports[p].delay_ps,
+                                  v.int_telemetry.max_frame_bytes(v.topo.mtu_bytes),
                                   v.topo.wire_overhead_bytes, v.mmu.cell_bytes, v.mmu.clock_period_ps,
                                   v.mmu.pipeline_latency_cycles + v.admission.pipeline, shared});
   }
@@ -159,7 +160,7 @@ std::vector<std::string> headroom_warnings(const SwitchConfig& v) {
     const uint64_t rate = v.topo.ports[p].rate_bps;
     const uint64_t pause = uint64_t((unsigned __int128)v.pfc.pause_quanta * 512 * 1'000'000'000'000ull / rate);
     const uint64_t refresh = std::max<uint64_t>(1, uint64_t(double(pause) * v.pfc.refresh_fraction));
-    const uint64_t late = ((unsigned __int128)(v.topo.mtu_bytes + ovh + kPfcResponse) * kPsBitsPerByte + rate - 1) / rate;
+    const uint64_t late = ((unsigned __int128)(v.int_telemetry.max_frame_bytes(v.topo.mtu_bytes) + ovh + kPfcResponse) * kPsBitsPerByte + rate - 1) / rate;
     bool lossless = false;
     for (uint32_t q = 0; q < Scenario::kPrios; ++q) lossless |= v.lossless(p, q);
     if (lossless && refresh + late >= pause) {

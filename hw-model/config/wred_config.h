@@ -46,6 +46,8 @@ struct IntCfg {
   uint8_t classes = 0;         // bit per priority (traffic class) whose data packets carry INT
   uint32_t header_bytes = 42;  // HPCC ns-3 IntHeader: 5 hops x 8 B + a 2 B hop count
   bool enabled() const { return classes != 0; }
+  // The largest frame on the wire: an INT class's MTU-size frame plus the header its sender adds.
+  uint32_t max_frame_bytes(uint32_t mtu_bytes) const { return mtu_bytes + (enabled() ? header_bytes : 0); }
 };
 
 class JsonReader;

@@ -33,6 +33,8 @@ struct alignas(64) Flow {
   bool retx_pending = false;  // TCP: the sender's fast retransmission of the segment at acked_bytes is pending
   bool hold_served = false;   // the next packet has had its Smart-Pause hold
   TransportKind transport = TransportKind::kNone;
+  // INT class (int.header_bytes): each data frame is this much larger than the flow bytes it carries.
+  uint16_t int_header_bytes = 0;
   uint64_t rate_bps = 0;  // 0 = line rate
   uint64_t start_ps = 0;
   // ACK transport (host.acks): sender side of go-back-N and Smart-Pause.
@@ -60,7 +62,7 @@ struct alignas(64) Flow {
   // received_bytes, sorted and disjoint.
   std::vector<std::pair<uint64_t, uint64_t>> ooo;
 };
-static_assert(offsetof(Flow, transport) < 64, "a send's fields in the first line");
+static_assert(offsetof(Flow, int_header_bytes) < 64, "a send's fields in the first line");
 
 using FlowTable = std::vector<Flow>;
 

@@ -93,7 +93,7 @@ void Host::on_rx(Packet* p) {
       receive_data(*p, now);
     } else {
       Flow& f = m_flows[p->flow];
-      f.received_bytes += std::min<uint64_t>(p->bytes, f.bytes - f.received_bytes);
+      f.received_bytes += std::min<uint64_t>(p->bytes - f.int_header_bytes, f.bytes - f.received_bytes);
       if (f.received_bytes == f.bytes) f.finish_ps = now;
     }
   }
@@ -105,8 +105,9 @@ void Host::on_rx(Packet* p) {
 void Host::receive_data(Packet& p, uint64_t now) {
   Flow& f = m_flows[p.flow];
   const bool tcp = f.transport == TransportKind::kDctcp || f.transport == TransportKind::kCubic;
+  const uint64_t carried = p.bytes - f.int_header_bytes;  // flow bytes (a short last frame: padding too)
   if (p.seq == f.received_bytes) {
-    f.received_bytes += std::min<uint64_t>(p.bytes, f.bytes - f.received_bytes);
+    f.received_bytes += std::min<uint64_t>(carried, f.bytes - f.received_bytes);
     // A TCP receiver's kept data that now follows in order.
     while (!f.ooo.empty() && f.ooo.front().first <= f.received_bytes) {
       f.received_bytes = std::max(f.received_bytes, f.ooo.front().second);
@@ -115,7 +116,7 @@ void Host::receive_data(Packet& p, uint64_t now) {
     if (f.received_bytes == f.bytes) f.finish_ps = now;
   } else if (tcp && p.seq > f.received_bytes) {
     sat_inc(tc(f).out_of_order_kept);
-    keep_out_of_order(f, p.seq, p.seq + std::min<uint64_t>(p.bytes, f.bytes - p.seq));
+    keep_out_of_order(f, p.seq, p.seq + std::min<uint64_t>(carried, f.bytes - p.seq));
   } else {
     ++m_ackc.out_of_order;
   }
@@ -338,7 +339,8 @@ void Host::try_send() {
   const uint64_t seq = retx ? f.acked_bytes : f.sent_bytes;
   const uint64_t chunk = std::min<uint64_t>(f.packet_bytes, f.bytes - seq);
   Packet* p = m_pool.get();
-  p->bytes = uint32_t(std::max<uint64_t>(64, chunk));  // Ethernet minimum frame
+  // An INT class's frame carries the INT header on top of its chunk (HPCC's ns-3: payload + headers).
+  p->bytes = uint32_t(std::max<uint64_t>(64, chunk + f.int_header_bytes));  // Ethernet minimum frame
   p->flow = id;
   p->tuple = f.tuple;
   p->dscp = f.dscp;

@@ -22,7 +22,7 @@ uint64_t TrafficManager::base_rtt_ps(const Flow& f, const std::vector<const Netw
   const NetworkCfg::Host& a = m_cfg.net.hosts[f.src];
   const NetworkCfg::Host& b = m_cfg.net.hosts[f.dst];
   const uint64_t oh = m_cfg.wire_overhead_bytes;
-  const uint64_t data = uint64_t(f.packet_bytes) + oh, ack = uint64_t(m_cfg.ack_bytes) + oh;
+  const uint64_t data = uint64_t(f.packet_bytes) + f.int_header_bytes + oh, ack = uint64_t(m_cfg.ack_bytes) + oh;
   auto link = [&](uint64_t rate, uint64_t delay) {
     return 2 * delay + serialization_ps(data, rate) + serialization_ps(ack, rate);
   };
@@ -67,6 +67,7 @@ void TrafficManager::on_start(uint32_t g) {
   f.switch_hops = uint32_t(path.size()) + 1;
   // The NIC classifies as the switch port it is attached to will.
   f.prio = m_cfg.host_classifier[f.src].classify(f.dscp, f.pcp);
+  if (m_cfg.int_telemetry.classes >> f.prio & 1u) f.int_header_bytes = uint16_t(m_cfg.int_telemetry.header_bytes);
   const int8_t gt = m_cfg.generators[g].transport;
   f.transport = gt >= 0 ? TransportKind(gt) : m_cfg.transport.for_class(f.prio);
   if (f.transport == TransportKind::kPowertcp) f.base_rtt_ps = base_rtt_ps(f, path);

@@ -313,12 +313,13 @@ TEST(EcnGraph, SharedWredAppliesPerSwitch) {
   EXPECT_EQ(sum["wred"]["marked"], q0["marked"]);
 }
 
-// Each TC3 frame that reaches h2 carries two records, TC1 frames none. Hop 0 (sw0's
-// Ethernet8): its dequeue time as sw0's tx hook saw it, the port's earlier bytes (1000 per
-// frame of either class), 100 Gb/s, and the bytes it left behind in the port's queues:
-// (frames admitted to that port so far - frames dequeued) x 1000 B, counted through the
-// MMU's operation hook. Hop 1 likewise at sw1; the first frame's hop-1
-// time by hand: hop-0 time + 1020 B x 8 / 100 Gb/s (81.6 ns) + 1 us delay, then the
+// Each TC3 frame that reaches h2 carries two records, TC1 frames none. A TC3 frame is
+// 1000 B + the 42 B INT header its sender adds, a TC1 frame 1000 B. Hop 0 (sw0's
+// Ethernet8): its dequeue time as sw0's tx hook saw it, the port's earlier bytes (the
+// frames it dequeued before), 100 Gb/s, and the bytes it left behind in the port's queues:
+// bytes of the frames admitted to that port so far (counted through the MMU's operation
+// hook, by class) - bytes dequeued. Hop 1 likewise at sw1; the first frame's hop-1
+// time by hand: hop-0 time + (1042 + 20) B x 8 / 100 Gb/s (84.96 ns) + 1 us delay, then the
 // decision at the first 1 ns clock edge at or after 4 cycles more.
 TEST(Int, TwoHopRecordsMatchTheirHandCount) {
   for (bool congested : {false, true}) {
@@ -329,16 +330,17 @@ TEST(Int, TwoHopRecordsMatchTheirHandCount) {
       const Scenario sc = load_scenario(two_hops(traffic), "int");
       Network net(sc, {});
       // Per switch: data frames admitted to the path's egress port, and dequeued.
-      uint64_t admitted[2] = {0, 0}, dequeued[2] = {0, 0}, other = 0;  // other: INT records on TC1 frames
+      uint64_t admitted[2] = {0, 0}, dequeued[2] = {0, 0}, other = 0;  // bytes; other: INT records on TC1 frames
       const uint32_t port[2] = {2, 1};
       json rows = json::array(), problems = json::array();
       for (uint32_t s = 0; s < 2; ++s) {
         net.sw(s).mmu.set_op_hook([&, s](bool admit, const admission::Request& op) {
-          if (admit && op.out_port == port[s]) ++admitted[s];
+          if (admit && op.out_port == port[s]) admitted[s] += op.prio == 3 ? 1042 : 1000;
         });
         net.sw(s).egress[port[s]]->set_tx_hook([&, s](const Packet& p, uint64_t now) {
           if (p.kind != Packet::Kind::kData) return;
-          ++dequeued[s];
+          const uint64_t before = dequeued[s];
+          dequeued[s] += p.bytes;
           if (p.prio != 3) {
             other += p.int_hops;
             return;
@@ -348,10 +350,10 @@ TEST(Int, TwoHopRecordsMatchTheirHandCount) {
             return;
           }
           const IntHop& h = p.int_stack[s];
-          const uint64_t q = (admitted[s] - dequeued[s]) * 1000;
-          if (h.ts_ps != now || h.tx_bytes != (dequeued[s] - 1) * 1000 || h.rate_bps != 100'000'000'000ull ||
+          const uint64_t q = admitted[s] - dequeued[s];
+          if (p.bytes != 1042 || h.ts_ps != now || h.tx_bytes != before || h.rate_bps != 100'000'000'000ull ||
               h.qlen_bytes != q)
-            problems.push_back({s, dequeued[s], h.ts_ps, now, h.tx_bytes, h.rate_bps, h.qlen_bytes, q});
+            problems.push_back({s, p.bytes, before, h.ts_ps, now, h.tx_bytes, h.rate_bps, h.qlen_bytes, q});
           if (s == 1) rows.push_back({p.int_stack[0].ts_ps, h.ts_ps, p.int_stack[0].qlen_bytes});
         });
       }
@@ -364,7 +366,7 @@ TEST(Int, TwoHopRecordsMatchTheirHandCount) {
     EXPECT_EQ(out["other"].get<uint64_t>(), 0u);
     const json& rows = out["rows"];
     ASSERT_EQ(rows.size(), 60u);
-    const uint64_t t0 = rows[0][0], arrival = t0 + 81'600 + 1'000'000 + 4'000;
+    const uint64_t t0 = rows[0][0], arrival = t0 + 84'960 + 1'000'000 + 4'000;
     if (!congested) {
       EXPECT_EQ(rows[0][1].get<uint64_t>(), (arrival + 999) / 1000 * 1000);
     }
@@ -381,6 +383,70 @@ TEST(Int, TwoHopRecordsMatchTheirHandCount) {
                   out["summary"]["switches"][1]["int"]["hops_recorded"].get<uint64_t>(),
               out["summary"]["int"]["hops_recorded"].get<uint64_t>());
   }
+}
+
+// int.header_bytes at the sender: h0's 60 TC3 frames of 1000 B to h2, with the header (h =
+// 42, the default) and without (h = 0). By hand, per frame: 1000 + h B on every link and in
+// the MMU (ceil((1000 + h) / 256) cells: 4 without, 5 with), serialised in (1020 + h) x 8 /
+// 100 Gb/s (81.6 ns, 84.96 ns) at sw0's uplink; the flow still delivers 60000 B in 60
+// frames. Store and forward over the three links: FCT = 62 frame times + delays + pipeline,
+// so the header adds 62 x 42 x 8 / 100 Gb/s = 208.32 ns (up to 1 ns clock-edge rounding at
+// each switch). The ideal FCT leaves the header out (HPCC's ns-3 qp_finish: "with header but
+// no INT"), so it is the same in both. A second run with the header is byte-identical.
+TEST(Int, HeaderRidesOnTheWireNotInTheFlowBytes) {
+  json runs = json::array();
+  for (uint32_t h : {0u, 42u, 42u}) {
+    const auto r = test::run_in_child([&] {
+      json s = two_hops(json::array({flow("h0", 24)}));
+      s["int"]["header_bytes"] = h;
+      const Scenario sc = load_scenario(s, "int-header");
+      Network net(sc, {});
+      uint64_t cells = 0, frames = 0, bytes = 0, first = 0, last = 0, other_sizes = 0;
+      net.sw(0).mmu.set_op_hook([&](bool admit, const admission::Request& op) {
+        if (admit && op.out_port == 2) cells += op.cells;
+      });
+      net.sw(0).egress[2]->set_tx_hook([&](const Packet& p, uint64_t now) {
+        if (p.kind != Packet::Kind::kData) return;
+        if (!frames++) first = now;
+        last = now;
+        bytes += p.bytes;
+        other_sizes += p.bytes != 1000 + h;
+      });
+      json sum = net.run();
+      sum.erase("wall_time_s");
+      const Flow& f = net.flows().at(0);
+      const uint64_t ideal = ideal_fct_ps(sc, f, {&sc.net.switches[0].ports[2]});
+      return json{{"cells", cells},       {"frames", frames},        {"bytes", bytes},
+                  {"span", last - first}, {"other_sizes", other_sizes}, {"received", f.received_bytes},
+                  {"sent", f.packets_sent}, {"fct", f.finish_ps - f.start_ps}, {"ideal", ideal},
+                  {"summary", sum}}
+          .dump();
+    });
+    ASSERT_TRUE(r.ok) << r.text;
+    runs.push_back(json::parse(r.text));
+  }
+  for (uint32_t i = 0; i < 2; ++i) {
+    const json& o = runs[i];
+    const uint64_t h = i ? 42 : 0;
+    SCOPED_TRACE("header " + std::to_string(h));
+    EXPECT_EQ(o["frames"].get<uint64_t>(), 60u);
+    EXPECT_EQ(o["other_sizes"].get<uint64_t>(), 0u);
+    EXPECT_EQ(o["bytes"].get<uint64_t>(), 60 * (1000 + h));
+    EXPECT_EQ(o["cells"].get<uint64_t>(), 60u * (h ? 5 : 4));
+    // Back to back at the uplink: 59 frame times between the first and last dequeue.
+    const int64_t span = 59 * (1020 + int64_t(h)) * 80;  // ps at 100 Gb/s
+    EXPECT_NEAR(double(o["span"].get<uint64_t>()), double(span), 1000.0);
+    EXPECT_EQ(o["received"].get<uint64_t>(), 60000u);
+    EXPECT_EQ(o["sent"].get<uint64_t>(), 60u);
+    EXPECT_EQ(o["summary"]["int"]["hops_recorded"].get<uint64_t>(), 120u);
+  }
+  const int64_t dfct = int64_t(runs[1]["fct"].get<uint64_t>()) - int64_t(runs[0]["fct"].get<uint64_t>());
+  std::printf("FCT %llu ps without the header, %llu with; ideal %llu\n",
+              (unsigned long long)runs[0]["fct"].get<uint64_t>(), (unsigned long long)runs[1]["fct"].get<uint64_t>(),
+              (unsigned long long)runs[0]["ideal"].get<uint64_t>());
+  EXPECT_NEAR(double(dfct), 208'320.0, 2000.0);
+  EXPECT_EQ(runs[0]["ideal"], runs[1]["ideal"]);
+  EXPECT_EQ(runs[1], runs[2]);
 }
 
 }  // namespace

@@ -21,6 +21,15 @@ from traffic.experiments.common import POLICIES, LOSSY_DSCP, LOSSLESS_DSCP, base
 SERVERS, UPLINKS, SERVER_GBPS, UPLINK_GBPS = 16, 4, 25, 100
 
 
+# int.header_bytes' default: with PowerTCP every lossless data frame carries it on the wire,
+# so the largest frame the headroom must absorb is MTU + header.
+INT_HEADER_BYTES = 42
+
+
+def frame_mtu(rdma, transports=True):
+    return 1500 + (INT_HEADER_BYTES if transports and rdma == "powertcp" else 0)
+
+
 def eta_bytes(rate_gbps, delay_ns=2000, mtu=1500):
     """DSH Eq. 1 / [49]: eta = 2(C*D + MTU) + 3840 bytes."""
     return headroom.eta_bytes(int(rate_gbps * 1e9), int(delay_ns * 1000), mtu)
@@ -30,14 +39,14 @@ def leaf_buffer():
     return int(5120 * (SERVERS * SERVER_GBPS + UPLINKS * UPLINK_GBPS))
 
 
-def leaf_scenario(name, duration_us, lossy_pool=0.8):
+def leaf_scenario(name, duration_us, lossy_pool=0.8, mtu=1500):
     sc = base(name, duration_us)
     n = SERVERS + UPLINKS
     names = [f"Ethernet{4 * i}" for i in range(n)]
     sc["topology"].update(ports=n, rate_gbps=SERVER_GBPS)
     sc["topology"]["port_overrides"] = {names[i]: {"rate_gbps": UPLINK_GBPS} for i in range(SERVERS, n)}
     buffer = leaf_buffer()
-    headroom = SERVERS * eta_bytes(SERVER_GBPS) + UPLINKS * eta_bytes(UPLINK_GBPS)
+    headroom = SERVERS * eta_bytes(SERVER_GBPS, mtu=mtu) + UPLINKS * eta_bytes(UPLINK_GBPS, mtu=mtu)
     ingress = buffer - headroom
     sc["mmu"]["buffer_bytes"] = buffer
     old = next(iter(sc["buffer"]["PORT_QOS_MAP"])).split("|")[0]
@@ -84,7 +93,7 @@ def reverie_scenario(name, load, burst_bytes, active_us, seed, bg_dscp=LOSSY_DSC
     class (lossy for Figs. 11 and 12), `lossy_pool` the egress lossy pool as a fraction of
     the ingress pool (Fig. 9)."""
     duration_us = active_us + max(1200.0, 4 * burst_bytes * 8 / (SERVER_GBPS * 1e3))
-    sc = leaf_scenario(name, duration_us, lossy_pool)
+    sc = leaf_scenario(name, duration_us, lossy_pool, frame_mtu(rdma, transports))
     sc["seed"] = seed
     if transports:
         names = [f"Ethernet{4 * i}" for i in range(SERVERS + UPLINKS)]
@@ -137,7 +146,7 @@ def paper_scenario(name, load, burst_bytes, duration_us, seed, trace_dir, policy
     ports = PAPER_HPL + PAPER_SPINES
     names = [f"Ethernet{4 * i}" for i in range(ports)]
     buffer = paper_buffer()
-    hdrm = ports * eta_bytes(SERVER_GBPS)
+    hdrm = ports * eta_bytes(SERVER_GBPS, mtu=frame_mtu(rdma))
     ingress = buffer - hdrm
     sc["mmu"].update(buffer_bytes=buffer, pipelines=1)
     old = next(iter(sc["buffer"]["PORT_QOS_MAP"])).split("|")[0]
