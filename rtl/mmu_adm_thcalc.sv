@@ -5,9 +5,9 @@
 `default_nettype none
 
 module mmu_adm_thcalc #(
-  parameter int CW = 32,
-  parameter int NPOOLS = 4,
-  parameter int NPROF = 8,
+  parameter int CW = 32,        // width of every cell counter (mmu_adm_thresh's)
+  parameter int NPOOLS = 4,     // buffer pools
+  parameter int NPROF = 8,      // ingress and egress profile table entries, each
   parameter int ONLY = -1,      // the unit's one policy, or -1
   parameter bit TH = 1'b1,      // the profiles' thresholds (else 0)
   parameter bit ROOM = 1'b1,    // the pools' room (else 0)
