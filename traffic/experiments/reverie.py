@@ -21,8 +21,8 @@ from traffic.experiments.common import POLICIES, LOSSY_DSCP, LOSSLESS_DSCP, base
 SERVERS, UPLINKS, SERVER_GBPS, UPLINK_GBPS = 16, 4, 25, 100
 
 
-# int.header_bytes' default: with PowerTCP every lossless data frame carries it on the wire,
-# so the largest frame the headroom must absorb is MTU + header.
+# int.header_bytes, set in the scenario (paper_transports): with PowerTCP every lossless data
+# frame carries it on the wire, so the largest frame the headroom must absorb is MTU + header.
 INT_HEADER_BYTES = 42
 
 
@@ -77,7 +77,7 @@ def paper_transports(sc, ports_25g, ports_100g, rdma="dcqcn", tcp="cubic"):
             if ports:
                 sc["wred"]["QUEUE"][",".join(ports) + "|3"] = {"wred_profile": prof}
     elif rdma == "powertcp":
-        sc["int"] = {"enabled_classes": [3]}
+        sc["int"] = {"enabled_classes": [3], "header_bytes": INT_HEADER_BYTES}
     sc["host"] = {"transport": {"classes": {"3": rdma, "1": tcp}}}
 
 
