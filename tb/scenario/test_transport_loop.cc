@@ -34,7 +34,7 @@ namespace {
 using nlohmann::json;
 
 constexpr uint64_t kMiB = 1ull << 20;
-constexpr double kDurationUs = 100'000, kSecondStartUs = 1'000;
+constexpr double kDurationUs = 1'000'000, kSecondStartUs = 1'000;
 
 struct Loop {
   std::string transport;
