@@ -7,8 +7,8 @@
 // (set_full_state_every) and the counters the operation names in between.
 #include <cstdio>
 #include <deque>
-#include <functional>
 #include <initializer_list>
+#include <memory>
 #include <optional>
 #include <sstream>
 #include <stdexcept>
@@ -93,41 +93,39 @@ class Lockstep {
   admission::Result admit(const admission::Request& r) {
     gap(r.cycle);
     const admission::Result want = m_core.admit(r);
-    auto what = [r] { return "admit " + describe(r); };  // a std::function only when streamed
-    watch({Named{r.in_port, r.out_port, r.prio, r.egress_queue()}});
     if (m_stream) {
-      Expect e{m_unit.cycle(), true, false, want, {}, what};
+      Expect e{m_unit.cycle(), true, false, false, want, {}, r, {}, nullptr};
       snapshot(e);
       check(m_unit.step(nullptr, &r), std::move(e));
       ++m_ops;
       return want;
     }
+    watch({Named{r.in_port, r.out_port, r.prio, r.egress_queue()}});
     const admission::Result got = m_unit.admit(r);
     m_core.idle(m_p.pipe);
     ++m_ops;
     if (!same(want, got)) fail("admit", describe(r), describe(want), describe(got));
-    compare_state(what, true);
+    compare_state([r] { return "admit " + describe(r); }, true);
     return got;  // the RTL decides; the core checks
   }
 
   admission::PfcUpdate depart(const admission::Departure& d) {
     gap(d.cycle);
     const admission::PfcUpdate want = m_core.depart(d);
-    auto what = [d] { return "depart " + describe(d); };
-    watch({Named{d.in_port, d.out_port, d.prio, d.egress_queue()}});
     if (m_stream) {
-      Expect e{m_unit.cycle(), false, true, {}, want, what};
+      Expect e{m_unit.cycle(), false, true, false, {}, want, {}, d, nullptr};
       snapshot(e);
       check(m_unit.step(&d, nullptr), std::move(e));
       ++m_ops;
       return want;
     }
+    watch({Named{d.in_port, d.out_port, d.prio, d.egress_queue()}});
     const admission::PfcUpdate got = m_unit.depart(d);
     m_core.idle(m_p.pipe);
     ++m_ops;
     if (want.pfc != got.pfc || want.port_pfc != got.port_pfc)
       fail("depart", describe(d), describe(want), describe(got));
-    compare_state(what, true);
+    compare_state([d] { return "depart " + describe(d); }, true);
     return got;
   }
 
@@ -137,33 +135,32 @@ class Lockstep {
   std::pair<admission::PfcUpdate, admission::Result> depart_and_admit(const admission::Departure& d,
                                                                        const admission::Request& r) {
     gap(d.cycle);
-    auto what = [d, r] { return "depart+admit " + describe(d) + " / " + describe(r); };
     admission::PfcUpdate wu;
     admission::Result wr;
-    watch({Named{r.in_port, r.out_port, r.prio, r.egress_queue()}, Named{d.in_port, d.out_port, d.prio, d.egress_queue()}});
     if (m_stream) {
       if (m_p.dual_issue) {
         std::tie(wu, wr) = m_core.depart_and_admit(d, r);
-        Expect e{m_unit.cycle(), true, true, wr, wu, what};
+        Expect e{m_unit.cycle(), true, true, true, wr, wu, r, d, nullptr};
         snapshot(e);
         const CycleOut o = m_unit.step(&d, &r);
         if (!o.req_taken) fail("depart+admit", describe(r), "taken with the release", "held for a cycle");
         check(o, std::move(e));
       } else {
         wu = m_core.depart(d);
-        Expect e{m_unit.cycle(), false, true, {}, wu, what};
+        Expect e{m_unit.cycle(), false, true, true, {}, wu, r, d, nullptr};
         snapshot(e);
         const CycleOut o = m_unit.step(&d, &r);
         if (o.req_taken) fail("depart+admit", describe(r), "held for a cycle", "taken with the release");
         check(o, std::move(e));
         wr = m_core.admit(r);
-        Expect e2{m_unit.cycle(), true, false, wr, {}, what};
+        Expect e2{m_unit.cycle(), true, false, true, wr, {}, r, d, nullptr};
         snapshot(e2);
         check(m_unit.step(nullptr, &r), std::move(e2));
       }
       m_ops += 2;
       return {wu, wr};
     }
+    watch({Named{r.in_port, r.out_port, r.prio, r.egress_queue()}, Named{d.in_port, d.out_port, d.prio, d.egress_queue()}});
     if (m_p.dual_issue) {
       std::tie(wu, wr) = m_core.depart_and_admit(d, r);
     } else {
@@ -178,7 +175,7 @@ class Lockstep {
            m_unit.request_waited() ? "held for a cycle" : "taken with the release");
     if (wu.pfc != gu.pfc || wu.port_pfc != gu.port_pfc) fail("depart+admit", describe(d), describe(wu), describe(gu));
     if (!same(wr, gr)) fail("depart+admit", describe(r), describe(wr), describe(gr));
-    compare_state(what, true);
+    compare_state([d, r] { return "depart+admit " + describe(d) + " / " + describe(r); }, true);
     return {gu, gr};
   }
 
@@ -246,23 +243,28 @@ class Lockstep {
     for (; cycles && !m_inflight.empty(); --cycles) check(m_unit.step(nullptr, nullptr));
     m_unit.idle(cycles);
   }
-  // An operation whose response (and state) the unit shows PIPE cycles after `cycle`.
+  // An operation whose response (and state) the unit shows PIPE cycles after `cycle`:
+  // a request (`req`), a release (`rel`) or, `pair`, one of a release and a request
+  // offered together (both named in a report).
   struct Expect {
     uint64_t cycle = 0;
-    bool req = false, rel = false;
+    bool req = false, rel = false, pair = false;
     admission::Result want;
     admission::PfcUpdate want_rel;
-    std::function<std::string()> what;
-    bool has_state = false;
-    admission::ArchState state{};
+    admission::Request r;
+    admission::Departure d;
+    std::unique_ptr<admission::ArchState> state;  // the core's after it, if compared
+    std::string what() const {
+      if (pair) return "depart+admit " + describe(d) + " / " + describe(r);
+      return req ? "admit " + describe(r) : "depart " + describe(d);
+    }
   };
 
   // The core's state after the operation, to compare with the unit's once decided.
   void snapshot(Expect& e) {
     if (m_mm.any || ++m_since_full < m_full_every) return;
     m_since_full = 0;
-    e.has_state = true;
-    e.state = m_core.state();
+    e.state = std::make_unique<admission::ArchState>(m_core.state());
   }
   // One cycle's outputs against the operation decided in it (and `e`, taken in it).
   void check(const CycleOut& o, std::optional<Expect> e = std::nullopt) {
@@ -278,10 +280,10 @@ class Lockstep {
     if (x->req && !same(x->want, o.rsp)) fail("admit", x->what(), describe(x->want), describe(o.rsp));
     if (x->rel && (x->want_rel.pfc != o.rel.pfc || x->want_rel.port_pfc != o.rel.port_pfc))
       fail("depart", x->what(), describe(x->want_rel), describe(o.rel));
-    if (x->has_state && !m_mm.any) {
+    if (x->state && !m_mm.any) {
       const bool reverie = m_cfg.policy == "reverie", dsh = m_cfg.policy == "dsh", abm = m_cfg.policy == "abm";
       const std::string d = admission::first_difference(
-          x->state, m_unit.state(reverie, dsh, uint32_t(m_cfg.pool_cells.size()), abm));
+          *x->state, m_unit.state(reverie, dsh, uint32_t(m_cfg.pool_cells.size()), abm));
       if (!d.empty()) fail("state after", x->what(), d, "");
     }
     m_inflight.pop_front();

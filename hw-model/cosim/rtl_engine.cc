@@ -5,7 +5,6 @@
 #include <optional>
 #include <stdexcept>
 #include <string>
-#include <type_traits>
 #include <utility>
 #include <variant>
 #include <vector>
@@ -17,7 +16,13 @@
 #include "Vmmu_cosim_all.h"
 #include "Vmmu_cosim_dsh.h"
 #include "Vmmu_cosim_dt.h"
+#include "Vmmu_cosim_pipe_abm.h"
 #include "Vmmu_cosim_pipe_all.h"
+#include "Vmmu_cosim_pipe_dsh.h"
+#include "Vmmu_cosim_pipe_dt.h"
+#include "Vmmu_cosim_pipe_reverie.h"
+#include "Vmmu_cosim_pipe_sih.h"
+#include "Vmmu_cosim_pipe_static.h"
 #include "Vmmu_cosim_reverie.h"
 #include "Vmmu_cosim_sih.h"
 #include "Vmmu_cosim_static.h"
@@ -48,14 +53,15 @@ const rtl::UnitParams kPipeParams = [] {
 // The builds of it, by CTRL.policy value: each with that policy alone (POLICIES) and no
 // tracing, so that Verilator drops the logic of the others and every signal no output
 // reads (docs/performance.md); `All`, with all six and tracing, for a waveform (--vcd,
-// the replay after a mismatch) and for a run that switches policy; and `PipeAll`, the
-// pipelined unit with all six and tracing, for every run with admission.pipeline 1.
+// the replay after a mismatch) and for a run that switches policy. Then the same for the
+// pipelined unit (admission.pipeline 1): the six `pipe_<policy>` and `PipeAll`.
 using All = Vmmu_cosim_all;
 using PipeAll = Vmmu_cosim_pipe_all;
 template <class... M>
 using SessionOf = std::variant<std::unique_ptr<rtl::Lockstep<M>>...>;
 using Session = SessionOf<Vmmu_cosim_dt, Vmmu_cosim_reverie, Vmmu_cosim_dsh, Vmmu_cosim_static, Vmmu_cosim_sih,
-                          Vmmu_cosim_abm, All, PipeAll>;
+                          Vmmu_cosim_abm, All, Vmmu_cosim_pipe_dt, Vmmu_cosim_pipe_reverie, Vmmu_cosim_pipe_dsh,
+                          Vmmu_cosim_pipe_static, Vmmu_cosim_pipe_sih, Vmmu_cosim_pipe_abm, PipeAll>;
 namespace R = admission::regs;
 // The variant's alternative for a policy is its CTRL.policy value.
 static_assert(R::CTRL_POLICY_DT == 0 && R::CTRL_POLICY_REVERIE == 1 && R::CTRL_POLICY_DSH == 2 &&
@@ -67,8 +73,11 @@ size_t model_of(const std::string& policy) {
   throw std::invalid_argument("no RTL model for policy '" + policy + "'");
 }
 constexpr size_t kAll = 6;
-constexpr size_t kPipeAll = 7;
+constexpr size_t kPipe = kAll + 1;  // the pipelined unit's models: kPipe + policy, then all
+constexpr size_t kPipeAll = kPipe + kAll;
 static_assert(std::variant_size_v<Session> == kPipeAll + 1);
+// The model of `policy` (a model_of index, or kAll) for the one-cycle or pipelined unit.
+size_t model_at(size_t policy, bool pipe) { return pipe ? kPipe + policy : policy; }
 
 constexpr uint32_t kFullStateEvery = MMUSIM_RTL_FULL_STATE_EVERY;
 
@@ -94,11 +103,11 @@ struct RtlEngine::Impl {
       : cfg(c), waveform(std::move(wave)), period_ps(period) {}
 
   // `f` on the lockstep, built at the first operation, as the MMU's core is by then: on the
-  // model of the configuration's policy, or All if a waveform is asked for; PipeAll for the
-  // pipelined unit.
+  // model of the configuration's policy, or the one with all six (traced) if a waveform is
+  // asked for; the pipelined unit's for admission.pipeline 1.
   template <class F>
   decltype(auto) with(F&& f) {
-    if (!ls) ls = make(cfg.pipe ? kPipeAll : trace.empty() ? model_of(cfg.policy) : kAll, trace, false);
+    if (!ls) ls = make(model_at(trace.empty() ? model_of(cfg.policy) : kAll, cfg.pipe), trace, false);
     return std::visit([&](auto& l) -> decltype(auto) { return f(*l); }, *ls);
   }
   // A lockstep on the model at `index`, with the operations so far replayed into it if
@@ -113,15 +122,14 @@ struct RtlEngine::Impl {
   template <size_t... I>
   Session make_at(size_t index, const std::string& fst, std::index_sequence<I...>) {
     Session s;
-    ((index == I ? void(s.template emplace<I>(make_one<LockstepAt<I>>(fst))) : void()), ...);
+    ((index == I ? void(s.template emplace<I>(make_one<LockstepAt<I>>(fst, I >= kPipe))) : void()), ...);
     return s;
   }
   template <class L>
-  std::unique_ptr<L> make_one(const std::string& fst) {
-    constexpr bool kPipe = std::is_same_v<L, rtl::Lockstep<PipeAll>>;
-    auto l = std::make_unique<L>(cfg, kPipe ? kPipeParams : kParams, fst, period_ps);
+  std::unique_ptr<L> make_one(const std::string& fst, bool pipe) {
+    auto l = std::make_unique<L>(cfg, pipe ? kPipeParams : kParams, fst, period_ps);
     l->set_idle_from_cycles(true);
-    l->set_streaming(kPipe);
+    l->set_streaming(pipe);
     // The counters an operation names after each one, the whole state (every queue's
     // counters and filters, a debug-port read per word) every kFullStateEvery-th
     // (docs/performance.md: its cost).
@@ -142,13 +150,15 @@ struct RtlEngine::Impl {
     }
     l.drain();  // a streamed unit: the operations still in flight decided and checked
   }
-  // A CTRL write to a policy the unit's model leaves out: the run goes on on All, with the
-  // operations so far replayed into it (rare: software switches policy on an empty buffer).
+  // A CTRL write to a policy the unit's model leaves out: the run goes on on the model with
+  // all six, with the operations so far replayed into it (rare: software switches policy on
+  // an empty buffer).
   void before_csr_write(uint32_t addr, uint32_t data) {
     const uint32_t p = (data & R::CTRL_POLICY_MASK) >> R::CTRL_POLICY_LSB;
-    if (addr != R::CTRL_ADDR || p >= kAll || !ls || ls->index() >= kAll || ls->index() == p)
-      return;
-    Session all = make(kAll, "", true);
+    if (addr != R::CTRL_ADDR || p >= kAll || !ls) return;
+    const size_t now = ls->index(), first = model_at(0, cfg.pipe);
+    if (now == model_at(kAll, cfg.pipe) || now - first == p) return;
+    Session all = make(model_at(kAll, cfg.pipe), "", true);
     ls = std::move(all);
     if (failed()) fail();
   }
@@ -156,7 +166,7 @@ struct RtlEngine::Impl {
   [[noreturn]] void fail() {
     const std::string report = with([](auto& l) { return l.mismatch().report; });
     // Every operation so far into a traced unit, up to and including the bad one.
-    make(cfg.pipe ? kPipeAll : kAll, waveform, true);
+    make(model_at(kAll, cfg.pipe), waveform, true);
     throw std::runtime_error("RTL/C++ lockstep: " + report + "; waveform " + waveform);
   }
 

@@ -170,44 +170,49 @@ TEST(Cosim, SoftwarePolicySwitchMovesToTheUnitWithEveryPolicy) {
 
 // The same on the engine alone, after operations: their replay into the unit with every
 // policy, then the run goes on in lockstep under the new policy. Without the move the
-// dt-only unit would refuse the write the core takes: a mismatch.
+// dt-only unit would refuse the write the core takes: a mismatch. Likewise for the
+// pipelined unit (admission.pipeline 1: Vmmu_cosim_pipe_dt, then Vmmu_cosim_pipe_all).
 TEST(Cosim, PolicySwitchAfterOperationsReplaysThemIntoTheUnitWithEveryPolicy) {
   if (!RtlEngine::available()) GTEST_SKIP() << "built without Verilator";
-  const test::ChildResult r = run_in_child(
-      [] {
-        const Scenario sc = load_scenario(default_scenario_json(), "default");
-        Network net(sc, RunOptions{});
-        const admission::CoreConfig cfg = net.sw().mmu.core().config();
-        RtlEngine eng(cfg, "", 1000);
-        uint64_t cycle = 0;
-        // 300 requests, then the admitted ones released: the buffer is empty again.
-        auto traffic = [&] {
-          std::vector<admission::Departure> in;
-          for (uint32_t i = 0; i < 300; ++i) {
-            const admission::Request q{i % 8, 8 + i % 8, uint8_t(i % cfg.prios), 1 + i % 7, cycle += 1 + i % 3};
-            if (eng.admit(q).verdict != admission::Verdict::kDrop)
-              in.push_back({q.in_port, q.out_port, q.prio, q.cells, 0});
-          }
-          for (admission::Departure& d : in) {
-            d.cycle = cycle += 2;
-            eng.depart(d);
-          }
-          return in.size();
-        };
-        json out;
-        out["before"] = traffic();
-        const uint32_t ctrl = eng.csr_read(R::CTRL_ADDR);
-        eng.csr_write(R::CTRL_ADDR, (ctrl & ~R::CTRL_POLICY_MASK) | R::CTRL_POLICY_REVERIE << R::CTRL_POLICY_LSB);
-        out["policy"] = eng.csr_read(R::CTRL_ADDR) & R::CTRL_POLICY_MASK;
-        out["after"] = traffic();
-        return out.dump();
-      },
-      300);
-  ASSERT_TRUE(r.ok) << r.text;
-  const json j = json::parse(r.text);
-  EXPECT_EQ(j.at("policy"), R::CTRL_POLICY_REVERIE);
-  EXPECT_GT(j.at("before").get<uint64_t>(), 100u);
-  EXPECT_GT(j.at("after").get<uint64_t>(), 100u);
+  for (const uint32_t pipe : {0u, 1u}) {
+    const test::ChildResult r = run_in_child(
+        [pipe] {
+          const Scenario sc = load_scenario(default_scenario_json(), "default");
+          Network net(sc, RunOptions{});
+          admission::CoreConfig cfg = net.sw().mmu.core().config();
+          cfg.pipe = pipe;
+          RtlEngine eng(cfg, "", 1000);
+          uint64_t cycle = 0;
+          // 300 requests, then the admitted ones released: the buffer is empty again.
+          auto traffic = [&] {
+            std::vector<admission::Departure> in;
+            for (uint32_t i = 0; i < 300; ++i) {
+              const admission::Request q{i % 8, 8 + i % 8, uint8_t(i % cfg.prios), 1 + i % 7, cycle += 1 + i % 3};
+              if (eng.admit(q).verdict != admission::Verdict::kDrop)
+                in.push_back({q.in_port, q.out_port, q.prio, q.cells, 0});
+            }
+            for (admission::Departure& d : in) {
+              d.cycle = cycle += 2;
+              eng.depart(d);
+            }
+            return in.size();
+          };
+          json out;
+          out["before"] = traffic();
+          const uint32_t ctrl = eng.csr_read(R::CTRL_ADDR);
+          eng.csr_write(R::CTRL_ADDR, (ctrl & ~R::CTRL_POLICY_MASK) | R::CTRL_POLICY_REVERIE << R::CTRL_POLICY_LSB);
+          out["policy"] = eng.csr_read(R::CTRL_ADDR) & R::CTRL_POLICY_MASK;
+          out["after"] = traffic();
+          eng.finish();  // the pipelined unit's last operations decided and checked
+          return out.dump();
+        },
+        300);
+    ASSERT_TRUE(r.ok) << "pipeline " << pipe << ": " << r.text;
+    const json j = json::parse(r.text);
+    EXPECT_EQ(j.at("policy"), R::CTRL_POLICY_REVERIE) << pipe;
+    EXPECT_GT(j.at("before").get<uint64_t>(), 100u) << pipe;
+    EXPECT_GT(j.at("after").get<uint64_t>(), 100u) << pipe;
+  }
 }
 
 }  // namespace

@@ -285,9 +285,9 @@ TEST(CoSimulation, DefaultScenarioOnTheRtlGivesTheSameSummary) {
   }
 }
 
-// The pipelined unit (admission.pipeline 1: PIPE 1, Vmmu_cosim_pipe_all, streamed, each
-// operation checked when the unit decides it): the C++ run's summary and time series on
-// the RTL for every policy. The verdicts take effect a cycle later than with pipeline 0,
+// The pipelined unit (admission.pipeline 1: PIPE 1, Vmmu_cosim_pipe_<policy>, streamed,
+// each operation checked when the unit decides it): the C++ run's summary, flows and time
+// series on the RTL for every policy. The verdicts take effect a cycle later than with pipeline 0,
 // which moves the run (dt's summary differs from the one-cycle unit's).
 TEST(CoSimulation, PipelinedUnitOnTheRtlGivesTheSameSummary) {
   if (!mmusim::RtlEngine::available()) GTEST_SKIP() << "built without Verilator";
@@ -303,6 +303,7 @@ TEST(CoSimulation, PipelinedUnitOnTheRtlGivesTheSameSummary) {
     }
     EXPECT_EQ(c.summary.dump(), r.summary.dump()) << policy;
     EXPECT_EQ(slurp(c.dir + "/out/timeseries.csv"), slurp(r.dir + "/out/timeseries.csv")) << policy;
+    EXPECT_EQ(slurp(c.dir + "/out/flows.csv"), slurp(r.dir + "/out/flows.csv")) << policy;
     if (std::string(policy) == "dt") {
       RunResult one = run_mmusim(load_default(), "--policy dt");
       ASSERT_EQ(one.status, 0) << one.output;
