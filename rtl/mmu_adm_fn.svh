@@ -75,20 +75,15 @@ function automatic logic [CW-1:0] counter_next(input logic [CW-1:0] v, input log
   else counter_next = v - rf_in - rf_out;
 endfunction
 
-// A queue of q cells cannot take n more: over threshold ("equals or exceeds") or pool full
-// (over_full: the pool test given; over: the pool's occupancy being pool_used - refund, dual
-// issue's release's refund, "The decide stage").
-function automatic logic over_full(input logic [CW-1:0] q, input logic [CELLW-1:0] n, input logic [CW-1:0] reserved,
-                                   input logic [CW-1:0] th, input logic pool_full);
-  if (SW'(q) + SW'(n) <= SW'(reserved)) over_full = 1'b0;
-  else if (pool_full) over_full = 1'b1;
-  else over_full = th == '0 || SW'(q) >= SW'(reserved) + SW'(th);  // shared_part(q) >= th
-endfunction
+// A queue of q cells cannot take n more: over threshold ("equals or exceeds") or pool full,
+// the pool's occupancy being pool_used - refund (dual issue: the release's refund, "The
+// decide stage").
 function automatic logic over(input logic [CW-1:0] q, input logic [CELLW-1:0] n, input logic [CW-1:0] reserved,
                               input logic [CW-1:0] th, input logic [CW-1:0] pool_size, input logic [CW-1:0] pool_used,
                               input logic [CW-1:0] refund);
-  over = over_full(q, n, reserved, th,
-                   sum_gt(SW'(pool_used), grow_of(SW'(q), SW'(n), reserved), '0, SW'(pool_size), SW'(refund), '0));
+  if (SW'(q) + SW'(n) <= SW'(reserved)) over = 1'b0;
+  else if (sum_gt(SW'(pool_used), grow_of(SW'(q), SW'(n), reserved), '0, SW'(pool_size), SW'(refund), '0)) over = 1'b1;
+  else over = th == '0 || SW'(q) >= SW'(reserved) + SW'(th);  // shared_part(q) >= th
 endfunction
 
 // One step of the fixed-point low-pass filter (reverie Eq. 5):

@@ -102,16 +102,6 @@ module mmu_adm_op
   input  wire [NPOOLS*CW-1:0] rf_pool_used_i,
   input  wire [CW-1:0]        rf_hdrm_used_i,
   input  wire [CW-1:0]        rf_total_i,
-  // Dual issue's request: the same-cycle release's operands (mmu_adm_pol_if.svh).
-  input  wire                 rfx_on_i,
-  input  wire [PLW-1:0]       rfx_ipool_i,
-  input  wire [PLW-1:0]       rfx_epool_i,
-  input  wire [CELLW-1:0]     rfx_cells_i,
-  input  wire [CW-1:0]        rfx_ing_i,
-  input  wire [CW-1:0]        rfx_hdrm_i,
-  input  wire [CW-1:0]        rfx_egr_i,
-  input  wire [CW-1:0]        rfx_ires_i,
-  input  wire [CW-1:0]        rfx_eres_i,
   // abm's view (mmu_adm_rate), unread without abm.
   /* verilator lint_off UNUSEDSIGNAL */
   input  wire [8:0]           abm_ratio_in_i,

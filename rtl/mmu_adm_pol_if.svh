@@ -76,17 +76,6 @@
   input  wire [NPOOLS*CW-1:0]  rf_pool_used_i, \
   input  wire [CW-1:0]         rf_hdrm_used_i, \
   input  wire [CW-1:0]         rf_total_i, \
-  /* Dual issue's request: the same-cycle release's operands (SONiC's refund rule, for tests */ \
-  /* that take its refund without forming it: mmu_adm_sonic); rfx_on_i: it refunds (else 0). */ \
-  input  wire                  rfx_on_i, \
-  input  wire [PLW-1:0]        rfx_ipool_i, \
-  input  wire [PLW-1:0]        rfx_epool_i, \
-  input  wire [CELLW-1:0]      rfx_cells_i, \
-  input  wire [CW-1:0]         rfx_ing_i, \
-  input  wire [CW-1:0]         rfx_hdrm_i, \
-  input  wire [CW-1:0]         rfx_egr_i, \
-  input  wire [CW-1:0]         rfx_ires_i, \
-  input  wire [CW-1:0]         rfx_eres_i, \
   /* abm's view (mmu_adm_rate): drain ratios in 1/256ths, n_p of each side. */ \
   input  wire [8:0]            abm_ratio_in_i, \
   input  wire [8:0]            abm_ratio_eg_i, \
@@ -119,9 +108,8 @@
 
 // Parameter and input connections of a policy instance, by name.
 `define MMU_POL_PARAM_MAP .NPORTS(NPORTS), .NPRIO(NPRIO), .CW(CW), .NPOOLS(NPOOLS), .EWMA_FRAC(EWMA_FRAC), .CELLW(CELLW)
-`define MMU_POL_INPUTS `MMU_POL_INPUTS_BUT_TH, .ith_i, .eth_i, .rfx_on_i
-// All but the thresholds and rfx_on_i, for a policy that hands the SONiC module thresholds
-// of its own.
+`define MMU_POL_INPUTS `MMU_POL_INPUTS_BUT_TH, .ith_i, .eth_i
+// All but the thresholds, for a policy that hands the SONiC module thresholds of its own.
 `define MMU_POL_INPUTS_BUT_TH \
   .clk_i, .rst_ni, .is_req_i, .is_rel_i, .cells_i, .ll_i, .ipool_i, .epool_i, .rpool_i, \
   .ip_dynamic_i, .ip_shift_i, .ires_i, .ip_static_i, .ip_xoff_i, .ip_xon_i, .ip_xon_offset_i, \
@@ -131,7 +119,6 @@
   .v_ing_i, .v_hdrm_i, .v_paused_i, .v_avg_in_i, .v_egr_i, .v_avg_eg_i, .v_pool_used_i, .v_hdrm_used_i, \
   .v_total_i, .v_ncong_i, .v_port_paused_i, .v_port_shared_i, .v_port_ins_i, \
   .rf_pool_used_i, .rf_hdrm_used_i, .rf_total_i, \
-  .rfx_ipool_i, .rfx_epool_i, .rfx_cells_i, .rfx_ing_i, .rfx_hdrm_i, .rfx_egr_i, .rfx_ires_i, .rfx_eres_i, \
   .abm_ratio_in_i, .abm_ratio_eg_i, .abm_np_in_i, .abm_np_eg_i
 // Output connections of policy k (a genvar) to the flat per-policy buses of mmu_adm_op.
 `define MMU_POL_OUTPUTS(k) \

@@ -7,12 +7,7 @@
 `default_nettype none
 
 /* verilator lint_off UNUSEDSIGNAL */
-module mmu_adm_sonic #(
-  `MMU_POL_PARAMS,
-  // Dual issue's request takes the same-cycle release's refund from its operands (rfx_*,
-  // the release a SONiC one), else as formed (rf_*: dsh, whose lossless release is not).
-  parameter bit RFX = 1'b1
-) (
+module mmu_adm_sonic #(`MMU_POL_PARAMS) (
   `MMU_POL_PORTS,
   input  wire [HW-1:0] hdrm_cap_i   // headroom the lossless PGs may use in total
 );
@@ -39,52 +34,12 @@ module mmu_adm_sonic #(
   wire [SW-1:0] q_egr = SW'(v_egr_i);
   wire [SW-1:0] q_in = q_ing + q_hdrm;  // the PG's cells
   // Charges and refunds of the pools, which count modulo 2^CW.
-  wire [SW-1:0] grow_in = grow_of(q_ing, n, ires_i), grow_eg = grow_of(q_egr, n, eres_i);
-  wire [CW-1:0] grow = CW'(grow_in);
-  wire [CW-1:0] egrow = CW'(grow_eg);
-  // The pools' tests, pool_used - rf + grow > size, and the headroom pool's, hdrm_used - rf
-  // + n > capacity, rf the release's refund of that pool. With RFX the refund is not formed
-  // (its min-selects and sum would sit in front of the tests): the release of n_r cells
-  // from h_r headroom and q_r, qe_r queue cells refunds max(0, min(n_r - h_r, q_r - ires_r))
-  // of its ingress pool, max(0, min(n_r, qe_r - eres_r)) of its egress pool and min(n_r,
-  // h_r) of the headroom pool (shrink_of, below), and X > max(0, min(a, b)) + max(0, min(c,
-  // d)) iff X > 0, X > min(a, b), X > min(c, d) and X > min(a + c, a + d, b + c, b + d):
-  // compares of registered operands in parallel, the release's pools selecting last.
-  wire [SW-1:0] rn = SW'(rfx_cells_i), rh = SW'(rfx_hdrm_i), rq = SW'(rfx_ing_i), rqe = SW'(rfx_egr_i);
-  wire [SW-1:0] rr = SW'(rfx_ires_i), rre = SW'(rfx_eres_i);
-  // a + b + c + d > e + f + g (each operand below 2^SW).
-  function automatic logic sum_gt4(input logic [SW-1:0] a, input logic [SW-1:0] b, input logic [SW-1:0] c,
-                                   input logic [SW-1:0] d, input logic [SW-1:0] e, input logic [SW-1:0] f,
-                                   input logic [SW-1:0] g);
-    logic [SW+2:0] diff;
-    diff = (SW+3)'(e) + (SW+3)'(f) + (SW+3)'(g) - (SW+3)'(a) - (SW+3)'(b) - (SW+3)'(c) - (SW+3)'(d);
-    sum_gt4 = diff[SW+2];
-  endfunction
-  logic [1:0] full;  // the ingress (0) and egress (1) pool's test
-  for (genvar e = 0; e < 2; e++) begin : g_full
-    wire [PLW-1:0] pool = e == 0 ? ipool_i : epool_i;
-    wire [SW-1:0] u = e == 0 ? SW'(ipool_used) : SW'(epool_used), z = e == 0 ? SW'(ipool_size) : SW'(epool_size);
-    wire [SW-1:0] g = e == 0 ? grow_in : grow_eg;
-    wire t0 = sum_gt4(u, g, '0, '0, z, '0, '0);
-    wire ti = sum_gt4(u, g, rh, '0, z, rn, '0) || sum_gt4(u, g, rr, '0, z, rq, '0);
-    wire te = sum_gt4(u, g, '0, '0, z, rn, '0) || sum_gt4(u, g, rre, '0, z, rqe, '0);
-    wire tie = sum_gt4(u, g, rh, '0, z, rn, rn) || sum_gt4(u, g, rh, rre, z, rn, rqe) ||
-               sum_gt4(u, g, rr, '0, z, rq, rn) || sum_gt4(u, g, rr, rre, z, rq, rqe);
-    wire vi = rfx_on_i && rfx_ipool_i == pool, ve = rfx_on_i && rfx_epool_i == pool;
-    assign full[e] = !RFX ? sum_gt(u, g, '0, z, e == 0 ? SW'(ipool_rf) : SW'(epool_rf), '0) :
-                     t0 && (!vi || ti) && (!ve || te) && (!(vi && ve) || tie);
-  end
-  wire over_in = over_full(v_ing_i, cells_i, ires_i, ith_i, full[0]);
-  wire over_eg = over_full(v_egr_i, cells_i, eres_i, eth_i, full[1]);
-  // capacity + rf - hdrm_used - n, one sum each, for rf the refund as formed (0 with RFX:
-  // no release), n_r and h_r.
-  function automatic logic [KW+1:0] room(input logic [HW-1:0] cap, input logic [CW-1:0] used, input logic [SW-1:0] c,
-                                         input logic [SW-1:0] rf);
-    room = (KW+2)'(cap) + (KW+2)'(rf) - (KW+2)'(used) - (KW+2)'(c);
-  endfunction
-  wire [KW+1:0] room_rf = room(hdrm_cap_i, v_hdrm_used_i, n, RFX ? '0 : SW'(rf_hdrm_used_i));
-  wire [KW+1:0] room_n = room(hdrm_cap_i, v_hdrm_used_i, n, rn), room_h = room(hdrm_cap_i, v_hdrm_used_i, n, rh);
-  wire hdrm_full = RFX && rfx_on_i ? room_n[KW+1] || room_h[KW+1] : room_rf[KW+1];
+  wire [CW-1:0] grow = CW'(grow_of(q_ing, n, ires_i));
+  wire [CW-1:0] egrow = CW'(grow_of(q_egr, n, eres_i));
+  wire over_in = over(v_ing_i, cells_i, ires_i, ith_i, ipool_size, ipool_used, ipool_rf);
+  wire over_eg = over(v_egr_i, cells_i, eres_i, eth_i, epool_size, epool_used, epool_rf);
+  wire [KW+1:0] hdrm_room = (KW+2)'(hdrm_cap_i) + (KW+2)'(rf_hdrm_used_i) - (KW+2)'(v_hdrm_used_i) - (KW+2)'(n);
+  wire hdrm_full = hdrm_room[KW+1];  // hdrm_used - rf + n > capacity
   // A release: headroom drains first (§2.2.1), then the ingress share; it underflows
   // unless n <= ing + hdrm and n <= egr.
   wire rel_under = n > q_in || n > q_egr;

@@ -374,7 +374,6 @@ module mmu_admission
   // constants on the ports: yosys 0.23 otherwise re-derives the top module, as csr_busy).
   wire [NPOOLS*CW-1:0]  no_rf_pool = '0;
   wire [CW-1:0]         no_rf = '0;
-  wire                  no_rfx = 1'b0;
   /* verilator lint_on UNUSEDSIGNAL */
   // abm's view of each slot (mmu_adm_rate, below).
   logic [8:0]           a_abm_ratio_in, a_abm_ratio_eg, b_abm_ratio_in, b_abm_ratio_eg;
@@ -390,9 +389,7 @@ module mmu_admission
     .tab_ip_xoff_i(ip_xoff), .tab_ip_xon_i(ip_xon), .tab_ip_xon_offset_i(ip_xon_offset), \
     .tab_ep_dynamic_i(ep_dynamic), .tab_ep_shift_i(ep_shift), .tab_ep_static_i(ep_static), \
     .rev_pool_i(rev_pool), .tab_dsh_nq_i(dsh_nq), .tab_dsh_ins_i(dsh_ins), .sih_hdrm_i(sih_hdrm), \
-    .tab_ith_i(th_ing), .tab_eth_i(th_egr), \
-    .rfx_ipool_i(a_ipool), .rfx_epool_i(a_epool), .rfx_cells_i(a_cells), .rfx_ing_i(va_ing), .rfx_hdrm_i(va_hdrm), \
-    .rfx_egr_i(va_egr), .rfx_ires_i(a_ires), .rfx_eres_i(a_eres)
+    .tab_ith_i(th_ing), .tab_eth_i(th_egr)
 
   if (DUAL_ISSUE != 0) begin : g_dual
     // Release datapath on the registers. A release has no verdict, a request no underflow.
@@ -410,7 +407,7 @@ module mmu_admission
       .v_pool_used_i(pool_used), .v_hdrm_used_i(hdrm_used), .v_total_i(total_used),
       .v_ncong_i(ncong[a_np*(QW+1) +: (QW+1)]), .v_port_paused_i(va_port_paused),
       .v_port_shared_i(va_port_shared), .v_port_ins_i(va_port_ins),
-      .rf_pool_used_i(no_rf_pool), .rf_hdrm_used_i(no_rf), .rf_total_i(no_rf), .rfx_on_i(no_rfx),
+      .rf_pool_used_i(no_rf_pool), .rf_hdrm_used_i(no_rf), .rf_total_i(no_rf),
       .abm_ratio_in_i(a_abm_ratio_in), .abm_ratio_eg_i(a_abm_ratio_eg), .abm_np_in_i(a_abm_np_in), .abm_np_eg_i(a_abm_np_eg),
       .verdict_o(), .pfc_o(a_pfc), .port_pfc_o(a_port_pfc), .reason_o(), .underflow_o(a_underflow),
       .n_ing_o(a_ing), .n_hdrm_o(a_hdrm), .n_paused_o(a_paused), .n_avg_in_o(a_avg_in), .n_egr_o(a_egr),
@@ -443,7 +440,6 @@ module mmu_admission
       .v_port_shared_i(same_port ? a_port_shared : vb_port_shared),
       .v_port_ins_i(same_port ? a_port_ins : vb_port_ins),
       .rf_pool_used_i(a_rf_pool_used), .rf_hdrm_used_i(a_rf_hdrm_used), .rf_total_i(a_rf_total),
-      .rfx_on_i(a_valid && !a_underflow),  // the release's operands: MMU_OP_CFG
       .abm_ratio_in_i(b_abm_ratio_in), .abm_ratio_eg_i(b_abm_ratio_eg), .abm_np_in_i(b_abm_np_in), .abm_np_eg_i(b_abm_np_eg),
       .verdict_o(b_verdict), .pfc_o(b_pfc), .port_pfc_o(b_port_pfc), .reason_o(b_reason), .underflow_o(),
       .n_ing_o(b_ing), .n_hdrm_o(b_hdrm), .n_paused_o(b_paused), .n_avg_in_o(b_avg_in), .n_egr_o(b_egr),
@@ -470,7 +466,7 @@ module mmu_admission
       .v_pool_used_i(pool_used), .v_hdrm_used_i(hdrm_used), .v_total_i(total_used),
       .v_ncong_i(ncong[o_prio*(QW+1) +: (QW+1)]), .v_port_paused_i(va_port_paused),
       .v_port_shared_i(va_port_shared), .v_port_ins_i(va_port_ins),
-      .rf_pool_used_i(no_rf_pool), .rf_hdrm_used_i(no_rf), .rf_total_i(no_rf), .rfx_on_i(no_rfx),
+      .rf_pool_used_i(no_rf_pool), .rf_hdrm_used_i(no_rf), .rf_total_i(no_rf),
       .abm_ratio_in_i(a_valid ? a_abm_ratio_in : b_abm_ratio_in), .abm_ratio_eg_i(a_valid ? a_abm_ratio_eg : b_abm_ratio_eg),
       .abm_np_in_i(a_valid ? a_abm_np_in : b_abm_np_in), .abm_np_eg_i(a_valid ? a_abm_np_eg : b_abm_np_eg),
       .verdict_o(b_verdict), .pfc_o(a_pfc), .port_pfc_o(a_port_pfc), .reason_o(b_reason), .underflow_o(a_underflow),

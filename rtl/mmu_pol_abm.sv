@@ -33,7 +33,7 @@ module mmu_pol_abm #(`MMU_POL_PARAMS) (`MMU_POL_PORTS);
   mmu_adm_sonic #(`MMU_POL_PARAM_MAP) u_sonic (
     `MMU_POL_INPUTS_BUT_TH,
     `MMU_POL_SONIC_OUTPUTS,
-    .ith_i(ith), .eth_i(eth), .rfx_on_i, .hdrm_cap_i(HW'(cfg_hdrm_pool_i))
+    .ith_i(ith), .eth_i(eth), .hdrm_cap_i(HW'(cfg_hdrm_pool_i))
   );
 
 endmodule

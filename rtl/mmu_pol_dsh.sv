@@ -29,9 +29,7 @@ module mmu_pol_dsh #(`MMU_POL_PARAMS) (`MMU_POL_PORTS);
   logic [NPOOLS*CW-1:0] s_pool_used, s_rf_pool_used;
   logic [QW:0] s_ncong;
   logic [CW-1:0] s_rf_hdrm_used, s_rf_total;
-  // A lossless release's refund rule is not SONiC's: the SONiC module takes the release's
-  // refund as formed (rf_*), not from its operands (rfx_*).
-  mmu_adm_sonic #(`MMU_POL_PARAM_MAP, .RFX(1'b0)) u_sonic (
+  mmu_adm_sonic #(`MMU_POL_PARAM_MAP) u_sonic (
     `MMU_POL_INPUTS,
     .verdict_o(s_verdict), .pfc_o(s_pfc), .port_pfc_o(s_port_pfc), .reason_o(s_reason), .underflow_o(s_underflow),
     .n_ing_o(s_ing), .n_hdrm_o(s_hdrm), .n_paused_o(s_paused), .n_avg_in_o(s_avg_in), .n_egr_o(s_egr),
