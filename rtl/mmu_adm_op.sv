@@ -186,11 +186,7 @@ module mmu_adm_op
   end
 
   // The selected policy; a constant when the unit has one (its decode is synthesised away).
-  function automatic int only_policy();
-    only_policy = -1;
-    for (int k = 0; k < NPOL; k++) if (POLICIES == 6'(1 << k)) only_policy = k;
-  endfunction
-  localparam int ONLY = only_policy();
+  localparam int ONLY = mmu_adm_pkg::only_policy(POLICIES);
   wire [2:0] sel = ONLY >= 0 ? 3'(ONLY) : (policy_i < 3'(NPOL) ? policy_i : 3'd0);
 
   assign verdict_o = o_verdict[sel*2 +: 2];

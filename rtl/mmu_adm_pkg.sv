@@ -27,6 +27,12 @@ package mmu_adm_pkg;
   localparam logic [2:0] POLICY_SIH = 3'd4;
   localparam logic [2:0] POLICY_ABM = 3'd5;
 
+  // The one policy of a POLICIES mask, or -1: a unit built with one policy decodes none.
+  function automatic int only_policy(input logic [5:0] policies);
+    only_policy = -1;
+    for (int k = 0; k < 6; k++) if (policies == 6'(1 << k)) only_policy = k;
+  endfunction
+
 endpackage
 
 `default_nettype wire

@@ -79,11 +79,7 @@ module mmu_adm_thresh #(
   assign np_o = np_r;
 
   // The policy, a constant when the unit has one.
-  function automatic int only_policy();
-    only_policy = -1;
-    for (int k = 0; k < 6; k++) if (POLICIES == 6'(1 << k)) only_policy = k;
-  endfunction
-  localparam int ONLY = only_policy();
+  localparam int ONLY = mmu_adm_pkg::only_policy(POLICIES);
 
   // The thresholds (th), and reverie's pool's room (b* - q*: its alpha, static_th and the
   // division by n_p are per operation, mmu_pol_reverie). With REG_OUT on both

@@ -298,13 +298,12 @@ module mmu_admission
   logic                 q_lossless_wd;
   logic [8:0]           ip_pool_widx, ip_xoff_widx;
   logic [11:0]          qmap_widx;
-  // The look-up's view of the configuration (the fields as this cycle's write leaves them),
-  // read with PIPE 1 only.
+  // The look-up's fields after this cycle's write access, accepted or not (read with PIPE 1
+  // only; the profiles' pools are among the threshold calculator's below).
   /* verilator lint_off UNUSEDSIGNAL */
-  logic [NPROF*4-1:0]   ip_pool_nx, ep_pool_nx;
-  logic [NPROF*CW-1:0]  ip_res_nx, ep_res_nx;
-  logic [NQ*5-1:0]      q_pg_prof_nx, q_queue_prof_nx;
-  logic [NQ-1:0]        q_lossless_nx;
+  logic [NPROF*CW-1:0]  ip_res_w, ep_res_w;
+  logic [NQ*5-1:0]      q_pg_prof_w, q_queue_prof_w;
+  logic [NQ-1:0]        q_lossless_w;
   /* verilator lint_on UNUSEDSIGNAL */
   logic [PLW-1:0]       rev_pool;
   logic [NPORTS*4-1:0]  dsh_nq;
@@ -524,22 +523,33 @@ module mmu_admission
   wire a_wr_port = a_fire && !(b_fire && b_in == a_in);
   /* verilator lint_on UNUSEDSIGNAL */
   // The look-up: with PIPE 1 in stage 1, registered, from the fields as this cycle's CSR
-  // write leaves them (the `_next` outputs), so that stage 2 has its own cycle's values (the
-  // fields are quiesce fields: a write changes them only on an empty buffer, but an
-  // operation may be in flight); else in stage 2 from the fields.
+  // write leaves them, so that stage 2 has its own cycle's values (the fields are quiesce
+  // fields: a write changes them only on an empty buffer, but an operation may be in
+  // flight): two look-ups, on the stored fields and on the fields with the entry the write
+  // access names replaced, selected by the accepted write (as the threshold registers);
+  // else in stage 2 from the fields.
   if (PIPE != 0) begin : g_lookup_reg
-    /* verilator lint_off UNUSEDSIGNAL */ // the profile tables' 4-bit pool fields: PLW bits read
-    wire [PFW-1:0] ipf_a = q_pg_prof_nx[r_a_ii*5 +: PFW], epf_a = q_queue_prof_nx[r_a_ei*5 +: PFW];
-    wire [PFW-1:0] ipf_b = q_pg_prof_nx[r_b_ii*5 +: PFW], epf_b = q_queue_prof_nx[r_b_ei*5 +: PFW];
-    /* verilator lint_on UNUSEDSIGNAL */
-    always_ff @(posedge clk_i) begin
-      {a_ipf, a_epf, a_ll} <= {ipf_a, epf_a, q_lossless_nx[r_a_ii]};
-      {a_ipool, a_epool} <= {ip_pool_nx[ipf_a*4 +: PLW], ep_pool_nx[epf_a*4 +: PLW]};
-      {a_ires, a_eres} <= {ip_res_nx[ipf_a*CW +: CW], ep_res_nx[epf_a*CW +: CW]};
-      {b_ipf, b_epf, b_ll} <= {ipf_b, epf_b, q_lossless_nx[r_b_ii]};
-      {b_ipool, b_epool} <= {ip_pool_nx[ipf_b*4 +: PLW], ep_pool_nx[epf_b*4 +: PLW]};
-      {b_ires, b_eres} <= {ip_res_nx[ipf_b*CW +: CW], ep_res_nx[epf_b*CW +: CW]};
-    end
+    localparam int LW = 2 * (2*PFW + 2*PLW + 2*CW + 1);
+    wire [LW-1:0] look_s, look_w;
+    mmu_adm_lookup #(.NQ(NQ), .NPOOLS(NPOOLS), .NPROF(NPROF), .CW(CW)) u_look_s (
+      .ii_i({r_b_ii, r_a_ii}), .ei_i({r_b_ei, r_a_ei}),
+      .q_pg_prof_i(q_pg_prof), .q_queue_prof_i(q_queue_prof), .q_lossless_i(q_lossless),
+      .ip_pool_i(ip_pool), .ep_pool_i(ep_pool), .ip_res_i(ip_reserved), .ep_res_i(ep_reserved),
+      .ipf_o(look_s[0 +: 2*PFW]), .epf_o(look_s[2*PFW +: 2*PFW]), .ipool_o(look_s[4*PFW +: 2*PLW]),
+      .epool_o(look_s[4*PFW+2*PLW +: 2*PLW]), .ires_o(look_s[4*PFW+4*PLW +: 2*CW]),
+      .eres_o(look_s[4*PFW+4*PLW+2*CW +: 2*CW]), .ll_o(look_s[LW-2 +: 2])
+    );
+    mmu_adm_lookup #(.NQ(NQ), .NPOOLS(NPOOLS), .NPROF(NPROF), .CW(CW)) u_look_w (
+      .ii_i({r_b_ii, r_a_ii}), .ei_i({r_b_ei, r_a_ei}),
+      .q_pg_prof_i(q_pg_prof_w), .q_queue_prof_i(q_queue_prof_w), .q_lossless_i(q_lossless_w),
+      .ip_pool_i(ip_pool_w), .ep_pool_i(ep_pool_w), .ip_res_i(ip_res_w), .ep_res_i(ep_res_w),
+      .ipf_o(look_w[0 +: 2*PFW]), .epf_o(look_w[2*PFW +: 2*PFW]), .ipool_o(look_w[4*PFW +: 2*PLW]),
+      .epool_o(look_w[4*PFW+2*PLW +: 2*PLW]), .ires_o(look_w[4*PFW+4*PLW +: 2*CW]),
+      .eres_o(look_w[4*PFW+4*PLW+2*CW +: 2*CW]), .ll_o(look_w[LW-2 +: 2])
+    );
+    always_ff @(posedge clk_i)
+      {b_ll, a_ll, b_eres, a_eres, b_ires, a_ires, b_epool, a_epool, b_ipool, a_ipool, b_epf, a_epf, b_ipf, a_ipf}
+          <= cfg_we ? look_w : look_s;
   end else begin : g_lookup_comb
     assign a_ipf = q_pg_prof[r_a_ii*5 +: PFW];
     assign a_epf = q_queue_prof[r_a_ei*5 +: PFW];
@@ -830,15 +840,15 @@ module mmu_admission
     .reg2hw_eprof_static_cells_o(ep_static),
     .reg2hw_qmap_pg_profile_o(q_pg_prof), .reg2hw_qmap_queue_profile_o(q_queue_prof),
     .reg2hw_qmap_lossless_o(q_lossless),
-    .reg2hw_iprof_mode_pool_next_o(ip_pool_nx), .reg2hw_we_o(cfg_we),
+    .reg2hw_we_o(cfg_we),
     .reg2hw_ctrl_policy_wnext_o(policy_w), .reg2hw_pool_size_cells_wnext_o(pool_size_w),
     .reg2hw_iprof_mode_pool_wnext_o(ip_pool_w), .reg2hw_eprof_mode_pool_wnext_o(ep_pool_w),
     .reg2hw_iprof_mode_dynamic_wnext_o(ip_dynamic_w), .reg2hw_iprof_mode_shift_wnext_o(ip_shift_w),
     .reg2hw_iprof_static_cells_wnext_o(ip_static_w), .reg2hw_eprof_mode_dynamic_wnext_o(ep_dynamic_w),
     .reg2hw_eprof_mode_shift_wnext_o(ep_shift_w), .reg2hw_eprof_static_cells_wnext_o(ep_static_w),
-    .reg2hw_qmap_pg_profile_next_o(q_pg_prof_nx), .reg2hw_qmap_lossless_next_o(q_lossless_nx),
-    .reg2hw_iprof_reserved_cells_next_o(ip_res_nx), .reg2hw_eprof_mode_pool_next_o(ep_pool_nx),
-    .reg2hw_eprof_reserved_cells_next_o(ep_res_nx), .reg2hw_qmap_queue_profile_next_o(q_queue_prof_nx),
+    .reg2hw_qmap_pg_profile_wnext_o(q_pg_prof_w), .reg2hw_qmap_lossless_wnext_o(q_lossless_w),
+    .reg2hw_iprof_reserved_cells_wnext_o(ip_res_w), .reg2hw_eprof_reserved_cells_wnext_o(ep_res_w),
+    .reg2hw_qmap_queue_profile_wnext_o(q_queue_prof_w),
     .reg2hw_iprof_mode_we_o(ip_pool_we), .reg2hw_iprof_mode_wsel_o(ip_pool_wsel),
     .reg2hw_iprof_xoff_wsel_o(ip_xoff_wsel), .reg2hw_qmap_wsel_o(qmap_wsel), .reg2hw_iprof_mode_widx_o(ip_pool_widx),
     .reg2hw_iprof_mode_pool_wd_o(ip_pool_wd), .reg2hw_iprof_xoff_we_o(ip_xoff_we),

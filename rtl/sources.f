@@ -7,6 +7,7 @@ mmu_adm_csr.sv
 mmu_adm_derive.sv
 mmu_adm_thcalc.sv
 mmu_adm_thresh.sv
+mmu_adm_lookup.sv
 mmu_adm_qmem.sv
 mmu_adm_ewma.sv
 mmu_adm_recip_div.sv

@@ -31,9 +31,6 @@ Field keys beyond name/lsb/width/desc:
                       hook_<reg>_<field>_o carries the value, hook_..._bad_i refuses it)
   reset_param         the reset value is a parameter <REG>_<FIELD>_RESET of the block
   strobe              reg2hw_<reg>_<field>_set_o: an accepted write changes the field (scalars)
-  next                reg2hw_<reg>_<field>_next_o: the value the field holds after this cycle
-                      (this cycle's accepted write, else the stored value), for registers the
-                      unit derives from the field and refreshes at the same edge
   wport               this cycle's write on its own: reg2hw_<reg>_we_o an accepted write,
                       reg2hw_<reg>_widx_o its entry (arrays), reg2hw_<reg>_<field>_wd_o its
                       value; for a unit that forms the field's next value only inside a
@@ -148,7 +145,6 @@ class Field:
         self.hook = bool(j.get("hook", False))
         self.reset_param = bool(j.get("reset_param", False))
         self.strobe = bool(j.get("strobe", False))
-        self.next = bool(j.get("next", False))
         self.wport = bool(j.get("wport", False))
         self.wnext = bool(j.get("wnext", False))
         self.cpp = j.get("cpp")
@@ -171,7 +167,7 @@ class Field:
         if self.cpp_enum and not self.enum:
             raise MapError(f"{what}: cpp_enum without enum")
         unknown = set(j) - {"name", "lsb", "width", "desc", "enum", "quiesce", "signed", "min", "max", "index_of",
-                            "held", "hook", "reset_param", "strobe", "next", "wport", "wnext", "param", "cpp", "cpp_enum", "cpp_entries"}
+                            "held", "hook", "reset_param", "strobe", "wport", "wnext", "param", "cpp", "cpp_enum", "cpp_entries"}
         if unknown:
             raise MapError(f"{what}: unknown keys {sorted(unknown)}")
 
@@ -268,9 +264,9 @@ class Register:
                                      or self.fields[0].lsb != 0 or self.reset is not None):
             raise MapError(f"{what}: a counter is one read-only register with one field at bit 0 and no reset")
         for f in self.fields:
-            if self.access == "ro" and (f.quiesce or f.hook or f.reset_param or f.strobe or f.next or f.wport or f.wnext or f.min is not None
+            if self.access == "ro" and (f.quiesce or f.hook or f.reset_param or f.strobe or f.wport or f.wnext or f.min is not None
                                         or f.max is not None or f.index_of):
-                raise MapError(f"{what}: field {f.name}: quiesce/hook/reset_param/strobe/next/wport/wnext/min/max/index_of "
+                raise MapError(f"{what}: field {f.name}: quiesce/hook/reset_param/strobe/wport/wnext/min/max/index_of "
                                f"apply to read-write registers")
             if f.param and (self.access != "ro" or self.reset is not None):
                 raise MapError(f"{what}: field {f.name}: param needs a read-only register without reset")
@@ -725,8 +721,6 @@ def gen_block(m):
             ports.append(f"  output logic {rng} reg2hw_{f.ident}_o,")
             if f.strobe:
                 ports.append(f"  output wire reg2hw_{f.ident}_set_o,  // an accepted write changes it")
-            if f.next:
-                ports.append(f"  output wire {rng} reg2hw_{f.ident}_next_o,  // its value after this cycle")
             if f.wport:
                 ports.append(f"  output wire {sv_range(w)} reg2hw_{f.ident}_wd_o,  // this cycle's write of it")
             if f.wnext:
@@ -813,22 +807,20 @@ def gen_block(m):
         if f.strobe:
             L.append(f"  assign reg2hw_{f.ident}_set_o = do_write && hit_{f.reg.lower()} && "
                      f"w_{f.ident} != reg2hw_{f.ident}_o;")
-    # Values after this cycle: the written entry replaced under `cond`.
-    for kind, cond, what in (("next", "do_write", "this cycle's accepted write"),
-                             ("wnext", "wr_access", "this cycle's write access, accepted or not")):
-        nxt = [(r, f) for r in rw for f in r.fields if getattr(f, kind)]
-        if nxt:
-            L += ["", f"  // Values after {what}, else the stored value."]
-        for r, f in nxt:
-            w = sv_w(f)
-            if r.is_array:
-                g = gname[r.name]
-                L += [f"  for (genvar k = 0; k < {sv_count(r)}; k++) begin : g_{kind}_{f.ident}",
-                      f"    assign reg2hw_{f.ident}_{kind}_o[k*{w} +: {w}] =",
-                      f"        {cond} && hit_{r.ident} && 32'(idx_{g}) == k ? w_{f.ident} : reg2hw_{f.ident}_o[k*{w} +: {w}];",
-                      "  end"]
-            else:
-                L.append(f"  assign reg2hw_{f.ident}_{kind}_o = {cond} && hit_{r.ident} ? w_{f.ident} : reg2hw_{f.ident}_o;")
+    # Values after this cycle's write access: the written entry replaced.
+    nxt = [(r, f) for r in rw for f in r.fields if f.wnext]
+    if nxt:
+        L += ["", "  // Values after this cycle's write access, accepted or not, else the stored value."]
+    for r, f in nxt:
+        w = sv_w(f)
+        if r.is_array:
+            g = gname[r.name]
+            L += [f"  for (genvar k = 0; k < {sv_count(r)}; k++) begin : g_wnext_{f.ident}",
+                  f"    assign reg2hw_{f.ident}_wnext_o[k*{w} +: {w}] =",
+                  f"        wr_access && hit_{r.ident} && 32'(idx_{g}) == k ? w_{f.ident} : reg2hw_{f.ident}_o[k*{w} +: {w}];",
+                  "  end"]
+        else:
+            L.append(f"  assign reg2hw_{f.ident}_wnext_o = wr_access && hit_{r.ident} ? w_{f.ident} : reg2hw_{f.ident}_o;")
     if any(f.wnext for f in m.fields):
         L.append("  assign reg2hw_we_o = do_write;")
     wp = [(r, f) for r in rw for f in r.fields if f.wport]

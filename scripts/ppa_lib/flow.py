@@ -332,17 +332,28 @@ def yosys_map_script(lib, clock_ps, out, abc_script):
     return '\n'.join(s) + '\n'
 
 
-def run_tool(cmd, log, what, timeout=None):
+def _exit_text(code):
+    return f"died of signal {-code}" if code < 0 else f"exit {code}"
+
+
+def _log_tail(log):
+    with open(log, errors='replace') as f:
+        return ''.join(f.readlines()[-15:])
+
+
+def run_tool(cmd, log, what, timeout=None, allow_fail=False):
+    """Run cmd into log; its run time in s. allow_fail: (run time, exit code) instead of
+    an error on a non-zero exit."""
     t0 = time.time()
     with open(log, 'w') as f:
         try:
             r = subprocess.run(cmd, stdout=f, stderr=subprocess.STDOUT, timeout=timeout)
         except subprocess.TimeoutExpired:
             raise PpaError(f"{what} did not finish in {timeout} s (log: {log})")
+    if allow_fail:
+        return time.time() - t0, r.returncode
     if r.returncode != 0:
-        with open(log, errors='replace') as f:
-            tail = ''.join(f.readlines()[-15:])
-        raise PpaError(f"{what} failed (exit {r.returncode}); last lines of {log}:\n{tail}")
+        raise PpaError(f"{what} failed ({_exit_text(r.returncode)}); last lines of {log}:\n{_log_tail(log)}")
     return time.time() - t0
 
 
@@ -406,6 +417,7 @@ MODULE_CATEGORY = {
     'mmu_adm_thresh': 'thresholds',     # the threshold calculator: registered pools and n_p, per-profile thresholds
     'mmu_adm_thcalc': 'thresholds',     # its combinational half, once per configuration (PIPE 1: twice)
     'mmu_adm_op': 'control',            # profile lookup, policy select
+    'mmu_adm_lookup': 'control',        # PIPE 1: the read stage's look-up, once per configuration
     'mmu_adm_csr': 'csr',
 }
 
@@ -523,12 +535,12 @@ set_output_delay 0 -clock clk [all_outputs]
 set_false_path -from [get_ports rst_ni]
 puts "@@CRIT"
 report_checks -path_delay max -digits 4
+puts "@@ENDS"
+report_checks -path_delay max -group_count 1000000 -endpoint_count 1 -format end -digits 4
 puts "@@SUMMARY"
 report_wns -digits 4
 report_tns -digits 4
 report_worst_slack -digits 4
-puts "@@ENDS"
-report_checks -path_delay max -group_count 1000000 -endpoint_count 1 -format end -digits 4
 puts "@@DONE"
 """
 
@@ -546,11 +558,11 @@ def _sections(text):
 
 
 def parse_sta(text, unit_ps):
+    """What an OpenSTA log (sta_script) reports; a section the tool did not reach is
+    missing (complete: it reached the end)."""
     sec = _sections(text)
-    if 'DONE' not in sec:
-        raise PpaError('OpenSTA output incomplete (no @@DONE marker)')
     crit = '\n'.join(sec.get('CRIT', []))
-    res = {}
+    res = {'complete': 'DONE' in sec}
     m = re.search(r'Startpoint:\s*(\S+)\s*\(([^)]*)\)', crit)
     res['startpoint'] = m.group(1) if m else None
     res['startpoint_kind'] = m.group(2) if m else None
@@ -566,6 +578,9 @@ def parse_sta(text, unit_ps):
         m = re.match(r'^\s*(-?[0-9.]+)\s+data arrival time', line)
         if m and arrival is None:
             arrival = float(m.group(1))
+        m = re.match(r'^\s*(-?[0-9.]+)\s+slack\b', line)
+        if m:
+            res['crit_slack_ps'] = float(m.group(1)) * unit_ps
     starts_at_reg = bool(res['startpoint_kind'] and 'flip-flop' in res['startpoint_kind'])
     res['logic_depth'] = max(0, len(cells) - (1 if starts_at_reg else 0))
     res['path_cells'] = cells
@@ -581,7 +596,20 @@ def parse_sta(text, unit_ps):
         if m:
             ends.append((m.group(1), float(m.group(4)) * unit_ps))
     res['endpoints'] = ends
+    res.setdefault('crit_slack_ps', None)
     return res
+
+
+def sta_worst_slack(sta, exit_code):
+    """The worst slack in ps and how it was derived: from report_worst_slack, or, when
+    OpenSTA stopped before it (2.0.17 has died in report_wns), from the worst path that
+    report_checks printed (the same figure: it reports the path of least slack)."""
+    if exit_code == 0 and sta['complete'] and sta['worst_slack_ps'] is not None:
+        return sta['worst_slack_ps'], 'report_worst_slack'
+    if sta['crit_slack_ps'] is not None:
+        return sta['crit_slack_ps'], (f"the worst path of report_checks (OpenSTA {_exit_text(exit_code)} "
+                                      f"before report_worst_slack)")
+    return None, None
 
 
 def endpoint_groups(ends, inst_cat=None):
@@ -711,12 +739,17 @@ def run(cfg, lib=None, clock_ps=None, out='ppa-out', yosys_timeout=None, log=pri
     with open(tcl, 'w') as f:
         f.write(sta_script(lib, os.path.join(out, 'netlist.v'), clock_ps / unit_ps))
     log('ppa: OpenSTA ...')
-    t_sta = run_tool(['sta', '-no_init', '-no_splash', '-exit', tcl], os.path.join(out, 'sta.log'), 'OpenSTA')
-    with open(os.path.join(out, 'sta.log'), errors='replace') as f:
+    sta_log = os.path.join(out, 'sta.log')
+    t_sta, sta_exit = run_tool(['sta', '-no_init', '-no_splash', '-exit', tcl], sta_log, 'OpenSTA', allow_fail=True)
+    with open(sta_log, errors='replace') as f:
         sta = parse_sta(f.read(), unit_ps)
-    if sta['worst_slack_ps'] is None or not sta['endpoint']:
-        raise PpaError(f"OpenSTA reported no timing path (see {os.path.join(out, 'sta.log')})")
-    min_period = clock_ps - sta['worst_slack_ps']
+    worst_slack, slack_source = sta_worst_slack(sta, sta_exit)
+    if worst_slack is None or not sta['endpoint']:
+        raise PpaError(f"OpenSTA reported no timing path ({_exit_text(sta_exit)}); last lines of {sta_log}:\n"
+                       f"{_log_tail(sta_log)}")
+    if sta_exit != 0:
+        log(f"ppa: OpenSTA {_exit_text(sta_exit)}; worst slack from {slack_source}")
+    min_period = clock_ps - worst_slack
     groups = endpoint_groups(sta['endpoints'], instance_categories(os.path.join(out, 'generic_src.v')))
     rep['timing'] = dict(
         clock_ps=clock_ps,
@@ -724,10 +757,11 @@ def run(cfg, lib=None, clock_ps=None, out='ppa-out', yosys_timeout=None, log=pri
                            startpoint=sta['startpoint'], startpoint_kind=sta['startpoint_kind'],
                            endpoint=sta['endpoint'], endpoint_kind=sta['endpoint_kind'],
                            logic_depth=sta['logic_depth']),
-        worst_slack_ps=round(sta['worst_slack_ps'], 2),
-        wns_ps=round(min(0.0, sta['worst_slack_ps']), 2),
-        tns_ps=round(sta['tns_ps'], 2) if sta['tns_ps'] is not None else None,
-        met=sta['worst_slack_ps'] >= 0,
+        worst_slack_ps=round(worst_slack, 2),
+        slack_source=slack_source,
+        wns_ps=round(min(0.0, worst_slack), 2),
+        tns_ps=round(sta['tns_ps'], 2) if sta['tns_ps'] is not None and slack_source == 'report_worst_slack' else None,
+        met=worst_slack >= 0,
         min_period_ps=round(min_period, 2),
         fmax_mhz=round(1e6 / min_period, 1) if min_period > 0 else None,
         endpoints=len(sta['endpoints']),
@@ -814,6 +848,7 @@ def markdown(rep):
                   f"| end point | `{cp['endpoint']}` ({cp['endpoint_kind']}) |",
                   f"| highest frequency met | {fmt(t['fmax_mhz'])} MHz (min period {fmt(t['min_period_ps'])} ps) |",
                   f"| WNS / TNS at {t['clock_ps']:g} ps | {fmt(t['wns_ps'], 2)} / {fmt(t['tns_ps'], 2)} ps ({'met' if t['met'] else 'violated'}) |",
+                  f"| worst slack from | {t.get('slack_source', 'report_worst_slack')} |",
                   '', t['method'] + '.', '',
                   '## Worst slack by register', '', '| register / port | category | endpoints | worst slack (ps) |',
                   '|---|---|---|---|']

@@ -216,5 +216,68 @@ class HierarchyBreakdown(unittest.TestCase):
         self.assertEqual(flow.register_category('rsp_valid_o', cats), 'control')
 
 
+# An OpenSTA log of sta_script in ns (unit 1000 ps): the worst path, two endpoints, the
+# summary; STA_CRASHED stops where OpenSTA 2.0.17 died (SIGSEGV in report_wns).
+STA_PATH = """@@CRIT
+Startpoint: a_ires[1]$_DFF_P_ (rising edge-triggered flip-flop clocked by clk)
+Endpoint: u_csr/cnt_stat_drops[17]$_DFFE_PN0P_
+          (rising edge-triggered flip-flop clocked by clk)
+    Delay      Time   Description
+-------------------------------------------------------------
+   0.0000    0.0000 ^ a_ires[1]$_DFF_P_/CLK (DFFHQNx1_ASAP7_75t_R)
+   0.0650    0.0650 ^ a_ires[1]$_DFF_P_/QN (DFFHQNx1_ASAP7_75t_R)
+   1.6172    1.6822 ^ u_csr/_35315_/Y (NAND2x1_ASAP7_75t_R)
+   0.0000    1.6822 ^ u_csr/cnt_stat_drops[17]$_DFFE_PN0P_/D (DFFASRHQNx1_ASAP7_75t_R)
+             1.6822   data arrival time
+             0.9772   data required time
+            -1.6822   data arrival time
+-------------------------------------------------------------
+            -0.7050   slack (VIOLATED)
+
+@@ENDS
+u_csr/cnt_stat_drops[17]$_DFFE_PN0P_/D (DFFASRHQNx1_ASAP7_75t_R)   0.9772   1.6822   -0.7050 (VIOLATED)
+pool_used[3]$_DFF_PN0_/D (DFFASRHQNx1_ASAP7_75t_R)   0.9772   1.1000   -0.1228 (VIOLATED)
+@@SUMMARY
+"""
+STA_CRASHED = STA_PATH
+STA_COMPLETE = STA_PATH + """wns -0.7050
+tns -0.8278
+worst slack -0.7050
+@@DONE
+"""
+
+
+class StaLog(unittest.TestCase):
+    def test_a_complete_log_takes_report_worst_slack(self):
+        sta = flow.parse_sta(STA_COMPLETE, 1000.0)
+        self.assertTrue(sta['complete'])
+        slack, how = flow.sta_worst_slack(sta, 0)
+        self.assertAlmostEqual(slack, -705.0, places=6)
+        self.assertEqual(how, 'report_worst_slack')
+        self.assertAlmostEqual(sta['tns_ps'], -827.8, places=6)
+
+    def test_a_crash_after_report_checks_takes_its_worst_path(self):
+        sta = flow.parse_sta(STA_CRASHED, 1000.0)
+        self.assertFalse(sta['complete'])
+        self.assertIsNone(sta['worst_slack_ps'])
+        slack, how = flow.sta_worst_slack(sta, -11)
+        self.assertAlmostEqual(slack, -705.0, places=6)
+        self.assertEqual(how, 'the worst path of report_checks (OpenSTA died of signal 11 before report_worst_slack)')
+        self.assertAlmostEqual(sta['arrival_ps'], 1682.2, places=6)
+        self.assertEqual(sta['endpoint'], 'u_csr/cnt_stat_drops[17]$_DFFE_PN0P_')
+        # The endpoint list printed before the summary.
+        self.assertEqual([e for e, _ in sta['endpoints']],
+                         ['u_csr/cnt_stat_drops[17]$_DFFE_PN0P_/D', 'pool_used[3]$_DFF_PN0_/D'])
+
+    def test_a_crash_before_any_path_has_no_slack(self):
+        sta = flow.parse_sta('@@CRIT\n', 1000.0)
+        self.assertEqual(flow.sta_worst_slack(sta, -11), (None, None))
+
+    def test_the_script_lists_the_endpoints_before_the_summary(self):
+        tcl = flow.sta_script(dict(sta='x.lib'), 'netlist.v', 1.0)
+        self.assertLess(tcl.index('@@ENDS'), tcl.index('report_wns'))
+        self.assertLess(tcl.index('@@CRIT'), tcl.index('@@ENDS'))
+
+
 if __name__ == '__main__':
     unittest.main()

@@ -77,16 +77,6 @@ class GenRegs(unittest.TestCase):
         self.assertIn("assign reg2hw_qmap_widx_o = idx_g200;", sv)
         self.assertIn("assign reg2hw_iprof_xoff_cells_wd_o = w_iprof_xoff_cells;", sv)
         self.assertNotIn("reg2hw_buffer_cells_we_o", sv)
-        # A field marked next: its value after this cycle, the write's entry replaced.
-        m = copy.deepcopy(MAP)
-        field(m, "IPROF_XOFF", "cells")["next"] = True
-        rc, err, files = self.run_gen(m)
-        self.assertEqual(rc, 0, err)
-        sv = files["rtl/mmu_adm_csr.sv"]
-        self.assertIn("output wire [NPROF*CW-1:0] reg2hw_iprof_xoff_cells_next_o,", sv)
-        self.assertIn("do_write && hit_iprof_xoff && 32'(idx_g040_s8) == k ? w_iprof_xoff_cells : "
-                      "reg2hw_iprof_xoff_cells_o[k*CW +: CW];", sv)
-        self.assertNotIn("reg2hw_buffer_cells_cells_next_o", sv)
         # A field marked wnext: its value after the write access, accepted or not, and the
         # accepted write that selects behind it.
         m = copy.deepcopy(MAP)
@@ -105,7 +95,7 @@ class GenRegs(unittest.TestCase):
         self.assertIn("assign reg2hw_buffer_cells_cells_wnext_o = wr_access && hit_buffer_cells ? "
                       "w_buffer_cells_cells : reg2hw_buffer_cells_cells_o;", sv)
         self.assertIn("assign reg2hw_we_o = do_write;", sv)
-        self.assertNotIn("reg2hw_iprof_xoff_cells_next_o", sv)
+        self.assertNotIn("reg2hw_ctrl_ewma_k_wnext_o", sv)
 
     def test_overlapping_addresses(self):
         # An array interleaved badly with IPROF_* (0x47 + 2 x 4 = IPROF_MODE[2]'s 0x4f? no:
@@ -136,7 +126,6 @@ class GenRegs(unittest.TestCase):
         self.bad(lambda m: field(m, "CTRL", "ewma_rule").update({"colour": 1}), "CTRL.ewma_rule", "colour")
         self.bad(lambda m: field(m, "CTRL", "policy").update({"enum": {"dt": 0, "x": 8}}), "CTRL.policy", "enum x")
         self.bad(lambda m: field(m, "IPROF_MODE", "shift").update({"min": -17}), "IPROF_MODE.shift", "min -17")
-        self.bad(lambda m: field(m, "STAT_TOTAL", "cells").update({"next": True}), "STAT_TOTAL", "next")
         self.bad(lambda m: field(m, "STAT_TOTAL", "cells").update({"wport": True}), "STAT_TOTAL", "wport")
         self.bad(lambda m: field(m, "STAT_TOTAL", "cells").update({"wnext": True}), "STAT_TOTAL", "wnext")
         rc, err, files = self.run_gen('{"registers": [')
