@@ -129,15 +129,17 @@ def paper_buffer():
 
 
 def paper_scenario(name, load, burst_bytes, duration_us, seed, trace_dir, policy="dt", rdma="dcqcn",
-                   tcp="cubic", queries_per_s=2.0, tcp_incast=False, all_rdma=False):
+                   tcp="cubic", queries_per_s=2.0, tcp_incast=False, all_rdma=False, launch_us=None):
     """The §4.1 fabric with websearch background (lossy, `tcp`) at `load` and the query-response
     incast (lossless, `rdma`) of `burst_bytes` files at `queries_per_s` per server; with
     `tcp_incast` the roles swap (Figs. 11, 12: RDMA background, TCP incast), with `all_rdma`
     both are lossless `rdma` (Fig. 10). Load is a
     fraction of a server's share of its leaf's uplinks (25G / oversubscription), as the
     artifact's request rate (load x server rate / oversubscription / mean flow size); every
-    flow and query goes to servers of another leaf. Traces are written to trace_dir and named
-    in the scenario by that path."""
+    flow and query goes to servers of another leaf. Flows start in the first `launch_us` (default:
+    the whole run; the artifact launches for 2 s of a 3 s run so that flows can finish). Traces
+    are written to trace_dir and named in the scenario by that path."""
+    launch_us = duration_us if launch_us is None else launch_us
     sc = base(name, duration_us)
     sc["seed"] = seed
     sc["topology"] = {"generator": {"type": "leaf_spine", "leaves": PAPER_LEAVES, "spines": PAPER_SPINES,
@@ -171,9 +173,9 @@ def paper_scenario(name, load, burst_bytes, duration_us, seed, trace_dir, policy
     bg_dscp, inc_dscp = (LOSSLESS_DSCP, LOSSY_DSCP) if tcp_incast else (LOSSY_DSCP, LOSSLESS_DSCP)
     if all_rdma:
         bg_dscp = inc_dscp = LOSSLESS_DSCP
-    bg = workloads.background(servers, load / 4, SERVER_GBPS, duration_us, "websearch", seed=seed,
+    bg = workloads.background(servers, load / 4, SERVER_GBPS, launch_us, "websearch", seed=seed,
                               dscp=bg_dscp, groups=leaves)
-    inc = workloads.query_response(servers, burst_bytes, queries_per_s, duration_us, seed=seed + 1000,
+    inc = workloads.query_response(servers, burst_bytes, queries_per_s, launch_us, seed=seed + 1000,
                                    dscp=inc_dscp, groups=leaves)
     d = pathlib.Path(trace_dir)
     d.mkdir(parents=True, exist_ok=True)
@@ -1033,6 +1035,79 @@ whose queue fills and pauses the other leaves' uplinks. {fabric_pause_text(red, 
 {occupancy_text(avg, "load", fig7_occupancy(avg, "load"), dict(OCC_WHY, **dict.fromkeys(("7d-dt", "7d-rv"), fabric_pool_edge(avg, "load"))))}
 """
     return avg, text
+
+
+def paper_rate_metrics(s, d):
+    """cc_metrics plus the incast's 99th percentile FCT and mean slowdown (the paper's metric, FCT
+    over the flow alone on its path), the queries, and the run's speed (summary.json's simulation
+    loop wall time, packet-hops and their ratio)."""
+    m = cc_metrics(s, d)
+    inc = s["generators"]["incast"]
+    m.update(incast_fct_p99_us=inc["fct_ns"]["p99"] / 1000, incast_slowdown_mean=inc["slowdown"]["mean"],
+             queries=inc["flows"] / PAPER_HPL, wall_s=s["wall_time_s"], hops=s["packets"]["hops"],
+             hops_per_s=s["packets"]["hops"] / s["wall_time_s"])
+    return m
+
+
+def reverie_fig7_paper(out, mmusim, jobs, full):
+    """Fig. 7 at 80 % load on the fabric at the paper's query rate, 2 queries/s/server (the
+    -fabric experiments compress time 10 x): flows start in the first `launch` ms, the run goes on
+    for a tail so that they finish; one run at a time (each is long)."""
+    launch_us, tail_us, qps, seed = (300_000 if full else 10_000), 10_000, 2.0, 1
+    name = "reverie-fig7-paper"
+
+    def make(x, s):
+        return paper_scenario(f"pap-l{int(x * 100)}-s{s}", x, 2_000_000, launch_us + tail_us, s,
+                              os.path.join(work_dir(out), "traces"), queries_per_s=qps, launch_us=launch_us)
+    runs = []
+    for p in POLICIES:
+        sc = make(0.8, seed)
+        sc["admission"] = dict(sc.get("admission", {}), policy=p)
+        runs.append(({"load": 0.8, "policy": p, "seed": seed}, sc))
+    rows = [dict(label, **paper_rate_metrics(s, d)) for label, s, d in run_all(runs, out, mmusim, 1)]
+    write_csv(os.path.join(out, f"{name}.csv"), rows)
+    by = {r["policy"]: r for r in rows}
+    comp_path = os.path.join(out, "reverie-fig7-fabric.csv")
+    comp = {}
+    if os.path.exists(comp_path):
+        with open(comp_path) as f:
+            comp = {r["policy"]: r for r in csv.DictReader(f) if float(r["load"]) == 0.8}
+    lines = ["| run | policy | queries (incasts) | PFC pauses | pauses per incast | incast FCT mean (us) | incast FCT p99 (us) "
+             "| incast slowdown mean | short-flow p99 FCT (us) | incast flows done | lossless drops | conserved |",
+             "|---|---|---|---|---|---|---|---|---|---|---|---|"]
+    for p in POLICIES:
+        r = by[p]
+        lines.append(f"| paper rate, {launch_us / 1000:g} ms | {p} | {r['queries']:.0f} | {r['pfc_pauses']} | "
+                     f"{r['pfc_pauses'] / r['queries']:.2f} | {r['incast_fct_mean_us']:.1f} | {r['incast_fct_p99_us']:.1f} | "
+                     f"{r['incast_slowdown_mean']:.2f} | {r['short_fct_p99_us']:.0f} | {r['incast_completed']}/{r['incast_flows']} | "
+                     f"{r['drops_lossless']} | {'yes' if r['conserved'] else 'no'} |")
+    for p in POLICIES if comp else ():
+        r = comp[p]
+        q = float(r["incast_flows"]) / PAPER_HPL
+        lines.append(f"| 10 x rate, 6 ms (`reverie-fig7-fabric`) | {p} | {q:.0f} | {float(r['pfc_pauses']):.0f} | "
+                     f"{float(r['pfc_pauses']) / q:.2f} | {float(r['incast_fct_mean_us']):.1f} | — | — | "
+                     f"{float(r['short_fct_p99_us']):.0f} | {float(r['incast_completed']):.0f}/{float(r['incast_flows']):.0f} | "
+                     f"{float(r['drops_lossless']):.0f} | {'yes' if float(r['conserved']) == 1 else 'no'} |")
+    red = {}
+    for key, col, other in (("pauses_vs_dt", "pfc_pauses", "dt"), ("pauses_vs_abm", "pfc_pauses", "abm"),
+                            ("fct_vs_dt", "incast_fct_mean_us", "dt"), ("fct_vs_abm", "incast_fct_mean_us", "abm"),
+                            ("short_vs_dt", "short_slowdown_p99", "dt")):
+        red[key] = pct_less(by["reverie"][col], by[other][col])
+    text = f"""## Reverie Fig. 7 on the 256-host fabric at the paper's query rate
+
+`python3 -m traffic.experiments {name} --out docs/results --doc docs/results.md{' --full' if full else ''}`:
+`paper_scenario` as `reverie-fig7-fabric` (80 % websearch, Cubic, lossy; 2 MB DCQCN query-response
+incast, each query to the 16 servers of a random other leaf, file / 16 per answer) at the paper's
+{qps:g} queries/s/server: flows start in the first {launch_us / 1000:g} ms, the run lasts {(launch_us + tail_us) / 1000:g} ms so that
+they finish (the artifact launches for 2 s and stops 1 s later); seed {seed}; dt, abm and reverie run one
+after the other. File: `{name}.csv` (with each run's simulation wall time and packet-hops/s,
+docs/performance.md "Reverie §4.1 at paper scale").
+
+{chr(10).join(lines)}
+
+{paper_comparison(red, FIG7_PAPER + FIG7C_PAPER)}
+"""
+    return rows, text
 
 
 def reverie_fig11_fabric(out, mmusim, jobs, full):
