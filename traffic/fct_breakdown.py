@@ -7,7 +7,9 @@ spine ports toward the requester leaf, the requester port), the share paused by 
 spines and responder uplinks, and how many other incasts overlap it. Needs a run with
 `--vcd-signals queues,pfc`.
 
-  python3 -m traffic.fct_breakdown RUN_DIR [--hpl 16] [--spines 4]
+  python3 -m traffic.fct_breakdown RUN_DIR [--hpl 16] [--spines 4] [--flows-only]
+
+With --flows-only (any run, no VCD needed) only the completion times and the overlap.
 """
 import argparse
 import bisect
@@ -77,6 +79,27 @@ def incasts(flows_csv):
     return q
 
 
+def overlaps(qs):
+    """{incast key: other incasts in flight (fabric-wide) at some time during it}, completed ones."""
+    spans = sorted((k[0], max(float(r["finish_ns"] or "inf") for r in v)) for k, v in qs.items())
+    out = {}
+    for k, fl in qs.items():
+        if all(r["finish_ns"] for r in fl):
+            t0, t1 = k[0], max(float(r["finish_ns"]) for r in fl)
+            out[k] = sum(1 for (u0, u1) in spans if u0 < t1 and u1 > t0) - 1
+    return out
+
+
+def flows_only(run, hpl=16, rate_gbps=25):
+    qs = incasts(os.path.join(run, "flows.csv"))
+    ov = overlaps(qs)
+    return [{"start_us": k[0] / 1000, "requester": k[1],
+             "last_fct_us": (max(float(r["finish_ns"]) for r in qs[k]) - k[0]) / 1000,
+             "floor_us": sum(int(r["bytes"]) for r in qs[k]) * 8 / (rate_gbps * 1e3),
+             "mean_fct_us": sum(float(r["fct_ns"]) for r in qs[k]) / len(qs[k]) / 1000,
+             "overlapping_incasts": n} for k, n in sorted(ov.items())]
+
+
 def breakdown(run, hpl=16, spines=4, rate_gbps=25):
     eth = lambda i: f"Ethernet{4 * i}"  # noqa: E731
     series = parse_vcd(os.path.join(run, "counters.vcd"),
@@ -84,7 +107,7 @@ def breakdown(run, hpl=16, spines=4, rate_gbps=25):
     with open(os.path.join(run, "summary.json")) as f:
         s = json.load(f)
     qs = incasts(os.path.join(run, "flows.csv"))
-    spans = sorted((k[0], max(float(r["finish_ns"] or "inf") for r in v)) for k, v in qs.items())
+    ov = overlaps(qs)
     out = []
     for (t0, req), fl in sorted(qs.items()):
         if any(not r["finish_ns"] for r in fl):
@@ -101,7 +124,6 @@ def breakdown(run, hpl=16, spines=4, rate_gbps=25):
         sp = [series[f"spine{k}/mmu/{eth(L)}/queue3/egress_bytes"] for k in range(spines)]
         up_p = [series[f"leaf{R}/egress_{eth(hpl + k)}/tx_paused3"] for k in range(spines)]
         sp_p = [series[f"spine{k}/egress_{eth(L)}/tx_paused3"] for k in range(spines)]
-        overlap = sum(1 for (u0, u1) in spans if u0 < t1 and u1 > t0) - 1
         out.append({
             "start_us": t0 / 1000, "requester": req, "requester_leaf": L, "responder_leaf": R,
             "last_fct_us": (t1 - t0) / 1000, "floor_us": floor_us,
@@ -112,7 +134,7 @@ def breakdown(run, hpl=16, spines=4, rate_gbps=25):
             "uplink_queue_kb": sum(integrate(x, a, b) for x in up) / dur / 1000,
             "spine_paused_pct": 100 * sum(integrate(x, a, b) for x in sp_p) / dur / spines,
             "uplink_paused_pct": 100 * sum(integrate(x, a, b) for x in up_p) / dur / spines,
-            "overlapping_incasts": overlap})
+            "overlapping_incasts": ov[(t0, req)]})
     tr = s.get("transport", {}).get("dcqcn", {})
     return out, {"incast_flows": s["generators"]["incast"]["flows"], "cnps": tr.get("cnps_received", 0),
                  "xoff": s["pfc"]["xoff_events"]}
@@ -124,8 +146,12 @@ def main(argv=None):
     ap.add_argument("--hpl", type=int, default=16)
     ap.add_argument("--spines", type=int, default=4)
     ap.add_argument("--csv", help="write the per-incast rows here")
+    ap.add_argument("--flows-only", action="store_true", help="from flows.csv alone: completion and overlap")
     a = ap.parse_args(argv)
-    rows, tot = breakdown(a.run, a.hpl, a.spines)
+    if a.flows_only:
+        rows, tot = flows_only(a.run, a.hpl), None
+    else:
+        rows, tot = breakdown(a.run, a.hpl, a.spines)
     if not rows:
         print("fct_breakdown: error: no completed incast in the run", file=sys.stderr)
         return 1
@@ -135,7 +161,8 @@ def main(argv=None):
             w.writeheader()
             w.writerows(rows)
     n = len(rows)
-    print(f"incasts completed {n}; DCQCN CNPs per incast flow {tot['cnps'] / tot['incast_flows']:.2f}; XOFF {tot['xoff']}")
+    print(f"incasts completed {n}" + (f"; DCQCN CNPs per incast flow {tot['cnps'] / tot['incast_flows']:.2f}; "
+                                      f"XOFF {tot['xoff']}" if tot else ""))
     for k in rows[0]:
         if k in ("start_us", "requester", "requester_leaf", "responder_leaf"):
             continue

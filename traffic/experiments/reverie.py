@@ -1316,7 +1316,7 @@ def fabric_fct_text(avg, xkey, burst, xfmt):
     return f"""Incast FCT (dt/abm/reverie) against the time a file takes through the requester's one 25G port at
 line rate: {per}. The answers already arrive at about that port's line rate under every policy, so
 the pauses Reverie saves do not hold them back in these runs, and the paper's FCT gain does not appear
-(only the first milliseconds of a paper run are simulated, at 10 x its query rate)."""
+(section "Why the fabric's incast FCT does not move" measures it; the paper's query rate, `reverie-fig7-paper`, does not change it)."""
 
 
 
