@@ -129,7 +129,8 @@ def paper_buffer():
 
 
 def paper_scenario(name, load, burst_bytes, duration_us, seed, trace_dir, policy="dt", rdma="dcqcn",
-                   tcp="cubic", queries_per_s=2.0, tcp_incast=False, all_rdma=False, launch_us=None):
+                   tcp="cubic", queries_per_s=2.0, tcp_incast=False, all_rdma=False, launch_us=None,
+                   next_leaf=False):
     """The §4.1 fabric with websearch background (lossy, `tcp`) at `load` and the query-response
     incast (lossless, `rdma`) of `burst_bytes` files at `queries_per_s` per server; with
     `tcp_incast` the roles swap (Figs. 11, 12: RDMA background, TCP incast), with `all_rdma`
@@ -137,7 +138,9 @@ def paper_scenario(name, load, burst_bytes, duration_us, seed, trace_dir, policy
     fraction of a server's share of its leaf's uplinks (25G / oversubscription), as the
     artifact's request rate (load x server rate / oversubscription / mean flow size); every
     flow and query goes to servers of another leaf. Flows start in the first `launch_us` (default:
-    the whole run; the artifact launches for 2 s of a 3 s run so that flows can finish). Traces
+    the whole run; the artifact launches for 2 s of a 3 s run so that flows can finish). With
+    `next_leaf`, the artifact's pattern instead of §4.1's random leaf: leaf l's background goes to
+    leaf l + 1 only and its servers query leaf l + 1 only (`incast_rdma`, `workload_tcp`). Traces
     are written to trace_dir and named in the scenario by that path."""
     launch_us = duration_us if launch_us is None else launch_us
     sc = base(name, duration_us)
@@ -173,10 +176,19 @@ def paper_scenario(name, load, burst_bytes, duration_us, seed, trace_dir, policy
     bg_dscp, inc_dscp = (LOSSLESS_DSCP, LOSSY_DSCP) if tcp_incast else (LOSSY_DSCP, LOSSLESS_DSCP)
     if all_rdma:
         bg_dscp = inc_dscp = LOSSLESS_DSCP
-    bg = workloads.background(servers, load / 4, SERVER_GBPS, launch_us, "websearch", seed=seed,
-                              dscp=bg_dscp, groups=leaves)
-    inc = workloads.query_response(servers, burst_bytes, queries_per_s, launch_us, seed=seed + 1000,
-                                   dscp=inc_dscp, groups=leaves)
+    if next_leaf:
+        pairs = [(leaves[k], [leaves[k], leaves[(k + 1) % PAPER_LEAVES]]) for k in range(PAPER_LEAVES)]
+        bg = workloads.merge(*(workloads.background(src, load / 4, SERVER_GBPS, launch_us, "websearch",
+                                                    seed=seed + 2000 * k, dscp=bg_dscp, groups=g)
+                               for k, (src, g) in enumerate(pairs)))
+        inc = workloads.merge(*(workloads.query_response(src, burst_bytes, queries_per_s, launch_us,
+                                                         seed=seed + 1000 + 2000 * k, dscp=inc_dscp, groups=g)
+                                for k, (src, g) in enumerate(pairs)))
+    else:
+        bg = workloads.background(servers, load / 4, SERVER_GBPS, launch_us, "websearch", seed=seed,
+                                  dscp=bg_dscp, groups=leaves)
+        inc = workloads.query_response(servers, burst_bytes, queries_per_s, launch_us, seed=seed + 1000,
+                                       dscp=inc_dscp, groups=leaves)
     d = pathlib.Path(trace_dir)
     d.mkdir(parents=True, exist_ok=True)
     trace.write_trace(d / f"{name}-bg.csv", bg)

@@ -122,6 +122,34 @@ class LaunchWindow(unittest.TestCase):
                 self.assertTrue(starts)
                 self.assertLess(max(starts), 20_000_000.0, name)
 
+    def test_next_leaf_is_the_artifacts_pattern(self):
+        # reverie-evaluation-sigcomm2023.cc: leaf l's servers query all 16 servers of leaf l + 1
+        # (mod 16), and its background goes to leaf l + 1 only.
+        seed = random.randrange(1, 2**31)
+        print(f"\nseed {seed}")
+        with tempfile.TemporaryDirectory() as d:
+            reverie.paper_scenario("n", 0.8, 2_000_000, 5_000, seed, d, queries_per_s=20.0, next_leaf=True)
+            rows = {}
+            for kind in ("bg", "incast"):
+                with open(os.path.join(d, f"n-{kind}.csv")) as f:
+                    rows[kind] = list(csv.DictReader(x for x in f if not x.startswith("#")))
+        self.assertTrue(rows["bg"] and rows["incast"])
+        for r in rows["bg"]:
+            self.assertEqual((int(r["dst"]) // 16 - int(r["src"]) // 16) % 16, 1, r)
+        queries = {}
+        for r in rows["incast"]:
+            self.assertEqual((int(r["src"]) // 16 - int(r["dst"]) // 16) % 16, 1, r)
+            self.assertEqual(int(r["bytes"]), 2_000_000 // 16)
+            queries.setdefault((r["start_ns"], r["dst"]), set()).add(int(r["src"]))
+        for (_, dst), srcs in queries.items():
+            leaf = (int(dst) // 16 + 1) % 16
+            self.assertEqual(srcs, set(range(16 * leaf, 16 * leaf + 16)))
+        for kind in rows:
+            starts = [float(r["start_ns"]) for r in rows[kind]]
+            self.assertEqual(starts, sorted(starts))
+            self.assertEqual([int(r["src_port"]) for r in rows[kind]],
+                             [49152 + i % 16384 for i in range(len(rows[kind]))])
+
 
 if __name__ == "__main__":
     unittest.main()
