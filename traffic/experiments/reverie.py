@@ -1138,7 +1138,7 @@ run is conservative: lossless drops {'/'.join(str(by[p]['drops_lossless']) for p
         per = {p: by[p]["pfc_pauses"] / by[p]["queries"] for p in POLICIES}
         cper = {p: float(comp[p]["pfc_pauses"]) / (float(comp[p]["incast_flows"]) / PAPER_HPL) for p in POLICIES}
         text += f""" Pauses per incast, dt/abm/reverie: {'/'.join(f'{per[p]:.1f}' for p in POLICIES)} here,
-{'/'.join(f'{cper[p]:.1f}' for p in POLICIES)} at 10 x the rate (6 ms runs, means over {float(comp['dt']['seeds']):.0f} seeds))."""
+{'/'.join(f'{cper[p]:.1f}' for p in POLICIES)} at 10 x the rate (6 ms runs, means over {float(comp['dt']['seeds']):.0f} seeds)."""
     return text
 
 
