@@ -90,14 +90,33 @@ def overlaps(qs):
     return out
 
 
+def background_to(flows_csv):
+    """{destination host: [(start_ns, finish_ns or inf, bytes)]} of the other generators' flows."""
+    out = collections.defaultdict(list)
+    with open(flows_csv) as f:
+        for r in csv.DictReader(f):
+            if r["generator"] != "incast":
+                out[int(r["dst"][1:])].append((float(r["start_ns"]), float(r["finish_ns"] or "inf"), int(r["bytes"])))
+    return out
+
+
+def shared_bytes(bg, req, t0, t1):
+    """Bytes of the flows to the requester that are active at some time in [t0, t1]: they share its port."""
+    return sum(b for s, f, b in bg[req] if s < t1 and f > t0)
+
+
 def flows_only(run, hpl=16, rate_gbps=25):
     qs = incasts(os.path.join(run, "flows.csv"))
+    bg = background_to(os.path.join(run, "flows.csv"))
     ov = overlaps(qs)
-    return [{"start_us": k[0] / 1000, "requester": k[1],
-             "last_fct_us": (max(float(r["finish_ns"]) for r in qs[k]) - k[0]) / 1000,
-             "floor_us": sum(int(r["bytes"]) for r in qs[k]) * 8 / (rate_gbps * 1e3),
-             "mean_fct_us": sum(float(r["fct_ns"]) for r in qs[k]) / len(qs[k]) / 1000,
-             "overlapping_incasts": n} for k, n in sorted(ov.items())]
+    rows = []
+    for k, n in sorted(ov.items()):
+        t1 = max(float(r["finish_ns"]) for r in qs[k])
+        rows.append({"start_us": k[0] / 1000, "requester": k[1], "last_fct_us": (t1 - k[0]) / 1000,
+                     "floor_us": sum(int(r["bytes"]) for r in qs[k]) * 8 / (rate_gbps * 1e3),
+                     "mean_fct_us": sum(float(r["fct_ns"]) for r in qs[k]) / len(qs[k]) / 1000,
+                     "overlapping_incasts": n, "background_to_requester_mb": shared_bytes(bg, k[1], k[0], t1) / 1e6})
+    return rows
 
 
 def breakdown(run, hpl=16, spines=4, rate_gbps=25):
@@ -107,6 +126,7 @@ def breakdown(run, hpl=16, spines=4, rate_gbps=25):
     with open(os.path.join(run, "summary.json")) as f:
         s = json.load(f)
     qs = incasts(os.path.join(run, "flows.csv"))
+    bg = background_to(os.path.join(run, "flows.csv"))
     ov = overlaps(qs)
     out = []
     for (t0, req), fl in sorted(qs.items()):
@@ -134,7 +154,7 @@ def breakdown(run, hpl=16, spines=4, rate_gbps=25):
             "uplink_queue_kb": sum(integrate(x, a, b) for x in up) / dur / 1000,
             "spine_paused_pct": 100 * sum(integrate(x, a, b) for x in sp_p) / dur / spines,
             "uplink_paused_pct": 100 * sum(integrate(x, a, b) for x in up_p) / dur / spines,
-            "overlapping_incasts": ov[(t0, req)]})
+            "overlapping_incasts": ov[(t0, req)], "background_to_requester_mb": shared_bytes(bg, req, t0, t1) / 1e6})
     tr = s.get("transport", {}).get("dcqcn", {})
     return out, {"incast_flows": s["generators"]["incast"]["flows"], "cnps": tr.get("cnps_received", 0),
                  "xoff": s["pfc"]["xoff_events"]}
@@ -161,6 +181,11 @@ def main(argv=None):
             w.writeheader()
             w.writerows(rows)
     n = len(rows)
+    alone = [r for r in rows if r["background_to_requester_mb"] == 0]
+    if alone:
+        print(f"incasts whose requester receives no other flow meanwhile: {len(alone)}, mean FCT of their answers "
+              f"{sum(r['mean_fct_us'] for r in alone) / len(alone):.1f} us; the others "
+              f"{sum(r['mean_fct_us'] for r in rows if r not in alone) / max(1, n - len(alone)):.1f} us")
     print(f"incasts completed {n}" + (f"; DCQCN CNPs per incast flow {tot['cnps'] / tot['incast_flows']:.2f}; "
                                       f"XOFF {tot['xoff']}" if tot else ""))
     for k in rows[0]:

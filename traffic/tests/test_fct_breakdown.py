@@ -92,7 +92,7 @@ class Breakdown(unittest.TestCase):
             rows, tot = fct_breakdown.breakdown(d, hpl=2, spines=1, rate_gbps=1)
             only = fct_breakdown.flows_only(d, hpl=2, rate_gbps=1)
         self.assertEqual(only, [{"start_us": 0.0, "requester": 0, "last_fct_us": 1.0, "floor_us": 8.0,
-                                 "mean_fct_us": 0.75, "overlapping_incasts": 0}])
+                                 "mean_fct_us": 0.75, "overlapping_incasts": 0, "background_to_requester_mb": 0.0}])
         self.assertEqual(len(rows), 1)
         r = rows[0]
         self.assertEqual((r["requester"], r["requester_leaf"], r["responder_leaf"]), (0, 0, 1))
@@ -106,6 +106,7 @@ class Breakdown(unittest.TestCase):
         self.assertAlmostEqual(r["spine_paused_pct"], 20.0)
         self.assertAlmostEqual(r["uplink_paused_pct"], 50.0)
         self.assertEqual(r["overlapping_incasts"], 0)
+        self.assertEqual(r["background_to_requester_mb"], 0)  # the background flow goes to h2
         self.assertEqual(tot, {"incast_flows": 2, "cnps": 3, "xoff": 1})
 
 
