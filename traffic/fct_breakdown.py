@@ -105,7 +105,7 @@ def shared_bytes(bg, req, t0, t1):
     return sum(b for s, f, b in bg[req] if s < t1 and f > t0)
 
 
-def flows_only(run, hpl=16, rate_gbps=25):
+def flows_only(run, rate_gbps=25):
     qs = incasts(os.path.join(run, "flows.csv"))
     bg = background_to(os.path.join(run, "flows.csv"))
     ov = overlaps(qs)
@@ -169,7 +169,7 @@ def main(argv=None):
     ap.add_argument("--flows-only", action="store_true", help="from flows.csv alone: completion and overlap")
     a = ap.parse_args(argv)
     if a.flows_only:
-        rows, tot = flows_only(a.run, a.hpl), None
+        rows, tot = flows_only(a.run), None
     else:
         rows, tot = breakdown(a.run, a.hpl, a.spines)
     if not rows:

@@ -90,7 +90,7 @@ class Breakdown(unittest.TestCase):
                 json.dump({"generators": {"incast": {"flows": 2}}, "pfc": {"xoff_events": 1},
                            "transport": {"dcqcn": {"cnps_received": 3}}}, f)
             rows, tot = fct_breakdown.breakdown(d, hpl=2, spines=1, rate_gbps=1)
-            only = fct_breakdown.flows_only(d, hpl=2, rate_gbps=1)
+            only = fct_breakdown.flows_only(d, rate_gbps=1)
         self.assertEqual(only, [{"start_us": 0.0, "requester": 0, "last_fct_us": 1.0, "floor_us": 8.0,
                                  "mean_fct_us": 0.75, "overlapping_incasts": 0, "background_to_requester_mb": 0.0}])
         self.assertEqual(len(rows), 1)
