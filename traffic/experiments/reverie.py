@@ -1065,20 +1065,24 @@ def reverie_fig7_paper(out, mmusim, jobs, full):
     """Fig. 7 at 80 % load on the fabric at the paper's query rate, 2 queries/s/server (the
     -fabric experiments compress time 10 x): flows start in the first `launch` ms, the run goes on
     for a tail so that they finish; one run at a time (each is long)."""
-    launch_us, tail_us, qps, seed = (300_000 if full else 10_000), 10_000, 2.0, 1
+    launch_us, tail_us, qps = (300_000 if full else 10_000), 10_000, 2.0
+    seeds = [1, 2] if full else [1]
     name = "reverie-fig7-paper"
 
     def make(x, s):
         return paper_scenario(f"pap-l{int(x * 100)}-s{s}", x, 2_000_000, launch_us + tail_us, s,
                               os.path.join(work_dir(out), "traces"), queries_per_s=qps, launch_us=launch_us)
     runs = []
-    for p in POLICIES:
-        sc = make(0.8, seed)
-        sc["admission"] = dict(sc.get("admission", {}), policy=p)
-        runs.append(({"load": 0.8, "policy": p, "seed": seed}, sc))
+    for seed in seeds:
+        for p in POLICIES:
+            sc = make(0.8, seed)
+            sc["admission"] = dict(sc.get("admission", {}), policy=p)
+            runs.append(({"load": 0.8, "policy": p, "seed": seed}, sc))
     rows = [dict(label, **paper_rate_metrics(s, d)) for label, s, d in run_all(runs, out, mmusim, 1)]
-    write_csv(os.path.join(out, f"{name}.csv"), rows)
-    by = {r["policy"]: r for r in rows}
+    write_csv(os.path.join(out, f"{name}-runs.csv"), rows)
+    avg = average(rows, [k for k in rows[0] if k not in ("load", "policy", "seed")], ("load", "policy"))
+    write_csv(os.path.join(out, f"{name}.csv"), avg)
+    by = {r["policy"]: r for r in avg}
     comp_path = os.path.join(out, "reverie-fig7-fabric.csv")
     comp = {}
     if os.path.exists(comp_path):
@@ -1087,12 +1091,12 @@ def reverie_fig7_paper(out, mmusim, jobs, full):
     lines = ["| run | policy | queries (incasts) | PFC pauses | pauses per incast | incast FCT mean (us) | incast FCT p99 (us) "
              "| incast slowdown mean | short-flow p99 FCT (us) | incast flows done | lossless drops | conserved |",
              "|---|---|---|---|---|---|---|---|---|---|---|---|"]
-    for p in POLICIES:
-        r = by[p]
-        lines.append(f"| paper rate, {launch_us / 1000:g} ms | {p} | {r['queries']:.0f} | {r['pfc_pauses']} | "
+    for r in rows + (avg if len(seeds) > 1 else []):
+        label = f"seed {r['seed']}" if "seed" in r else f"mean of {r['seeds']} seeds"
+        lines.append(f"| paper rate, {launch_us / 1000:g} ms, {label} | {r['policy']} | {r['queries']:.0f} | {r['pfc_pauses']:.0f} | "
                      f"{r['pfc_pauses'] / r['queries']:.2f} | {r['incast_fct_mean_us']:.1f} | {r['incast_fct_p99_us']:.1f} | "
-                     f"{r['incast_slowdown_mean']:.2f} | {r['short_fct_p99_us']:.0f} | {r['incast_completed']}/{r['incast_flows']} | "
-                     f"{r['drops_lossless']} | {'yes' if r['conserved'] else 'no'} |")
+                     f"{r['incast_slowdown_mean']:.2f} | {r['short_fct_p99_us']:.0f} | {r['incast_completed']:.0f}/{r['incast_flows']:.0f} | "
+                     f"{r['drops_lossless']:.0f} | {'yes' if r['conserved'] == 1 else 'no'} |")
     for p in POLICIES if comp else ():
         r = comp[p]
         q = float(r["incast_flows"]) / PAPER_HPL
@@ -1111,9 +1115,9 @@ def reverie_fig7_paper(out, mmusim, jobs, full):
 `paper_scenario` as `reverie-fig7-fabric` (80 % websearch, Cubic, lossy; 2 MB DCQCN query-response
 incast, each query to the 16 servers of a random other leaf, file / 16 per answer) at the paper's
 {qps:g} queries/s/server: flows start in the first {launch_us / 1000:g} ms, the run lasts {(launch_us + tail_us) / 1000:g} ms so that
-they finish (the artifact launches for 2 s and stops 1 s later); seed {seed}; dt, abm and reverie run one
-after the other. File: `{name}.csv` (with each run's simulation wall time and packet-hops/s,
-docs/performance.md "Reverie §4.1 at paper scale").
+they finish (the artifact launches for 2 s and stops 1 s later); seeds {seeds}; the runs go one after
+the other. Files: `{name}.csv` (means over seeds), `{name}-runs.csv` (each run, with its simulation
+wall time and packet-hops/s, docs/performance.md "Reverie §4.1 at paper scale").
 
 {chr(10).join(lines)}
 
@@ -1136,7 +1140,7 @@ answers drain at that port's line rate under every policy, and what lengthens an
 background to the same host sharing the port, not a pause (section "Why the fabric's incast FCT
 does not move" below, which also counts the overlap: fewer incasts in flight at this rate)"""
     text += f""". Every
-run is conservative: lossless drops {'/'.join(str(by[p]['drops_lossless']) for p in POLICIES)}, conservation {'held' if all(by[p]['conserved'] for p in POLICIES) else 'FAILED'}."""
+run is conservative: lossless drops {'/'.join(f"{by[p]['drops_lossless']:.0f}" for p in POLICIES)}, conservation {'held' if all(by[p]['conserved'] == 1 for p in POLICIES) else 'FAILED'}."""
     if comp:
         per = {p: by[p]["pfc_pauses"] / by[p]["queries"] for p in POLICIES}
         cper = {p: float(comp[p]["pfc_pauses"]) / (float(comp[p]["incast_flows"]) / PAPER_HPL) for p in POLICIES}
