@@ -147,6 +147,12 @@ def query_response(servers, file_bytes, requests_per_s, duration_us, seed=1, dsc
     return _ephemeral_ports(flows)
 
 
+def merge(*lists):
+    """Flow lists from several generator calls as one trace: in start order, source ports renumbered."""
+    flows = sorted((f for fl in lists for f in fl), key=lambda f: (f.start_ns, f.src, f.dst))
+    return _ephemeral_ports(flows)
+
+
 def periodic_bursts(senders, receiver, burst_bytes, period_us, count, start_us=0.0, dscp=3):
     """Synchronised bursts: every sender starts `burst_bytes` to `receiver` at start,
     start + period, ... (count bursts), as in the buffer-bandwidth paper's incast."""

@@ -56,7 +56,7 @@ def run_all(runs, out, mmusim, jobs, flags=()):
         d.mkdir(parents=True, exist_ok=True)
         summary.unlink(missing_ok=True)
         (d / "scenario.json").write_text(json.dumps(sc, indent=1))
-        todo.append(p)
+        todo.append(dict(p, index=len(todo)))  # run_local orders its rows by index within todo
     sweep.run_local(todo, jobs, quiet=True)
     res = []
     for (label, _), p in zip(runs, pts):

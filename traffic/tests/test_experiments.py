@@ -326,6 +326,11 @@ class RunCache(unittest.TestCase):
                 self.assertNotEqual(d3, d1)
                 self.assertEqual(s3["seed"], 2)
                 self.assertEqual(s3["generators"]["incast"]["completed"], 2)
+                # Kept runs ahead of a new one in the same batch (reverie-fig7-paper adding a seed).
+                sc4 = dict(sc, seed=3)
+                res = common.run_all([({}, dict(sc, seed=1)), ({}, sc), ({}, sc4)], tmp, None, 1)
+                self.assertEqual([r[1]["seed"] for r in res], [1, 2, 3])
+                self.assertEqual([r[2] for r in res[:2]], [d1, d3])
             finally:
                 common._WORK = saved
 

@@ -1,0 +1,200 @@
+#!/usr/bin/env python3
+"""Where a fabric run's query-response incasts spend their time (Reverie §4.1 on `paper_scenario`'s
+leaf-spine): per incast (the answers to one query), its completion against the requester port's
+line-rate floor, the share of it during which the requester's egress queue 3 is empty (the port
+has none of the answer to send), the mean bytes of queue 3 on the path (responder leaf uplinks,
+spine ports toward the requester leaf, the requester port), the share paused by PFC on the
+spines and responder uplinks, and how many other incasts overlap it. Needs a run with
+`--vcd-signals queues,pfc`.
+
+  python3 -m traffic.fct_breakdown RUN_DIR [--hpl 16] [--spines 4] [--flows-only]
+
+With --flows-only (any run, no VCD needed) only the completion times and the overlap.
+"""
+import argparse
+import bisect
+import collections
+import csv
+import json
+import os
+import sys
+
+
+def parse_vcd(path, want):
+    """{signal name: ([t_ps...], [value...])} for the names want(name) accepts; names are
+    switch/scope/.../var below the top SystemC scope."""
+    ids, scope, series = {}, [], {}
+    t = 0
+    with open(path) as f:
+        for line in f:
+            if line.startswith("$scope"):
+                scope.append(line.split()[2])
+            elif line.startswith("$upscope"):
+                scope.pop()
+            elif line.startswith("$var"):
+                p = line.split()
+                name = "/".join(scope[1:] + [p[4]])
+                if want(name):
+                    ids.setdefault(p[3], []).append(name)
+                    series[name] = ([0], [0])
+            elif line.startswith("#"):
+                t = int(line[1:])
+            elif line[0] == "b":
+                v, i = line[1:].split()
+                for n in ids.get(i, ()):
+                    series[n][0].append(t)
+                    series[n][1].append(int(v, 2))
+            elif line[0] in "01" and line[1:].strip() in ids:
+                for n in ids[line[1:].strip()]:
+                    series[n][0].append(t)
+                    series[n][1].append(int(line[0]))
+    return series
+
+
+def integrate(s, a, b, pred=None):
+    """Integral over [a, b) of the step function s (value, or 1 where pred(value))."""
+    ts, vs = s
+    i = max(0, bisect.bisect_right(ts, a) - 1)
+    total, t = 0.0, a
+    while t < b:
+        nxt = ts[i + 1] if i + 1 < len(ts) else b
+        end = min(nxt, b)
+        if end > t:
+            v = vs[i]
+            total += (end - t) * (pred(v) if pred else v)
+        t = max(t, end)
+        i += 1
+        if i >= len(ts):
+            break
+    return total
+
+
+def incasts(flows_csv):
+    """{(start_ns, requester): [flow rows]} of the incast generator."""
+    q = collections.defaultdict(list)
+    with open(flows_csv) as f:
+        for r in csv.DictReader(f):
+            if r["generator"] == "incast":
+                q[(float(r["start_ns"]), int(r["dst"][1:]))].append(r)
+    return q
+
+
+def overlaps(qs):
+    """{incast key: other incasts in flight (fabric-wide) at some time during it}, completed ones."""
+    spans = sorted((k[0], max(float(r["finish_ns"] or "inf") for r in v)) for k, v in qs.items())
+    out = {}
+    for k, fl in qs.items():
+        if all(r["finish_ns"] for r in fl):
+            t0, t1 = k[0], max(float(r["finish_ns"]) for r in fl)
+            out[k] = sum(1 for (u0, u1) in spans if u0 < t1 and u1 > t0) - 1
+    return out
+
+
+def background_to(flows_csv):
+    """{destination host: [(start_ns, finish_ns or inf, bytes)]} of the other generators' flows."""
+    out = collections.defaultdict(list)
+    with open(flows_csv) as f:
+        for r in csv.DictReader(f):
+            if r["generator"] != "incast":
+                out[int(r["dst"][1:])].append((float(r["start_ns"]), float(r["finish_ns"] or "inf"), int(r["bytes"])))
+    return out
+
+
+def shared_bytes(bg, req, t0, t1):
+    """Bytes of the flows to the requester that are active at some time in [t0, t1]: they share its port."""
+    return sum(b for s, f, b in bg[req] if s < t1 and f > t0)
+
+
+def flows_only(run, rate_gbps=25):
+    qs = incasts(os.path.join(run, "flows.csv"))
+    bg = background_to(os.path.join(run, "flows.csv"))
+    ov = overlaps(qs)
+    rows = []
+    for k, n in sorted(ov.items()):
+        t1 = max(float(r["finish_ns"]) for r in qs[k])
+        rows.append({"start_us": k[0] / 1000, "requester": k[1], "last_fct_us": (t1 - k[0]) / 1000,
+                     "floor_us": sum(int(r["bytes"]) for r in qs[k]) * 8 / (rate_gbps * 1e3),
+                     "mean_fct_us": sum(float(r["fct_ns"]) for r in qs[k]) / len(qs[k]) / 1000,
+                     "overlapping_incasts": n, "background_to_requester_mb": shared_bytes(bg, k[1], k[0], t1) / 1e6})
+    return rows
+
+
+def breakdown(run, hpl=16, spines=4, rate_gbps=25):
+    eth = lambda i: f"Ethernet{4 * i}"  # noqa: E731
+    series = parse_vcd(os.path.join(run, "counters.vcd"),
+                       lambda n: n.endswith("queue3/egress_bytes") or n.endswith("tx_paused3"))
+    with open(os.path.join(run, "summary.json")) as f:
+        s = json.load(f)
+    qs = incasts(os.path.join(run, "flows.csv"))
+    bg = background_to(os.path.join(run, "flows.csv"))
+    ov = overlaps(qs)
+    out = []
+    for (t0, req), fl in sorted(qs.items()):
+        if any(not r["finish_ns"] for r in fl):
+            continue
+        t1 = max(float(r["finish_ns"]) for r in fl)
+        a, b = int(t0 * 1000), int(t1 * 1000)
+        L, port = req // hpl, req % hpl
+        R = int(fl[0]["src"][1:]) // hpl
+        file_bytes = sum(int(r["bytes"]) for r in fl)
+        floor_us = file_bytes * 8 / (rate_gbps * 1e3)
+        dur = b - a
+        reqq = series[f"leaf{L}/mmu/{eth(port)}/queue3/egress_bytes"]
+        up = [series[f"leaf{R}/mmu/{eth(hpl + k)}/queue3/egress_bytes"] for k in range(spines)]
+        sp = [series[f"spine{k}/mmu/{eth(L)}/queue3/egress_bytes"] for k in range(spines)]
+        up_p = [series[f"leaf{R}/egress_{eth(hpl + k)}/tx_paused3"] for k in range(spines)]
+        sp_p = [series[f"spine{k}/egress_{eth(L)}/tx_paused3"] for k in range(spines)]
+        out.append({
+            "start_us": t0 / 1000, "requester": req, "requester_leaf": L, "responder_leaf": R,
+            "last_fct_us": (t1 - t0) / 1000, "floor_us": floor_us,
+            "mean_fct_us": sum(float(r["fct_ns"]) for r in fl) / len(fl) / 1000,
+            "req_queue_empty_pct": 100 * integrate(reqq, a, b, lambda v: v == 0) / dur,
+            "req_queue_kb": integrate(reqq, a, b) / dur / 1000,
+            "spine_queue_kb": sum(integrate(x, a, b) for x in sp) / dur / 1000,
+            "uplink_queue_kb": sum(integrate(x, a, b) for x in up) / dur / 1000,
+            "spine_paused_pct": 100 * sum(integrate(x, a, b) for x in sp_p) / dur / spines,
+            "uplink_paused_pct": 100 * sum(integrate(x, a, b) for x in up_p) / dur / spines,
+            "overlapping_incasts": ov[(t0, req)], "background_to_requester_mb": shared_bytes(bg, req, t0, t1) / 1e6})
+    tr = s.get("transport", {}).get("dcqcn", {})
+    return out, {"incast_flows": s["generators"]["incast"]["flows"], "cnps": tr.get("cnps_received", 0),
+                 "xoff": s["pfc"]["xoff_events"]}
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("run")
+    ap.add_argument("--hpl", type=int, default=16)
+    ap.add_argument("--spines", type=int, default=4)
+    ap.add_argument("--csv", help="write the per-incast rows here")
+    ap.add_argument("--flows-only", action="store_true", help="from flows.csv alone: completion and overlap")
+    a = ap.parse_args(argv)
+    if a.flows_only:
+        rows, tot = flows_only(a.run), None
+    else:
+        rows, tot = breakdown(a.run, a.hpl, a.spines)
+    if not rows:
+        print("fct_breakdown: error: no completed incast in the run", file=sys.stderr)
+        return 1
+    if a.csv:
+        with open(a.csv, "w", newline="") as f:
+            w = csv.DictWriter(f, fieldnames=list(rows[0]), lineterminator="\n")
+            w.writeheader()
+            w.writerows(rows)
+    n = len(rows)
+    alone = [r for r in rows if r["background_to_requester_mb"] == 0]
+    if alone:
+        print(f"incasts whose requester receives no other flow meanwhile: {len(alone)}, mean FCT of their answers "
+              f"{sum(r['mean_fct_us'] for r in alone) / len(alone):.1f} us; the others "
+              f"{sum(r['mean_fct_us'] for r in rows if r not in alone) / max(1, n - len(alone)):.1f} us")
+    print(f"incasts completed {n}" + (f"; DCQCN CNPs per incast flow {tot['cnps'] / tot['incast_flows']:.2f}; "
+                                      f"XOFF {tot['xoff']}" if tot else ""))
+    for k in rows[0]:
+        if k in ("start_us", "requester", "requester_leaf", "responder_leaf"):
+            continue
+        v = sorted(r[k] for r in rows)
+        print(f"{k:22s} mean {sum(v) / n:9.2f}  min {v[0]:9.2f}  max {v[-1]:9.2f}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
