@@ -2,6 +2,7 @@
 // The MMU: wraps the integer admission core (counters, thresholds, PFC state), keeps
 // per-class occupancy statistics and the sampled timeseries, and reports XOFF/XON to the
 // PFC generator.
+#include <array>
 #include <functional>
 #include <memory>
 #include <ostream>
@@ -84,7 +85,8 @@ class Mmu : public sc_core::sc_module, public AdmissionIf {
   void mirror();  // the VCD byte mirrors from the series
   void mark_ce(Packet& p, uint8_t queue);
   // The egress queue the packet's TC joins at its egress port (tc_to_queue_map).
-  uint8_t queue_of(const Packet& p) const { return m_cfg.tc_to_queue[p.out_port][p.tc]; }
+  uint8_t queue_of(const Packet& p) const { return m_tc_to_queue[p.out_port][p.tc]; }
+  bool lossless(uint32_t port, uint32_t pg) const { return m_lossless[size_t(port) * kClasses + pg] != 0; }
   void push_int_hop(Packet& p, uint64_t t);
   [[noreturn]] void model_error(const std::exception& e, const Packet& p, const char* op);
   // PFC events of a verdict (queue and port level) to the PFC generator, verdict_delay_ps
@@ -98,13 +100,36 @@ class Mmu : public sc_core::sc_module, public AdmissionIf {
 
   const MmuConfig m_cfg;
   admission::AdmissionCore m_core;
-  const uint64_t m_delay_ps;
-  std::unique_ptr<Calendar::Client> m_cal;  // delayed PFC events; only with a delay
-  std::unique_ptr<RtlEngine> m_rtl;
-  OpHook m_op_hook;
+  // What every operation reads and writes, after the core (whose counters it reads too)
+  // and in four lines: in a network of many switches they are out of the cache at each
+  // operation, so every further line an operation touches is a miss.
+  // Copies of the configuration an operation reads.
+  alignas(64) const uint8_t* m_lossless;  // m_cfg.core.lossless: [port * 8 + pg]
+  const std::array<uint8_t, 8>* m_tc_to_queue;  // m_cfg.tc_to_queue: per port
+  uint64_t m_clock_ps;
   uint64_t m_cell;
+  // Class occupancy in cells; the core keeps per-queue counters only.
+  uint64_t m_ll = 0, m_ly = 0, m_hd = 0;
+  uint64_t m_buffered = 0;
+  uint64_t m_admitted = 0, m_admitted_hdrm = 0, m_drop_lossless = 0, m_drop_lossy = 0;
+  // Per port, in one record (an operation touches its ingress and egress port's):
+  // cells charged to it as an ingress and their peak; as an egress, data bytes waiting in
+  // its queues (INT qlen) and transmitted (INT txBytes).
+  struct PortState {
+    uint64_t in_cells = 0, in_peak = 0;
+    uint64_t queued_bytes = 0, tx_bytes = 0;
+  };
+  std::vector<PortState> m_port;
+  size_t m_npools;
   // Representative queues for the threshold statistics: first lossless PG, first lossy queue.
   int m_ll_port = -1, m_ll_prio = 0, m_ly_port = -1, m_ly_prio = 0;
+  bool m_trace_mmu = false;  // byte mirrors for VCD tracing kept
+  uint8_t m_int_classes = 0;
+  // The optional paths, null when off.
+  std::unique_ptr<admission::EcnMarker> m_wred;  // wred configured only
+  std::unique_ptr<RtlEngine> m_rtl;
+  std::ostream* m_ts = nullptr;
+  uint64_t m_next_sample = 0;
   // A threshold statistic's last value in cells, kept while the pool that alone sets it
   // (AdmissionCore::threshold_pool; -1: none does) reads the same and the configuration
   // is unchanged.
@@ -125,17 +150,13 @@ class Mmu : public sc_core::sc_module, public AdmissionIf {
     k.cells = ingress ? m_core.ingress_threshold(port, prio) : m_core.egress_threshold(port, prio);
     return k.cells;
   }
-  // Class occupancy in cells; the core keeps per-queue counters only.
-  uint64_t m_ll = 0, m_ly = 0, m_hd = 0;
-  uint64_t m_buffered = 0;
-  // Per port, in one record (an operation touches its ingress and egress port's):
-  // cells charged to it as an ingress and their peak; as an egress, data bytes waiting in
-  // its queues (INT qlen) and transmitted (INT txBytes).
-  struct PortState {
-    uint64_t in_cells = 0, in_peak = 0;
-    uint64_t queued_bytes = 0, tx_bytes = 0;
-  };
-  std::vector<PortState> m_port;
+  // Series 0..5: the Occupancy members in order; then one per pool.
+  enum : size_t { kLossless, kLossy, kHeadroom, kTotal, kThLossless, kThLossy, kPools };
+  TimeWeightedGroup m_stats;
+  // The rest: set up once, or read on rarer paths.
+  const uint64_t m_delay_ps;
+  std::unique_ptr<Calendar::Client> m_cal;  // delayed PFC events; only with a delay
+  OpHook m_op_hook;
   // Traced per-queue and per-port values (--vcd-signals queues, ports, pfc), refreshed
   // for the queues an operation touched; absent when not traced.
   struct Traced {
@@ -146,24 +167,14 @@ class Mmu : public sc_core::sc_module, public AdmissionIf {
   };
   std::unique_ptr<Traced> m_tr;
   void trace_touch(uint32_t in_port, uint32_t out_port, uint32_t prio, uint32_t queue);
-  // Series 0..5: the Occupancy members in order; then one per pool.
-  enum : size_t { kLossless, kLossy, kHeadroom, kTotal, kThLossless, kThLossy, kPools };
-  TimeWeightedGroup m_stats;
   Occupancy m_occ;
   std::vector<Series> m_pool_stats;
-  uint64_t m_admitted = 0, m_admitted_hdrm = 0, m_drop_lossless = 0, m_drop_lossy = 0;
   std::vector<uint64_t> m_drop_reason;
-  std::unique_ptr<admission::EcnMarker> m_wred;  // wred configured only
   std::vector<uint64_t> m_wred_marked, m_wred_dropped;
   // Cells in each egress (port, priority) queue, what WRED reads: the core's egress counters
   // do not hold it under every policy (Reverie counts lossless packets at ingress only).
   std::vector<uint64_t> m_wred_cells;
-  uint8_t m_int_classes = 0;
   uint64_t m_int_recorded = 0, m_int_full = 0;
-  std::ostream* m_ts = nullptr;
-  uint64_t m_next_sample = 0;
-  // Byte mirrors for VCD tracing, kept only when traced.
-  bool m_trace_mmu = false;
   sc_dt::uint64 m_v_ll = 0, m_v_ly = 0, m_v_hd = 0, m_v_total = 0, m_v_th_ll = 0, m_v_th_ly = 0;
 };
 
