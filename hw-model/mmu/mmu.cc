@@ -232,7 +232,7 @@ bool Mmu::admit(Packet& p) {
   }
   admission::Result r;
   const admission::Request req{p.in_port, p.out_port, p.prio, p.cells, t / m_clock_ps, q};
-  if (m_op_hook) m_op_hook(true, req);
+  if (m_hooked) m_op_hook(true, req);
   try {
     r = m_core.admit(req);
     if (m_rtl) r = m_rtl->admit(req);
@@ -275,7 +275,7 @@ void Mmu::depart(const Packet& p) {
   admission::PfcUpdate ev;
   const uint8_t q = queue_of(p);
   const admission::Departure dep{p.in_port, p.out_port, p.prio, p.cells, t / m_clock_ps, q};
-  if (m_op_hook) m_op_hook(false, {dep.in_port, dep.out_port, dep.prio, dep.cells, dep.cycle, q});
+  if (m_hooked) m_op_hook(false, {dep.in_port, dep.out_port, dep.prio, dep.cells, dep.cycle, q});
   try {
     ev = m_core.depart(dep);
     if (m_rtl) ev = m_rtl->depart(dep);

@@ -50,7 +50,10 @@ class Mmu : public sc_core::sc_module, public AdmissionIf {
   void rtl_csr_write(uint32_t addr, uint32_t data);
   // Observer of every operation handed to the admission core, in order (true: admission).
   using OpHook = std::function<void(bool admit, const admission::Request& op)>;
-  void set_op_hook(OpHook h) { m_op_hook = std::move(h); }
+  void set_op_hook(OpHook h) {
+    m_op_hook = std::move(h);
+    m_hooked = bool(m_op_hook);
+  }
   // The selected groups of counters.vcd (before the simulation starts).
   void trace(sc_core::sc_trace_file* tf, const VcdSignals& sel);
   void finish(uint64_t end_ps);
@@ -100,9 +103,9 @@ class Mmu : public sc_core::sc_module, public AdmissionIf {
 
   const MmuConfig m_cfg;
   admission::AdmissionCore m_core;
-  // What every operation reads and writes, after the core (whose counters it reads too)
-  // and in four lines: in a network of many switches they are out of the cache at each
-  // operation, so every further line an operation touches is a miss.
+  // What every operation reads and writes, after the core (whose counters it reads too),
+  // in four lines and the statistics' clock in two more: in a network of many switches
+  // they are out of the cache at each operation, so every further line is a miss.
   // Copies of the configuration an operation reads.
   alignas(64) const uint8_t* m_lossless;  // m_cfg.core.lossless: [port * 8 + pg]
   const std::array<uint8_t, 8>* m_tc_to_queue;  // m_cfg.tc_to_queue: per port
@@ -125,11 +128,21 @@ class Mmu : public sc_core::sc_module, public AdmissionIf {
   int m_ll_port = -1, m_ll_prio = 0, m_ly_port = -1, m_ly_prio = 0;
   bool m_trace_mmu = false;  // byte mirrors for VCD tracing kept
   uint8_t m_int_classes = 0;
+  bool m_hooked = false;  // m_op_hook set
   // The optional paths, null when off.
   std::unique_ptr<admission::EcnMarker> m_wred;  // wred configured only
   std::unique_ptr<RtlEngine> m_rtl;
   std::ostream* m_ts = nullptr;
   uint64_t m_next_sample = 0;
+  // Traced per-queue and per-port values (--vcd-signals queues, ports, pfc), refreshed
+  // for the queues an operation touched; absent when not traced.
+  struct Traced {
+    VcdSignals sel;
+    std::vector<sc_dt::uint64> ing, hdrm, egr, port_in, port_eg;  // bytes
+    std::vector<sc_dt::uint64> marked;  // ECN marks per queue (with wred), else empty
+    std::unique_ptr<bool[]> xoff, port_xoff;
+  };
+  std::unique_ptr<Traced> m_tr;  // null: not traced
   // A threshold statistic's last value in cells, kept while the pool that alone sets it
   // (AdmissionCore::threshold_pool; -1: none does) reads the same and the configuration
   // is unchanged.
@@ -157,15 +170,6 @@ class Mmu : public sc_core::sc_module, public AdmissionIf {
   const uint64_t m_delay_ps;
   std::unique_ptr<Calendar::Client> m_cal;  // delayed PFC events; only with a delay
   OpHook m_op_hook;
-  // Traced per-queue and per-port values (--vcd-signals queues, ports, pfc), refreshed
-  // for the queues an operation touched; absent when not traced.
-  struct Traced {
-    VcdSignals sel;
-    std::vector<sc_dt::uint64> ing, hdrm, egr, port_in, port_eg;  // bytes
-    std::vector<sc_dt::uint64> marked;  // ECN marks per queue (with wred), else empty
-    std::unique_ptr<bool[]> xoff, port_xoff;
-  };
-  std::unique_ptr<Traced> m_tr;
   void trace_touch(uint32_t in_port, uint32_t out_port, uint32_t prio, uint32_t queue);
   Occupancy m_occ;
   std::vector<Series> m_pool_stats;
