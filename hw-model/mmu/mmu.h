@@ -151,22 +151,38 @@ class Mmu : public sc_core::sc_module, public AdmissionIf {
     uint64_t version = ~uint64_t(0), used = 0, cells = 0;
   };
   KeptThreshold m_th_ll, m_th_ly;
+  // And the last values by occupancy (direct-mapped, cleared with a configuration change):
+  // a pool that moves at every operation often returns to a recent occupancy (on the
+  // artifact incast half the ingress lossless threshold's evaluations hit).
+  struct Memo {
+    uint64_t used = ~uint64_t(0), cells = 0;
+  };
+  static constexpr size_t kMemo = 16;
   uint64_t threshold_cells(KeptThreshold& k, bool ingress, uint32_t port, uint32_t prio) {
+    Memo* memo = m_th_memo[ingress ? 0 : 1];
     if (k.version != m_core.config_version()) {
       k.version = m_core.config_version();
       k.pool = m_core.threshold_pool(ingress, port, prio);
+      for (size_t i = 0; i < kMemo; ++i) memo[i] = Memo{};
     } else if (k.pool >= 0) {
       const uint64_t used = m_core.threshold_pool_used(uint16_t(k.pool));
       if (used == k.used) return k.cells;
+      const Memo& m = memo[used % kMemo];
+      if (m.used == used) {
+        k.used = used;
+        return k.cells = m.cells;
+      }
     }
     if (k.pool >= 0) k.used = m_core.threshold_pool_used(uint16_t(k.pool));
     k.cells = ingress ? m_core.ingress_threshold(port, prio) : m_core.egress_threshold(port, prio);
+    if (k.pool >= 0) memo[k.used % kMemo] = {k.used, k.cells};
     return k.cells;
   }
   // Series 0..5: the Occupancy members in order; then one per pool.
   enum : size_t { kLossless, kLossy, kHeadroom, kTotal, kThLossless, kThLossy, kPools };
   TimeWeightedGroup m_stats;
   // The rest: set up once, or read on rarer paths.
+  Memo m_th_memo[2][kMemo];  // ingress lossless, egress lossy
   const uint64_t m_delay_ps;
   std::unique_ptr<Calendar::Client> m_cal;  // delayed PFC events; only with a delay
   OpHook m_op_hook;
