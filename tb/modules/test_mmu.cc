@@ -131,6 +131,15 @@ TEST(Mmu, AdmitAndDepartKeepClassOccupancyConsistent) {
   EXPECT_EQ(j.at("headroom_max"), 25'600);
 }
 
+// The threshold statistic of the representative lossless PG (0, 3), the core's threshold
+// and the pool as the thresholds read it.
+json threshold_record(const Mmu& m) {
+  const auto& core = m.core();
+  return {{"stat", m.occupancy().th_lossless.value()},
+          {"core", core.ingress_threshold(0, 3) * 256},
+          {"pool_used", core.threshold_pool_used(uint16_t(core.threshold_pool(true, 0, 3)))}};
+}
+
 // The threshold statistics are kept while the pool that sets them reads the same, and
 // re-evaluated after a configuration change that leaves the pool as it was: the lossless
 // PG's alpha halved between two headroom admissions (which charge no ingress pool). The
@@ -143,11 +152,7 @@ TEST(Mmu, ThresholdStatisticFollowsAConfigurationChangeThatLeavesItsPool) {
     Packet s1 = MmuBench::pkt(1, 0, 3, 100), s2 = MmuBench::pkt(1, 0, 3, 100);
     json j;
     const auto& core = b.mmu.core();
-    const auto record = [&](const char* k) {
-      j[k] = {{"stat", b.mmu.occupancy().th_lossless.value()},
-              {"core", core.ingress_threshold(0, 3) * 256},
-              {"pool_used", core.threshold_pool_used(uint16_t(core.threshold_pool(true, 0, 3)))}};
-    };
+    const auto record = [&](const char* k) { j[k] = threshold_record(b.mmu); };
     b.src.at(200 * kUs, [&] {
       for (auto& p : big) b.src.mmu->admit(p);
     });
@@ -184,14 +189,10 @@ TEST(Mmu, ThresholdStatisticKeptByOccupancyFollowsAConfigurationChange) {
   const json j = parse_ok(run_in_child([] {
     MmuBench b;
     std::vector<Packet> big(3, MmuBench::pkt(1, 0, 3, 4096));
-    Packet p = MmuBench::pkt(1, 0, 3, 3000);  // 12 cells: its two occupancies in two memo slots
+    Packet p = MmuBench::pkt(1, 0, 3, 3000);  // 3,000 cells, not a multiple of 16: two memo slots
     json j;
     const auto& core = b.mmu.core();
-    const auto record = [&](const char* k) {
-      j[k] = {{"stat", b.mmu.occupancy().th_lossless.value()},
-              {"core", core.ingress_threshold(0, 3) * 256},
-              {"pool_used", core.threshold_pool_used(uint16_t(core.threshold_pool(true, 0, 3)))}};
-    };
+    const auto record = [&](const char* k) { j[k] = threshold_record(b.mmu); };
     b.src.at(200 * kUs, [&] {
       for (auto& q : big) b.src.mmu->admit(q);
     });
