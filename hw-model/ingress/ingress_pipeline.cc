@@ -1,5 +1,8 @@
 #include "ingress/ingress_pipeline.h"
 
+#include <stdexcept>
+#include <string>
+
 #include "common/sim_time.h"
 #include "config/topology.h"  // ecmp_pick
 
@@ -13,19 +16,36 @@ IngressPipeline::IngressPipeline(sc_core::sc_module_name name, IngressConfig cfg
   to_egress.register_nb_transport_bw(this, &IngressPipeline::nb_transport_bw);
 }
 
+void IngressPipeline::add_route(uint32_t dst_ip, const std::vector<uint16_t>& ports) {
+  if (m_fib.empty()) m_fib_base = dst_ip;
+  const uint32_t lo = std::min(m_fib_base, dst_ip);
+  const uint64_t hi = std::max<uint64_t>(uint64_t(m_fib_base) + m_fib.size(), uint64_t(dst_ip) + 1);
+  if (hi - lo > kFibSpan)
+    throw std::invalid_argument(std::string(name()) + ": route destinations span more than " +
+                                std::to_string(kFibSpan) + " addresses");
+  if (lo < m_fib_base) m_fib.insert(m_fib.begin(), m_fib_base - lo, Route{});
+  m_fib_base = lo;
+  m_fib.resize(size_t(hi - lo));
+  Route& r = m_fib[dst_ip - lo];
+  r.n = uint16_t(ports.size());
+  r.port = ports.empty() ? 0 : ports[0];
+  r.first = uint32_t(m_hops.size());
+  m_hops.insert(m_hops.end(), ports.begin(), ports.end());
+}
+
 tlm::tlm_sync_enum IngressPipeline::nb_transport_fw(int port, Packet& p, tlm::tlm_phase& ph,
                                                     sc_core::sc_time& t) {
   expect_begin_req(ph, name());
   p.in_port = uint16_t(port);
   const uint64_t arrival = now_ps() + t.value();
   if (p.kind == Packet::Kind::kData) {
-    const auto route = m_fib.find(p.tuple.dst_ip);
-    if (route != m_fib.end() && !route->second.empty()) {
-      const auto& hops = route->second;
+    const uint32_t i = p.tuple.dst_ip - m_fib_base;
+    if (i < m_fib.size() && m_fib[i].n) {
+      const Route& r = m_fib[i];
       const FiveTuple& ft = p.tuple;
-      p.out_port = hops.size() == 1 ? hops[0]
-                                    : hops[ecmp_pick(m_ecmp_seed, m_switch_id, ft.src_ip, ft.dst_ip, ft.src_port,
-                                                     ft.dst_port, ft.proto, uint32_t(hops.size()))];
+      p.out_port = r.n == 1 ? r.port
+                            : m_hops[r.first + ecmp_pick(m_ecmp_seed, m_switch_id, ft.src_ip, ft.dst_ip, ft.src_port,
+                                                         ft.dst_port, ft.proto, r.n)];
       p.tc = m_cfg.classifiers[p.in_port].classify(p.dscp, p.pcp);
       p.prio = m_cfg.tc_to_pg[p.in_port][p.tc];
       if (p.bytes != m_last_bytes) {  // frames mostly repeat a size: reuse its cells

@@ -7,7 +7,6 @@
 #include <algorithm>
 #include <cstdint>
 #include <functional>
-#include <unordered_map>
 #include <vector>
 
 #include <systemc>
@@ -33,9 +32,10 @@ class IngressPipeline : public sc_core::sc_module {
   sc_core::sc_port<BfcIf, 1, sc_core::SC_ZERO_OR_MORE_BOUND> bfc;  // bound when bfc.enabled
 
   IngressPipeline(sc_core::sc_module_name name, IngressConfig cfg, PacketPool& pool);
-  void add_route(uint32_t dst_ip, uint16_t port) { m_fib[dst_ip] = {port}; }
+  void add_route(uint32_t dst_ip, uint16_t port) { add_route(dst_ip, std::vector<uint16_t>{port}); }
   // Equal-cost next hops: a frame takes ports[hash(5-tuple) % size], salted by set_ecmp.
-  void add_route(uint32_t dst_ip, std::vector<uint16_t> ports) { m_fib[dst_ip] = std::move(ports); }
+  // Destinations span at most kFibSpan addresses (hosts' are consecutive, host/flow.h).
+  void add_route(uint32_t dst_ip, const std::vector<uint16_t>& ports);
   void set_ecmp(uint64_t seed, uint32_t switch_id) {
     m_ecmp_seed = seed;
     m_switch_id = switch_id;
@@ -108,7 +108,16 @@ class IngressPipeline : public sc_core::sc_module {
   std::vector<Pipeline> m_pipes;
   uint32_t m_last_bytes = 0, m_last_cells = 0;  // cells of the last frame size seen
   uint64_t m_waiting = 0;  // frames waiting in the pipelines
-  std::unordered_map<uint32_t, std::vector<uint16_t>> m_fib;  // looked up, never iterated
+  // The forwarding table, flat: a route per destination address from m_fib_base, so that
+  // a frame's next hop is one load in one line (n next hops; n > 1: m_hops[first, first + n)).
+  struct Route {
+    uint16_t port = 0, n = 0;
+    uint32_t first = 0;
+  };
+  static constexpr uint32_t kFibSpan = 1u << 20;
+  uint32_t m_fib_base = 0;
+  std::vector<Route> m_fib;
+  std::vector<uint16_t> m_hops;
   uint64_t m_rx_data = 0;
   Calendar::Client m_cal;
   uint64_t m_ecmp_seed = 0;

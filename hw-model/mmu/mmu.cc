@@ -14,10 +14,11 @@ using admission::PfcEvent;
 using admission::Verdict;
 
 Mmu::Mmu(sc_core::sc_module_name name, MmuConfig cfg)
-    : sc_module(name), admission_export("admission_export"), pfc("pfc"), m_cfg(std::move(cfg)),
-      m_core(m_cfg.core), m_delay_ps(uint64_t(m_cfg.core.pipe) * m_cfg.clock_period_ps), m_cell(m_cfg.cell_bytes),
-      m_stats(kPools + m_cfg.pool_names.size(), m_cfg.measure.start_ps, m_cfg.measure.end_ps,
-              m_cfg.occupancy_bucket_bytes),
+    : sc_module(name), admission_export("admission_export"), pfc("pfc"), m_cfg(std::move(cfg)), m_core(m_cfg.core),
+      m_lossless(m_cfg.core.lossless.data()), m_tc_to_queue(m_cfg.tc_to_queue.data()),
+      m_clock_ps(m_cfg.clock_period_ps), m_cell(m_cfg.cell_bytes), m_npools(m_cfg.pool_names.size()),
+      m_stats(kPools + m_npools, m_cfg.measure.start_ps, m_cfg.measure.end_ps, m_cfg.occupancy_bucket_bytes),
+      m_delay_ps(uint64_t(m_cfg.core.pipe) * m_cfg.clock_period_ps),
       m_occ{m_stats.series(kLossless), m_stats.series(kLossy), m_stats.series(kHeadroom),
             m_stats.series(kTotal), m_stats.series(kThLossless), m_stats.series(kThLossy)},
       m_drop_reason(5, 0) {
@@ -38,7 +39,7 @@ Mmu::Mmu(sc_core::sc_module_name name, MmuConfig cfg)
   for (size_t i = 0; i < m_cfg.pool_names.size(); ++i) m_pool_stats.push_back(m_stats.series(kPools + i));
   for (uint32_t p = 0; p < ports && (m_ll_port < 0 || m_ly_port < 0); ++p)
     for (uint32_t q = 0; q < kClasses; ++q) {
-      if (m_cfg.lossless(p, q) && m_ll_port < 0) m_ll_port = int(p), m_ll_prio = int(q);
+      if (lossless(p, q) && m_ll_port < 0) m_ll_port = int(p), m_ll_prio = int(q);
       if (!m_cfg.queue_lossless[size_t(p) * kClasses + q] && m_ly_port < 0) m_ly_port = int(p), m_ly_prio = int(q);
     }
   if (m_cfg.th_lossless_port >= 0) m_ll_port = m_cfg.th_lossless_port, m_ll_prio = m_cfg.th_lossless_prio;
@@ -115,7 +116,7 @@ void Mmu::trace(sc_core::sc_trace_file* tf, const VcdSignals& sel) {
         if (!m_tr->marked.empty() && m_cfg.wred_profile[i] >= 0)
           sc_core::sc_trace(tf, m_tr->marked[i], queue + ".ecn_marked");
       }
-      if (sel.pfc && m_cfg.lossless(p, q)) sc_core::sc_trace(tf, m_tr->xoff[i], pg + ".xoff");
+      if (sel.pfc && lossless(p, q)) sc_core::sc_trace(tf, m_tr->xoff[i], pg + ".xoff");
     }
   }
 }
@@ -181,7 +182,7 @@ void Mmu::update_stats(uint64_t t) {
   at.set(kThLossless, th_ll);
   at.set(kThLossy, th_ly);
   const uint64_t* pool = m_core.pools_used().data();
-  for (size_t i = 0, n = m_pool_stats.size(); i < n; ++i) at.set(kPools + i, pool[i] * cell);
+  for (size_t i = 0, n = m_npools; i < n; ++i) at.set(kPools + i, pool[i] * cell);
   if (m_trace_mmu) mirror();
 }
 
@@ -221,7 +222,7 @@ bool Mmu::admit(Packet& p) {
   if (m_wred) {
     const bool at_enqueue = !m_cfg.wred_mark_at_dequeue;
     const uint64_t cells = m_wred_cells[size_t(p.out_port) * kClasses + q];
-    const auto a = m_wred->decide(p.out_port, q, cells, p.ecn, at_enqueue, !m_cfg.lossless(p.in_port, p.prio));
+    const auto a = m_wred->decide(p.out_port, q, cells, p.ecn, at_enqueue, !lossless(p.in_port, p.prio));
     if (a == admission::WredAction::kDrop) {
       ++m_wred_dropped[size_t(p.out_port) * kClasses + q];
       ++m_drop_lossy;
@@ -230,8 +231,8 @@ bool Mmu::admit(Packet& p) {
     mark = a == admission::WredAction::kMark;
   }
   admission::Result r;
-  const admission::Request req{p.in_port, p.out_port, p.prio, p.cells, t / m_cfg.clock_period_ps, q};
-  if (m_op_hook) m_op_hook(true, req);
+  const admission::Request req{p.in_port, p.out_port, p.prio, p.cells, t / m_clock_ps, q};
+  if (m_hooked) m_op_hook(true, req);
   try {
     r = m_core.admit(req);
     if (m_rtl) r = m_rtl->admit(req);
@@ -242,7 +243,7 @@ bool Mmu::admit(Packet& p) {
   if (m_tr) trace_touch(p.in_port, p.out_port, p.prio, q);
   if (r.verdict == Verdict::kDrop) {
     ++m_drop_reason[size_t(r.reason)];
-    if (m_cfg.lossless(p.in_port, p.prio)) ++m_drop_lossless;
+    if (lossless(p.in_port, p.prio)) ++m_drop_lossless;
     else ++m_drop_lossy;
     return false;
   }
@@ -258,7 +259,7 @@ bool Mmu::admit(Packet& p) {
   if (p.headroom) {
     ++m_admitted_hdrm;
     m_hd += p.cells;
-  } else if (m_cfg.lossless(p.in_port, p.prio)) {
+  } else if (lossless(p.in_port, p.prio)) {
     m_ll += p.cells;
   } else {
     m_ly += p.cells;
@@ -273,8 +274,8 @@ void Mmu::depart(const Packet& p) {
   const uint64_t hd_before = m_core.headroom_cells(p.in_port, p.prio);
   admission::PfcUpdate ev;
   const uint8_t q = queue_of(p);
-  const admission::Departure dep{p.in_port, p.out_port, p.prio, p.cells, t / m_cfg.clock_period_ps, q};
-  if (m_op_hook) m_op_hook(false, {dep.in_port, dep.out_port, dep.prio, dep.cells, dep.cycle, q});
+  const admission::Departure dep{p.in_port, p.out_port, p.prio, p.cells, t / m_clock_ps, q};
+  if (m_hooked) m_op_hook(false, {dep.in_port, dep.out_port, dep.prio, dep.cells, dep.cycle, q});
   try {
     ev = m_core.depart(dep);
     if (m_rtl) ev = m_rtl->depart(dep);
@@ -283,7 +284,7 @@ void Mmu::depart(const Packet& p) {
   }
   // Headroom drains first (§2.2.1), whichever cells this packet was admitted into.
   const uint64_t from_hd = hd_before - m_core.headroom_cells(p.in_port, p.prio);
-  uint64_t& cls = m_cfg.lossless(p.in_port, p.prio) ? m_ll : m_ly;
+  uint64_t& cls = lossless(p.in_port, p.prio) ? m_ll : m_ly;
   if (from_hd > m_hd || p.cells - from_hd > cls || m_buffered == 0 || p.cells > m_port[p.in_port].in_cells) {
     const std::logic_error e("class occupancy would go negative");
     model_error(e, p, "departure");

@@ -2,6 +2,7 @@
 // The MMU: wraps the integer admission core (counters, thresholds, PFC state), keeps
 // per-class occupancy statistics and the sampled timeseries, and reports XOFF/XON to the
 // PFC generator.
+#include <array>
 #include <functional>
 #include <memory>
 #include <ostream>
@@ -49,7 +50,10 @@ class Mmu : public sc_core::sc_module, public AdmissionIf {
   void rtl_csr_write(uint32_t addr, uint32_t data);
   // Observer of every operation handed to the admission core, in order (true: admission).
   using OpHook = std::function<void(bool admit, const admission::Request& op)>;
-  void set_op_hook(OpHook h) { m_op_hook = std::move(h); }
+  void set_op_hook(OpHook h) {
+    m_op_hook = std::move(h);
+    m_hooked = bool(m_op_hook);
+  }
   // The selected groups of counters.vcd (before the simulation starts).
   void trace(sc_core::sc_trace_file* tf, const VcdSignals& sel);
   void finish(uint64_t end_ps);
@@ -84,7 +88,8 @@ class Mmu : public sc_core::sc_module, public AdmissionIf {
   void mirror();  // the VCD byte mirrors from the series
   void mark_ce(Packet& p, uint8_t queue);
   // The egress queue the packet's TC joins at its egress port (tc_to_queue_map).
-  uint8_t queue_of(const Packet& p) const { return m_cfg.tc_to_queue[p.out_port][p.tc]; }
+  uint8_t queue_of(const Packet& p) const { return m_tc_to_queue[p.out_port][p.tc]; }
+  bool lossless(uint32_t port, uint32_t pg) const { return m_lossless[size_t(port) * kClasses + pg] != 0; }
   void push_int_hop(Packet& p, uint64_t t);
   [[noreturn]] void model_error(const std::exception& e, const Packet& p, const char* op);
   // PFC events of a verdict (queue and port level) to the PFC generator, verdict_delay_ps
@@ -98,36 +103,18 @@ class Mmu : public sc_core::sc_module, public AdmissionIf {
 
   const MmuConfig m_cfg;
   admission::AdmissionCore m_core;
-  const uint64_t m_delay_ps;
-  std::unique_ptr<Calendar::Client> m_cal;  // delayed PFC events; only with a delay
-  std::unique_ptr<RtlEngine> m_rtl;
-  OpHook m_op_hook;
+  // What every operation reads and writes, after the core (whose counters it reads too),
+  // in four lines and the statistics' clock in two more: in a network of many switches
+  // they are out of the cache at each operation, so every further line is a miss.
+  // Copies of the configuration an operation reads.
+  alignas(64) const uint8_t* m_lossless;  // m_cfg.core.lossless: [port * 8 + pg]
+  const std::array<uint8_t, 8>* m_tc_to_queue;  // m_cfg.tc_to_queue: per port
+  uint64_t m_clock_ps;
   uint64_t m_cell;
-  // Representative queues for the threshold statistics: first lossless PG, first lossy queue.
-  int m_ll_port = -1, m_ll_prio = 0, m_ly_port = -1, m_ly_prio = 0;
-  // A threshold statistic's last value in cells, kept while the pool that alone sets it
-  // (AdmissionCore::threshold_pool; -1: none does) reads the same and the configuration
-  // is unchanged.
-  struct KeptThreshold {
-    int pool = -1;
-    uint64_t version = ~uint64_t(0), used = 0, cells = 0;
-  };
-  KeptThreshold m_th_ll, m_th_ly;
-  uint64_t threshold_cells(KeptThreshold& k, bool ingress, uint32_t port, uint32_t prio) {
-    if (k.version != m_core.config_version()) {
-      k.version = m_core.config_version();
-      k.pool = m_core.threshold_pool(ingress, port, prio);
-    } else if (k.pool >= 0) {
-      const uint64_t used = m_core.threshold_pool_used(uint16_t(k.pool));
-      if (used == k.used) return k.cells;
-    }
-    if (k.pool >= 0) k.used = m_core.threshold_pool_used(uint16_t(k.pool));
-    k.cells = ingress ? m_core.ingress_threshold(port, prio) : m_core.egress_threshold(port, prio);
-    return k.cells;
-  }
   // Class occupancy in cells; the core keeps per-queue counters only.
   uint64_t m_ll = 0, m_ly = 0, m_hd = 0;
   uint64_t m_buffered = 0;
+  uint64_t m_admitted = 0, m_admitted_hdrm = 0, m_drop_lossless = 0, m_drop_lossy = 0;
   // Per port, in one record (an operation touches its ingress and egress port's):
   // cells charged to it as an ingress and their peak; as an egress, data bytes waiting in
   // its queues (INT qlen) and transmitted (INT txBytes).
@@ -136,6 +123,17 @@ class Mmu : public sc_core::sc_module, public AdmissionIf {
     uint64_t queued_bytes = 0, tx_bytes = 0;
   };
   std::vector<PortState> m_port;
+  size_t m_npools;
+  // Representative queues for the threshold statistics: first lossless PG, first lossy queue.
+  int m_ll_port = -1, m_ll_prio = 0, m_ly_port = -1, m_ly_prio = 0;
+  bool m_trace_mmu = false;  // byte mirrors for VCD tracing kept
+  uint8_t m_int_classes = 0;
+  bool m_hooked = false;  // m_op_hook set
+  // The optional paths, null when off.
+  std::unique_ptr<admission::EcnMarker> m_wred;  // wred configured only
+  std::unique_ptr<RtlEngine> m_rtl;
+  std::ostream* m_ts = nullptr;
+  uint64_t m_next_sample = 0;
   // Traced per-queue and per-port values (--vcd-signals queues, ports, pfc), refreshed
   // for the queues an operation touched; absent when not traced.
   struct Traced {
@@ -144,26 +142,59 @@ class Mmu : public sc_core::sc_module, public AdmissionIf {
     std::vector<sc_dt::uint64> marked;  // ECN marks per queue (with wred), else empty
     std::unique_ptr<bool[]> xoff, port_xoff;
   };
-  std::unique_ptr<Traced> m_tr;
-  void trace_touch(uint32_t in_port, uint32_t out_port, uint32_t prio, uint32_t queue);
+  std::unique_ptr<Traced> m_tr;  // null: not traced
+  // A threshold statistic's last value in cells, kept while the pool that alone sets it
+  // (AdmissionCore::threshold_pool; -1: none does) reads the same and the configuration
+  // is unchanged.
+  struct KeptThreshold {
+    int pool = -1;
+    uint64_t version = ~uint64_t(0), used = 0, cells = 0;
+  };
+  KeptThreshold m_th_ll, m_th_ly;
+  // And the last values by occupancy (direct-mapped, cleared with a configuration change):
+  // a pool that moves at every operation often returns to a recent occupancy (on the
+  // artifact incast half the ingress lossless threshold's evaluations hit).
+  struct Memo {
+    uint64_t used = ~uint64_t(0), cells = 0;
+  };
+  static constexpr size_t kMemo = 16;
+  uint64_t threshold_cells(KeptThreshold& k, bool ingress, uint32_t port, uint32_t prio) {
+    Memo* memo = m_th_memo[ingress ? 0 : 1];
+    if (k.version != m_core.config_version()) {
+      k.version = m_core.config_version();
+      k.pool = m_core.threshold_pool(ingress, port, prio);
+      for (size_t i = 0; i < kMemo; ++i) memo[i] = Memo{};
+    } else if (k.pool >= 0) {
+      const uint64_t used = m_core.threshold_pool_used(uint16_t(k.pool));
+      if (used == k.used) return k.cells;
+      const Memo& m = memo[used % kMemo];
+      if (m.used == used) {
+        k.used = used;
+        return k.cells = m.cells;
+      }
+    }
+    if (k.pool >= 0) k.used = m_core.threshold_pool_used(uint16_t(k.pool));
+    k.cells = ingress ? m_core.ingress_threshold(port, prio) : m_core.egress_threshold(port, prio);
+    if (k.pool >= 0) memo[k.used % kMemo] = {k.used, k.cells};
+    return k.cells;
+  }
   // Series 0..5: the Occupancy members in order; then one per pool.
   enum : size_t { kLossless, kLossy, kHeadroom, kTotal, kThLossless, kThLossy, kPools };
   TimeWeightedGroup m_stats;
+  // The rest: set up once, or read on rarer paths.
+  Memo m_th_memo[2][kMemo];  // ingress lossless, egress lossy
+  const uint64_t m_delay_ps;
+  std::unique_ptr<Calendar::Client> m_cal;  // delayed PFC events; only with a delay
+  OpHook m_op_hook;
+  void trace_touch(uint32_t in_port, uint32_t out_port, uint32_t prio, uint32_t queue);
   Occupancy m_occ;
   std::vector<Series> m_pool_stats;
-  uint64_t m_admitted = 0, m_admitted_hdrm = 0, m_drop_lossless = 0, m_drop_lossy = 0;
   std::vector<uint64_t> m_drop_reason;
-  std::unique_ptr<admission::EcnMarker> m_wred;  // wred configured only
   std::vector<uint64_t> m_wred_marked, m_wred_dropped;
   // Cells in each egress (port, priority) queue, what WRED reads: the core's egress counters
   // do not hold it under every policy (Reverie counts lossless packets at ingress only).
   std::vector<uint64_t> m_wred_cells;
-  uint8_t m_int_classes = 0;
   uint64_t m_int_recorded = 0, m_int_full = 0;
-  std::ostream* m_ts = nullptr;
-  uint64_t m_next_sample = 0;
-  // Byte mirrors for VCD tracing, kept only when traced.
-  bool m_trace_mmu = false;
   sc_dt::uint64 m_v_ll = 0, m_v_ly = 0, m_v_hd = 0, m_v_total = 0, m_v_th_ll = 0, m_v_th_ly = 0;
 };
 

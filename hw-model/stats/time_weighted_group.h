@@ -18,7 +18,7 @@ class TimeWeightedGroup {
   class Series {
    public:
     Series(const TimeWeightedGroup& g, size_t i) : m_g(&g), m_i(i) {}
-    uint64_t value() const { return m_g->m_s[m_i].value; }
+    uint64_t value() const { return m_g->m_v[m_i]; }
     uint64_t max() const { return m_g->m_s[m_i].max; }
     double mean() const { return m_g->mean(m_i); }
     uint64_t quantile(double q) const { return m_g->quantile(m_i, q); }
@@ -30,8 +30,8 @@ class TimeWeightedGroup {
 
   TimeWeightedGroup(size_t n, uint64_t win_start, uint64_t win_end, uint64_t bucket)
       : m_start(win_start), m_end(win_end > win_start ? win_end : win_start), m_bucket(bucket ? bucket : 1),
-        m_clipped(m_start), m_s(n), m_hist(n, std::vector<uint64_t>(1, 0)) {
-    for (size_t i = 0; i < n; ++i) m_s[i] = {0, 0, 0, m_clipped, 0, m_hist[i].data(), 1};
+        m_clipped(m_start), m_v(n, 0), m_s(n), m_hist(n, std::vector<uint64_t>(1, 0)) {
+    for (size_t i = 0; i < n; ++i) m_s[i] = {0, 0, m_clipped, 0, m_hist[i].data(), 1};
     m_in_window = m_start == 0 && m_end > 0;
     m_at_start = m_in_window;
     if ((m_bucket & (m_bucket - 1)) == 0) m_shift = __builtin_ctzll(m_bucket);
@@ -47,19 +47,20 @@ class TimeWeightedGroup {
   class Instant {
    public:
     // Series i becomes v. Inside the window past its first instant every maximum already
-    // covers its value, so a kept value costs one compare.
+    // covers its value, so a kept value costs one compare, in the values' own line(s).
     void set(size_t i, uint64_t v) {
-      S& s = m_s[i];
-      if (v == s.value) {
-        if (m_at_start && v > s.max) s.max = v;
+      const uint64_t old = m_v[i];
+      if (v == old) {
+        if (m_at_start && v > m_s[i].max) m_s[i].max = v;
         return;
       }
+      S& s = m_s[i];
       // Add the stretch the old value was held.
       const uint64_t dt = m_clipped - s.since;
-      s.integral += (unsigned __int128)s.value * dt;
+      s.integral += (unsigned __int128)old * dt;
       s.hist[s.bin] += dt;
       s.since = m_clipped;
-      s.value = v;
+      m_v[i] = v;
       s.bin = m_shift >= 0 ? size_t(v >> m_shift) : size_t(v / m_bucket);
       if (s.bin >= s.bins) m_g.grow(i);
       if (m_in_window && v > s.max) s.max = v;
@@ -68,9 +69,10 @@ class TimeWeightedGroup {
    private:
     friend class TimeWeightedGroup;
     explicit Instant(TimeWeightedGroup& g)
-        : m_g(g), m_s(g.m_s.data()), m_clipped(g.m_clipped), m_bucket(g.m_bucket),
+        : m_g(g), m_v(g.m_v.data()), m_s(g.m_s.data()), m_clipped(g.m_clipped), m_bucket(g.m_bucket),
           m_shift(g.m_shift), m_in_window(g.m_in_window), m_at_start(g.m_at_start) {}
     TimeWeightedGroup& m_g;
+    uint64_t* const m_v;
     S* const m_s;
     const uint64_t m_clipped, m_bucket;
     const int m_shift;
@@ -81,8 +83,8 @@ class TimeWeightedGroup {
   void advance(uint64_t t) {
     if (t <= m_last) return;
     if (m_last <= m_start && t > m_start && m_end > m_start)  // the values held at the window's start
-      for (S& s : m_s)
-        if (s.value > s.max) s.max = s.value;
+      for (size_t i = 0; i < m_s.size(); ++i)
+        if (m_v[i] > m_s[i].max) m_s[i].max = m_v[i];
     m_last = t;
     m_clipped = t < m_start ? m_start : t < m_end ? t : m_end;
     m_in_window = t >= m_start && t < m_end;
@@ -103,10 +105,9 @@ class TimeWeightedGroup {
   Series series(size_t i) const { return Series(*this, i); }
 
  private:
-  // A series in one cache line: a change reads and writes no other (its histogram's
-  // bin apart).
+  // A series' running sums in one cache line: a change reads and writes no other (the
+  // values' and its histogram bin's apart).
   struct alignas(64) S {
-    uint64_t value;
     uint64_t max;
     unsigned __int128 integral;
     uint64_t since;  // clipped time since which value is held and not yet added
@@ -129,7 +130,7 @@ class TimeWeightedGroup {
   void close(size_t i) {
     S& a = m_s[i];
     const uint64_t dt = m_clipped - a.since;
-    a.integral += (unsigned __int128)a.value * dt;
+    a.integral += (unsigned __int128)m_v[i] * dt;
     a.hist[a.bin] += dt;
     a.since = m_clipped;
   }
@@ -158,6 +159,7 @@ class TimeWeightedGroup {
   uint64_t m_clipped;        // m_last clipped to the window
   bool m_in_window = false;  // m_last is in the window
   bool m_at_start = false;   // m_last is the window's first instant
+  std::vector<uint64_t> m_v;  // every series' value, side by side: most sets keep theirs
   std::vector<S> m_s;
   std::vector<std::vector<uint64_t>> m_hist;
 };

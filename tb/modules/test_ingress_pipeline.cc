@@ -5,6 +5,8 @@
 #include <cstdio>
 #include <cstdlib>
 #include <random>
+#include <stdexcept>
+#include <string>
 #include <tuple>
 
 #include "module_bench.h"
@@ -228,6 +230,48 @@ TEST(IngressPipeline, UnknownDestinationIsANoRouteDropAndRejectedFramesAreFreed)
   EXPECT_EQ(j.at("out").at(3).at(0).at("flow"), 2);
   EXPECT_EQ(j.at("pending"), 0);
   EXPECT_EQ(j.at("pool_in_use"), 1);  // the no-route and rejected frames were freed
+}
+
+// The flat forwarding table: routes added below the lowest address, past the highest, over
+// a gap and over an existing route; every address outside them is a no-route drop.
+TEST(IngressPipeline, RoutesAddedInAnyOrderAndGapsHaveNoRoute) {
+  const json j = parse_ok(run_in_child([] {
+    IngressBench b(1);  // host_ip(0..3) -> ports 0..3
+    const uint32_t below = host_ip(0) - 2;
+    b.ing.add_route(host_ip(10), uint16_t(2));  // past the highest, leaving host_ip(4..9) unrouted
+    b.ing.add_route(below, uint16_t(1));        // below the lowest
+    b.ing.add_route(host_ip(1), uint16_t(3));   // replaces host_ip(1) -> 1
+    uint32_t flow = 1;
+    for (const uint32_t dst : {host_ip(10), below, host_ip(1), host_ip(5), below + 1, below - 1, host_ip(11)})
+      b.frame(0, flow * 100 * kNs, 0, flow, 1000, dst), ++flow;
+    sc_core::sc_start(ps(100 * kUs));
+    return b.result().dump();
+  }));
+  auto flows = [&](int port) {
+    std::vector<uint32_t> v;
+    for (const auto& f : j.at("out").at(port)) v.push_back(f.at("flow").get<uint32_t>());
+    return v;
+  };
+  EXPECT_EQ(flows(0), std::vector<uint32_t>{});
+  EXPECT_EQ(flows(1), std::vector<uint32_t>{2});
+  EXPECT_EQ(flows(2), std::vector<uint32_t>{1});
+  EXPECT_EQ(flows(3), std::vector<uint32_t>{3});
+  EXPECT_EQ(j.at("no_route"), 4);  // host_ip(5), host_ip(0) - 1, host_ip(0) - 3, host_ip(11)
+}
+
+TEST(IngressPipeline, RouteDestinationsSpanningTooManyAddressesAreAnError) {
+  const json j = parse_ok(run_in_child([] {
+    IngressBench b(1);
+    std::string what;
+    try {
+      b.ing.add_route(host_ip(0) + (1u << 20), uint16_t(0));
+    } catch (const std::invalid_argument& e) {
+      what = e.what();
+    }
+    return json{{"what", what}}.dump();
+  }));
+  EXPECT_NE(j.at("what").get<std::string>().find("route destinations span more than 1048576 addresses"), std::string::npos)
+      << j.at("what");
 }
 
 // Flows in the order the MMU was asked, with the times.

@@ -131,6 +131,15 @@ TEST(Mmu, AdmitAndDepartKeepClassOccupancyConsistent) {
   EXPECT_EQ(j.at("headroom_max"), 25'600);
 }
 
+// The threshold statistic of the representative lossless PG (0, 3), the core's threshold
+// and the pool as the thresholds read it.
+json threshold_record(const Mmu& m) {
+  const auto& core = m.core();
+  return {{"stat", m.occupancy().th_lossless.value()},
+          {"core", core.ingress_threshold(0, 3) * 256},
+          {"pool_used", core.threshold_pool_used(uint16_t(core.threshold_pool(true, 0, 3)))}};
+}
+
 // The threshold statistics are kept while the pool that sets them reads the same, and
 // re-evaluated after a configuration change that leaves the pool as it was: the lossless
 // PG's alpha halved between two headroom admissions (which charge no ingress pool). The
@@ -143,11 +152,7 @@ TEST(Mmu, ThresholdStatisticFollowsAConfigurationChangeThatLeavesItsPool) {
     Packet s1 = MmuBench::pkt(1, 0, 3, 100), s2 = MmuBench::pkt(1, 0, 3, 100);
     json j;
     const auto& core = b.mmu.core();
-    const auto record = [&](const char* k) {
-      j[k] = {{"stat", b.mmu.occupancy().th_lossless.value()},
-              {"core", core.ingress_threshold(0, 3) * 256},
-              {"pool_used", core.threshold_pool_used(uint16_t(core.threshold_pool(true, 0, 3)))}};
-    };
+    const auto record = [&](const char* k) { j[k] = threshold_record(b.mmu); };
     b.src.at(200 * kUs, [&] {
       for (auto& p : big) b.src.mmu->admit(p);
     });
@@ -175,6 +180,52 @@ TEST(Mmu, ThresholdStatisticFollowsAConfigurationChangeThatLeavesItsPool) {
   EXPECT_EQ(j.at("after").at("pool_used"), j.at("before").at("pool_used"));  // the test's premise
   EXPECT_EQ(j.at("after").at("stat"), 14'336 * 256);
   EXPECT_EQ(j.at("after").at("core"), 14'336 * 256);
+}
+
+// The threshold statistic's values kept by occupancy are dropped with a configuration
+// change: an occupancy the statistic saw before a CSR write (alpha halved) reads the new
+// threshold when the pool returns to it (the stale one without the clearing).
+TEST(Mmu, ThresholdStatisticKeptByOccupancyFollowsAConfigurationChange) {
+  const json j = parse_ok(run_in_child([] {
+    MmuBench b;
+    std::vector<Packet> big(3, MmuBench::pkt(1, 0, 3, 4096));
+    Packet p = MmuBench::pkt(1, 0, 3, 3000);  // 3,000 cells, not a multiple of 16: two memo slots
+    json j;
+    const auto& core = b.mmu.core();
+    const auto record = [&](const char* k) { j[k] = threshold_record(b.mmu); };
+    b.src.at(200 * kUs, [&] {
+      for (auto& q : big) b.src.mmu->admit(q);
+    });
+    const auto admit_depart = [&](uint64_t at, const char* a, const char* d) {
+      b.src.at(at, [&, a] {
+        j[std::string(a) + "_ok"] = b.src.mmu->admit(p);
+        record(a);
+      });
+      b.src.at(at + 10 * kUs, [&, d] {
+        b.src.mmu->depart(p);
+        record(d);
+      });
+    };
+    admit_depart(250 * kUs, "admit_old", "depart_old");
+    b.src.at(300 * kUs, [&] {
+      admission::CoreConfig cfg = core.config();
+      cfg.ingress_profiles[cfg.pg_profile[3]].th.shift = -1;
+      b.mmu.core_mut().reconfigure(cfg);
+    });
+    admit_depart(350 * kUs, "admit_new", "depart_new");
+    sc_core::sc_start(ps(500 * kUs));
+    return j.dump();
+  }));
+  ASSERT_FALSE(j.empty());
+  EXPECT_EQ(j.at("admit_old_ok"), true);
+  EXPECT_EQ(j.at("admit_new_ok"), true);
+  // The premise (the calculator registers the pools before each operation): the pool (as the thresholds read it) returns to where it was.
+  EXPECT_EQ(j.at("depart_new").at("pool_used"), j.at("depart_old").at("pool_used"));
+  EXPECT_NE(j.at("depart_new").at("pool_used"), j.at("admit_new").at("pool_used"));
+  for (const char* k : {"admit_old", "depart_old", "admit_new", "depart_new"})
+    EXPECT_EQ(j.at(k).at("stat"), j.at(k).at("core")) << k;
+  // alpha 1 -> 1/2: the shared space in cells halved, rounded down.
+  EXPECT_EQ(j.at("depart_new").at("stat").get<uint64_t>(), j.at("depart_old").at("stat").get<uint64_t>() / 256 / 2 * 256);
 }
 
 // The pipelined unit (admission.pipeline 1): the XOFF of the headroom admission at 300 us
