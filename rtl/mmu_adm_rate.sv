@@ -11,7 +11,7 @@
 // co-simulation's) loses nothing. A queue keeps its interval number mod 2^TW: the first
 // operation in a later interval moves the count to `last` (one interval on) or clears
 // both (more). Drain ratio: recip.h's drain_ratio, the capacity cut to its top 8
-// significant bits and divided through mmu_adm_recip_div (a 16 x 24-bit product).
+// significant bits and divided through mmu_adm_recip_div (a 16 x 17-bit product).
 `default_nettype none
 
 module mmu_adm_rate

@@ -4,7 +4,9 @@
 // n_p from the threshold calculator (mmu_adm_thresh, registered), alpha_p applied here to
 // the operation's profile (one shift, not one per profile), the division by n_p through a
 // reciprocal table (mmu_adm_recip_div); admission (Eq. 4)
-// compares the low-pass-filtered length q_hat (Eq. 5) with Gamma.
+// compares the low-pass-filtered length q_hat (Eq. 5) with Gamma. The release's XON test
+// multiplies by n_p instead of dividing (x <= Gamma as x n_p <= alpha_p (b* - q*)), so the
+// dual-issue release datapath has no reciprocal product.
 `include "mmu_adm_pol_if.svh"
 `default_nettype none
 
@@ -51,6 +53,15 @@ module mmu_pol_reverie #(`MMU_POL_PARAMS) (`MMU_POL_PORTS);
   wire [CW-1:0] per_np;
   mmu_adm_recip_div #(.VW(CW), .NW(QW+1), .NMAX(NMAX)) u_div (.v_i(th), .n_i(np_i), .q_o(per_np));
   wire [CW-1:0] g_view = dyn ? per_np : ll_i ? ip_static_i : ep_static_i;
+  // The XON test's ceil(q_hat) + xon_offset <= Gamma without the division (a release reads
+  // no per_np, so a release-only datapath has no reciprocal product): x <= floor(th / n_p)
+  // is x n_p <= th for n_p >= 1, and n_p <= NMAX: LN bits (at most np_i's).
+  localparam int LN = $clog2(NMAX + 1) < QW + 1 ? $clog2(NMAX + 1) : QW + 1;
+  wire [LN-1:0] np_lo = np_i[LN-1:0];
+  logic [CW+1:0] xon_x;
+  wire [CW+LN+1:0] xon_prod = (CW+LN+2)'(xon_x) * (CW+LN+2)'(np_lo);
+  wire xon_fits = !ip_dynamic_i ? xon_x <= (CW+2)'(ip_static_i)
+                : np_i == '0 ? xon_x <= (CW+2)'(th) : xon_prod <= (CW+LN+2)'(th);
 
   // The filter steps on the queue's shared cells: before a request (CTRL.ewma_rule 1),
   // after a release.
@@ -59,10 +70,12 @@ module mmu_pol_reverie #(`MMU_POL_PARAMS) (`MMU_POL_PORTS);
   wire [AW-1:0] avg_step;
   mmu_adm_ewma #(.CW(CW), .EWMA_FRAC(EWMA_FRAC), .CELLW(CELLW)) u_ewma (
     .avg_i(avg_view), .q_i(q_filt), .k_i(cfg_ewma_k_i), .clamp_i(cfg_ewma_clamp_i), .avg_o(avg_step));
+  // ceil(q_hat) in cells plus xon_offset, q_hat after a release's step: q_hat + 2^F - 1 <=
+  // (2^CW - 1) 2^F + 2^F - 1 fits AW bits.
+  assign xon_x = (CW+2)'((avg_step + ((AW'(1) << EWMA_FRAC) - AW'(1))) >> EWMA_FRAC) + (CW+2)'(ip_xon_offset_i);
 
   logic [SW-1:0] grow, cnt_after, s;
   logic [AW-1:0] avg;
-  logic [CW+1:0] avg_up;  // ceil(q_hat) in cells plus xon_offset
   logic to_h, fits;
 
   // Bookkeeping, the filter, XOFF and XON.
@@ -92,7 +105,6 @@ module mmu_pol_reverie #(`MMU_POL_PARAMS) (`MMU_POL_PORTS);
     fits = 1'b0;
     cnt_after = '0;
     s = '0;
-    avg_up = '0;
     avg = avg_view;
     grow = shared_part(qq + n, res_q) - shared_part(qq, res_q);
 
@@ -154,10 +166,8 @@ module mmu_pol_reverie #(`MMU_POL_PARAMS) (`MMU_POL_PORTS);
         // XON once headroom is empty: the queue empty, below xon, or
         // ceil(q_hat) + xon_offset <= Gamma on the state the release leaves.
         s = shared_part(SW'(n_ing), ires_i);
-        // q_hat + 2^F - 1 <= (2^CW - 1) 2^F + 2^F - 1 fits AW bits.
-        avg_up = (CW+2)'((avg + ((AW'(1) << EWMA_FRAC) - AW'(1))) >> EWMA_FRAC) + (CW+2)'(ip_xon_offset_i);
         if (ll_i && v_paused_i && q_hdrm == from_h &&
-            (n_ing == '0 || s < SW'(ip_xon_i) || avg_up <= (CW+2)'(g_view))) begin
+            (n_ing == '0 || s < SW'(ip_xon_i) || xon_fits)) begin
           n_paused = 1'b0;
           pfc = mmu_adm_pkg::PFC_XON;
         end

@@ -1,11 +1,14 @@
 #pragma once
 // floor(v / n) without a divider, as the RTL computes n_p's division (Reverie Eq. 6):
-// v * m(n) >> s with m(n) = ceil(2^s / n), s = vbits + nbits, from a constant table of m
-// (rtl/mmu_adm_recip_div.sv). Exact for every v < 2^vbits and 1 <= n < 2^nbits:
-// m(n) = (2^s + e) / n with 0 <= e < n, so v m(n) / 2^s = v/n + v e / (n 2^s), and
-// v e < 2^vbits 2^nbits = 2^s keeps the error below 1/n, which the fraction of v/n (at most
-// (n-1)/n) cannot cross. tb/unit/test_recip.cc checks it against division for every n and
-// a sweep of v; the RTL lockstep checks the table against this code.
+// v * m(n) >> s(n) with m(n) = ceil(2^s(n) / n), from a constant table of m and s
+// (rtl/mmu_adm_recip_div.sv). m(n) = (2^s + e) / n with 0 <= e < n, so
+// v m(n) / 2^s = v/n + v e / (n 2^s), and v e < 2^s keeps the error below 1/n, which the
+// fraction of v/n (at most (n-1)/n) cannot cross: exact for every v < 2^vbits once
+// e (2^vbits - 1) < 2^s. s(n) is the smallest such s from vbits up (s = vbits + nbits
+// always qualifies for n < 2^nbits, e < n); it keeps m(n) below 2^(vbits+1), so the RTL's
+// product is vbits x (vbits + 1) bits whatever the largest divisor. tb/unit/test_recip.cc
+// checks it against division for every n and a sweep of v; the RTL lockstep checks the
+// table against this code.
 #include <cstdint>
 
 namespace mmusim::admission::recip {
@@ -22,10 +25,21 @@ constexpr uint64_t reciprocal(uint64_t n, int s) {
   return uint64_t((((unsigned __int128)1 << s) + n - 1) / n);
 }
 
+// s(n): the smallest s in vbits..vbits + nbits with e (2^vbits - 1) < 2^s, e = n m(n) - 2^s
+// (the RTL's s_of). n >= 2, n < 2^nbits, vbits + nbits <= 64.
+constexpr int shift(uint64_t n, int vbits, int nbits) {
+  int best = vbits + nbits;
+  for (int s = vbits + nbits; s >= vbits; --s) {
+    const unsigned __int128 e = (unsigned __int128)reciprocal(n, s) * n - ((unsigned __int128)1 << s);
+    if (e * ((uint64_t(1) << vbits) - 1) < ((unsigned __int128)1 << s)) best = s;
+  }
+  return best;
+}
+
 // floor(v / n) for v < 2^vbits, n < 2^nbits, vbits <= 32, nbits <= 32; n 0 and 1 give v.
 constexpr uint64_t divide(uint64_t v, uint64_t n, int vbits, int nbits) {
   if (n <= 1) return v;
-  const int s = vbits + nbits;
+  const int s = shift(n, vbits, nbits);
   return uint64_t(((unsigned __int128)v * reciprocal(n, s)) >> s);
 }
 
@@ -34,7 +48,7 @@ constexpr uint64_t divide(uint64_t v, uint64_t n, int vbits, int nbits) {
 // rate (256) when it sent nothing or at least the capacity. Otherwise
 // floor(256 (sent >> sh) / (cap >> sh)) with sh = max(0, bit length of cap - 8): the
 // capacity keeps its top 8 significant bits (a relative error below 2^-7) so the division
-// is by an 8-bit divisor through its reciprocal, a 16 x 24-bit product, at any counter width.
+// is by an 8-bit divisor through its reciprocal, a 16 x 17-bit product, at any counter width.
 constexpr int kRateFrac = 8;
 constexpr int kRateCapBits = 8;
 constexpr uint64_t drain_ratio(uint64_t sent, uint64_t cap) {

@@ -63,11 +63,28 @@ TEST(Recip, RandomSweep) {
   }
 }
 
-// A shorter reciprocal is not exact: the table needs every one of its index bits.
-TEST(Recip, OneBitLessFails) {
-  bool failed = false;
-  for (uint64_t n = 3; n <= 128 && !failed; ++n)
-    for (uint64_t v = (uint64_t(1) << 16) - 1; v > (uint64_t(1) << 16) - 5000 && !failed; --v)
-      failed = r::divide(v, n, 16, r::index_bits(128) - 8) != v / n;
-  EXPECT_TRUE(failed);
+// m(n) fits vbits + 1 bits (the RTL's MW); at 16-bit dividends (CW 16) s(n) is the
+// smallest exact shift: one bit less fails for some dividend of every divisor with s > 16
+// (the bound is sufficient, not necessary: at 8 bits some divisors are exact one bit lower).
+TEST(Recip, ShiftIsTheSmallestExactAndFitsOneBitMore) {
+  for (int vbits : {8, 16}) {
+    for (uint64_t nmax : {16, 255}) {
+      const int nbits = r::index_bits(nmax);
+      const uint64_t vmax = (uint64_t(1) << vbits) - 1;
+      for (uint64_t n = 2; n <= nmax; ++n) {
+        const int s = r::shift(n, vbits, nbits);
+        EXPECT_LT(r::reciprocal(n, s), uint64_t(1) << (vbits + 1)) << "n " << n;
+        if (vbits != 16 || s == vbits) continue;
+        const uint64_t m = r::reciprocal(n, s - 1);
+        bool failed = false;
+        for (uint64_t v = 0; v <= vmax && !failed; ++v) failed = (v * m) >> (s - 1) != v / n;
+        EXPECT_TRUE(failed) << "n " << n << " vbits " << vbits << " s " << s;
+      }
+    }
+  }
+  // 16-bit dividends by 2..16 (8 ports): the 17-bit product the RTL builds.
+  EXPECT_EQ(r::shift(3, 16, 5), 17);
+  EXPECT_EQ(r::shift(7, 16, 5), 19);
+  EXPECT_EQ(r::reciprocal(7, 19), 74899u);
+  EXPECT_EQ(r::shift(16, 16, 5), 16);
 }
