@@ -75,7 +75,10 @@ module mmu_adm_csr
   output wire [8:0] reg2hw_iprof_mode_widx_o,  // its entry
   // IPROF_RESERVED: Ingress profile k: reserved cells.
   output logic [NPROF*CW-1:0] reg2hw_iprof_reserved_cells_o,
-  output wire [NPROF*CW-1:0] reg2hw_iprof_reserved_cells_wnext_o,  // its value after this cycle's write access
+  output wire [CW-1:0] reg2hw_iprof_reserved_cells_wd_o,  // this cycle's write of it
+  output wire reg2hw_iprof_reserved_we_o,  // an accepted write this cycle
+  output wire reg2hw_iprof_reserved_wsel_o,  // a write access names it, accepted or not
+  output wire [8:0] reg2hw_iprof_reserved_widx_o,  // its entry
   // IPROF_STATIC: Ingress profile k: static threshold, cells.
   output logic [NPROF*CW-1:0] reg2hw_iprof_static_cells_o,
   output wire [NPROF*CW-1:0] reg2hw_iprof_static_cells_wnext_o,  // its value after this cycle's write access
@@ -91,26 +94,31 @@ module mmu_adm_csr
   output logic [NPROF*CW-1:0] reg2hw_iprof_xon_offset_cells_o,
   // EPROF_MODE: Egress profile k: pool and threshold mode.
   output logic [NPROF*4-1:0] reg2hw_eprof_mode_pool_o,
+  output wire [3:0] reg2hw_eprof_mode_pool_wd_o,  // this cycle's write of it
   output wire [NPROF*4-1:0] reg2hw_eprof_mode_pool_wnext_o,  // its value after this cycle's write access
   output logic [NPROF*1-1:0] reg2hw_eprof_mode_dynamic_o,
   output wire [NPROF*1-1:0] reg2hw_eprof_mode_dynamic_wnext_o,  // its value after this cycle's write access
   output logic [NPROF*5-1:0] reg2hw_eprof_mode_shift_o,
   output wire [NPROF*5-1:0] reg2hw_eprof_mode_shift_wnext_o,  // its value after this cycle's write access
+  output wire reg2hw_eprof_mode_we_o,  // an accepted write this cycle
+  output wire reg2hw_eprof_mode_wsel_o,  // a write access names it, accepted or not
+  output wire [9:0] reg2hw_eprof_mode_widx_o,  // its entry
   // EPROF_RESERVED: Egress profile k: reserved cells.
   output logic [NPROF*CW-1:0] reg2hw_eprof_reserved_cells_o,
-  output wire [NPROF*CW-1:0] reg2hw_eprof_reserved_cells_wnext_o,  // its value after this cycle's write access
+  output wire [CW-1:0] reg2hw_eprof_reserved_cells_wd_o,  // this cycle's write of it
+  output wire reg2hw_eprof_reserved_we_o,  // an accepted write this cycle
+  output wire reg2hw_eprof_reserved_wsel_o,  // a write access names it, accepted or not
+  output wire [9:0] reg2hw_eprof_reserved_widx_o,  // its entry
   // EPROF_STATIC: Egress profile k: static threshold, cells.
   output logic [NPROF*CW-1:0] reg2hw_eprof_static_cells_o,
   output wire [NPROF*CW-1:0] reg2hw_eprof_static_cells_wnext_o,  // its value after this cycle's write access
   // QMAP: Queue (port*NPRIO+prio): profiles and PFC enable.
   output logic [(NPORTS*NPRIO)*5-1:0] reg2hw_qmap_pg_profile_o,
   output wire [4:0] reg2hw_qmap_pg_profile_wd_o,  // this cycle's write of it
-  output wire [(NPORTS*NPRIO)*5-1:0] reg2hw_qmap_pg_profile_wnext_o,  // its value after this cycle's write access
   output logic [(NPORTS*NPRIO)*5-1:0] reg2hw_qmap_queue_profile_o,
-  output wire [(NPORTS*NPRIO)*5-1:0] reg2hw_qmap_queue_profile_wnext_o,  // its value after this cycle's write access
+  output wire [4:0] reg2hw_qmap_queue_profile_wd_o,  // this cycle's write of it
   output logic [(NPORTS*NPRIO)*1-1:0] reg2hw_qmap_lossless_o,
   output wire [0:0] reg2hw_qmap_lossless_wd_o,  // this cycle's write of it
-  output wire [(NPORTS*NPRIO)*1-1:0] reg2hw_qmap_lossless_wnext_o,  // its value after this cycle's write access
   output wire reg2hw_qmap_we_o,  // an accepted write this cycle
   output wire reg2hw_qmap_wsel_o,  // a write access names it, accepted or not
   output wire [11:0] reg2hw_qmap_widx_o,  // its entry
@@ -249,10 +257,6 @@ module mmu_adm_csr
     assign reg2hw_iprof_mode_shift_wnext_o[k*5 +: 5] =
         wr_access && hit_iprof_mode && 32'(idx_g040_s8) == k ? w_iprof_mode_shift : reg2hw_iprof_mode_shift_o[k*5 +: 5];
   end
-  for (genvar k = 0; k < NPROF; k++) begin : g_wnext_iprof_reserved_cells
-    assign reg2hw_iprof_reserved_cells_wnext_o[k*CW +: CW] =
-        wr_access && hit_iprof_reserved && 32'(idx_g040_s8) == k ? w_iprof_reserved_cells : reg2hw_iprof_reserved_cells_o[k*CW +: CW];
-  end
   for (genvar k = 0; k < NPROF; k++) begin : g_wnext_iprof_static_cells
     assign reg2hw_iprof_static_cells_wnext_o[k*CW +: CW] =
         wr_access && hit_iprof_static && 32'(idx_g040_s8) == k ? w_iprof_static_cells : reg2hw_iprof_static_cells_o[k*CW +: CW];
@@ -269,39 +273,36 @@ module mmu_adm_csr
     assign reg2hw_eprof_mode_shift_wnext_o[k*5 +: 5] =
         wr_access && hit_eprof_mode && 32'(idx_g0c0_s4) == k ? w_eprof_mode_shift : reg2hw_eprof_mode_shift_o[k*5 +: 5];
   end
-  for (genvar k = 0; k < NPROF; k++) begin : g_wnext_eprof_reserved_cells
-    assign reg2hw_eprof_reserved_cells_wnext_o[k*CW +: CW] =
-        wr_access && hit_eprof_reserved && 32'(idx_g0c0_s4) == k ? w_eprof_reserved_cells : reg2hw_eprof_reserved_cells_o[k*CW +: CW];
-  end
   for (genvar k = 0; k < NPROF; k++) begin : g_wnext_eprof_static_cells
     assign reg2hw_eprof_static_cells_wnext_o[k*CW +: CW] =
         wr_access && hit_eprof_static && 32'(idx_g0c0_s4) == k ? w_eprof_static_cells : reg2hw_eprof_static_cells_o[k*CW +: CW];
-  end
-  for (genvar k = 0; k < (NPORTS*NPRIO); k++) begin : g_wnext_qmap_pg_profile
-    assign reg2hw_qmap_pg_profile_wnext_o[k*5 +: 5] =
-        wr_access && hit_qmap && 32'(idx_g200) == k ? w_qmap_pg_profile : reg2hw_qmap_pg_profile_o[k*5 +: 5];
-  end
-  for (genvar k = 0; k < (NPORTS*NPRIO); k++) begin : g_wnext_qmap_queue_profile
-    assign reg2hw_qmap_queue_profile_wnext_o[k*5 +: 5] =
-        wr_access && hit_qmap && 32'(idx_g200) == k ? w_qmap_queue_profile : reg2hw_qmap_queue_profile_o[k*5 +: 5];
-  end
-  for (genvar k = 0; k < (NPORTS*NPRIO); k++) begin : g_wnext_qmap_lossless
-    assign reg2hw_qmap_lossless_wnext_o[k*1 +: 1] =
-        wr_access && hit_qmap && 32'(idx_g200) == k ? w_qmap_lossless : reg2hw_qmap_lossless_o[k*1 +: 1];
   end
   assign reg2hw_we_o = do_write;
 
   // This cycle's accepted write, on its own.
   assign reg2hw_iprof_mode_pool_wd_o = w_iprof_mode_pool;
+  assign reg2hw_iprof_reserved_cells_wd_o = w_iprof_reserved_cells;
   assign reg2hw_iprof_xoff_cells_wd_o = w_iprof_xoff_cells;
+  assign reg2hw_eprof_mode_pool_wd_o = w_eprof_mode_pool;
+  assign reg2hw_eprof_reserved_cells_wd_o = w_eprof_reserved_cells;
   assign reg2hw_qmap_pg_profile_wd_o = w_qmap_pg_profile;
+  assign reg2hw_qmap_queue_profile_wd_o = w_qmap_queue_profile;
   assign reg2hw_qmap_lossless_wd_o = w_qmap_lossless;
   assign reg2hw_iprof_mode_we_o = do_write && hit_iprof_mode;
   assign reg2hw_iprof_mode_wsel_o = wr_access && hit_iprof_mode;
   assign reg2hw_iprof_mode_widx_o = idx_g040_s8;
+  assign reg2hw_iprof_reserved_we_o = do_write && hit_iprof_reserved;
+  assign reg2hw_iprof_reserved_wsel_o = wr_access && hit_iprof_reserved;
+  assign reg2hw_iprof_reserved_widx_o = idx_g040_s8;
   assign reg2hw_iprof_xoff_we_o = do_write && hit_iprof_xoff;
   assign reg2hw_iprof_xoff_wsel_o = wr_access && hit_iprof_xoff;
   assign reg2hw_iprof_xoff_widx_o = idx_g040_s8;
+  assign reg2hw_eprof_mode_we_o = do_write && hit_eprof_mode;
+  assign reg2hw_eprof_mode_wsel_o = wr_access && hit_eprof_mode;
+  assign reg2hw_eprof_mode_widx_o = idx_g0c0_s4;
+  assign reg2hw_eprof_reserved_we_o = do_write && hit_eprof_reserved;
+  assign reg2hw_eprof_reserved_wsel_o = wr_access && hit_eprof_reserved;
+  assign reg2hw_eprof_reserved_widx_o = idx_g0c0_s4;
   assign reg2hw_qmap_we_o = do_write && hit_qmap;
   assign reg2hw_qmap_wsel_o = wr_access && hit_qmap;
   assign reg2hw_qmap_widx_o = idx_g200;

@@ -298,12 +298,14 @@ module mmu_admission
   logic                 q_lossless_wd;
   logic [8:0]           ip_pool_widx, ip_xoff_widx;
   logic [11:0]          qmap_widx;
-  // The look-up's fields after this cycle's write access, accepted or not (read with PIPE 1
-  // only; the profiles' pools are among the threshold calculator's below).
+  // The rest of this cycle's write access for the look-up (read with PIPE 1 only, low bits).
   /* verilator lint_off UNUSEDSIGNAL */
-  logic [NPROF*CW-1:0]  ip_res_w, ep_res_w;
-  logic [NQ*5-1:0]      q_pg_prof_w, q_queue_prof_w;
-  logic [NQ-1:0]        q_lossless_w;
+  logic                 ep_pool_wsel, ip_res_wsel, ep_res_wsel;
+  logic [3:0]           ep_pool_wd;
+  logic [4:0]           q_queue_prof_wd;
+  logic [CW-1:0]        ip_res_wd, ep_res_wd;
+  logic [8:0]           ip_res_widx;
+  logic [9:0]           ep_pool_widx, ep_res_widx;
   /* verilator lint_on UNUSEDSIGNAL */
   logic [PLW-1:0]       rev_pool;
   logic [NPORTS*4-1:0]  dsh_nq;
@@ -530,26 +532,25 @@ module mmu_admission
   // else in stage 2 from the fields.
   if (PIPE != 0) begin : g_lookup_reg
     localparam int LW = 2 * (2*PFW + 2*PLW + 2*CW + 1);
-    wire [LW-1:0] look_s, look_w;
-    mmu_adm_lookup #(.NQ(NQ), .NPOOLS(NPOOLS), .NPROF(NPROF), .CW(CW)) u_look_s (
+    wire [LW-1:0] look;
+    mmu_adm_lookup #(.NQ(NQ), .NPOOLS(NPOOLS), .NPROF(NPROF), .CW(CW)) u_look (
       .ii_i({r_b_ii, r_a_ii}), .ei_i({r_b_ei, r_a_ei}),
       .q_pg_prof_i(q_pg_prof), .q_queue_prof_i(q_queue_prof), .q_lossless_i(q_lossless),
       .ip_pool_i(ip_pool), .ep_pool_i(ep_pool), .ip_res_i(ip_reserved), .ep_res_i(ep_reserved),
-      .ipf_o(look_s[0 +: 2*PFW]), .epf_o(look_s[2*PFW +: 2*PFW]), .ipool_o(look_s[4*PFW +: 2*PLW]),
-      .epool_o(look_s[4*PFW+2*PLW +: 2*PLW]), .ires_o(look_s[4*PFW+4*PLW +: 2*CW]),
-      .eres_o(look_s[4*PFW+4*PLW+2*CW +: 2*CW]), .ll_o(look_s[LW-2 +: 2])
-    );
-    mmu_adm_lookup #(.NQ(NQ), .NPOOLS(NPOOLS), .NPROF(NPROF), .CW(CW)) u_look_w (
-      .ii_i({r_b_ii, r_a_ii}), .ei_i({r_b_ei, r_a_ei}),
-      .q_pg_prof_i(q_pg_prof_w), .q_queue_prof_i(q_queue_prof_w), .q_lossless_i(q_lossless_w),
-      .ip_pool_i(ip_pool_w), .ep_pool_i(ep_pool_w), .ip_res_i(ip_res_w), .ep_res_i(ep_res_w),
-      .ipf_o(look_w[0 +: 2*PFW]), .epf_o(look_w[2*PFW +: 2*PFW]), .ipool_o(look_w[4*PFW +: 2*PLW]),
-      .epool_o(look_w[4*PFW+2*PLW +: 2*PLW]), .ires_o(look_w[4*PFW+4*PLW +: 2*CW]),
-      .eres_o(look_w[4*PFW+4*PLW+2*CW +: 2*CW]), .ll_o(look_w[LW-2 +: 2])
+      .we_i(cfg_we), .qmap_wsel_i(qmap_wsel), .qmap_widx_i(QW'(qmap_widx)),
+      .q_pg_prof_wd_i(q_pg_prof_wd[PFW-1:0]), .q_queue_prof_wd_i(q_queue_prof_wd[PFW-1:0]),
+      .q_lossless_wd_i(q_lossless_wd),
+      .ip_pool_wsel_i(ip_pool_wsel), .ip_pool_widx_i(PFW'(ip_pool_widx)), .ip_pool_wd_i(ip_pool_wd[PLW-1:0]),
+      .ep_pool_wsel_i(ep_pool_wsel), .ep_pool_widx_i(PFW'(ep_pool_widx)), .ep_pool_wd_i(ep_pool_wd[PLW-1:0]),
+      .ip_res_wsel_i(ip_res_wsel), .ip_res_widx_i(PFW'(ip_res_widx)), .ip_res_wd_i(ip_res_wd),
+      .ep_res_wsel_i(ep_res_wsel), .ep_res_widx_i(PFW'(ep_res_widx)), .ep_res_wd_i(ep_res_wd),
+      .ipf_o(look[0 +: 2*PFW]), .epf_o(look[2*PFW +: 2*PFW]), .ipool_o(look[4*PFW +: 2*PLW]),
+      .epool_o(look[4*PFW+2*PLW +: 2*PLW]), .ires_o(look[4*PFW+4*PLW +: 2*CW]),
+      .eres_o(look[4*PFW+4*PLW+2*CW +: 2*CW]), .ll_o(look[LW-2 +: 2])
     );
     always_ff @(posedge clk_i)
       {b_ll, a_ll, b_eres, a_eres, b_ires, a_ires, b_epool, a_epool, b_ipool, a_ipool, b_epf, a_epf, b_ipf, a_ipf}
-          <= cfg_we ? look_w : look_s;
+          <= look;
   end else begin : g_lookup_comb
     assign a_ipf = q_pg_prof[r_a_ii*5 +: PFW];
     assign a_epf = q_queue_prof[r_a_ei*5 +: PFW];
@@ -846,15 +847,21 @@ module mmu_admission
     .reg2hw_iprof_mode_dynamic_wnext_o(ip_dynamic_w), .reg2hw_iprof_mode_shift_wnext_o(ip_shift_w),
     .reg2hw_iprof_static_cells_wnext_o(ip_static_w), .reg2hw_eprof_mode_dynamic_wnext_o(ep_dynamic_w),
     .reg2hw_eprof_mode_shift_wnext_o(ep_shift_w), .reg2hw_eprof_static_cells_wnext_o(ep_static_w),
-    .reg2hw_qmap_pg_profile_wnext_o(q_pg_prof_w), .reg2hw_qmap_lossless_wnext_o(q_lossless_w),
-    .reg2hw_iprof_reserved_cells_wnext_o(ip_res_w), .reg2hw_eprof_reserved_cells_wnext_o(ep_res_w),
-    .reg2hw_qmap_queue_profile_wnext_o(q_queue_prof_w),
     .reg2hw_iprof_mode_we_o(ip_pool_we), .reg2hw_iprof_mode_wsel_o(ip_pool_wsel),
     .reg2hw_iprof_xoff_wsel_o(ip_xoff_wsel), .reg2hw_qmap_wsel_o(qmap_wsel), .reg2hw_iprof_mode_widx_o(ip_pool_widx),
     .reg2hw_iprof_mode_pool_wd_o(ip_pool_wd), .reg2hw_iprof_xoff_we_o(ip_xoff_we),
     .reg2hw_iprof_xoff_widx_o(ip_xoff_widx), .reg2hw_iprof_xoff_cells_wd_o(ip_xoff_wd),
     .reg2hw_qmap_we_o(qmap_we), .reg2hw_qmap_widx_o(qmap_widx), .reg2hw_qmap_pg_profile_wd_o(q_pg_prof_wd),
-    .reg2hw_qmap_lossless_wd_o(q_lossless_wd),
+    .reg2hw_qmap_lossless_wd_o(q_lossless_wd), .reg2hw_qmap_queue_profile_wd_o(q_queue_prof_wd),
+    .reg2hw_eprof_mode_wsel_o(ep_pool_wsel), .reg2hw_eprof_mode_widx_o(ep_pool_widx),
+    .reg2hw_eprof_mode_pool_wd_o(ep_pool_wd),
+    .reg2hw_iprof_reserved_wsel_o(ip_res_wsel),
+    .reg2hw_iprof_reserved_widx_o(ip_res_widx), .reg2hw_iprof_reserved_cells_wd_o(ip_res_wd),
+    .reg2hw_eprof_reserved_wsel_o(ep_res_wsel),
+    .reg2hw_eprof_reserved_widx_o(ep_res_widx), .reg2hw_eprof_reserved_cells_wd_o(ep_res_wd),
+    /* verilator lint_off PINCONNECTEMPTY */ // the look-up takes the accepted write from reg2hw_we_o
+    .reg2hw_eprof_mode_we_o(), .reg2hw_iprof_reserved_we_o(), .reg2hw_eprof_reserved_we_o(),
+    /* verilator lint_on PINCONNECTEMPTY */
     .hw2reg_stat_total_cells_i(total_used), .hw2reg_stat_hdrm_pool_cells_i(hdrm_used),
     .hw2reg_stat_pool_used_cells_i(pool_used),
     .hw2reg_stat_decisions_inc_i(b_valid),

@@ -443,6 +443,74 @@ TEST(Pipelined, ARequestTakenWithACsrWriteDecidesOnTheWrittenConfiguration) {
   EXPECT_EQ(verdict_with_write<Vmmu_mid>(c, kMid, w), Verdict::kAdmitShared);
 }
 
+// The look-up substitutes the write's data at each of its levels (mmu_adm_lookup): per
+// case a write, in the request's cycle, to the entry the request's look-up names (port 1's
+// lossy PG on ingress profile 1, port 2's lossy queue on egress profile 1), that turns the
+// verdict: the pipelined unit decides on the written value, the one-cycle unit on the old.
+TEST(Pipelined, ARequestTakenWithAWriteToTheEntryItLooksUpDecidesOnTheWrittenEntry) {
+  namespace R = admission::regs;
+  const uint32_t q = 1 * kPipeMid.nprio + kLy, eq = 2 * kPipeMid.nprio + kLy;
+  const uint32_t qmap = 1u | (1u << R::QMAP_QUEUE_PROFILE_LSB);  // profiles 1 and 1, lossy
+  struct Case {
+    const char* what;
+    std::function<void(admission::CoreConfig&)> setup;
+    std::pair<uint32_t, uint32_t> w;
+    Verdict piped, one_cycle;
+  };
+  const Case cases[] = {
+      {"IPROF_RESERVED: the cell fits in the new reserved cells",
+       [](auto& c) { c.ingress_profiles[1].th = {false, 0, 0}; },
+       {R::IPROF_RESERVED_ADDR + 1 * R::IPROF_STRIDE, 5}, Verdict::kAdmitShared, Verdict::kDrop},
+      {"EPROF_RESERVED: likewise at egress",
+       [](auto& c) { c.egress_profiles[1].th = {false, 0, 0}; },
+       {R::EPROF_RESERVED_ADDR + 1 * R::EPROF_STRIDE, 5}, Verdict::kAdmitShared, Verdict::kDrop},
+      {"IPROF_MODE: the profile moves to the empty pool 3",
+       [](auto&) {}, {R::IPROF_MODE_ADDR + 1 * R::IPROF_STRIDE, 3}, Verdict::kDrop, Verdict::kAdmitShared},
+      {"EPROF_MODE: likewise at egress",
+       [](auto&) {}, {R::EPROF_MODE_ADDR + 1 * R::EPROF_STRIDE, 3u | (1u << R::EPROF_MODE_DYNAMIC_LSB)},
+       Verdict::kDrop, Verdict::kAdmitShared},
+      {"QMAP: ingress profile 0 (reserved 5 cells, read at the written profile)",
+       [](auto& c) {
+         c.ingress_profiles[1].th = {false, 0, 0};
+         c.ingress_profiles[0].th = {false, 0, 0};
+         c.ingress_profiles[0].reserved_cells = 5;
+       },
+       {R::QMAP_ADDR + q, qmap & ~1u}, Verdict::kAdmitShared, Verdict::kDrop},
+      {"QMAP: ingress profile 0 on the empty pool 3 (the pool read at the written profile)",
+       [](auto& c) {
+         c.ingress_profiles[0].th = {false, 0, 1000};
+         c.ingress_profiles[0].pool = 3;
+       },
+       {R::QMAP_ADDR + q, qmap & ~1u}, Verdict::kDrop, Verdict::kAdmitShared},
+      {"QMAP: the egress queue to egress profile 0 (static 0)",
+       [](auto& c) { c.egress_profiles[0].th = {false, 0, 0}; },
+       {R::QMAP_ADDR + eq, 1u}, Verdict::kDrop, Verdict::kAdmitShared},
+      {"QMAP: the egress queue to egress profile 0 on the empty pool 3",
+       [](auto& c) { c.egress_profiles[0].pool = 3; },
+       {R::QMAP_ADDR + eq, 1u}, Verdict::kDrop, Verdict::kAdmitShared},
+      {"QMAP: the egress queue to egress profile 0 (reserved 5 cells)",
+       [](auto& c) {
+         c.egress_profiles[1].th = {false, 0, 0};
+         c.egress_profiles[0].th = {false, 0, 0};
+         c.egress_profiles[0].reserved_cells = 5;
+       },
+       {R::QMAP_ADDR + eq, 1u}, Verdict::kAdmitShared, Verdict::kDrop},
+      {"QMAP: lossless, over the threshold into headroom",
+       [](auto& c) {
+         c.ingress_profiles[1].th = {false, 0, 0};
+         c.ingress_profiles[1].xoff_cells = 50;
+       },
+       {R::QMAP_ADDR + q, qmap | (1u << R::QMAP_LOSSLESS_LSB)}, Verdict::kAdmitHeadroom, Verdict::kDrop},
+  };
+  for (const Case& k : cases) {
+    admission::CoreConfig c = directed_config(kPipeMid, "dt");
+    c.pool_cells = {600, 1000, 600, 0};
+    k.setup(c);
+    EXPECT_EQ(verdict_with_write<Vmmu_pmid>(c, kPipeMid, k.w), k.piped) << k.what;
+    EXPECT_EQ(verdict_with_write<Vmmu_mid>(c, kMid, k.w), k.one_cycle) << k.what;
+  }
+}
+
 // The threshold calculator's registered outputs (PIPE 1) load from the configuration's next
 // values, so a run-time threshold write (not a quiesce field: made under traffic) reaches
 // the request taken in its cycle: the lossy PG's static profile goes from 100 cells to 0 in
