@@ -41,7 +41,6 @@ module mmu_adm_csr
   // CTRL: Policy and filter control.
   output logic [2:0] reg2hw_ctrl_policy_o,
   output wire reg2hw_ctrl_policy_set_o,  // an accepted write changes it
-  output wire [2:0] reg2hw_ctrl_policy_wnext_o,  // its value after this cycle's write access
   output logic [0:0] reg2hw_ctrl_ewma_rule_o,
   output logic [0:0] reg2hw_ctrl_ewma_clamp_o,
   output logic [4:0] reg2hw_ctrl_ewma_k_o,
@@ -61,15 +60,11 @@ module mmu_adm_csr
   output logic [7:0] reg2hw_thresh_period_cycles_o,
   // POOL_SIZE: Shared size of pool i in cells.
   output logic [NPOOLS*CW-1:0] reg2hw_pool_size_cells_o,
-  output wire [NPOOLS*CW-1:0] reg2hw_pool_size_cells_wnext_o,  // its value after this cycle's write access
   // IPROF_MODE: Ingress profile k: pool and threshold mode.
   output logic [NPROF*4-1:0] reg2hw_iprof_mode_pool_o,
   output wire [3:0] reg2hw_iprof_mode_pool_wd_o,  // this cycle's write of it
-  output wire [NPROF*4-1:0] reg2hw_iprof_mode_pool_wnext_o,  // its value after this cycle's write access
   output logic [NPROF*1-1:0] reg2hw_iprof_mode_dynamic_o,
-  output wire [NPROF*1-1:0] reg2hw_iprof_mode_dynamic_wnext_o,  // its value after this cycle's write access
   output logic [NPROF*5-1:0] reg2hw_iprof_mode_shift_o,
-  output wire [NPROF*5-1:0] reg2hw_iprof_mode_shift_wnext_o,  // its value after this cycle's write access
   output wire reg2hw_iprof_mode_we_o,  // an accepted write this cycle
   output wire reg2hw_iprof_mode_wsel_o,  // a write access names it, accepted or not
   output wire [8:0] reg2hw_iprof_mode_widx_o,  // its entry
@@ -81,7 +76,6 @@ module mmu_adm_csr
   output wire [8:0] reg2hw_iprof_reserved_widx_o,  // its entry
   // IPROF_STATIC: Ingress profile k: static threshold, cells.
   output logic [NPROF*CW-1:0] reg2hw_iprof_static_cells_o,
-  output wire [NPROF*CW-1:0] reg2hw_iprof_static_cells_wnext_o,  // its value after this cycle's write access
   // IPROF_XOFF: Ingress profile k: per-PG headroom (eta), cells.
   output logic [NPROF*CW-1:0] reg2hw_iprof_xoff_cells_o,
   output wire [CW-1:0] reg2hw_iprof_xoff_cells_wd_o,  // this cycle's write of it
@@ -95,11 +89,8 @@ module mmu_adm_csr
   // EPROF_MODE: Egress profile k: pool and threshold mode.
   output logic [NPROF*4-1:0] reg2hw_eprof_mode_pool_o,
   output wire [3:0] reg2hw_eprof_mode_pool_wd_o,  // this cycle's write of it
-  output wire [NPROF*4-1:0] reg2hw_eprof_mode_pool_wnext_o,  // its value after this cycle's write access
   output logic [NPROF*1-1:0] reg2hw_eprof_mode_dynamic_o,
-  output wire [NPROF*1-1:0] reg2hw_eprof_mode_dynamic_wnext_o,  // its value after this cycle's write access
   output logic [NPROF*5-1:0] reg2hw_eprof_mode_shift_o,
-  output wire [NPROF*5-1:0] reg2hw_eprof_mode_shift_wnext_o,  // its value after this cycle's write access
   output wire reg2hw_eprof_mode_we_o,  // an accepted write this cycle
   output wire reg2hw_eprof_mode_wsel_o,  // a write access names it, accepted or not
   output wire [9:0] reg2hw_eprof_mode_widx_o,  // its entry
@@ -111,7 +102,6 @@ module mmu_adm_csr
   output wire [9:0] reg2hw_eprof_reserved_widx_o,  // its entry
   // EPROF_STATIC: Egress profile k: static threshold, cells.
   output logic [NPROF*CW-1:0] reg2hw_eprof_static_cells_o,
-  output wire [NPROF*CW-1:0] reg2hw_eprof_static_cells_wnext_o,  // its value after this cycle's write access
   // QMAP: Queue (port*NPRIO+prio): profiles and PFC enable.
   output logic [(NPORTS*NPRIO)*5-1:0] reg2hw_qmap_pg_profile_o,
   output wire [4:0] reg2hw_qmap_pg_profile_wd_o,  // this cycle's write of it
@@ -130,7 +120,7 @@ module mmu_adm_csr
   input  wire [NPOOLS*CW-1:0] hw2reg_stat_pool_used_cells_i,
   // STAT_DECISIONS: Admission decisions since reset (wraps: a statistics counter, not an admission counter).
   input  wire hw2reg_stat_decisions_inc_i,  // count one
-  // STAT_DROPS: Drops since reset (wraps).
+  // STAT_DROPS: Drops since reset (wraps). Its increment is registered (the decide stage's verdict ends at a flip-flop) and a read adds the pending one: a read counts every drop decided before its cycle.
   input  wire hw2reg_stat_drops_inc_i  // count one
 );
 
@@ -239,47 +229,8 @@ module mmu_adm_csr
   wire do_write = wr_access && rw_hit && !refused;
   assign reg2hw_ctrl_policy_set_o = do_write && hit_ctrl && w_ctrl_policy != reg2hw_ctrl_policy_o;
 
-  // Values after this cycle's write access, accepted or not, else the stored value.
-  assign reg2hw_ctrl_policy_wnext_o = wr_access && hit_ctrl ? w_ctrl_policy : reg2hw_ctrl_policy_o;
-  for (genvar k = 0; k < NPOOLS; k++) begin : g_wnext_pool_size_cells
-    assign reg2hw_pool_size_cells_wnext_o[k*CW +: CW] =
-        wr_access && hit_pool_size && 32'(idx_g010) == k ? w_pool_size_cells : reg2hw_pool_size_cells_o[k*CW +: CW];
-  end
-  for (genvar k = 0; k < NPROF; k++) begin : g_wnext_iprof_mode_pool
-    assign reg2hw_iprof_mode_pool_wnext_o[k*4 +: 4] =
-        wr_access && hit_iprof_mode && 32'(idx_g040_s8) == k ? w_iprof_mode_pool : reg2hw_iprof_mode_pool_o[k*4 +: 4];
-  end
-  for (genvar k = 0; k < NPROF; k++) begin : g_wnext_iprof_mode_dynamic
-    assign reg2hw_iprof_mode_dynamic_wnext_o[k*1 +: 1] =
-        wr_access && hit_iprof_mode && 32'(idx_g040_s8) == k ? w_iprof_mode_dynamic : reg2hw_iprof_mode_dynamic_o[k*1 +: 1];
-  end
-  for (genvar k = 0; k < NPROF; k++) begin : g_wnext_iprof_mode_shift
-    assign reg2hw_iprof_mode_shift_wnext_o[k*5 +: 5] =
-        wr_access && hit_iprof_mode && 32'(idx_g040_s8) == k ? w_iprof_mode_shift : reg2hw_iprof_mode_shift_o[k*5 +: 5];
-  end
-  for (genvar k = 0; k < NPROF; k++) begin : g_wnext_iprof_static_cells
-    assign reg2hw_iprof_static_cells_wnext_o[k*CW +: CW] =
-        wr_access && hit_iprof_static && 32'(idx_g040_s8) == k ? w_iprof_static_cells : reg2hw_iprof_static_cells_o[k*CW +: CW];
-  end
-  for (genvar k = 0; k < NPROF; k++) begin : g_wnext_eprof_mode_pool
-    assign reg2hw_eprof_mode_pool_wnext_o[k*4 +: 4] =
-        wr_access && hit_eprof_mode && 32'(idx_g0c0_s4) == k ? w_eprof_mode_pool : reg2hw_eprof_mode_pool_o[k*4 +: 4];
-  end
-  for (genvar k = 0; k < NPROF; k++) begin : g_wnext_eprof_mode_dynamic
-    assign reg2hw_eprof_mode_dynamic_wnext_o[k*1 +: 1] =
-        wr_access && hit_eprof_mode && 32'(idx_g0c0_s4) == k ? w_eprof_mode_dynamic : reg2hw_eprof_mode_dynamic_o[k*1 +: 1];
-  end
-  for (genvar k = 0; k < NPROF; k++) begin : g_wnext_eprof_mode_shift
-    assign reg2hw_eprof_mode_shift_wnext_o[k*5 +: 5] =
-        wr_access && hit_eprof_mode && 32'(idx_g0c0_s4) == k ? w_eprof_mode_shift : reg2hw_eprof_mode_shift_o[k*5 +: 5];
-  end
-  for (genvar k = 0; k < NPROF; k++) begin : g_wnext_eprof_static_cells
-    assign reg2hw_eprof_static_cells_wnext_o[k*CW +: CW] =
-        wr_access && hit_eprof_static && 32'(idx_g0c0_s4) == k ? w_eprof_static_cells : reg2hw_eprof_static_cells_o[k*CW +: CW];
-  end
-  assign reg2hw_we_o = do_write;
-
   // This cycle's accepted write, on its own.
+  assign reg2hw_we_o = do_write;
   assign reg2hw_iprof_mode_pool_wd_o = w_iprof_mode_pool;
   assign reg2hw_iprof_reserved_cells_wd_o = w_iprof_reserved_cells;
   assign reg2hw_iprof_xoff_cells_wd_o = w_iprof_xoff_cells;
@@ -308,6 +259,7 @@ module mmu_adm_csr
   assign reg2hw_qmap_widx_o = idx_g200;
   logic [31:0] cnt_stat_decisions;
   logic [31:0] cnt_stat_drops;
+  logic pend_stat_drops;  // last cycle's increment, not yet in cnt_stat_drops
 
   // Storage.
   always_ff @(posedge clk_i or negedge rst_ni) begin
@@ -342,6 +294,7 @@ module mmu_adm_csr
       reg2hw_qmap_lossless_o <= '0;
       cnt_stat_decisions <= '0;
       cnt_stat_drops <= '0;
+      pend_stat_drops <= 1'b0;
     end else begin
       if (do_write && hit_ctrl) begin
         reg2hw_ctrl_policy_o <= w_ctrl_policy;
@@ -411,7 +364,8 @@ module mmu_adm_csr
       end
       // Statistics counters wrap by design (software reads differences).
       if (hw2reg_stat_decisions_inc_i) cnt_stat_decisions <= cnt_stat_decisions + 32'd1;
-      if (hw2reg_stat_drops_inc_i) cnt_stat_drops <= cnt_stat_drops + 32'd1;
+      pend_stat_drops <= hw2reg_stat_drops_inc_i;
+      if (pend_stat_drops) cnt_stat_drops <= cnt_stat_drops + 32'd1;
     end
   end
 
@@ -466,7 +420,7 @@ module mmu_adm_csr
     else if (hit_stat_hdrm_pool) rdata[0 +: CW] = hw2reg_stat_hdrm_pool_cells_i;
     else if (hit_stat_pool_used) rdata[0 +: CW] = hw2reg_stat_pool_used_cells_i[idx_g110*CW +: CW];
     else if (hit_stat_decisions) rdata[0 +: 32] = cnt_stat_decisions;
-    else if (hit_stat_drops) rdata[0 +: 32] = cnt_stat_drops;
+    else if (hit_stat_drops) rdata[0 +: 32] = cnt_stat_drops + 32'(pend_stat_drops);
   end
 
   always_ff @(posedge clk_i or negedge rst_ni) begin

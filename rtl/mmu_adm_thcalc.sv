@@ -1,7 +1,6 @@
 // One configuration's thresholds (TH: every profile's, on its own pool) and each pool's
 // room (ROOM, reverie's b* - q*), from the registered occupancy: the calculator's
-// combinational half, a block of its own (mmu_adm_thresh instantiates it once per
-// configuration).
+// combinational half, a block of its own (the area breakdown's thresholds).
 `default_nettype none
 
 module mmu_adm_thcalc #(

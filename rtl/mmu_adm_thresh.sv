@@ -10,17 +10,15 @@
 // operations; the golden core models the same timing (hw-model/admission/threshold_block.*).
 //
 // REG_OUT (the pipelined unit): the thresholds leave through registers, so the decide stage
-// starts at a flip-flop, not at the calculator's pool select, subtract and shift. They are
-// the same values a cycle earlier, not staler: the registers load what the outputs would
-// show in the next cycle, from the occupancy registers' next value and the configuration
-// this cycle's CSR write leaves, and reset to the thresholds of the reset configuration
-// (0). That configuration is the stored fields, or after an accepted write the fields with
-// the entry the write access names replaced (cfg_w_i, the register block's `_wnext`
-// outputs): the calculator runs on both and the accepted write (we_i) selects behind it, so
-// the block's refusal logic (legality, the quiesce read-back compare) is not in front of it.
-// reverie's pool is a derived register loaded at a write's edge (mmu_adm_derive), whose
-// next value is the derive block's long configuration path: so each pool's room is
-// registered and reverie's selected behind the registers.
+// starts at a flip-flop, not at the calculator's pool select, subtract and shift. The
+// registers load from the occupancy registers' next value (the same occupancy as without
+// REG_OUT) and the stored configuration fields, and reset to the thresholds of the reset
+// configuration (0): a CSR write reaches the thresholds one cycle after it reaches the
+// fields, so only an operation taken in the write's own cycle (decided in the next)
+// compares against thresholds of the old fields; the golden core decides no operation in
+// that cycle (docs/rtl.md, "CSR write latency"). No CSR address decode or refusal logic is
+// in front of the registers. Each pool's room is registered and reverie's pool (a derived
+// register loaded at a write's edge, mmu_adm_derive) selected behind the registers.
 `default_nettype none
 
 module mmu_adm_thresh #(
@@ -50,8 +48,6 @@ module mmu_adm_thresh #(
   // PLW bits.
   /* verilator lint_off UNUSEDSIGNAL */
   input  wire [CFGW-1:0]      cfg_i,
-  input  wire [CFGW-1:0]      cfg_w_i,     // REG_OUT: the same after this cycle's write access
-  input  wire                 we_i,        // REG_OUT: an accepted write this cycle
   /* verilator lint_on UNUSEDSIGNAL */
   output wire [NPROF*CW-1:0]  ith_o,       // threshold of ingress profile k at [k*CW +: CW]
   output wire [NPROF*CW-1:0]  eth_o,       // threshold of egress profile k
@@ -82,9 +78,7 @@ module mmu_adm_thresh #(
   localparam int ONLY = mmu_adm_pkg::only_policy(POLICIES);
 
   // The thresholds (th), and reverie's pool's room (b* - q*: its alpha, static_th and the
-  // division by n_p are per operation, mmu_pol_reverie). With REG_OUT on both
-  // configurations, each in its own instance (one synthesis block each: within one block
-  // yosys's resource sharing would merge the two into one behind a multiplexer on we_i).
+  // division by n_p are per operation, mmu_pol_reverie).
   localparam bit TH = (POLICIES & ~(6'(1) << mmu_adm_pkg::POLICY_REVERIE)) != '0;
   localparam bit RV = POLICIES[mmu_adm_pkg::POLICY_REVERIE];
   wire [2*NPROF*CW-1:0] th_s;
@@ -97,15 +91,11 @@ module mmu_adm_thresh #(
     assign th = th_s;
     assign rroom = room_s[rev_pool_i*CW +: CW];
   end else begin : g_reg
-    wire [2*NPROF*CW-1:0] th_w;
-    wire [NPOOLS*CW-1:0] room_w;
-    mmu_adm_thcalc #(.CW(CW), .NPOOLS(NPOOLS), .NPROF(NPROF), .ONLY(ONLY), .TH(TH), .ROOM(RV)) u_calc_w (
-      .cfg_i(cfg_w_i), .used_i(pool_src), .th_o(th_w), .room_o(room_w));
     // Each pool's room registered (reverie's pool is selected behind the register).
     logic [NPOOLS*CW-1:0] room_q;
     always_ff @(posedge clk_i or negedge rst_ni) begin
       if (!rst_ni) {th, room_q} <= '0;
-      else {th, room_q} <= we_i ? {th_w, room_w} : {th_s, room_s};
+      else {th, room_q} <= {th_s, room_s};
     end
     assign rroom = room_q[rev_pool_i*CW +: CW];
   end

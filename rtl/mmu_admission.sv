@@ -328,20 +328,14 @@ module mmu_admission
   // ---------------------------------------------------------------------------------
   // Threshold calculator (mmu_adm_thresh): every profile's threshold and n_p per priority
   // from the pool counters and n_p registered every THRESH_PERIOD cycles, off the packet
-  // path. With PIPE 1 its thresholds leave through registers loaded from the configuration
-  // this cycle's write leaves (the same thresholds, the decide stage starting at a flip-flop).
+  // path. With PIPE 1 its thresholds leave through registers loaded from the stored
+  // configuration (the decide stage starting at a flip-flop; a CSR write reaches them a
+  // cycle after the fields).
   // ---------------------------------------------------------------------------------
   logic [NPROF*CW-1:0]  th_ing, th_egr;
   logic [8*(QW+1)-1:0]  th_np;
-  // The fields after this cycle's write access, accepted or not (read with PIPE 1 only).
-  /* verilator lint_off UNUSEDSIGNAL */
+  /* verilator lint_off UNUSEDSIGNAL */ // read with PIPE 1 only (the look-up)
   logic                 cfg_we;
-  logic [2:0]           policy_w;
-  logic [NPOOLS*CW-1:0] pool_size_w;
-  logic [NPROF*4-1:0]   ip_pool_w, ep_pool_w;
-  logic [NPROF-1:0]     ip_dynamic_w, ep_dynamic_w;
-  logic [NPROF*5-1:0]   ip_shift_w, ep_shift_w;
-  logic [NPROF*CW-1:0]  ip_static_w, ep_static_w;
   /* verilator lint_on UNUSEDSIGNAL */
   mmu_adm_thresh #(
     .NPORTS(NPORTS), .NPRIO(NPRIO), .CW(CW), .NPOOLS(NPOOLS), .NPROF(NPROF), .POLICIES(POLICIES), .REG_OUT(PIPE != 0)
@@ -349,9 +343,7 @@ module mmu_admission
     .clk_i, .rst_ni, .period_i(cfg_thresh_period), .restart_i(cfg_valid_i && cfg_write_i),
     .pool_used_i(pool_used), .ncong_i(ncong), .rev_pool_i(rev_pool),
     .cfg_i({cfg_policy, cfg_pool_size, ip_static, ip_shift, ip_dynamic, ip_pool, ep_static, ep_shift, ep_dynamic, ep_pool}),
-    .cfg_w_i({policy_w, pool_size_w, ip_static_w, ip_shift_w, ip_dynamic_w, ip_pool_w,
-              ep_static_w, ep_shift_w, ep_dynamic_w, ep_pool_w}),
-    .we_i(cfg_we), .ith_o(th_ing), .eth_o(th_egr), .np_o(th_np)
+    .ith_o(th_ing), .eth_o(th_egr), .np_o(th_np)
   );
 
 
@@ -527,9 +519,8 @@ module mmu_admission
   // The look-up: with PIPE 1 in stage 1, registered, from the fields as this cycle's CSR
   // write leaves them, so that stage 2 has its own cycle's values (the fields are quiesce
   // fields: a write changes them only on an empty buffer, but an operation may be in
-  // flight): two look-ups, on the stored fields and on the fields with the entry the write
-  // access names replaced, selected by the accepted write (as the threshold registers);
-  // else in stage 2 from the fields.
+  // flight): the stored fields with the write's data substituted (mmu_adm_lookup); else in
+  // stage 2 from the fields.
   if (PIPE != 0) begin : g_lookup_reg
     localparam int LW = 2 * (2*PFW + 2*PLW + 2*CW + 1);
     wire [LW-1:0] look;
@@ -842,11 +833,6 @@ module mmu_admission
     .reg2hw_qmap_pg_profile_o(q_pg_prof), .reg2hw_qmap_queue_profile_o(q_queue_prof),
     .reg2hw_qmap_lossless_o(q_lossless),
     .reg2hw_we_o(cfg_we),
-    .reg2hw_ctrl_policy_wnext_o(policy_w), .reg2hw_pool_size_cells_wnext_o(pool_size_w),
-    .reg2hw_iprof_mode_pool_wnext_o(ip_pool_w), .reg2hw_eprof_mode_pool_wnext_o(ep_pool_w),
-    .reg2hw_iprof_mode_dynamic_wnext_o(ip_dynamic_w), .reg2hw_iprof_mode_shift_wnext_o(ip_shift_w),
-    .reg2hw_iprof_static_cells_wnext_o(ip_static_w), .reg2hw_eprof_mode_dynamic_wnext_o(ep_dynamic_w),
-    .reg2hw_eprof_mode_shift_wnext_o(ep_shift_w), .reg2hw_eprof_static_cells_wnext_o(ep_static_w),
     .reg2hw_iprof_mode_we_o(ip_pool_we), .reg2hw_iprof_mode_wsel_o(ip_pool_wsel),
     .reg2hw_iprof_xoff_wsel_o(ip_xoff_wsel), .reg2hw_qmap_wsel_o(qmap_wsel), .reg2hw_iprof_mode_widx_o(ip_pool_widx),
     .reg2hw_iprof_mode_pool_wd_o(ip_pool_wd), .reg2hw_iprof_xoff_we_o(ip_xoff_we),

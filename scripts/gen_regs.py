@@ -31,7 +31,8 @@ Field keys beyond name/lsb/width/desc:
                       hook_<reg>_<field>_o carries the value, hook_..._bad_i refuses it)
   reset_param         the reset value is a parameter <REG>_<FIELD>_RESET of the block
   strobe              reg2hw_<reg>_<field>_set_o: an accepted write changes the field (scalars)
-  wport               this cycle's write on its own: reg2hw_<reg>_we_o an accepted write,
+  wport               this cycle's write on its own: reg2hw_<reg>_we_o an accepted write
+                      (reg2hw_we_o: an accepted write to any register),
                       reg2hw_<reg>_widx_o its entry (arrays), reg2hw_<reg>_<field>_wd_o its
                       value; for a unit that forms the field's next value only inside a
                       clocked block, so a simulator evaluates it only at such a write;
@@ -39,11 +40,6 @@ Field keys beyond name/lsb/width/desc:
                       not (no legality or quiesce check: a unit's derived register takes
                       its data path from it and its enable from _we_o, so the data does
                       not wait for the block's refusal logic)
-  wnext               reg2hw_<reg>_<field>_wnext_o: the value the field holds after this
-                      cycle if this cycle's write access is accepted (the entry a write
-                      access names replaced, no legality or quiesce check), and reg2hw_we_o,
-                      any accepted write: a unit registers f(_wnext_o) under reg2hw_we_o,
-                      else f(the stored field), so f does not wait for the refusal logic
   param SYM           read-only field showing parameter SYM
   cpp                 C++ accessor: cfg.<member path> (a CoreConfig member, [k] for the array
                       entry), params.<member> (RtlParams), or an expression over core
@@ -54,6 +50,10 @@ Field keys beyond name/lsb/width/desc:
 Register keys beyond name/addr/access/reset/count/stride/desc/fields:
   hw "counter"        a read-only statistics counter kept in the block (wraps), advanced
                       by hw2reg_<reg>_inc_i
+  inc_reg             (a counter) hw2reg_<reg>_inc_i is registered (a pending bit) before
+                      it reaches the counter, so it ends at a flip-flop, not at the
+                      counter's adder; a read returns the counter plus the pending bit,
+                      the value it would read without the register, cycle for cycle
 Top level "parameters": {SYM: {default, desc}}: the block's parameters.
 
 Names of the constants (REG = register name, FIELD = field name in upper case):
@@ -146,7 +146,6 @@ class Field:
         self.reset_param = bool(j.get("reset_param", False))
         self.strobe = bool(j.get("strobe", False))
         self.wport = bool(j.get("wport", False))
-        self.wnext = bool(j.get("wnext", False))
         self.cpp = j.get("cpp")
         self.cpp_enum = j.get("cpp_enum")
         self.cpp_entries = j.get("cpp_entries")
@@ -167,7 +166,7 @@ class Field:
         if self.cpp_enum and not self.enum:
             raise MapError(f"{what}: cpp_enum without enum")
         unknown = set(j) - {"name", "lsb", "width", "desc", "enum", "quiesce", "signed", "min", "max", "index_of",
-                            "held", "hook", "reset_param", "strobe", "wport", "wnext", "param", "cpp", "cpp_enum", "cpp_entries"}
+                            "held", "hook", "reset_param", "strobe", "wport", "param", "cpp", "cpp_enum", "cpp_entries"}
         if unknown:
             raise MapError(f"{what}: unknown keys {sorted(unknown)}")
 
@@ -263,16 +262,19 @@ class Register:
         if self.hw == "counter" and (self.access != "ro" or self.is_array or len(self.fields) != 1
                                      or self.fields[0].lsb != 0 or self.reset is not None):
             raise MapError(f"{what}: a counter is one read-only register with one field at bit 0 and no reset")
+        self.inc_reg = j.get("inc_reg", False)
+        if not isinstance(self.inc_reg, bool) or (self.inc_reg and self.hw != "counter"):
+            raise MapError(f"{what}: inc_reg must be true or false, and only on a counter (hw \"counter\")")
         for f in self.fields:
-            if self.access == "ro" and (f.quiesce or f.hook or f.reset_param or f.strobe or f.wport or f.wnext or f.min is not None
+            if self.access == "ro" and (f.quiesce or f.hook or f.reset_param or f.strobe or f.wport or f.min is not None
                                         or f.max is not None or f.index_of):
-                raise MapError(f"{what}: field {f.name}: quiesce/hook/reset_param/strobe/wport/wnext/min/max/index_of "
+                raise MapError(f"{what}: field {f.name}: quiesce/hook/reset_param/strobe/wport/min/max/index_of "
                                f"apply to read-write registers")
             if f.param and (self.access != "ro" or self.reset is not None):
                 raise MapError(f"{what}: field {f.name}: param needs a read-only register without reset")
             if f.strobe and self.is_array:
                 raise MapError(f"{what}: field {f.name}: strobe is for single registers")
-        unknown = set(j) - {"name", "addr", "access", "desc", "reset", "count", "stride", "fields", "hw"}
+        unknown = set(j) - {"name", "addr", "access", "desc", "reset", "count", "stride", "fields", "hw", "inc_reg"}
         if unknown:
             raise MapError(f"{what}: unknown keys {sorted(unknown)}")
         self.count_max = None  # filled by RegMap
@@ -707,7 +709,7 @@ def gen_block(m):
           "  output logic cfg_error_o,  // the last access was refused",
           "  input  wire busy_i,  // the buffer holds cells: quiesce fields keep their values"]
     ports = []
-    if any(f.wnext for f in m.fields):
+    if any(f.wport for f in m.fields):
         ports.append("  output wire reg2hw_we_o,  // an accepted write this cycle, to any register")
     for f in m.fields:
         if f.hook:
@@ -723,8 +725,6 @@ def gen_block(m):
                 ports.append(f"  output wire reg2hw_{f.ident}_set_o,  // an accepted write changes it")
             if f.wport:
                 ports.append(f"  output wire {sv_range(w)} reg2hw_{f.ident}_wd_o,  // this cycle's write of it")
-            if f.wnext:
-                ports.append(f"  output wire {rng} reg2hw_{f.ident}_wnext_o,  // its value after this cycle's write access")
         if any(f.wport for f in r.fields):
             ports.append(f"  output wire reg2hw_{r.ident}_we_o,  // an accepted write this cycle")
             ports.append(f"  output wire reg2hw_{r.ident}_wsel_o,  // a write access names it, accepted or not")
@@ -807,25 +807,9 @@ def gen_block(m):
         if f.strobe:
             L.append(f"  assign reg2hw_{f.ident}_set_o = do_write && hit_{f.reg.lower()} && "
                      f"w_{f.ident} != reg2hw_{f.ident}_o;")
-    # Values after this cycle's write access: the written entry replaced.
-    nxt = [(r, f) for r in rw for f in r.fields if f.wnext]
-    if nxt:
-        L += ["", "  // Values after this cycle's write access, accepted or not, else the stored value."]
-    for r, f in nxt:
-        w = sv_w(f)
-        if r.is_array:
-            g = gname[r.name]
-            L += [f"  for (genvar k = 0; k < {sv_count(r)}; k++) begin : g_wnext_{f.ident}",
-                  f"    assign reg2hw_{f.ident}_wnext_o[k*{w} +: {w}] =",
-                  f"        wr_access && hit_{r.ident} && 32'(idx_{g}) == k ? w_{f.ident} : reg2hw_{f.ident}_o[k*{w} +: {w}];",
-                  "  end"]
-        else:
-            L.append(f"  assign reg2hw_{f.ident}_wnext_o = wr_access && hit_{r.ident} ? w_{f.ident} : reg2hw_{f.ident}_o;")
-    if any(f.wnext for f in m.fields):
-        L.append("  assign reg2hw_we_o = do_write;")
     wp = [(r, f) for r in rw for f in r.fields if f.wport]
     if wp:
-        L += ["", "  // This cycle's accepted write, on its own."]
+        L += ["", "  // This cycle's accepted write, on its own.", "  assign reg2hw_we_o = do_write;"]
     for r, f in wp:
         L.append(f"  assign reg2hw_{f.ident}_wd_o = w_{f.ident};")
     for r in dict.fromkeys(r for r, _ in wp):
@@ -836,6 +820,8 @@ def gen_block(m):
     counters = [r for r in ro if r.hw == "counter"]
     for r in counters:
         L.append(f"  logic [{r.fields[0].width - 1}:0] cnt_{r.ident};")
+        if r.inc_reg:
+            L.append(f"  logic pend_{r.ident};  // last cycle's increment, not yet in cnt_{r.ident}")
     L += ["", "  // Storage.", "  always_ff @(posedge clk_i or negedge rst_ni) begin", "    if (!rst_ni) begin"]
     for r in rw:
         for f in r.fields:
@@ -851,6 +837,8 @@ def gen_block(m):
             L.append(f"      reg2hw_{f.ident}_o <= {val};")
     for r in counters:
         L.append(f"      cnt_{r.ident} <= '0;")
+        if r.inc_reg:
+            L.append(f"      pend_{r.ident} <= 1'b0;")
     L.append("    end else begin")
     for r in rw:
         L.append(f"      if (do_write && hit_{r.ident}) begin")
@@ -862,7 +850,11 @@ def gen_block(m):
         L.append("      // Statistics counters wrap by design (software reads differences).")
     for r in counters:
         w = r.fields[0].width
-        L.append(f"      if (hw2reg_{r.ident}_inc_i) cnt_{r.ident} <= cnt_{r.ident} + {w}'d1;")
+        if r.inc_reg:
+            L.append(f"      pend_{r.ident} <= hw2reg_{r.ident}_inc_i;")
+            L.append(f"      if (pend_{r.ident}) cnt_{r.ident} <= cnt_{r.ident} + {w}'d1;")
+        else:
+            L.append(f"      if (hw2reg_{r.ident}_inc_i) cnt_{r.ident} <= cnt_{r.ident} + {w}'d1;")
     L += ["    end", "  end", "",
           "  // Read data of the addressed register (also the quiesce comparison's old value).",
           "  always_comb begin",
@@ -881,7 +873,8 @@ def gen_block(m):
                 src = f"{f.width}'({f.param})"
                 w = str(f.width)
             elif r.hw == "counter":
-                src = f"cnt_{r.ident}"
+                # With inc_reg the pending increment added (wrapping as the counter does).
+                src = f"cnt_{r.ident} + {f.width}'(pend_{r.ident})" if r.inc_reg else f"cnt_{r.ident}"
             elif r.access == "ro":
                 src = f"hw2reg_{f.ident}_i" + (f"[idx_{gname[r.name]}*{w} +: {w}]" if r.is_array else "")
             else:

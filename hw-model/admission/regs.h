@@ -1,6 +1,6 @@
 #pragma once
 // generated from rtl/regmap.json by scripts/gen_regs.py; do not edit
-// mmu_admission: CSR map of the admission unit. 32-bit registers at word addresses. Defined once here; scripts/gen_regs.py generates the register block rtl/mmu_adm_csr.sv, the constants rtl/mmu_regs_pkg.sv and hw-model/admission/regs.h, the C++ field table hw-model/admission/regfile_fields.h and docs/registers.md from it. A field not marked quiesce may be written under traffic: the unit and its golden core (hw-model/admission, every block reading its configuration live) use the new value from the next operation on. A write that changes a quiesce field while the buffer holds cells is refused (cfg_error_o), as is a value outside a field's legal values (Legal column: policy 6, ewma_k 31, shift -16, a pool or profile the unit lacks, CONGESTED_CELLS 0; and a policy the unit was built without). A policy change restarts the reverie filters (q_hat 0) and abm's drain-rate state.
+// mmu_admission: CSR map of the admission unit. 32-bit registers at word addresses. Defined once here; scripts/gen_regs.py generates the register block rtl/mmu_adm_csr.sv, the constants rtl/mmu_regs_pkg.sv and hw-model/admission/regs.h, the C++ field table hw-model/admission/regfile_fields.h and docs/registers.md from it. A field not marked quiesce may be written under traffic: the unit and its golden core (hw-model/admission, every block reading its configuration live) use the new value from the next operation on. CSR write latency: a write is stored at the edge of its cycle, and every operation taken after that cycle sees it; an operation taken in the write's own cycle sees the old values with PIPE 0 (it is decided in that cycle), and with PIPE 1 (decided in the next) the old values in the threshold calculator's fields (CTRL.policy, POOL_SIZE, the profiles' pool, dynamic, shift and static fields: its output registers load from the stored fields) and the new ones in every other field (the read stage's look-up of QMAP and the profiles' pools and reserved cells substitutes the write; the derived registers load at the write's edge; the decide stage reads the rest): docs/rtl.md, "CSR write latency". A write that changes a quiesce field while the buffer holds cells is refused (cfg_error_o), as is a value outside a field's legal values (Legal column: policy 6, ewma_k 31, shift -16, a pool or profile the unit lacks, CONGESTED_CELLS 0; and a policy the unit was built without). A policy change restarts the reverie filters (q_hat 0) and abm's drain-rate state.
 // Word addresses; arrays: entry k of REG at REG_ADDR + k * REG_STRIDE.
 #include <cstdint>
 
@@ -271,7 +271,7 @@ inline constexpr uint32_t STAT_DECISIONS_COUNT_LSB       = 0;
 inline constexpr uint32_t STAT_DECISIONS_COUNT_W         = 32;
 inline constexpr uint32_t STAT_DECISIONS_COUNT_MASK      = 0xffffffff;
 
-// STAT_DROPS (ro, 0x121): Drops since reset (wraps).
+// STAT_DROPS (ro, 0x121): Drops since reset (wraps). Its increment is registered (the decide stage's verdict ends at a flip-flop) and a read adds the pending one: a read counts every drop decided before its cycle.
 inline constexpr uint32_t STAT_DROPS_ADDR                = 0x121;
 inline constexpr uint32_t STAT_DROPS_COUNT_LSB           = 0;
 inline constexpr uint32_t STAT_DROPS_COUNT_W             = 32;

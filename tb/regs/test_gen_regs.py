@@ -77,25 +77,20 @@ class GenRegs(unittest.TestCase):
         self.assertIn("assign reg2hw_qmap_widx_o = idx_g200;", sv)
         self.assertIn("assign reg2hw_iprof_xoff_cells_wd_o = w_iprof_xoff_cells;", sv)
         self.assertNotIn("reg2hw_buffer_cells_we_o", sv)
-        # A field marked wnext: its value after the write access, accepted or not, and the
-        # accepted write that selects behind it.
+        self.assertIn("output wire reg2hw_we_o,", sv)
+        self.assertIn("assign reg2hw_we_o = do_write;", sv)
+        # A counter with inc_reg: the increment registered, and a read adds it.
+        self.assertIn("pend_stat_drops <= hw2reg_stat_drops_inc_i;", sv)
+        self.assertIn("if (pend_stat_drops) cnt_stat_drops <= cnt_stat_drops + 32'd1;", sv)
+        self.assertIn("else if (hit_stat_drops) rdata[0 +: 32] = cnt_stat_drops + 32'(pend_stat_drops);", sv)
+        self.assertIn("if (hw2reg_stat_decisions_inc_i) cnt_stat_decisions <= cnt_stat_decisions + 32'd1;", sv)
+        self.assertNotIn("pend_stat_decisions", sv)
+        # No field with a write port: no accepted-write output.
         m = copy.deepcopy(MAP)
         for r in m["registers"]:
             for f in r["fields"]:
-                f.pop("wnext", None)
+                f.pop("wport", None)
         self.assertNotIn("reg2hw_we_o", self.run_gen(m)[2]["rtl/mmu_adm_csr.sv"])
-        field(m, "IPROF_XOFF", "cells")["wnext"] = True
-        field(m, "BUFFER_CELLS", "cells")["wnext"] = True
-        rc, err, files = self.run_gen(m)
-        self.assertEqual(rc, 0, err)
-        sv = files["rtl/mmu_adm_csr.sv"]
-        self.assertIn("output wire [NPROF*CW-1:0] reg2hw_iprof_xoff_cells_wnext_o,", sv)
-        self.assertIn("wr_access && hit_iprof_xoff && 32'(idx_g040_s8) == k ? w_iprof_xoff_cells : "
-                      "reg2hw_iprof_xoff_cells_o[k*CW +: CW];", sv)
-        self.assertIn("assign reg2hw_buffer_cells_cells_wnext_o = wr_access && hit_buffer_cells ? "
-                      "w_buffer_cells_cells : reg2hw_buffer_cells_cells_o;", sv)
-        self.assertIn("assign reg2hw_we_o = do_write;", sv)
-        self.assertNotIn("reg2hw_ctrl_ewma_k_wnext_o", sv)
 
     def test_overlapping_addresses(self):
         # An array interleaved badly with IPROF_* (0x47 + 2 x 4 = IPROF_MODE[2]'s 0x4f? no:
@@ -127,7 +122,8 @@ class GenRegs(unittest.TestCase):
         self.bad(lambda m: field(m, "CTRL", "policy").update({"enum": {"dt": 0, "x": 8}}), "CTRL.policy", "enum x")
         self.bad(lambda m: field(m, "IPROF_MODE", "shift").update({"min": -17}), "IPROF_MODE.shift", "min -17")
         self.bad(lambda m: field(m, "STAT_TOTAL", "cells").update({"wport": True}), "STAT_TOTAL", "wport")
-        self.bad(lambda m: field(m, "STAT_TOTAL", "cells").update({"wnext": True}), "STAT_TOTAL", "wnext")
+        self.bad(lambda m: reg(m, "STAT_TOTAL").update({"inc_reg": True}), "STAT_TOTAL", "inc_reg")
+        self.bad(lambda m: reg(m, "STAT_DROPS").update({"inc_reg": 1}), "STAT_DROPS", "inc_reg")
         rc, err, files = self.run_gen('{"registers": [')
         self.assertEqual(rc, 2)
         self.assertIn("map.json", err)

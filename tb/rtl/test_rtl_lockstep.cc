@@ -11,6 +11,7 @@
 #include <iterator>
 #include <random>
 #include <string>
+#include <vector>
 
 #include "Vmmu_big.h"
 #include "Vmmu_mid.h"
@@ -511,21 +512,96 @@ TEST(Pipelined, ARequestTakenWithAWriteToTheEntryItLooksUpDecidesOnTheWrittenEnt
   }
 }
 
-// The threshold calculator's registered outputs (PIPE 1) load from the configuration's next
-// values, so a run-time threshold write (not a quiesce field: made under traffic) reaches
-// the request taken in its cycle: the lossy PG's static profile goes from 100 cells to 0 in
-// the request's cycle; the pipelined unit drops the request, the one-cycle unit (deciding
-// in the write's cycle on the old value) admits it. Registers loaded from the fields
-// themselves would decide it on 100 cells, a cycle stale.
-TEST(Pipelined, ARequestTakenWithAThresholdWriteDecidesOnTheNewThreshold) {
+// A CSR write reaches the threshold calculator's outputs from the operations taken after
+// its cycle, on both units: the pipelined unit's threshold registers (PIPE 1) load from the
+// stored fields, so the request taken in the write's cycle (decided in the next) compares
+// against the old threshold, as the one-cycle unit's (decided in the write's cycle) does;
+// the request taken in the next cycle against the new one. Under traffic (port 0's lossless
+// PG holding 200 cells, so n_p 1), POOL_SIZE[0] goes from 600 to 300: dt's alpha-1 threshold
+// (and reverie's room b* - q*, its one pool being 0) from 600 - 200 = 400 to 300 - 201 = 99
+// cells: the first request is admitted to the shared pool, the second goes over the
+// threshold into headroom (XOFF). The golden core takes no operation in the write's cycle
+// (Lockstep::csr_write drains the pipeline first): it decides the operations after it on
+// the new value (tb/unit/test_threshold_timing.cc).
+template <class M>
+void threshold_write_under_traffic(const UnitParams& p, const std::string& pol) {
+  namespace R = admission::regs;
+  Lockstep<M> ls(directed_config(p, pol), p);
+  const admission::Request r{0, 1, uint8_t(kLl), 1, 0};
+  for (int i = 0; i < 200; ++i) ASSERT_EQ(ls.admit(r).verdict, Verdict::kAdmitShared) << pol << " cell " << i;
+  ls.idle();
+  expect_clean(ls);
+  auto& u = ls.unit();
+  const std::pair<uint32_t, uint32_t> w{R::POOL_SIZE_ADDR, 300u};
+  std::vector<CycleOut> o;
+  o.push_back(u.step(nullptr, &r, &w));  // taken with the write
+  o.push_back(u.step(nullptr, &r));      // taken in the next cycle
+  o.push_back(u.step(nullptr, nullptr));
+  const CycleOut& first = o[p.pipe];
+  const CycleOut& second = o[p.pipe + 1];
+  ASSERT_TRUE(first.rsp_valid && second.rsp_valid) << pol << " pipe " << p.pipe;
+  EXPECT_EQ(first.rsp.verdict, Verdict::kAdmitShared) << pol << " pipe " << p.pipe << ": the old threshold";
+  EXPECT_EQ(first.rsp.pfc, PfcEvent::kNone) << pol << " pipe " << p.pipe;
+  EXPECT_EQ(second.rsp.verdict, Verdict::kAdmitHeadroom) << pol << " pipe " << p.pipe << ": the new threshold";
+  EXPECT_EQ(second.rsp.pfc, PfcEvent::kXoff) << pol << " pipe " << p.pipe;
+}
+
+TEST(Pipelined, AThresholdWriteUnderTrafficReachesTheRequestsTakenAfterItsCycle) {
+  for (const char* pol : {"dt", "reverie", "sih"}) {
+    threshold_write_under_traffic<Vmmu_pmid>(kPipeMid, pol);
+    threshold_write_under_traffic<Vmmu_mid>(kMid, pol);
+  }
+}
+
+// A profile's static threshold (IPROF_STATIC) likewise: port 1's lossy PG on the static
+// profile 1, 100 cells going to 0 in the request's cycle: admitted on both units (the old
+// threshold), and a request a cycle later dropped.
+TEST(Pipelined, ARequestTakenWithAThresholdWriteDecidesOnTheOldThreshold) {
   namespace R = admission::regs;
   admission::CoreConfig c = directed_config(kPipeMid, "dt");
   c.ingress_profiles[1].th = {false, 0, 100};  // profile 1: static_th 100
   c.pg_profile[1 * kPipeMid.nprio + kLy] = 1;
   c.lossless[1 * kPipeMid.nprio + kLy] = 0;
   const std::pair<uint32_t, uint32_t> w{R::IPROF_STATIC_ADDR + 1 * R::IPROF_STRIDE, 0u};
-  EXPECT_EQ(verdict_with_write<Vmmu_pmid>(c, kPipeMid, w), Verdict::kDrop);
+  EXPECT_EQ(verdict_with_write<Vmmu_pmid>(c, kPipeMid, w), Verdict::kAdmitShared);
   EXPECT_EQ(verdict_with_write<Vmmu_mid>(c, kMid, w), Verdict::kAdmitShared);
+  Lockstep<Vmmu_pmid> ls(c, kPipeMid);
+  auto& u = ls.unit();
+  const admission::Request r{1, 2, uint8_t(kLy), 1, 0};
+  u.step(nullptr, &r, &w);
+  u.step(nullptr, &r);
+  const CycleOut o = u.step(nullptr, nullptr);
+  ASSERT_TRUE(o.rsp_valid);
+  EXPECT_EQ(o.rsp.verdict, Verdict::kDrop);
+}
+
+// STAT_DROPS's increment is registered (regmap.json "inc_reg"); a read adds the pending
+// one, so the read in the cycle right after a drop is decided already counts it, as it did
+// with the increment straight into the counter: on both units, after each of three drops
+// (a request for more cells than the 1000-cell buffer), and after two drops decided in
+// consecutive cycles (the pipelined unit, streamed).
+template <class M>
+void drops_read_back(const UnitParams& p) {
+  namespace R = admission::regs;
+  Lockstep<M> ls(directed_config(p, "dt"), p);
+  auto& u = ls.unit();
+  const admission::Request big{0, 1, uint8_t(kLy), 2000, 0};
+  EXPECT_EQ(u.read(R::STAT_DROPS_ADDR), 0u);
+  for (uint32_t n = 1; n <= 3; ++n) {
+    EXPECT_EQ(u.admit(big).verdict, Verdict::kDrop);
+    EXPECT_EQ(u.read(R::STAT_DROPS_ADDR), n) << "pipe " << p.pipe;
+  }
+  u.step(nullptr, &big);
+  u.step(nullptr, &big);
+  if (p.pipe) u.step(nullptr, nullptr);
+  EXPECT_EQ(u.read(R::STAT_DROPS_ADDR), 5u) << "pipe " << p.pipe;
+  EXPECT_EQ(u.read(R::STAT_DROPS_ADDR), 5u) << "pipe " << p.pipe;
+  EXPECT_EQ(u.read(R::STAT_DECISIONS_ADDR), 5u) << "pipe " << p.pipe;
+}
+
+TEST(Pipelined, AReadRightAfterADropCountsIt) {
+  drops_read_back<Vmmu_pmid>(kPipeMid);
+  drops_read_back<Vmmu_mid>(kMid);
 }
 
 // Per policy, streamed: the same queue in every cycle, filling past XOFF into headroom and

@@ -241,3 +241,32 @@ TEST(PipelineTiming, AGapKeepsThePeriodsPhaseOneCycleLater) {
     EXPECT_EQ(fewest.egress_threshold(1, kLy), want[i]) << "cycle " << cycles[i];
   }
 }
+
+TEST(PipelineTiming, AThresholdWriteUnderTrafficReachesTheNextOperationTaken) {
+  // 200 lossless cells on one queue, then POOL_SIZE[0] 600 -> 300 (a CSR write, not a
+  // quiesce field): the first request taken after the write's cycle compares against the
+  // new threshold, 300 - 200 = 100 (dt's alpha 1; reverie's room b* - q* with n_p 1), and
+  // goes into headroom with XOFF, on the one-cycle and the pipelined core alike. The
+  // pipelined unit's threshold registers load from the stored fields, a cycle after the
+  // write: only a request taken in the write's own cycle sees the old threshold there, and
+  // the core takes none (its decide stage is idle in the cycle after a write; the RTL case
+  // is tb/rtl/test_rtl_lockstep.cc, AThresholdWriteUnderTrafficReachesTheRequestsTakenAfterItsCycle).
+  for (const char* pol : {"dt", "reverie"}) {
+    for (uint32_t pipe : {0u, 1u}) {
+      CoreConfig c = timed(1, pol, pipe);
+      c.ewma.k = 0;  // reverie: q_hat = q
+      c.ewma.rule = EwmaConfig::Rule::kEnqueueDequeue;
+      AdmissionCore core(c);
+      uint64_t cycle = 0;
+      for (; cycle < 200; ++cycle)
+        ASSERT_EQ(int(core.admit({0, 1, uint8_t(kLl), 1, cycle}).verdict), int(Verdict::kAdmitShared)) << pol;
+      core.idle(2);
+      c.pool_cells[0] = 300;
+      core.reconfigure(c);
+      const Result r = core.admit({0, 1, uint8_t(kLl), 1, cycle + 3});
+      EXPECT_EQ(int(r.verdict), int(Verdict::kAdmitHeadroom)) << pol << " pipe " << pipe;
+      EXPECT_EQ(int(r.pfc), int(PfcEvent::kXoff)) << pol << " pipe " << pipe;
+      if (std::string(pol) == "dt") EXPECT_EQ(core.ingress_threshold(0, kLl), 100u) << "pipe " << pipe;
+    }
+  }
+}
