@@ -52,8 +52,6 @@ module mmu_adm_rate
   input  wire [CELLW-1:0]  a_cells_i,
   input  wire [CW:0]       a_cnt_in_i,  // ingress + headroom cells of the ingress queue, as viewed
   input  wire [CW-1:0]     a_cnt_eg_i,  // egress cells of the egress queue, as viewed
-  input  wire [CW:0]       a_nx_in_i,   // ... after the operation
-  input  wire [CW-1:0]     a_nx_eg_i,
   // Slot b, the request.
   input  wire              b_fire_i,
   input  wire [QW-1:0]     b_ii_i,
@@ -62,10 +60,10 @@ module mmu_adm_rate
   input  wire [2:0]        b_eq_i,
   input  wire [PW-1:0]     b_in_port_i,
   input  wire [PW-1:0]     b_out_port_i,
+  input  wire [CELLW-1:0]  b_cells_i,
+  input  wire              b_acc_i,     // the request is admitted (its verdict is not a drop)
   input  wire [CW:0]       b_cnt_in_i,  // as its datapath views them (forwarded from slot a)
   input  wire [CW-1:0]     b_cnt_eg_i,
-  input  wire [CW:0]       b_nx_in_i,
-  input  wire [CW-1:0]     b_nx_eg_i,
   /* verilator lint_on UNUSEDSIGNAL */
   // Each slot's view: drain ratios (1/256ths) of its ingress and egress queue, n_p of its
   // priority (ingress) and its egress queue number (egress).
@@ -114,10 +112,17 @@ module mmu_adm_rate
       s = SW'(e[0 +: CW]) + SW'(n);
       add_sent = {e[CW +: TW + CW], s > SW'(CMAX) ? CMAX : s[CW-1:0]};
     endfunction
-    // n_p after a queue went from q0 to q1 cells.
-    function automatic logic [NW-1:0] np_step(input logic [NW-1:0] n, input logic [CW:0] q0, input logic [CW:0] q1,
-                                              input logic [CW-1:0] level);
-      np_step = n + NW'(q1 >= (CW+1)'(level)) - NW'(q0 >= (CW+1)'(level));
+    // A queue's n_p step from its count q before the operation and the packet's c cells,
+    // each test one sum of registered operands (not the datapath's next count, which a
+    // request's has only after its verdict): a release (no underflow: c <= q) leaves the
+    // congested set when q >= level > q - c, an admitted request enters it when
+    // q < level <= q + c.
+    localparam int LW = (CW + 1 > CELLW ? CW + 1 : CELLW) + 1;
+    function automatic logic leaves(input logic [CW:0] q, input logic [CELLW-1:0] c, input logic [CW-1:0] level);
+      leaves = LW'(q) >= LW'(level) && LW'(q) < LW'(level) + LW'(c);
+    endfunction
+    function automatic logic enters(input logic [CW:0] q, input logic [CELLW-1:0] c, input logic [CW-1:0] level);
+      enters = LW'(q) < LW'(level) && LW'(q) + LW'(c) >= LW'(level);
     endfunction
 
     wire [EW-1:0] rd_a_in = rd_in[0 +: EW];
@@ -137,12 +142,13 @@ module mmu_adm_rate
 
     wire [NW-1:0] a_np_in = np_in[a_prio_i*NW +: NW];
     wire [NW-1:0] a_np_eg = np_eg[a_eq_i*NW +: NW];
-    wire [NW-1:0] a_np_in_nx = np_step(a_np_in, a_cnt_in_i, a_nx_in_i, cfg_congested_i);
-    wire [NW-1:0] a_np_eg_nx = np_step(a_np_eg, (CW+1)'(a_cnt_eg_i), (CW+1)'(a_nx_eg_i), cfg_congested_i);
+    wire [NW-1:0] a_np_in_nx = a_np_in - NW'(a_fire_i && leaves(a_cnt_in_i, a_cells_i, cfg_congested_i));
+    wire [NW-1:0] a_np_eg_nx = a_np_eg - NW'(a_fire_i && leaves((CW+1)'(a_cnt_eg_i), a_cells_i, cfg_congested_i));
     wire [NW-1:0] b_np_in = FWD && a_prio_i == b_prio_i ? a_np_in_nx : np_in[b_prio_i*NW +: NW];
     wire [NW-1:0] b_np_eg = FWD && a_eq_i == b_eq_i ? a_np_eg_nx : np_eg[b_eq_i*NW +: NW];
-    wire [NW-1:0] b_np_in_nx = np_step(b_np_in, b_cnt_in_i, b_nx_in_i, cfg_congested_i);
-    wire [NW-1:0] b_np_eg_nx = np_step(b_np_eg, (CW+1)'(b_cnt_eg_i), (CW+1)'(b_nx_eg_i), cfg_congested_i);
+    // The verdict selects last.
+    wire [NW-1:0] b_np_in_nx = b_np_in + NW'(b_acc_i && enters(b_cnt_in_i, b_cells_i, cfg_congested_i));
+    wire [NW-1:0] b_np_eg_nx = b_np_eg + NW'(b_acc_i && enters((CW+1)'(b_cnt_eg_i), b_cells_i, cfg_congested_i));
     assign {a_np_in_o, a_np_eg_o, b_np_in_o, b_np_eg_o} = {a_np_in, a_np_eg, b_np_in, b_np_eg};
 
     // Drain ratios of the four queues from their last interval's count and port capacity.

@@ -58,7 +58,9 @@ module mmu_adm_thresh #(
   logic [NPOOLS*CW-1:0] pool_r;
   // The occupancy the thresholds come from: the registers, or (REG_OUT) their next value.
   wire [NPOOLS*CW-1:0]  pool_src = REG_OUT && count == '0 ? pool_used_i : pool_r;
-  logic [8*(QW+1)-1:0]  np_r;
+  // n_p is at most 2 NPORTS: NCW bits of each priority's count (the rest are zero).
+  localparam int NCW = $clog2(2 * NPORTS + 1) < QW + 1 ? $clog2(2 * NPORTS + 1) : QW + 1;
+  logic [8*NCW-1:0]     np_r;
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
       count <= '0;
@@ -67,12 +69,15 @@ module mmu_adm_thresh #(
     end else begin
       if (count == '0) begin
         pool_r <= pool_used_i;
-        np_r <= POLICIES[mmu_adm_pkg::POLICY_REVERIE] ? ncong_i : '0;
+        for (int p = 0; p < 8; p++)
+          np_r[p*NCW +: NCW] <= POLICIES[mmu_adm_pkg::POLICY_REVERIE] ? ncong_i[p*(QW+1) +: NCW] : '0;
       end
       count <= restart_i || 9'(count) + 9'd1 >= 9'(period_i) ? '0 : count + 8'd1;
     end
   end
-  assign np_o = np_r;
+  for (genvar p = 0; p < 8; p++) begin : g_np
+    assign np_o[p*(QW+1) +: (QW+1)] = (QW+1)'(np_r[p*NCW +: NCW]);
+  end
 
   // The policy, a constant when the unit has one.
   localparam int ONLY = mmu_adm_pkg::only_policy(POLICIES);

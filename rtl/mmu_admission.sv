@@ -485,12 +485,14 @@ module mmu_admission
   wire b_fire = b_valid;
 
   // abm's state (mmu_adm_rate): each slot's drain ratios and n_p from its queues' counts
-  // before and after the operation (slot b's as its datapath views them).
+  // before the operation (slot b's as its datapath views them: after a release on the same
+  // queue, taken from the view, not from the release's datapath) and its cells.
   wire [CW:0] abm_a_cnt_in = (CW+1)'(va_ing) + (CW+1)'(va_hdrm);
-  wire [CW:0] abm_a_nx_in = (CW+1)'(a_ing) + (CW+1)'(a_hdrm);
+  wire [CW:0] abm_a_nx_in = a_fire ? abm_a_cnt_in - (CW+1)'(a_cells) : abm_a_cnt_in;
+  wire [CW-1:0] abm_a_nx_eg = a_fire ? va_egr - CW'(a_cells) : va_egr;
   wire [CW:0] abm_b_cnt_in = DUAL_ISSUE == 0 ? abm_a_cnt_in :
                              a_ii == b_ii ? abm_a_nx_in : (CW+1)'(vb_ing) + (CW+1)'(vb_hdrm);
-  wire [CW-1:0] abm_b_cnt_eg = DUAL_ISSUE == 0 ? va_egr : a_ei == b_ei ? a_egr : vb_egr;
+  wire [CW-1:0] abm_b_cnt_eg = DUAL_ISSUE == 0 ? va_egr : a_ei == b_ei ? abm_a_nx_eg : vb_egr;
   logic [64*DBGW-1:0] abm_dbg;
   mmu_adm_rate #(
     .NPORTS(NPORTS), .NPRIO(NPRIO), .CW(CW), .CELLW(CELLW), .DUAL_ISSUE(DUAL_ISSUE), .DBG_LANES(DBG_LANES),
@@ -500,10 +502,11 @@ module mmu_admission
     .interval_log2_i(cfg_abm_interval), .cfg_congested_i(cfg_congested), .cap_i(cfg_abm_cap),
     .a_fire_i(a_fire), .a_ii_i(a_ii), .a_ei_i(a_ei), .a_prio_i(a_prio), .a_eq_i(a_queue),
     .a_in_port_i(a_in), .a_out_port_i(a_out), .a_cells_i(a_cells),
-    .a_cnt_in_i(abm_a_cnt_in), .a_cnt_eg_i(va_egr), .a_nx_in_i(abm_a_nx_in), .a_nx_eg_i(a_egr),
+    .a_cnt_in_i(abm_a_cnt_in), .a_cnt_eg_i(va_egr),
     .b_fire_i(b_fire), .b_ii_i(b_ii), .b_ei_i(b_ei), .b_prio_i(b_prio), .b_eq_i(b_queue),
     .b_in_port_i(b_in), .b_out_port_i(b_out),
-    .b_cnt_in_i(abm_b_cnt_in), .b_cnt_eg_i(abm_b_cnt_eg), .b_nx_in_i((CW+1)'(b_ing) + (CW+1)'(b_hdrm)), .b_nx_eg_i(b_egr),
+    .b_cells_i(b_cells), .b_acc_i(b_verdict != mmu_adm_pkg::VERDICT_DROP),
+    .b_cnt_in_i(abm_b_cnt_in), .b_cnt_eg_i(abm_b_cnt_eg),
     .a_ratio_in_o(a_abm_ratio_in), .a_ratio_eg_o(a_abm_ratio_eg), .a_np_in_o(a_abm_np_in), .a_np_eg_o(a_abm_np_eg),
     .b_ratio_in_o(b_abm_ratio_in), .b_ratio_eg_o(b_abm_ratio_eg), .b_np_in_o(b_abm_np_in), .b_np_eg_o(b_abm_np_eg),
     .dbg_addr_i, .dbg_data_o(abm_dbg)
@@ -651,13 +654,17 @@ module mmu_admission
     .raddr_i(rd_avg_eg_addr), .rdata_o(rd_avg_eg)
   );
 
+  // n_p is at most 2 NPORTS (a priority's ingress and egress queues): stored in NCW bits.
+  localparam int NCW = $clog2(2 * NPORTS + 1) < QW + 1 ? $clog2(2 * NPORTS + 1) : QW + 1;
   for (genvar p = 0; p < 8; p++) begin : g_prio
     if (POLICIES[1]) begin : g_on
+      logic [NCW-1:0] n_r;
       always_ff @(posedge clk_i or negedge rst_ni) begin
-        if (!rst_ni) ncong[p*(QW+1) +: (QW+1)] <= '0;
-        else if (b_fire && b_np == 3'(p)) ncong[p*(QW+1) +: (QW+1)] <= b_ncong;
-        else if (a_fire && a_np == 3'(p)) ncong[p*(QW+1) +: (QW+1)] <= a_ncong;
+        if (!rst_ni) n_r <= '0;
+        else if (b_fire && b_np == 3'(p)) n_r <= NCW'(b_ncong);
+        else if (a_fire && a_np == 3'(p)) n_r <= NCW'(a_ncong);
       end
+      assign ncong[p*(QW+1) +: (QW+1)] = (QW+1)'(n_r);
     end else begin : g_off
       assign ncong[p*(QW+1) +: (QW+1)] = '0;
     end
