@@ -29,12 +29,16 @@ class Counters {
   size_t idx(uint32_t port, uint32_t prio) const { return size_t(port) * m_prios + prio; }
 
   void add(uint64_t& c, uint64_t n, const char* what) const {
-    if (n > m_max - c) throw CounterError(std::string("counter overflow: ") + what);
+    if (n > m_max - c) fail("counter overflow: ", what);
     c += n;
   }
   void sub(uint64_t& c, uint64_t n, const char* what) const {
-    if (n > c) throw CounterError(std::string("counter underflow: ") + what);
+    if (n > c) fail("counter underflow: ", what);
     c -= n;
+  }
+  // Out of line: the message is built only when thrown, not in every operation's code.
+  [[noreturn, gnu::cold, gnu::noinline]] static void fail(const char* kind, const char* what) {
+    throw CounterError(std::string(kind) + what);
   }
 
   std::vector<uint64_t> ing;   // ingress (port, PG) cells outside headroom

@@ -65,7 +65,12 @@ class Policy {
     return m_cfg.lossless[size_t(port) * m_cfg.prios + prio] != 0;
   }
   // alpha * value with alpha = 2^shift, saturating at the counter width like the RTL.
-  uint64_t scale(uint64_t v, int8_t shift) const;
+  uint64_t scale(uint64_t v, int8_t shift) const {
+    if (shift < 0) return v >> -shift;
+    const uint64_t max = m_cfg.counter_max();
+    if (v > (max >> shift)) return max;  // saturate as the RTL's shifter does
+    return v << shift;
+  }
   // v / n for an 8-fraction-bit n (n_p of Eq. 6), saturating at the counter width.
   uint64_t divide_fx(uint64_t v, uint64_t n_fx, int frac) const {
     const unsigned __int128 q = ((unsigned __int128)v << frac) / n_fx;
@@ -78,16 +83,69 @@ class Policy {
   uint64_t divide_np(uint64_t v, uint64_t n_fx, int frac) const;
   // Dynamic Thresholds (Eq. 1): alpha * (pool size - pool occupancy), or static_th; the
   // occupancy as the threshold calculator registered it (or live at zero latency).
-  uint64_t dt_threshold(const Counters& c, const Threshold& th, uint16_t pool) const;
+  // Inline, as the rest of an operation's path below: every admission evaluates two.
+  uint64_t dt_threshold(const Counters& c, const Threshold& th, uint16_t pool) const {
+    if (!th.dynamic) return th.static_cells;
+    const uint64_t size = m_cfg.pool_cells[pool], used = threshold_pool_used(c, pool);
+    // Occupancy above the size can only follow a run-time resize: no space left.
+    return scale(used >= size ? 0 : size - used, th.shift);
+  }
   // A queue of q cells cannot take n more: at/over threshold `th_cells` or pool full.
-  static bool over(const Counters& c, uint64_t q, uint32_t n, uint64_t reserved, uint64_t th_cells,
-                   uint64_t pool_size, uint64_t pool_used);
+  static bool over(const Counters&, uint64_t q, uint32_t n, uint64_t reserved, uint64_t th_cells,
+                   uint64_t pool_size, uint64_t pool_used) {
+    if (q + n <= reserved) return false;  // fits in the queue's private buffer
+    const uint64_t s = shared_part(q, reserved);
+    const uint64_t grow = shared_part(q + n, reserved) - s;
+    if (pool_used + grow > pool_size) return true;
+    return s >= th_cells;  // "equals or exceeds" (reverie §2.2.1)
+  }
 
   // SONiC bookkeeping shared by dt, static and abm: charge/refund ingress (or headroom),
   // egress and pools; the headroom-first drain of §2.2.1.
-  void charge(Counters& c, const Request& r, bool to_headroom) const;
+  void charge(Counters& c, const Request& r, bool to_headroom) const {
+    const uint8_t eq = r.egress_queue();
+    charge(c, c.idx(r.in_port, r.prio), c.idx(r.out_port, eq), pg(r.in_port, r.prio), queue(r.out_port, eq), r.cells,
+           to_headroom);
+  }
   // Returns cells taken from headroom.
-  uint64_t refund(Counters& c, const Departure& d) const;
+  uint64_t refund(Counters& c, const Departure& d) const {
+    const uint8_t eq = d.egress_queue();
+    return refund(c, c.idx(d.in_port, d.prio), c.idx(d.out_port, eq), pg(d.in_port, d.prio), queue(d.out_port, eq),
+                  d.cells);
+  }
+  // The same with the counters' indices (ingress ii, egress ei) and profiles looked up.
+  void charge(Counters& c, size_t ii, size_t ei, const IngressProfile& ip, const EgressProfile& ep, uint32_t cells,
+              bool to_headroom) const {
+    if (to_headroom) {
+      c.add(c.hdrm[ii], cells, "ingress headroom");
+      c.add(c.hdrm_pool_used, cells, "headroom pool");
+    } else {
+      const uint64_t grow = shared_part(c.ing[ii] + cells, ip.reserved_cells) - shared_part(c.ing[ii], ip.reserved_cells);
+      c.add(c.ing[ii], cells, "ingress queue");
+      c.add(c.pool_used[ip.pool], grow, "ingress pool");
+    }
+    const uint64_t egrow = shared_part(c.egr[ei] + cells, ep.reserved_cells) - shared_part(c.egr[ei], ep.reserved_cells);
+    c.add(c.egr[ei], cells, "egress queue");
+    c.add(c.pool_used[ep.pool], egrow, "egress pool");
+    c.add(c.total, cells, "buffer");
+  }
+  uint64_t refund(Counters& c, size_t ii, size_t ei, const IngressProfile& ip, const EgressProfile& ep,
+                  uint32_t cells) const {
+    const uint64_t from_hdrm = cells < c.hdrm[ii] ? cells : c.hdrm[ii];
+    const uint64_t from_ing = cells - from_hdrm;
+    if (from_ing > c.ing[ii]) Counters::fail("counter underflow: ", "ingress queue");
+    const uint64_t shrink = shared_part(c.ing[ii], ip.reserved_cells) - shared_part(c.ing[ii] - from_ing, ip.reserved_cells);
+    c.sub(c.hdrm[ii], from_hdrm, "ingress headroom");
+    c.sub(c.hdrm_pool_used, from_hdrm, "headroom pool");
+    c.sub(c.ing[ii], from_ing, "ingress queue");
+    c.sub(c.pool_used[ip.pool], shrink, "ingress pool");
+    if (cells > c.egr[ei]) Counters::fail("counter underflow: ", "egress queue");
+    const uint64_t eshrink = shared_part(c.egr[ei], ep.reserved_cells) - shared_part(c.egr[ei] - cells, ep.reserved_cells);
+    c.sub(c.egr[ei], cells, "egress queue");
+    c.sub(c.pool_used[ep.pool], eshrink, "egress pool");
+    c.sub(c.total, cells, "buffer");
+    return from_hdrm;
+  }
   // SONiC XON test for a paused PG whose headroom is empty.
   bool may_resume(const Counters& c, uint32_t port, uint32_t prio, uint64_t threshold) const;
 

@@ -34,10 +34,16 @@ uint64_t headroom_eta_bytes(uint64_t rate_bps, uint64_t delay_ps, uint32_t mtu_b
 
 CellOccupancy worst_cell_occupancy(uint32_t mtu_bytes, uint32_t wire_overhead_bytes, uint32_t cell_bytes) {
   // Among frames of k cells the shortest, max(64, (k-1)*cell + 1) bytes, has the most cells
-  // per wire byte; the worst is the largest of these over k.
-  const uint64_t c = cell_bytes;
+  // per wire byte; the worst is the largest of these over k, the first k attaining it. The
+  // smallest k, ceil(64/cell), is the 64-B frame; past it the ratio
+  // k / (k*cell + 1 - cell + overhead) is monotonic in k. So the first k attaining the
+  // maximum is the smallest, the next or the largest, and those three in order with the same
+  // strict compare give it in O(1) (a loop over every k was 1 500 iterations per port with
+  // 1-B cells).
+  const uint64_t c = cell_bytes, kmin = (kMinFrame + c - 1) / c, kmax = (mtu_bytes + c - 1) / c;
   CellOccupancy best{0, 1};
-  for (uint64_t k = (kMinFrame + c - 1) / c; k <= (mtu_bytes + c - 1) / c; ++k) {
+  if (kmin > kmax) return best;
+  for (const uint64_t k : {kmin, std::min(kmin + 1, kmax), kmax}) {
     const uint64_t b = std::max<uint64_t>(kMinFrame, (k - 1) * c + 1);
     if (k * best.wire_bytes > best.cells * (b + wire_overhead_bytes)) best = {k, b + wire_overhead_bytes};
   }

@@ -47,11 +47,18 @@ TEST(HeadroomFormula, WorstCellOccupancyIsTheMaximumOverEveryFrameSize) {
   std::printf("seed %llu (MMUSIM_SEED to replay)\n", (unsigned long long)seed);
   std::mt19937_64 rng(seed);
   for (int i = 0; i < 200; ++i) {
-    const uint32_t mtu = 64 + uint32_t(rng() % 9000), ovh = uint32_t(rng() % 65), cell = 1 + uint32_t(rng() % 600);
+    // Cells of 1..600 bytes, and half of them 1..70 (around the 64-B minimum frame).
+    const uint32_t mtu = 64 + uint32_t(rng() % 9000), ovh = uint32_t(rng() % 65);
+    const uint32_t cell = 1 + uint32_t(i % 2 ? rng() % 600 : rng() % 70);
     const auto w = mmusim::worst_cell_occupancy(mtu, ovh, cell);
-    double best = 0;
-    for (uint32_t b = 64; b <= mtu; ++b) best = std::max(best, double((b + cell - 1) / cell) / double(b + ovh));
-    EXPECT_DOUBLE_EQ(double(w.cells) / double(w.wire_bytes), best) << "mtu " << mtu << " ovh " << ovh << " cell " << cell;
+    // Every frame size, exactly: the first (shortest) frame of the largest cells per wire byte.
+    uint64_t cells = 0, wire = 1;
+    for (uint64_t b = 64; b <= mtu; ++b) {
+      const uint64_t k = (b + cell - 1) / cell;
+      if (k * wire > cells * (b + ovh)) cells = k, wire = b + ovh;
+    }
+    EXPECT_EQ(w.cells, cells) << "mtu " << mtu << " ovh " << ovh << " cell " << cell;
+    EXPECT_EQ(w.wire_bytes, wire) << "mtu " << mtu << " ovh " << ovh << " cell " << cell;
   }
 }
 

@@ -6,7 +6,7 @@ namespace {
 
 class DtPolicy final : public SonicPolicy {
  public:
-  using SonicPolicy::SonicPolicy;
+  explicit DtPolicy(const CoreConfig& cfg) : SonicPolicy(cfg) { m_dt_thresholds = true; }
   int threshold_pool(bool ingress, uint32_t port, uint32_t prio) const override {
     return dt_pool(ingress, port, prio);
   }

@@ -7,7 +7,10 @@ namespace {
 
 class SihPolicy : public SonicPolicy {
  public:
-  explicit SihPolicy(const CoreConfig& cfg) : SonicPolicy(cfg) { config_changed(); }
+  explicit SihPolicy(const CoreConfig& cfg) : SonicPolicy(cfg) {
+    m_dt_thresholds = true;
+    config_changed();
+  }
 
   int threshold_pool(bool ingress, uint32_t port, uint32_t prio) const override {
     return dt_pool(ingress, port, prio);

@@ -21,12 +21,12 @@ Result SonicPolicy::admit(Counters& c, const Request& r) {
   Result res;
   const uint8_t eq = r.egress_queue();
   const size_t ii = c.idx(r.in_port, r.prio), ei = c.idx(r.out_port, eq);
-  const auto& ip = pg(r.in_port, r.prio);
-  const auto& ep = queue(r.out_port, eq);
-  const bool over_in = over(c, c.ing[ii], r.cells, ip.reserved_cells, ingress_threshold(c, r.in_port, r.prio),
+  const auto& ip = m_cfg.ingress_profiles[m_cfg.pg_profile[ii]];
+  const auto& ep = m_cfg.egress_profiles[m_cfg.queue_profile[ei]];
+  const bool over_in = over(c, c.ing[ii], r.cells, ip.reserved_cells, ingress_th(c, ip, r.in_port, r.prio),
                             m_cfg.pool_cells[ip.pool], c.pool_used[ip.pool]);
   bool to_headroom = false;
-  if (lossless(r.in_port, r.prio)) {
+  if (m_cfg.lossless[ii]) {
     if (c.paused[ii]) {
       to_headroom = true;
     } else if (over_in) {
@@ -42,8 +42,8 @@ Result SonicPolicy::admit(Counters& c, const Request& r) {
     res.reason = DropReason::kIngress;
     return res;
   }
-  if (over(c, c.egr[ei], r.cells, ep.reserved_cells, egress_threshold(c, r.out_port, eq),
-           m_cfg.pool_cells[ep.pool], c.pool_used[ep.pool])) {
+  if (over(c, c.egr[ei], r.cells, ep.reserved_cells, egress_th(c, ep, r.out_port, eq), m_cfg.pool_cells[ep.pool],
+           c.pool_used[ep.pool])) {
     res.reason = DropReason::kEgress;
     return res;
   }
@@ -51,16 +51,17 @@ Result SonicPolicy::admit(Counters& c, const Request& r) {
     res.reason = DropReason::kBuffer;
     return res;
   }
-  charge(c, r, to_headroom);
+  charge(c, ii, ei, ip, ep, r.cells, to_headroom);
   res.verdict = to_headroom ? Verdict::kAdmitHeadroom : Verdict::kAdmitShared;
   return res;
 }
 
 PfcUpdate SonicPolicy::depart(Counters& c, const Departure& d) {
-  refund(c, d);
+  const size_t ii = c.idx(d.in_port, d.prio), ei = c.idx(d.out_port, d.egress_queue());
+  const auto& ip = m_cfg.ingress_profiles[m_cfg.pg_profile[ii]];
+  refund(c, ii, ei, ip, m_cfg.egress_profiles[m_cfg.queue_profile[ei]], d.cells);
   PfcUpdate u;
-  const size_t ii = c.idx(d.in_port, d.prio);
-  if (c.paused[ii] && may_resume(c, d.in_port, d.prio, ingress_threshold(c, d.in_port, d.prio))) {
+  if (c.paused[ii] && may_resume(c, d.in_port, d.prio, ingress_th(c, ip, d.in_port, d.prio))) {
     c.paused[ii] = 0;
     u.pfc = PfcEvent::kXon;
   }

@@ -23,6 +23,18 @@ class SonicPolicy : public Policy {
   }
   // Headroom the lossless PGs may use in total.
   virtual uint64_t headroom_capacity() const { return m_cfg.headroom_pool_cells; }
+  // Set by a policy that overrides neither ingress_threshold, egress_threshold nor
+  // threshold (dt, sih): admit and depart then evaluate DT directly, not through two
+  // virtual calls per threshold.
+  bool m_dt_thresholds = false;
+
+ private:
+  uint64_t ingress_th(const Counters& c, const IngressProfile& ip, uint32_t port, uint32_t prio) const {
+    return m_dt_thresholds ? dt_threshold(c, ip.th, ip.pool) : ingress_threshold(c, port, prio);
+  }
+  uint64_t egress_th(const Counters& c, const EgressProfile& ep, uint32_t port, uint32_t q) const {
+    return m_dt_thresholds ? dt_threshold(c, ep.th, ep.pool) : egress_threshold(c, port, q);
+  }
 };
 
 }  // namespace mmusim::admission
