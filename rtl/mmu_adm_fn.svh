@@ -77,12 +77,17 @@ endfunction
 
 // A queue of q cells cannot take n more: over threshold ("equals or exceeds") or pool full,
 // the pool's occupancy being pool_used - refund (dual issue: the release's refund, "The
-// decide stage").
+// decide stage"). The pool test pool + grow_of(q, n) > size + refund is summed for each of
+// the growth's two cases past the reserve (n, or q + n - reserved) and selected by q >=
+// reserved behind both: one carry chain, not the growth's compares and select in front.
 function automatic logic over(input logic [CW-1:0] q, input logic [CELLW-1:0] n, input logic [CW-1:0] reserved,
                               input logic [CW-1:0] th, input logic [CW-1:0] pool_size, input logic [CW-1:0] pool_used,
                               input logic [CW-1:0] refund);
+  logic full_n, full_part;
+  full_n = sum_gt(SW'(pool_used), SW'(n), '0, SW'(pool_size), SW'(refund), '0);
+  full_part = sum_gt(SW'(pool_used), SW'(q), SW'(n), SW'(pool_size), SW'(refund), SW'(reserved));
   if (SW'(q) + SW'(n) <= SW'(reserved)) over = 1'b0;
-  else if (sum_gt(SW'(pool_used), grow_of(SW'(q), SW'(n), reserved), '0, SW'(pool_size), SW'(refund), '0)) over = 1'b1;
+  else if (SW'(q) >= SW'(reserved) ? full_n : full_part) over = 1'b1;
   else over = th == '0 || SW'(q) >= SW'(reserved) + SW'(th);  // shared_part(q) >= th
 endfunction
 
