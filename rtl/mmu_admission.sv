@@ -372,10 +372,15 @@ module mmu_admission
   // The release's refund of the shared counters (read by dual issue's request).
   logic [NPOOLS*CW-1:0] a_rf_pool_used;
   logic [CW-1:0]        a_rf_hdrm_used, a_rf_total;
+  localparam int RFP = mmu_adm_pkg::RF_ADD, RFM = mmu_adm_pkg::RF_SUB;  // the refund's terms per pool
+  logic [NPOOLS*RFP*CW-1:0] a_rfp_pool_used;
+  logic [NPOOLS*RFM*CW-1:0] a_rfm_pool_used;
   // No refund into a datapath that sees the registers as they are (named nets, not
   // constants on the ports: yosys 0.23 otherwise re-derives the top module, as csr_busy).
   wire [NPOOLS*CW-1:0]  no_rf_pool = '0;
   wire [CW-1:0]         no_rf = '0;
+  wire [NPOOLS*RFP*CW-1:0] no_rfp = '0;
+  wire [NPOOLS*RFM*CW-1:0] no_rfm = '0;
   /* verilator lint_on UNUSEDSIGNAL */
   // abm's view of each slot (mmu_adm_rate, below).
   logic [8:0]           a_abm_ratio_in, a_abm_ratio_eg, b_abm_ratio_in, b_abm_ratio_eg;
@@ -418,7 +423,7 @@ module mmu_admission
   /* verilator lint_off PINCONNECTEMPTY */
   mmu_adm_op #(
     .NPORTS(NPORTS), .NPRIO(NPRIO), .CW(CW), .NPOOLS(NPOOLS), .NPROF(NPROF), .EWMA_FRAC(EWMA_FRAC), .CELLW(CELLW),
-    .POLICIES(POLICIES)
+    .POLICIES(POLICIES), .REFUND(1'b0)
   ) u_rel (
     `MMU_OP_CFG,
     .is_req_i(1'b0), .is_rel_i(a_valid), .in_port_i(a_in), .cells_i(a_cells),
@@ -430,9 +435,11 @@ module mmu_admission
     .v_ncong_i(ncong[a_np*(QW+1) +: (QW+1)]), .v_port_paused_i(va_port_paused),
     .v_port_shared_i(va_port_shared), .v_port_ins_i(va_port_ins),
     .rf_pool_used_i(no_rf_pool), .rf_hdrm_used_i(no_rf), .rf_total_i(no_rf),
+    .rfp_pool_used_i(no_rfp), .rfm_pool_used_i(no_rfm),
     .abm_ratio_in_i(a_abm_ratio_in), .abm_ratio_eg_i(a_abm_ratio_eg), .abm_np_in_i(a_abm_np_in), .abm_np_eg_i(a_abm_np_eg),
     .verdict_o(), .reason_o(), .underflow_o(a_underflow), `MMU_OP_NEXT_OUT(rl),
-    .rf_pool_used_o(a_rf_pool_used), .rf_hdrm_used_o(a_rf_hdrm_used), .rf_total_o(a_rf_total)
+    .rf_pool_used_o(a_rf_pool_used), .rf_hdrm_used_o(a_rf_hdrm_used), .rf_total_o(a_rf_total),
+    .rfp_pool_used_o(a_rfp_pool_used), .rfm_pool_used_o(a_rfm_pool_used)
   );
 
   // Request datapath (slot b). Dual issue: on its own configuration and the registers as
@@ -450,7 +457,7 @@ module mmu_admission
   wire same_port = dual && a_in == b_in;
   mmu_adm_op #(
     .NPORTS(NPORTS), .NPRIO(NPRIO), .CW(CW), .NPOOLS(NPOOLS), .NPROF(NPROF), .EWMA_FRAC(EWMA_FRAC), .CELLW(CELLW),
-    .POLICIES(POLICIES)
+    .POLICIES(POLICIES), .REFUND(DUAL_ISSUE != 0)
   ) u_req (
     `MMU_OP_CFG,
     .is_req_i(b_valid), .is_rel_i(1'b0), .in_port_i(b_in), .cells_i(b_cells),
@@ -469,9 +476,10 @@ module mmu_admission
     .v_port_ins_i(same_port ? rl_port_ins : dual ? vb_port_ins : va_port_ins),
     .rf_pool_used_i(dual ? a_rf_pool_used : no_rf_pool), .rf_hdrm_used_i(dual ? a_rf_hdrm_used : no_rf),
     .rf_total_i(dual ? a_rf_total : no_rf),
+    .rfp_pool_used_i(dual ? a_rfp_pool_used : no_rfp), .rfm_pool_used_i(dual ? a_rfm_pool_used : no_rfm),
     .abm_ratio_in_i(b_abm_ratio_in), .abm_ratio_eg_i(b_abm_ratio_eg), .abm_np_in_i(b_abm_np_in), .abm_np_eg_i(b_abm_np_eg),
     .verdict_o(b_verdict), .reason_o(b_reason), .underflow_o(), `MMU_OP_NEXT_OUT(rq),
-    .rf_pool_used_o(), .rf_hdrm_used_o(), .rf_total_o()
+    .rf_pool_used_o(), .rf_hdrm_used_o(), .rf_total_o(), .rfp_pool_used_o(), .rfm_pool_used_o()
   );
   /* verilator lint_on PINCONNECTEMPTY */
   if (DUAL_ISSUE != 0) begin : g_dual
