@@ -132,10 +132,13 @@ module mmu_adm_sonic #(`MMU_POL_PARAMS) (
   for (genvar p = 0; p < NPOOLS; p++) begin : g_rf_terms
     wire ip = rel_fire && !i_none && ipool_i == PLW'(p);
     wire ep = rel_fire && !e_none && epool_i == PLW'(p);
-    assign rfp_pool_used_o[p*RFP*CW +: RFP*CW] = {!ep ? '0 : e_all ? CW'(n) : CW'(q_egr),
-                                                  !ip ? '0 : i_all ? CW'(n) : CW'(q_ing)};
-    assign rfm_pool_used_o[p*RFM*CW +: RFM*CW] = {!ep || e_all ? '0 : eres_i,
-                                                  !ip ? '0 : i_all ? CW'(q_hdrm) : ires_i};
+    // (Each term a wire of its own: an unsized '0 in a concatenation is sized apart.)
+    wire [CW-1:0] ip_add = !ip ? '0 : i_all ? CW'(n) : CW'(q_ing);
+    wire [CW-1:0] ip_sub = !ip ? '0 : i_all ? CW'(q_hdrm) : ires_i;
+    wire [CW-1:0] ep_add = !ep ? '0 : e_all ? CW'(n) : CW'(q_egr);
+    wire [CW-1:0] ep_sub = !ep || e_all ? '0 : eres_i;
+    assign rfp_pool_used_o[p*RFP*CW +: RFP*CW] = {ep_add, ip_add};
+    assign rfm_pool_used_o[p*RFM*CW +: RFM*CW] = {ep_sub, ip_sub};
   end
 
   // The shared counters' next values (counter_next): a request's charge of its pools,
