@@ -30,8 +30,9 @@ module mmu_admission
   // policy's cost this way).
   parameter logic [5:0] POLICIES = 6'b111111,
   // 1: a release and a request are taken in the same cycle (two datapaths, the request's
-  // view forwarded from the release's next state); 0: one datapath shared by both, a
-  // request waits while a release is offered (smaller, shorter path).
+  // view forwarded from the release's next state); 0: one operation per cycle, a request
+  // waiting while a release is offered (the two datapaths on one view, the release's
+  // selected behind them: smaller, shorter path).
   parameter int DUAL_ISSUE = 1,
   // 1: a two-stage request path (read, then decide and write, with the entries the
   // decide stage writes forwarded into the read stage's view): responses two cycles after
