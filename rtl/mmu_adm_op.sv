@@ -25,6 +25,7 @@ module mmu_adm_op
   parameter int EWMA_FRAC = 16,  // fraction bits of the reverie filter state
   parameter int CELLW = 16,      // width of a packet's cell count
   parameter logic [5:0] POLICIES = 6'b111111,  // policies present: bit i = CTRL.policy value i
+  parameter bit REFUND = 1'b1,   // a same-cycle release's refund comes in (rf_*, rfp_*, rfm_*)
   localparam int NQ = NPORTS * NPRIO,
   localparam int PW = NPORTS > 1 ? $clog2(NPORTS) : 1,
   localparam int QW = NQ > 1 ? $clog2(NQ) : 1,
@@ -32,7 +33,9 @@ module mmu_adm_op
   localparam int PFW = NPROF > 1 ? $clog2(NPROF) : 1,
   localparam int PLW = NPOOLS > 1 ? $clog2(NPOOLS) : 1,
   localparam int HW = CW + QW,
-  localparam int ANW = PW + 1
+  localparam int ANW = PW + 1,
+  localparam int RFP = mmu_adm_pkg::RF_ADD,
+  localparam int RFM = mmu_adm_pkg::RF_SUB
 ) (
   // Clock and reset for the invariant assertions (MMU_ASSERT) only: the datapath is
   // combinational.
@@ -102,6 +105,9 @@ module mmu_adm_op
   input  wire [NPOOLS*CW-1:0] rf_pool_used_i,
   input  wire [CW-1:0]        rf_hdrm_used_i,
   input  wire [CW-1:0]        rf_total_i,
+  // The same refund of each pool as terms (mmu_adm_pol_if.svh), zero where rf_* are.
+  input  wire [NPOOLS*RFP*CW-1:0] rfp_pool_used_i,
+  input  wire [NPOOLS*RFM*CW-1:0] rfm_pool_used_i,
   // abm's view (mmu_adm_rate), unread without abm.
   /* verilator lint_off UNUSEDSIGNAL */
   input  wire [8:0]           abm_ratio_in_i,
@@ -132,7 +138,9 @@ module mmu_adm_op
   // A release's refund of the pools, headroom pool and total (zero for a request).
   output logic [NPOOLS*CW-1:0] rf_pool_used_o,
   output logic [CW-1:0]       rf_hdrm_used_o,
-  output logic [CW-1:0]       rf_total_o
+  output logic [CW-1:0]       rf_total_o,
+  output logic [NPOOLS*RFP*CW-1:0] rfp_pool_used_o,
+  output logic [NPOOLS*RFM*CW-1:0] rfm_pool_used_o
 );
 
 
@@ -165,6 +173,8 @@ module mmu_adm_op
   logic [NPOL*(QW+1)-1:0] o_ncong;
   logic [NPOL*NPOOLS*CW-1:0] o_rf_pool_used;
   logic [NPOL*CW-1:0] o_rf_hdrm_used, o_rf_total;
+  logic [NPOL*NPOOLS*RFP*CW-1:0] o_rfp_pool_used;
+  logic [NPOL*NPOOLS*RFM*CW-1:0] o_rfm_pool_used;
 
   // The policies, one line each (index = CTRL.policy value, mmu_adm_pkg::POLICY_*).
   if (POLICIES[mmu_adm_pkg::POLICY_DT]) begin : g_dt mmu_pol_dt #(`MMU_POL_PARAM_MAP) u (`MMU_POL_INPUTS, `MMU_POL_OUTPUTS(mmu_adm_pkg::POLICY_DT)); end
@@ -182,6 +192,8 @@ module mmu_adm_op
       assign {o_avg_in[k*AW +: AW], o_avg_eg[k*AW +: AW], o_ncong[k*(QW+1) +: QW+1]} = '0;
       assign {o_pool_used[k*NPOOLS*CW +: NPOOLS*CW], o_rf_pool_used[k*NPOOLS*CW +: NPOOLS*CW]} = '0;
       assign {o_rf_hdrm_used[k*CW +: CW], o_rf_total[k*CW +: CW]} = '0;
+      assign o_rfp_pool_used[k*NPOOLS*RFP*CW +: NPOOLS*RFP*CW] = '0;
+      assign o_rfm_pool_used[k*NPOOLS*RFM*CW +: NPOOLS*RFM*CW] = '0;
     end
   end
 
@@ -210,6 +222,8 @@ module mmu_adm_op
   assign rf_pool_used_o = o_rf_pool_used[sel*NPOOLS*CW +: NPOOLS*CW];
   assign rf_hdrm_used_o = o_rf_hdrm_used[sel*CW +: CW];
   assign rf_total_o = o_rf_total[sel*CW +: CW];
+  assign rfp_pool_used_o = o_rfp_pool_used[sel*NPOOLS*RFP*CW +: NPOOLS*RFP*CW];
+  assign rfm_pool_used_o = o_rfm_pool_used[sel*NPOOLS*RFM*CW +: NPOOLS*RFM*CW];
 
 `ifndef SYNTHESIS
 `ifdef MMU_ASSERT

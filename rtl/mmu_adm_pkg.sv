@@ -27,6 +27,11 @@ package mmu_adm_pkg;
   localparam logic [2:0] POLICY_SIH = 3'd4;
   localparam logic [2:0] POLICY_ABM = 3'd5;
 
+  // A release's refund of one pool as terms, RF_ADD added and RF_SUB subtracted
+  // (mmu_adm_pol_if.svh, "The decide stage" in docs/rtl.md).
+  localparam int RF_ADD = 2;
+  localparam int RF_SUB = 2;
+
   // The one policy of a POLICIES mask, or -1: a unit built with one policy decodes none.
   function automatic int only_policy(input logic [5:0] policies);
     only_policy = -1;

@@ -13,12 +13,17 @@
   parameter int NPOOLS = 4,      /* buffer pools */ \
   parameter int EWMA_FRAC = 16,  /* fraction bits of the reverie filter state */ \
   parameter int CELLW = 16,      /* width of a packet's cell count */ \
+  /* verilator lint_off UNUSEDPARAM */ \
+  parameter bit REFUND = 1'b1,   /* rfp/rfm_pool_used_i may be non-zero (dual issue's request) */ \
+  /* verilator lint_on UNUSEDPARAM */ \
   localparam int NQ = NPORTS * NPRIO, \
   localparam int QW = NQ > 1 ? $clog2(NQ) : 1, \
   localparam int AW = CW + EWMA_FRAC, \
   localparam int PLW = NPOOLS > 1 ? $clog2(NPOOLS) : 1, \
   localparam int HW = CW + QW,   /* a sum of CW-bit values over the NQ queues */ \
-  localparam int ANW = (NPORTS > 1 ? $clog2(NPORTS) : 1) + 1  /* abm n_p: up to NPORTS queues */
+  localparam int ANW = (NPORTS > 1 ? $clog2(NPORTS) : 1) + 1, /* abm n_p: up to NPORTS queues */ \
+  localparam int RFP = mmu_adm_pkg::RF_ADD, /* a pool's refund as terms: RFP added, RFM subtracted */ \
+  localparam int RFM = mmu_adm_pkg::RF_SUB
 
 `define MMU_POL_PORTS \
   input  wire                  clk_i,     /* assertions only (MMU_ASSERT) */ \
@@ -76,6 +81,10 @@
   input  wire [NPOOLS*CW-1:0]  rf_pool_used_i, \
   input  wire [CW-1:0]         rf_hdrm_used_i, \
   input  wire [CW-1:0]         rf_total_i, \
+  /* The same refund of each pool p as terms, sum of rfp[p*RFP..] - sum of rfm[p*RFM..], */ \
+  /* ready before their sum: mmu_adm_sonic adds them into its tests ("The decide stage"). */ \
+  input  wire [NPOOLS*RFP*CW-1:0] rfp_pool_used_i, \
+  input  wire [NPOOLS*RFM*CW-1:0] rfm_pool_used_i, \
   /* abm's view (mmu_adm_rate): drain ratios in 1/256ths, n_p of each side. */ \
   input  wire [8:0]            abm_ratio_in_i, \
   input  wire [8:0]            abm_ratio_eg_i, \
@@ -104,10 +113,13 @@
   /* A release's refund of the pools, headroom pool and total (zero for a request). */ \
   output logic [NPOOLS*CW-1:0] rf_pool_used_o, \
   output logic [CW-1:0]        rf_hdrm_used_o, \
-  output logic [CW-1:0]        rf_total_o
+  output logic [CW-1:0]        rf_total_o, \
+  output logic [NPOOLS*RFP*CW-1:0] rfp_pool_used_o, \
+  output logic [NPOOLS*RFM*CW-1:0] rfm_pool_used_o
 
 // Parameter and input connections of a policy instance, by name.
-`define MMU_POL_PARAM_MAP .NPORTS(NPORTS), .NPRIO(NPRIO), .CW(CW), .NPOOLS(NPOOLS), .EWMA_FRAC(EWMA_FRAC), .CELLW(CELLW)
+`define MMU_POL_PARAM_MAP .NPORTS(NPORTS), .NPRIO(NPRIO), .CW(CW), .NPOOLS(NPOOLS), .EWMA_FRAC(EWMA_FRAC), .CELLW(CELLW), \
+  .REFUND(REFUND)
 `define MMU_POL_INPUTS `MMU_POL_INPUTS_BUT_TH, .ith_i, .eth_i
 // All but the thresholds, for a policy that hands the SONiC module thresholds of its own.
 `define MMU_POL_INPUTS_BUT_TH \
@@ -118,7 +130,7 @@
   .cfg_dsh_port_xon_off_i, .cfg_pool_size_i, \
   .v_ing_i, .v_hdrm_i, .v_paused_i, .v_avg_in_i, .v_egr_i, .v_avg_eg_i, .v_pool_used_i, .v_hdrm_used_i, \
   .v_total_i, .v_ncong_i, .v_port_paused_i, .v_port_shared_i, .v_port_ins_i, \
-  .rf_pool_used_i, .rf_hdrm_used_i, .rf_total_i, \
+  .rf_pool_used_i, .rf_hdrm_used_i, .rf_total_i, .rfp_pool_used_i, .rfm_pool_used_i, \
   .abm_ratio_in_i, .abm_ratio_eg_i, .abm_np_in_i, .abm_np_eg_i
 // Output connections of policy k (a genvar) to the flat per-policy buses of mmu_adm_op.
 `define MMU_POL_OUTPUTS(k) \
@@ -130,18 +142,19 @@
   .n_total_o(o_total[k*CW +: CW]), .n_ncong_o(o_ncong[k*(QW+1) +: QW+1]), .n_port_paused_o(o_port_paused[k]), \
   .n_port_shared_o(o_port_shared[k*CW +: CW]), .n_port_ins_o(o_port_ins[k*CW +: CW]), \
   .rf_pool_used_o(o_rf_pool_used[k*NPOOLS*CW +: NPOOLS*CW]), .rf_hdrm_used_o(o_rf_hdrm_used[k*CW +: CW]), \
-  .rf_total_o(o_rf_total[k*CW +: CW])
+  .rf_total_o(o_rf_total[k*CW +: CW]), .rfp_pool_used_o(o_rfp_pool_used[k*NPOOLS*RFP*CW +: NPOOLS*RFP*CW]), \
+  .rfm_pool_used_o(o_rfm_pool_used[k*NPOOLS*RFM*CW +: NPOOLS*RFM*CW])
 // A policy built on mmu_adm_sonic hands it its outputs, by name.
 `define MMU_POL_SONIC_OUTPUTS \
   .verdict_o, .pfc_o, .port_pfc_o, .reason_o, .underflow_o, .n_ing_o, .n_hdrm_o, .n_paused_o, .n_avg_in_o, \
   .n_egr_o, .n_avg_eg_o, .n_pool_used_o, .n_hdrm_used_o, .n_total_o, .n_ncong_o, .n_port_paused_o, \
-  .n_port_shared_o, .n_port_ins_o, .rf_pool_used_o, .rf_hdrm_used_o, .rf_total_o
+  .n_port_shared_o, .n_port_ins_o, .rf_pool_used_o, .rf_hdrm_used_o, .rf_total_o, .rfp_pool_used_o, .rfm_pool_used_o
 
 // A policy's decision and next state as variables of its own, driving the outputs: a block
 // that reads back what it wrote reads these, not its output ports (Icarus 11 makes a block
 // reading an output port connected to part of a wider vector sensitive to all of it, and
 // the policies' blocks then wake each other without end).
-`define MMU_POL_NEXT \
+`define MMU_POL_NEXT_BUT_TERMS \
   logic [1:0] verdict, pfc, port_pfc; \
   logic [2:0] reason; \
   logic underflow, n_paused, n_port_paused; \
@@ -157,5 +170,12 @@
          {n_ing, n_hdrm, n_egr, n_hdrm_used, n_total, n_port_shared, n_port_ins}; \
   assign {n_avg_in_o, n_avg_eg_o, n_pool_used_o, n_ncong_o} = {n_avg_in, n_avg_eg, n_pool_used, n_ncong}; \
   assign {rf_pool_used_o, rf_hdrm_used_o, rf_total_o} = {rf_pool_used, rf_hdrm_used, rf_total};
+// A policy that forms its refund as one value gives it as the one term of each pool.
+`define MMU_POL_NEXT \
+  `MMU_POL_NEXT_BUT_TERMS \
+  for (genvar p_ = 0; p_ < NPOOLS; p_++) begin : g_rf_terms \
+    assign rfp_pool_used_o[p_*RFP*CW +: RFP*CW] = (RFP*CW)'(rf_pool_used[p_*CW +: CW]); \
+  end \
+  assign rfm_pool_used_o = '0;
 
 `endif

@@ -13,17 +13,19 @@ module mmu_adm_sonic #(`MMU_POL_PARAMS) (
 );
 /* verilator lint_on UNUSEDSIGNAL */
 `include "mmu_adm_fn.svh"
-  `MMU_POL_NEXT
+  `MMU_POL_NEXT_BUT_TERMS
 
   // hdrm_used + n against the capacity: wide enough for both.
   localparam int KW = SW > HW ? SW : HW;
 
   wire [CW-1:0] ipool_size = cfg_pool_size_i[ipool_i*CW +: CW];
   wire [CW-1:0] ipool_used = v_pool_used_i[ipool_i*CW +: CW];
-  wire [CW-1:0] ipool_rf = rf_pool_used_i[ipool_i*CW +: CW];
+  wire [RFP*CW-1:0] ipool_rfp = rfp_pool_used_i[ipool_i*RFP*CW +: RFP*CW];
+  wire [RFM*CW-1:0] ipool_rfm = rfm_pool_used_i[ipool_i*RFM*CW +: RFM*CW];
   wire [CW-1:0] epool_size = cfg_pool_size_i[epool_i*CW +: CW];
   wire [CW-1:0] epool_used = v_pool_used_i[epool_i*CW +: CW];
-  wire [CW-1:0] epool_rf = rf_pool_used_i[epool_i*CW +: CW];
+  wire [RFP*CW-1:0] epool_rfp = rfp_pool_used_i[epool_i*RFP*CW +: RFP*CW];
+  wire [RFM*CW-1:0] epool_rfm = rfm_pool_used_i[epool_i*RFM*CW +: RFM*CW];
 
   // Every test and update below is a sum of the view's registers, the operation's cells,
   // the configuration and (dual issue's request) the release's refund rf_*, so that no
@@ -36,8 +38,8 @@ module mmu_adm_sonic #(`MMU_POL_PARAMS) (
   // Charges and refunds of the pools, which count modulo 2^CW.
   wire [CW-1:0] grow = CW'(grow_of(q_ing, n, ires_i));
   wire [CW-1:0] egrow = CW'(grow_of(q_egr, n, eres_i));
-  wire over_in = over(v_ing_i, cells_i, ires_i, ith_i, ipool_size, ipool_used, ipool_rf);
-  wire over_eg = over(v_egr_i, cells_i, eres_i, eth_i, epool_size, epool_used, epool_rf);
+  wire over_in = over(v_ing_i, cells_i, ires_i, ith_i, ipool_size, ipool_used, ipool_rfp, ipool_rfm, REFUND);
+  wire over_eg = over(v_egr_i, cells_i, eres_i, eth_i, epool_size, epool_used, epool_rfp, epool_rfm, REFUND);
   wire [KW+1:0] hdrm_room = (KW+2)'(hdrm_cap_i) + (KW+2)'(rf_hdrm_used_i) - (KW+2)'(v_hdrm_used_i) - (KW+2)'(n);
   wire hdrm_full = hdrm_room[KW+1];  // hdrm_used - rf + n > capacity
   // A release: headroom drains first (§2.2.1), then the ingress share; it underflows
@@ -118,13 +120,36 @@ module mmu_adm_sonic #(`MMU_POL_PARAMS) (
   assign rf_hdrm_used = rf_h;
   assign rf_total = rf_t;
 
+  // The same refund of each pool as terms (mmu_adm_pol_if.svh): shrink_of's cases as
+  // operands selected by its compares, n - hdrm or ing - res of the ingress queue and n or
+  // egr - eres of the egress queue, so that the request adds them into its tests and updates
+  // as they come rather than their sum.
+  wire rel_fire = is_rel_i && !rel_under;
+  wire i_none = n <= q_hdrm || q_ing <= SW'(ires_i);
+  wire i_all = !i_none && q_ing + q_hdrm >= n + SW'(ires_i);  // n - hdrm, else ing - res
+  wire e_none = n == '0 || q_egr <= SW'(eres_i);
+  wire e_all = !e_none && q_egr >= n + SW'(eres_i);           // n, else egr - eres
+  for (genvar p = 0; p < NPOOLS; p++) begin : g_rf_terms
+    wire ip = rel_fire && !i_none && ipool_i == PLW'(p);
+    wire ep = rel_fire && !e_none && epool_i == PLW'(p);
+    // (Each term a wire of its own: an unsized '0 in a concatenation is sized apart.)
+    wire [CW-1:0] ip_add = !ip ? '0 : i_all ? CW'(n) : CW'(q_ing);
+    wire [CW-1:0] ip_sub = !ip ? '0 : i_all ? CW'(q_hdrm) : ires_i;
+    wire [CW-1:0] ep_add = !ep ? '0 : e_all ? CW'(n) : CW'(q_egr);
+    wire [CW-1:0] ep_sub = !ep || e_all ? '0 : eres_i;
+    assign rfp_pool_used_o[p*RFP*CW +: RFP*CW] = {ep_add, ip_add};
+    assign rfm_pool_used_o[p*RFM*CW +: RFM*CW] = {ep_sub, ip_sub};
+  end
+
   // The shared counters' next values (counter_next): a request's charge of its pools,
   // the headroom pool and the total.
   for (genvar p = 0; p < NPOOLS; p++) begin : g_pool
     wire [CW-1:0] ing = ipool_i == PLW'(p) ? grow : '0;
     wire [CW-1:0] eg = epool_i == PLW'(p) ? egrow : '0;
-    assign pool_next[p*CW +: CW] = counter_next(v_pool_used_i[p*CW +: CW], rf_pool_used_i[p*CW +: CW],
-                                                rf_pool_used[p*CW +: CW], ing + eg, eg, verdict);
+    wire [CW-1:0] v = !REFUND ? v_pool_used_i[p*CW +: CW] :
+                      less_refund(v_pool_used_i[p*CW +: CW], rfp_pool_used_i[p*RFP*CW +: RFP*CW],
+                                  rfm_pool_used_i[p*RFM*CW +: RFM*CW]);
+    assign pool_next[p*CW +: CW] = counter_next(v, '0, rf_pool_used[p*CW +: CW], ing + eg, eg, verdict);
   end
   assign n_pool_used = pool_next;
   assign n_hdrm_used = counter_next(v_hdrm_used_i, rf_hdrm_used_i, rf_hdrm_used, '0, CW'(n), verdict);

@@ -30,8 +30,9 @@ module mmu_admission
   // policy's cost this way).
   parameter logic [5:0] POLICIES = 6'b111111,
   // 1: a release and a request are taken in the same cycle (two datapaths, the request's
-  // view forwarded from the release's next state); 0: one datapath shared by both, a
-  // request waits while a release is offered (smaller, shorter path).
+  // view forwarded from the release's next state); 0: one operation per cycle, a request
+  // waiting while a release is offered (the two datapaths on one view, the release's
+  // selected behind them: smaller, shorter path).
   parameter int DUAL_ISSUE = 1,
   // 1: a two-stage request path (read, then decide and write, with the entries the
   // decide stage writes forwarded into the read stage's view): responses two cycles after
@@ -364,10 +365,15 @@ module mmu_admission
   // The release's refund of the shared counters (read by dual issue's request).
   logic [NPOOLS*CW-1:0] a_rf_pool_used;
   logic [CW-1:0]        a_rf_hdrm_used, a_rf_total;
+  localparam int RFP = mmu_adm_pkg::RF_ADD, RFM = mmu_adm_pkg::RF_SUB;  // the refund's terms per pool
+  logic [NPOOLS*RFP*CW-1:0] a_rfp_pool_used;
+  logic [NPOOLS*RFM*CW-1:0] a_rfm_pool_used;
   // No refund into a datapath that sees the registers as they are (named nets, not
   // constants on the ports: yosys 0.23 otherwise re-derives the top module, as csr_busy).
   wire [NPOOLS*CW-1:0]  no_rf_pool = '0;
   wire [CW-1:0]         no_rf = '0;
+  wire [NPOOLS*RFP*CW-1:0] no_rfp = '0;
+  wire [NPOOLS*RFM*CW-1:0] no_rfm = '0;
   /* verilator lint_on UNUSEDSIGNAL */
   // abm's view of each slot (mmu_adm_rate, below).
   logic [8:0]           a_abm_ratio_in, a_abm_ratio_eg, b_abm_ratio_in, b_abm_ratio_eg;
@@ -385,95 +391,99 @@ module mmu_admission
     .rev_pool_i(rev_pool), .tab_dsh_nq_i(dsh_nq), .tab_dsh_ins_i(dsh_ins), .sih_hdrm_i(sih_hdrm), \
     .tab_ith_i(th_ing), .tab_eth_i(th_egr)
 
+  // A datapath's next state and PFC events, by name: the release's (rl_*), the request's
+  // (rq_*) and each slot's (a_*, b_*).
+  `define MMU_OP_NEXT(p) \
+    p``_pfc, p``_port_pfc, p``_ing, p``_hdrm, p``_paused, p``_avg_in, p``_egr, p``_avg_eg, p``_pool_used, \
+    p``_hdrm_used, p``_total, p``_ncong, p``_port_paused, p``_port_shared, p``_port_ins
+  `define MMU_OP_NEXT_OUT(p) \
+    .pfc_o(p``_pfc), .port_pfc_o(p``_port_pfc), .n_ing_o(p``_ing), .n_hdrm_o(p``_hdrm), .n_paused_o(p``_paused), \
+    .n_avg_in_o(p``_avg_in), .n_egr_o(p``_egr), .n_avg_eg_o(p``_avg_eg), .n_pool_used_o(p``_pool_used), \
+    .n_hdrm_used_o(p``_hdrm_used), .n_total_o(p``_total), .n_ncong_o(p``_ncong), \
+    .n_port_paused_o(p``_port_paused), .n_port_shared_o(p``_port_shared), .n_port_ins_o(p``_port_ins)
+  /* verilator lint_off UNUSEDSIGNAL */ // policy state: its policy only
+  logic [1:0]           rl_pfc, rl_port_pfc, rq_pfc, rq_port_pfc;
+  logic [CW-1:0]        rl_ing, rl_hdrm, rl_egr, rl_hdrm_used, rl_total, rl_port_shared, rl_port_ins;
+  logic [CW-1:0]        rq_ing, rq_hdrm, rq_egr, rq_hdrm_used, rq_total, rq_port_shared, rq_port_ins;
+  logic [AW-1:0]        rl_avg_in, rl_avg_eg, rq_avg_in, rq_avg_eg;
+  logic [NPOOLS*CW-1:0] rl_pool_used, rq_pool_used;
+  logic [QW:0]          rl_ncong, rq_ncong;
+  logic                 rl_paused, rl_port_paused, rq_paused, rq_port_paused;
+  /* verilator lint_on UNUSEDSIGNAL */
+
+  // Release datapath (slot a) on the registers. A release has no verdict, a request no
+  // underflow.
+  /* verilator lint_off PINCONNECTEMPTY */
+  mmu_adm_op #(
+    .NPORTS(NPORTS), .NPRIO(NPRIO), .CW(CW), .NPOOLS(NPOOLS), .NPROF(NPROF), .EWMA_FRAC(EWMA_FRAC), .CELLW(CELLW),
+    .POLICIES(POLICIES), .REFUND(1'b0)
+  ) u_rel (
+    `MMU_OP_CFG,
+    .is_req_i(1'b0), .is_rel_i(a_valid), .in_port_i(a_in), .cells_i(a_cells),
+    .ipf_i(a_ipf), .epf_i(a_epf), .ll_i(a_ll), .ipool_i(a_ipool), .epool_i(a_epool), .ires_i(a_ires), .eres_i(a_eres),
+    .np_i(th_np[a_np*(QW+1) +: (QW+1)]),
+    .v_ing_i(va_ing), .v_hdrm_i(va_hdrm), .v_paused_i(va_paused),
+    .v_avg_in_i(va_avg_in), .v_egr_i(va_egr), .v_avg_eg_i(va_avg_eg),
+    .v_pool_used_i(pool_used), .v_hdrm_used_i(hdrm_used), .v_total_i(total_used),
+    .v_ncong_i(ncong[a_np*(QW+1) +: (QW+1)]), .v_port_paused_i(va_port_paused),
+    .v_port_shared_i(va_port_shared), .v_port_ins_i(va_port_ins),
+    .rf_pool_used_i(no_rf_pool), .rf_hdrm_used_i(no_rf), .rf_total_i(no_rf),
+    .rfp_pool_used_i(no_rfp), .rfm_pool_used_i(no_rfm),
+    .abm_ratio_in_i(a_abm_ratio_in), .abm_ratio_eg_i(a_abm_ratio_eg), .abm_np_in_i(a_abm_np_in), .abm_np_eg_i(a_abm_np_eg),
+    .verdict_o(), .reason_o(), .underflow_o(a_underflow), `MMU_OP_NEXT_OUT(rl),
+    .rf_pool_used_o(a_rf_pool_used), .rf_hdrm_used_o(a_rf_hdrm_used), .rf_total_o(a_rf_total),
+    .rfp_pool_used_o(a_rfp_pool_used), .rfm_pool_used_o(a_rfm_pool_used)
+  );
+
+  // Request datapath (slot b). Dual issue: on its own configuration and the registers as
+  // the release leaves them: a queue, priority or port entry the release names is
+  // forwarded from its next value (its view when no release is offered); the pools,
+  // headroom pool and total are the registers and the release's refund, which the
+  // request's tests and updates add in ("The decide stage"). Single issue: on the one
+  // operation's configuration and view (slot a's look-up and read), beside the release's
+  // datapath; a_valid selects behind both (only one of the slots fires) instead of
+  // selecting the cells in front of every sum.
+  wire dual = DUAL_ISSUE != 0;
+  wire same_iq = dual && a_ii == b_ii;
+  wire same_eq = dual && a_ei == b_ei;
+  wire same_prio = dual && a_np == b_np;
+  wire same_port = dual && a_in == b_in;
+  mmu_adm_op #(
+    .NPORTS(NPORTS), .NPRIO(NPRIO), .CW(CW), .NPOOLS(NPOOLS), .NPROF(NPROF), .EWMA_FRAC(EWMA_FRAC), .CELLW(CELLW),
+    .POLICIES(POLICIES), .REFUND(DUAL_ISSUE != 0)
+  ) u_req (
+    `MMU_OP_CFG,
+    .is_req_i(b_valid), .is_rel_i(1'b0), .in_port_i(b_in), .cells_i(b_cells),
+    .ipf_i(dual ? b_ipf : a_ipf), .epf_i(dual ? b_epf : a_epf), .ll_i(dual ? b_ll : a_ll),
+    .ipool_i(dual ? b_ipool : a_ipool), .epool_i(dual ? b_epool : a_epool),
+    .ires_i(dual ? b_ires : a_ires), .eres_i(dual ? b_eres : a_eres),
+    .np_i(th_np[b_np*(QW+1) +: (QW+1)]),
+    .v_ing_i(same_iq ? rl_ing : dual ? vb_ing : va_ing), .v_hdrm_i(same_iq ? rl_hdrm : dual ? vb_hdrm : va_hdrm),
+    .v_paused_i(same_iq ? rl_paused : dual ? vb_paused : va_paused),
+    .v_avg_in_i(same_iq ? rl_avg_in : dual ? vb_avg_in : va_avg_in),
+    .v_egr_i(same_eq ? rl_egr : dual ? vb_egr : va_egr), .v_avg_eg_i(same_eq ? rl_avg_eg : dual ? vb_avg_eg : va_avg_eg),
+    .v_pool_used_i(pool_used), .v_hdrm_used_i(hdrm_used), .v_total_i(total_used),
+    .v_ncong_i(same_prio ? rl_ncong : ncong[b_np*(QW+1) +: (QW+1)]),
+    .v_port_paused_i(same_port ? rl_port_paused : dual ? vb_port_paused : va_port_paused),
+    .v_port_shared_i(same_port ? rl_port_shared : dual ? vb_port_shared : va_port_shared),
+    .v_port_ins_i(same_port ? rl_port_ins : dual ? vb_port_ins : va_port_ins),
+    .rf_pool_used_i(dual ? a_rf_pool_used : no_rf_pool), .rf_hdrm_used_i(dual ? a_rf_hdrm_used : no_rf),
+    .rf_total_i(dual ? a_rf_total : no_rf),
+    .rfp_pool_used_i(dual ? a_rfp_pool_used : no_rfp), .rfm_pool_used_i(dual ? a_rfm_pool_used : no_rfm),
+    .abm_ratio_in_i(b_abm_ratio_in), .abm_ratio_eg_i(b_abm_ratio_eg), .abm_np_in_i(b_abm_np_in), .abm_np_eg_i(b_abm_np_eg),
+    .verdict_o(b_verdict), .reason_o(b_reason), .underflow_o(), `MMU_OP_NEXT_OUT(rq),
+    .rf_pool_used_o(), .rf_hdrm_used_o(), .rf_total_o(), .rfp_pool_used_o(), .rfm_pool_used_o()
+  );
+  /* verilator lint_on PINCONNECTEMPTY */
   if (DUAL_ISSUE != 0) begin : g_dual
-    // Release datapath on the registers. A release has no verdict, a request no underflow.
-    /* verilator lint_off PINCONNECTEMPTY */
-    mmu_adm_op #(
-      .NPORTS(NPORTS), .NPRIO(NPRIO), .CW(CW), .NPOOLS(NPOOLS), .NPROF(NPROF), .EWMA_FRAC(EWMA_FRAC), .CELLW(CELLW),
-      .POLICIES(POLICIES)
-    ) u_rel (
-      `MMU_OP_CFG,
-      .is_req_i(1'b0), .is_rel_i(a_valid), .in_port_i(a_in), .cells_i(a_cells),
-      .ipf_i(a_ipf), .epf_i(a_epf), .ll_i(a_ll), .ipool_i(a_ipool), .epool_i(a_epool), .ires_i(a_ires), .eres_i(a_eres),
-      .np_i(th_np[a_np*(QW+1) +: (QW+1)]),
-      .v_ing_i(va_ing), .v_hdrm_i(va_hdrm), .v_paused_i(va_paused),
-      .v_avg_in_i(va_avg_in), .v_egr_i(va_egr), .v_avg_eg_i(va_avg_eg),
-      .v_pool_used_i(pool_used), .v_hdrm_used_i(hdrm_used), .v_total_i(total_used),
-      .v_ncong_i(ncong[a_np*(QW+1) +: (QW+1)]), .v_port_paused_i(va_port_paused),
-      .v_port_shared_i(va_port_shared), .v_port_ins_i(va_port_ins),
-      .rf_pool_used_i(no_rf_pool), .rf_hdrm_used_i(no_rf), .rf_total_i(no_rf),
-      .abm_ratio_in_i(a_abm_ratio_in), .abm_ratio_eg_i(a_abm_ratio_eg), .abm_np_in_i(a_abm_np_in), .abm_np_eg_i(a_abm_np_eg),
-      .verdict_o(), .pfc_o(a_pfc), .port_pfc_o(a_port_pfc), .reason_o(), .underflow_o(a_underflow),
-      .n_ing_o(a_ing), .n_hdrm_o(a_hdrm), .n_paused_o(a_paused), .n_avg_in_o(a_avg_in), .n_egr_o(a_egr),
-      .n_avg_eg_o(a_avg_eg), .n_pool_used_o(a_pool_used), .n_hdrm_used_o(a_hdrm_used), .n_total_o(a_total),
-      .n_ncong_o(a_ncong), .n_port_paused_o(a_port_paused), .n_port_shared_o(a_port_shared), .n_port_ins_o(a_port_ins),
-      .rf_pool_used_o(a_rf_pool_used), .rf_hdrm_used_o(a_rf_hdrm_used), .rf_total_o(a_rf_total)
-    );
-    // Request datapath on the registers as the release leaves them: a queue, priority or
-    // port entry the release names is forwarded from its next value (its view when no
-    // release is offered); the pools, headroom pool and total are the registers and the
-    // release's refund, which the request's tests and updates add in ("The decide stage").
-    wire same_iq = a_ii == b_ii;
-    wire same_eq = a_ei == b_ei;
-    wire same_prio = a_np == b_np;
-    wire same_port = a_in == b_in;
-    mmu_adm_op #(
-      .NPORTS(NPORTS), .NPRIO(NPRIO), .CW(CW), .NPOOLS(NPOOLS), .NPROF(NPROF), .EWMA_FRAC(EWMA_FRAC), .CELLW(CELLW),
-      .POLICIES(POLICIES)
-    ) u_req (
-      `MMU_OP_CFG,
-      .is_req_i(b_valid), .is_rel_i(1'b0), .in_port_i(b_in), .cells_i(b_cells),
-      .ipf_i(b_ipf), .epf_i(b_epf), .ll_i(b_ll), .ipool_i(b_ipool), .epool_i(b_epool), .ires_i(b_ires), .eres_i(b_eres),
-      .np_i(th_np[b_np*(QW+1) +: (QW+1)]),
-      .v_ing_i(same_iq ? a_ing : vb_ing), .v_hdrm_i(same_iq ? a_hdrm : vb_hdrm),
-      .v_paused_i(same_iq ? a_paused : vb_paused), .v_avg_in_i(same_iq ? a_avg_in : vb_avg_in),
-      .v_egr_i(same_eq ? a_egr : vb_egr), .v_avg_eg_i(same_eq ? a_avg_eg : vb_avg_eg),
-      .v_pool_used_i(pool_used), .v_hdrm_used_i(hdrm_used), .v_total_i(total_used),
-      .v_ncong_i(same_prio ? a_ncong : ncong[b_np*(QW+1) +: (QW+1)]),
-      .v_port_paused_i(same_port ? a_port_paused : vb_port_paused),
-      .v_port_shared_i(same_port ? a_port_shared : vb_port_shared),
-      .v_port_ins_i(same_port ? a_port_ins : vb_port_ins),
-      .rf_pool_used_i(a_rf_pool_used), .rf_hdrm_used_i(a_rf_hdrm_used), .rf_total_i(a_rf_total),
-      .abm_ratio_in_i(b_abm_ratio_in), .abm_ratio_eg_i(b_abm_ratio_eg), .abm_np_in_i(b_abm_np_in), .abm_np_eg_i(b_abm_np_eg),
-      .verdict_o(b_verdict), .pfc_o(b_pfc), .port_pfc_o(b_port_pfc), .reason_o(b_reason), .underflow_o(),
-      .n_ing_o(b_ing), .n_hdrm_o(b_hdrm), .n_paused_o(b_paused), .n_avg_in_o(b_avg_in), .n_egr_o(b_egr),
-      .n_avg_eg_o(b_avg_eg), .n_pool_used_o(b_pool_used), .n_hdrm_used_o(b_hdrm_used), .n_total_o(b_total),
-      .n_ncong_o(b_ncong), .n_port_paused_o(b_port_paused), .n_port_shared_o(b_port_shared), .n_port_ins_o(b_port_ins),
-      .rf_pool_used_o(), .rf_hdrm_used_o(), .rf_total_o()
-    );
-    /* verilator lint_on PINCONNECTEMPTY */
+    assign {`MMU_OP_NEXT(a)} = {`MMU_OP_NEXT(rl)};
+    assign {`MMU_OP_NEXT(b)} = {`MMU_OP_NEXT(rq)};
   end else begin : g_single
-    // One datapath, releases first; it drives slot a, and slot b reads the same results
-    // (only one of the slots fires).
-    wire [PW-1:0]   o_in = a_valid ? a_in : b_in;
-    wire [2:0]      o_prio = a_valid ? a_np : b_np;
-    mmu_adm_op #(
-      .NPORTS(NPORTS), .NPRIO(NPRIO), .CW(CW), .NPOOLS(NPOOLS), .NPROF(NPROF), .EWMA_FRAC(EWMA_FRAC), .CELLW(CELLW),
-      .POLICIES(POLICIES)
-    ) u_op (
-      `MMU_OP_CFG,
-      .is_req_i(b_valid), .is_rel_i(a_valid), .in_port_i(o_in),
-      .ipf_i(a_ipf), .epf_i(a_epf), .ll_i(a_ll), .ipool_i(a_ipool), .epool_i(a_epool), .ires_i(a_ires), .eres_i(a_eres),
-      .cells_i(a_valid ? a_cells : b_cells), .np_i(th_np[o_prio*(QW+1) +: (QW+1)]),
-      .v_ing_i(va_ing), .v_hdrm_i(va_hdrm), .v_paused_i(va_paused),
-      .v_avg_in_i(va_avg_in), .v_egr_i(va_egr), .v_avg_eg_i(va_avg_eg),
-      .v_pool_used_i(pool_used), .v_hdrm_used_i(hdrm_used), .v_total_i(total_used),
-      .v_ncong_i(ncong[o_prio*(QW+1) +: (QW+1)]), .v_port_paused_i(va_port_paused),
-      .v_port_shared_i(va_port_shared), .v_port_ins_i(va_port_ins),
-      .rf_pool_used_i(no_rf_pool), .rf_hdrm_used_i(no_rf), .rf_total_i(no_rf),
-      .abm_ratio_in_i(a_valid ? a_abm_ratio_in : b_abm_ratio_in), .abm_ratio_eg_i(a_valid ? a_abm_ratio_eg : b_abm_ratio_eg),
-      .abm_np_in_i(a_valid ? a_abm_np_in : b_abm_np_in), .abm_np_eg_i(a_valid ? a_abm_np_eg : b_abm_np_eg),
-      .verdict_o(b_verdict), .pfc_o(a_pfc), .port_pfc_o(a_port_pfc), .reason_o(b_reason), .underflow_o(a_underflow),
-      .n_ing_o(a_ing), .n_hdrm_o(a_hdrm), .n_paused_o(a_paused), .n_avg_in_o(a_avg_in), .n_egr_o(a_egr),
-      .n_avg_eg_o(a_avg_eg), .n_pool_used_o(a_pool_used), .n_hdrm_used_o(a_hdrm_used), .n_total_o(a_total),
-      .n_ncong_o(a_ncong), .n_port_paused_o(a_port_paused), .n_port_shared_o(a_port_shared), .n_port_ins_o(a_port_ins),
-      .rf_pool_used_o(a_rf_pool_used), .rf_hdrm_used_o(a_rf_hdrm_used), .rf_total_o(a_rf_total)
-    );
-    assign {b_pfc, b_port_pfc} = {a_pfc, a_port_pfc};
-    assign {b_ing, b_hdrm, b_paused, b_avg_in, b_egr, b_avg_eg} = {a_ing, a_hdrm, a_paused, a_avg_in, a_egr, a_avg_eg};
-    assign {b_pool_used, b_hdrm_used, b_total, b_ncong} = {a_pool_used, a_hdrm_used, a_total, a_ncong};
-    assign {b_port_paused, b_port_shared, b_port_ins} = {a_port_paused, a_port_shared, a_port_ins};
+    assign {`MMU_OP_NEXT(a)} = a_valid ? {`MMU_OP_NEXT(rl)} : {`MMU_OP_NEXT(rq)};
+    assign {`MMU_OP_NEXT(b)} = {`MMU_OP_NEXT(a)};
   end
+  `undef MMU_OP_NEXT
+  `undef MMU_OP_NEXT_OUT
   `undef MMU_OP_CFG
 
 

@@ -29,6 +29,7 @@ module mmu_pol_dsh #(`MMU_POL_PARAMS) (`MMU_POL_PORTS);
   logic [NPOOLS*CW-1:0] s_pool_used, s_rf_pool_used;
   logic [QW:0] s_ncong;
   logic [CW-1:0] s_rf_hdrm_used, s_rf_total;
+  /* verilator lint_off PINCONNECTEMPTY */
   mmu_adm_sonic #(`MMU_POL_PARAM_MAP) u_sonic (
     `MMU_POL_INPUTS,
     .verdict_o(s_verdict), .pfc_o(s_pfc), .port_pfc_o(s_port_pfc), .reason_o(s_reason), .underflow_o(s_underflow),
@@ -36,8 +37,10 @@ module mmu_pol_dsh #(`MMU_POL_PARAMS) (`MMU_POL_PORTS);
     .n_avg_eg_o(s_avg_eg), .n_pool_used_o(s_pool_used), .n_hdrm_used_o(s_hdrm_used), .n_total_o(s_total),
     .n_ncong_o(s_ncong), .n_port_paused_o(s_port_paused), .n_port_shared_o(s_port_shared), .n_port_ins_o(s_port_ins),
     .rf_pool_used_o(s_rf_pool_used), .rf_hdrm_used_o(s_rf_hdrm_used), .rf_total_o(s_rf_total),
+    .rfp_pool_used_o(), .rfm_pool_used_o(),  // dsh's refund: one value (MMU_POL_NEXT)
     .hdrm_cap_i(HW'(cfg_hdrm_pool_i))
   );
+  /* verilator lint_on PINCONNECTEMPTY */
 
   // ---- lossless traffic: each test a sum of the view's registers, the cells, the
   // configuration and (dual issue's request) the release's refund rf_*, as in
@@ -55,7 +58,7 @@ module mmu_pol_dsh #(`MMU_POL_PARAMS) (`MMU_POL_PORTS);
   // to insurance headroom.
   wire seg_full = sum_gt(SW'(ipool_used), grow, '0, SW'(ipool_size), SW'(ipool_rf), '0);
   wire hdrm_full = sum_gt(SW'(v_hdrm_used_i), n, '0, SW'(cfg_hdrm_pool_i), SW'(rf_hdrm_used_i), '0);
-  wire over_eg = over(v_egr_i, cells_i, eres_i, eth_i, epool_size, epool_used, epool_rf);
+  wire over_eg = over(v_egr_i, cells_i, eres_i, eth_i, epool_size, epool_used, (RFP*CW)'(epool_rf), '0, REFUND);
   wire over_buf = sum_gt(SW'(v_total_i), n, '0, SW'(cfg_buffer_i), SW'(rf_total_i), '0);
   // A release drains headroom first; it underflows unless n <= ing + hdrm, n <= egr and
   // the headroom part min(n, hdrm) <= the port's insurance cells.
