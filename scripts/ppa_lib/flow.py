@@ -415,7 +415,7 @@ MODULE_CATEGORY = {
     'mmu_adm_rate': 'ewma',             # abm's per-queue drain-rate state, n_p, ratios and their update
     'mmu_adm_derive': 'thresholds',     # configuration-derived tables (pool, N_q, insurance, xoff sum)
     'mmu_adm_thresh': 'thresholds',     # the threshold calculator: registered pools and n_p, per-profile thresholds
-    'mmu_adm_thcalc': 'thresholds',     # its combinational half, once per configuration (PIPE 1: twice)
+    'mmu_adm_thcalc': 'thresholds',     # its combinational half, on the stored configuration
     'mmu_adm_op': 'control',            # profile lookup, policy select
     'mmu_adm_lookup': 'control',        # PIPE 1: the read stage's look-up, with the written entry substituted
     'mmu_adm_csr': 'csr',
