@@ -629,6 +629,25 @@ def endpoint_groups(ends, inst_cat=None):
 # ------------------------------------------------------------------------------------
 # One run
 # ------------------------------------------------------------------------------------
+# The unit's generation: 'v1' was the one-cycle unit (docs/ppa.md measures it at 2a5948a);
+# every report this flow writes now is of v2. A report or CSV row without the key is v1's.
+DESIGN = 'v2'
+
+
+def rtl_revision():
+    """The last commit that changed rtl/, '+dirty' when rtl/ differs from it; None outside git."""
+    try:
+        rev = subprocess.run(['git', '-C', REPO, 'log', '-1', '--format=%h', '--', 'rtl'],
+                             capture_output=True, text=True, timeout=30)
+        dirty = subprocess.run(['git', '-C', REPO, 'status', '--porcelain', '--', 'rtl'],
+                               capture_output=True, text=True, timeout=30)
+    except (OSError, subprocess.TimeoutExpired):
+        return None
+    if rev.returncode != 0 or not rev.stdout.strip():
+        return None
+    return rev.stdout.strip() + ('+dirty' if dirty.stdout.strip() else '')
+
+
 def run(cfg, lib=None, clock_ps=None, out='ppa-out', yosys_timeout=None, log=print):
     """Synthesise and time one configuration; returns the report dictionary."""
     require_tool('yosys')
@@ -685,8 +704,8 @@ def run(cfg, lib=None, clock_ps=None, out='ppa-out', yosys_timeout=None, log=pri
         mods = parse_stat_modules(f.read())
     core, csr = _core_and_csr(mods)
     ff_bits, comb_w = generic_breakdown(os.path.join(out, 'generic_src.v'))
-    rep = dict(tool='scripts/ppa', config=cfg, clock_ps=clock_ps,
-               rtl=[os.path.relpath(f, REPO) for f in RTL])
+    rep = dict(tool='scripts/ppa', config=cfg, clock_ps=clock_ps, design=DESIGN,
+               rtl_revision=rtl_revision(), rtl=[os.path.relpath(f, REPO) for f in RTL])
     if lib is None:
         rep['mode'] = 'estimate-no-liberty'
         rep['note'] = ('ESTIMATE without a standard-cell library: transistor count from yosys '

@@ -1,6 +1,7 @@
 """scripts/ppa's library resolution (a liberty given by path gets the constraints, tie
 cells and ABC script of the library it is, or ones derived from its own cells), the area
 breakdown from the synthesis hierarchy, and the sweep's run-time estimate."""
+import json
 import os
 import sys
 import tempfile
@@ -117,6 +118,67 @@ class RunTimeEstimate(unittest.TestCase):
         cfg = flow.make_config(8, 8, policies='reverie', dual_issue=1)
         self.assertIsNone(sweep.estimate_runtime_s(self.ROWS, cfg, 'asap7'))
         self.assertIsNone(sweep.estimate_runtime_s(self.ROWS, flow.make_config(8, 8, policies='dt'), 'sky130'))
+
+
+class SweepDesigns(unittest.TestCase):
+    """v1's rows (a CSV without design or pipe) stay beside v2's points of the same size."""
+    V1_CSV = ('ports,prios,policy,dual_issue,library,clock_ps,area_um2,cells,flip_flops,area_counters,'
+              'area_ewma,area_thresholds,area_pfc,area_control,area_csr,crit_ps,fmax_mhz,wns_ps,tns_ps,'
+              'logic_depth,startpoint,endpoint,transistors,ltp_depth,cw,pools,prof,ewma_frac,cellw,runtime_s\n'
+              '8,8,dt,1,asap7,1000.0,8000.0,1,1,0,0,0,0,0,0,3000,333.3,-2000,-1,1,a,b,,,16,2,2,16,16,10\n')
+
+    @staticmethod
+    def report(policy, area, fmax, pipe=1):
+        cats = {k: dict(total=1.0) for k in flow.CATEGORIES}
+        return dict(config=flow.make_config(8, 8, policies=policy, dual_issue=1, pipe=pipe), design='v2',
+                    rtl_revision='abc1234', mode='liberty', breakdown=dict(categories=cats), cells=1, flip_flops=1,
+                    area_um2=area, library=dict(name='asap7'), runtime_s=dict(total=5.0),
+                    timing=dict(clock_ps=1000.0, fmax_mhz=fmax, wns_ps=0, tns_ps=0,
+                                critical_path=dict(delay_ps=1e6 / fmax, logic_depth=9, startpoint='s', endpoint='e')))
+
+    def rows(self, reports):
+        with tempfile.TemporaryDirectory() as d:
+            csv_path = os.path.join(d, 'sweep.csv')
+            with open(csv_path, 'w') as f:
+                f.write(self.V1_CSV)
+            for i, rep in enumerate(reports):
+                os.makedirs(os.path.join(d, 'work', str(i)))
+                with open(os.path.join(d, 'work', str(i), 'report.json'), 'w') as f:
+                    json.dump(rep, f)
+            return sweep.collect(os.path.join(d, 'work'), csv_path)
+
+    def test_a_row_without_design_is_v1s_one_cycle_unit(self):
+        rows = self.rows([])
+        self.assertEqual([(r['design'], r['pipe']) for r in rows], [('v1', 0)])
+
+    def test_v2_at_the_same_point_is_another_row_and_is_set_beside_v1(self):
+        rows = self.rows([self.report('dt', 10000.0, 700.0), self.report('abm', 20000.0, 350.0)])
+        self.assertEqual(sorted((r['design'], r['policy']) for r in rows),
+                         [('v1', 'dt'), ('v2', 'abm'), ('v2', 'dt')])
+        vs = sweep.versus_v1(rows).splitlines()
+        # Only dt has a v1 row: area 10000 / 8000, fmax 700 / 333.3.
+        self.assertEqual(len(vs), 3)
+        self.assertIn('| 8,000 | 10,000 | 1.25× | 333.3 | 700.0 | 2.10× |', vs[2])
+        self.assertIn('abc1234', vs[2])
+
+    def test_every_policy_against_dt_within_its_design(self):
+        rows = self.rows([self.report('dt', 10000.0, 700.0), self.report('abm', 20000.0, 350.0)])
+        lines = sweep.deltas(rows).splitlines()
+        self.assertEqual(lines[0].count('|'), lines[1].count('|'))
+        v2 = [l for l in lines if '| v2 |' in l]
+        self.assertEqual(len(v2), 1)
+        self.assertIn('| 10,000 | 10,000 (2.00×) | 700.0 | 350.0 |', v2[0])
+
+    def test_run_time_estimate_prefers_this_designs_points(self):
+        rows = [dict(ports=8, prios=8, policy='dt', dual_issue=1, library='asap7', runtime_s=1000.0,
+                     design='v1', pipe=0),
+                dict(ports=8, prios=8, policy='dt', dual_issue=1, library='asap7', runtime_s=100.0,
+                     design='v2', pipe=1)]
+        cfg = flow.make_config(16, 8, policies='dt', dual_issue=1, pipe=1)
+        self.assertAlmostEqual(sweep.estimate_runtime_s(rows, cfg, 'asap7'), 100.0 * 2 ** 1.5)
+        # No v2 point with PIPE 0: v1's.
+        cfg0 = flow.make_config(16, 8, policies='dt', dual_issue=1, pipe=0)
+        self.assertAlmostEqual(sweep.estimate_runtime_s(rows, cfg0, 'asap7'), 1000.0 * 2 ** 1.5)
 
 
 # A hierarchical generic netlist as the flow writes it (yosys write_verilog -noexpr): the
