@@ -76,6 +76,7 @@ class ThresholdBlock {
   }
 
   uint64_t pool_used(uint16_t pool) const { return m_now[pool]; }
+  const uint64_t* pools_used() const { return m_now; }  // every pool, until the next cycle ends
   // n_p of a priority (< kMaxPrios) as registered (the raw count, 8 fraction bits); 0
   // while the policy keeps none (the unit's n_p registers are zero then: no reverie
   // traffic moves them).

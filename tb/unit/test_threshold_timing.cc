@@ -194,6 +194,33 @@ TEST(ThresholdTiming, NpRegistersFollowAPolicySwitch) {
   EXPECT_GT(np_above_one, 0u);  // the traffic congests both lossless queues at once
 }
 
+TEST(ThresholdTiming, EveryPoolAsTheThresholdsReadIt) {
+  // threshold_pools_used (what the MMU's kept threshold statistics read) is the policy's
+  // threshold_pool_used for every pool: the registers when timed, the counters with zero
+  // latency, and the registers again after a CSR write turns zero latency off.
+  CoreConfig live_cfg = timed(1);
+  live_cfg.thresholds.zero_latency = true;
+  AdmissionCore timed_core(timed(1)), live(live_cfg);
+  auto check = [](const AdmissionCore& c, const std::string& at) {
+    for (uint16_t k = 0; k < c.config().pool_cells.size(); ++k)
+      ASSERT_EQ(c.threshold_pools_used()[k], c.threshold_pool_used(k)) << at << " pool " << k;
+  };
+  for (uint64_t n = 0; n < 40; ++n) {
+    const Request q{uint32_t(n % 2), uint32_t(n / 2 % 2), uint8_t(n % 3 ? kLy : kLl), 3, n / 2};
+    timed_core.admit(q);
+    live.admit(q);
+    check(timed_core, "timed op " + std::to_string(n));
+    check(live, "zero latency op " + std::to_string(n));
+  }
+  // The last operation, lossless, charged pool 0: the registers do not hold it yet.
+  EXPECT_NE(timed_core.threshold_pools_used()[0], timed_core.pool_used(0));
+  EXPECT_EQ(live.threshold_pools_used()[0], live.pool_used(0));
+  live.reconfigure(timed(1));
+  check(live, "after the write");
+  live.admit({0, 1, uint8_t(kLy), 3, 100});
+  check(live, "after the write and an operation");
+}
+
 // The pipelined unit's timing (PIPE 1): an operation taken at cycle t is decided at t + 1
 // and its response registered at the edge of t + 2; forwarding keeps the decisions those
 // of the one-cycle unit given the same operations in the same cycles.
