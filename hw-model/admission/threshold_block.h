@@ -88,19 +88,16 @@ class ThresholdBlock {
   uint64_t until_load(uint32_t period) const { return m_count == 0 ? 0 : period - m_count; }
   uint64_t* other() const { return m_regs.data() + (m_now == m_regs.data() ? m_stride : 0); }
   // A bank: the pools, then kMaxPrios n_p (0 past the live n's size). Every operation
-  // loads one: up to four pools are copied without a loop, and n_p only when some policy
-  // keeps it.
+  // loads one: up to four pools are copied without a loop (nor a switch, whose jump table
+  // is a data read), and n_p only when some policy keeps it.
   void load(uint64_t* bank) {
     const uint64_t* pool = m_pool_live->data();
-    switch (m_npools) {
-      case 4: bank[3] = pool[3]; [[fallthrough]];
-      case 3: bank[2] = pool[2]; [[fallthrough]];
-      case 2: bank[1] = pool[1]; [[fallthrough]];
-      case 1: bank[0] = pool[0]; [[fallthrough]];
-      case 0: break;
-      default:
-        for (uint32_t k = 0; k < m_npools; ++k) bank[k] = pool[k];
-    }
+    const uint32_t n = m_npools;
+    if (n > 0) bank[0] = pool[0];
+    if (n > 1) bank[1] = pool[1];
+    if (n > 2) bank[2] = pool[2];
+    if (n > 3) bank[3] = pool[3];
+    for (uint32_t k = 4; k < n; ++k) bank[k] = pool[k];
     if (m_with_n) load_n(bank + m_npools, bank == m_regs.data() ? m_nlen[0] : m_nlen[1]);
   }
   void load_n(uint64_t* np, uint32_t& had);
