@@ -100,6 +100,11 @@ class AdmissionCore {
     return m_policy->threshold_pool(ingress, port, prio);
   }
   uint64_t threshold_pool_used(uint16_t pool) const { return m_policy->threshold_pool_used(m_c, pool); }
+  // Every pool's threshold_pool_used at once (the policy reads the calculator's registers
+  // unless thresholds are zero-latency), valid until the next operation or CSR write.
+  const uint64_t* threshold_pools_used() const {
+    return m_cfg.thresholds.zero_latency ? m_c.pool_used.data() : m_tb.pools_used();
+  }
   uint64_t config_version() const { return m_config_version; }
   uint64_t compared_ingress_cells(uint32_t port, uint32_t prio) const {
     return m_policy->compared_ingress_cells(m_c, port, prio);

@@ -7,6 +7,7 @@ void ThresholdBlock::sync(uint32_t period) {
   m_stride = m_npools + kMaxPrios;
   m_regs.assign(2 * size_t(m_stride), 0);
   m_nlen[0] = m_nlen[1] = 0;
+  note_n();
   m_now = m_regs.data();
   load(m_now);
   m_fresh = true;
@@ -20,6 +21,7 @@ void ThresholdBlock::load_n(uint64_t* np, uint32_t& had) {
   for (uint32_t p = 0; p < nn; ++p) np[p] = n[p];
   for (uint32_t p = nn; p < had; ++p) np[p] = 0;  // a policy with n_p left some
   had = nn;
+  note_n();
 }
 
 }  // namespace mmusim::admission

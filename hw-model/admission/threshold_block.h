@@ -30,6 +30,7 @@ class ThresholdBlock {
   void bind(const std::vector<uint64_t>* pool_used, const std::vector<uint64_t>* n) {
     m_pool_live = pool_used;
     m_n_live = n;
+    note_n();
   }
   // The registers take the live state as if loaded at the last cycle's edge; the next
   // load is a period later. Sizes the registers: the pool count stays from here on.
@@ -75,6 +76,7 @@ class ThresholdBlock {
   }
 
   uint64_t pool_used(uint16_t pool) const { return m_now[pool]; }
+  const uint64_t* pools_used() const { return m_now; }  // every pool, until the next cycle ends
   // n_p of a priority (< kMaxPrios) as registered (the raw count, 8 fraction bits); 0
   // while the policy keeps none (the unit's n_p registers are zero then: no reverie
   // traffic moves them).
@@ -85,14 +87,23 @@ class ThresholdBlock {
   // write of the period restarts it).
   uint64_t until_load(uint32_t period) const { return m_count == 0 ? 0 : period - m_count; }
   uint64_t* other() const { return m_regs.data() + (m_now == m_regs.data() ? m_stride : 0); }
-  // A bank: the pools, then kMaxPrios n_p (0 past the live n's size).
+  // A bank: the pools, then kMaxPrios n_p (0 past the live n's size). Every operation
+  // loads one: up to four pools are copied without a loop (nor a switch, whose jump table
+  // is a data read), and n_p only when some policy keeps it.
   void load(uint64_t* bank) {
     const uint64_t* pool = m_pool_live->data();
-    for (uint32_t k = 0; k < m_npools; ++k) bank[k] = pool[k];
-    uint32_t& had = bank == m_regs.data() ? m_nlen[0] : m_nlen[1];
-    if (!m_n_live->empty() || had) load_n(bank + m_npools, had);
+    const uint32_t n = m_npools;
+    if (n > 0) bank[0] = pool[0];
+    if (n > 1) bank[1] = pool[1];
+    if (n > 2) bank[2] = pool[2];
+    if (n > 3) bank[3] = pool[3];
+    for (uint32_t k = 4; k < n; ++k) bank[k] = pool[k];
+    if (m_with_n) load_n(bank + m_npools, bank == m_regs.data() ? m_nlen[0] : m_nlen[1]);
   }
   void load_n(uint64_t* np, uint32_t& had);
+  // Whether a load must write n_p: the live n is kept, or a bank still holds entries of it.
+  // The live n changes size only with the policy's reset or load, before a bind or a sync.
+  void note_n() { m_with_n = !m_n_live->empty() || m_nlen[0] || m_nlen[1]; }
 
   const std::vector<uint64_t>* m_pool_live = nullptr;
   const std::vector<uint64_t>* m_n_live = nullptr;
@@ -100,6 +111,7 @@ class ThresholdBlock {
   uint64_t* m_now = nullptr;             // the visible bank
   uint32_t m_npools = 0, m_stride = 0;
   uint32_t m_nlen[2] = {0, 0};  // n_p entries each bank last loaded
+  bool m_with_n = false;
   uint32_t m_count = 0;         // the RTL's period counter at the coming edge: 0 loads
   bool m_loading = false;
   bool m_fresh = false;  // the visible registers hold the live state (loaded since the last cycle)

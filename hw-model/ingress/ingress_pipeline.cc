@@ -118,20 +118,29 @@ void IngressPipeline::on_decisions() {
     decide(p);
     return;
   }
-  // This edge's decisions, in the order of their arrival entries.
+  // This edge's decisions, in the order of their arrival entries; the next edge with one.
   m_batch.clear();
-  for (Pipeline& pl : m_pipes)
-    if (!pl.empty() && pl.due == t) {
+  uint64_t next = kNone;
+  for (Pipeline& pl : m_pipes) {
+    if (pl.empty()) continue;
+    if (pl.due == t) {
       m_batch.push_back(pl.front());
       pl.pop_front();
       pl.next_slot = t + m_period;
-      if (!pl.empty()) set_due(pl);
+      if (pl.empty()) continue;
+      set_due(pl);
     }
-  if (m_batch.size() > 1)
-    std::sort(m_batch.begin(), m_batch.end(), [](const Waiting& a, const Waiting& b) { return a.before(b); });
-  m_due = kNone;
-  for (const Pipeline& pl : m_pipes)
-    if (!pl.empty()) m_due = std::min(m_due, pl.due);
+    next = std::min(next, pl.due);
+  }
+  // At most one frame per pipeline, mostly in order already: an insertion sort, without
+  // std::sort's set-up (the keys are distinct, so the order is the same).
+  for (size_t i = 1; i < m_batch.size(); ++i) {
+    const Waiting w = m_batch[i];
+    size_t j = i;
+    for (; j > 0 && w.before(m_batch[j - 1]); --j) m_batch[j] = m_batch[j - 1];
+    m_batch[j] = w;
+  }
+  m_due = next;
   if (m_due != kNone) m_cal.at<&IngressPipeline::on_decisions>(m_due, Phase::kDecision, this);
   m_waiting -= m_batch.size();
   m_rx_data += m_batch.size();

@@ -172,8 +172,11 @@ void Mmu::sample_until(uint64_t t) {
 void Mmu::update_stats(uint64_t t) {
   // The thresholds (calls) first, then every set with the clock in registers.
   const uint64_t cell = m_cell;
-  const uint64_t th_ll = m_ll_port < 0 ? 0 : threshold_cells(m_th_ll, true, uint32_t(m_ll_port), uint32_t(m_ll_prio)) * cell;
-  const uint64_t th_ly = m_ly_port < 0 ? 0 : threshold_cells(m_th_ly, false, uint32_t(m_ly_port), uint32_t(m_ly_prio)) * cell;
+  const uint64_t* pools = m_core.threshold_pools_used();
+  const uint64_t th_ll =
+      m_ll_port < 0 ? 0 : threshold_cells(m_th_ll, true, uint32_t(m_ll_port), uint32_t(m_ll_prio), pools) * cell;
+  const uint64_t th_ly =
+      m_ly_port < 0 ? 0 : threshold_cells(m_th_ly, false, uint32_t(m_ly_port), uint32_t(m_ly_prio), pools) * cell;
   TimeWeightedGroup::Instant at = m_stats.at(t);
   at.set(kLossless, m_ll * cell);
   at.set(kLossy, m_ly * cell);

@@ -158,14 +158,15 @@ class Mmu : public sc_core::sc_module, public AdmissionIf {
     uint64_t used = ~uint64_t(0), cells = 0;
   };
   static constexpr size_t kMemo = 16;
-  uint64_t threshold_cells(KeptThreshold& k, bool ingress, uint32_t port, uint32_t prio) {
+  // `pools`: AdmissionCore::threshold_pools_used, read once for both statistics.
+  uint64_t threshold_cells(KeptThreshold& k, bool ingress, uint32_t port, uint32_t prio, const uint64_t* pools) {
     Memo* memo = m_th_memo[ingress ? 0 : 1];
     if (k.version != m_core.config_version()) {
       k.version = m_core.config_version();
       k.pool = m_core.threshold_pool(ingress, port, prio);
       for (size_t i = 0; i < kMemo; ++i) memo[i] = Memo{};
     } else if (k.pool >= 0) {
-      const uint64_t used = m_core.threshold_pool_used(uint16_t(k.pool));
+      const uint64_t used = pools[k.pool];
       if (used == k.used) return k.cells;
       const Memo& m = memo[used % kMemo];
       if (m.used == used) {
@@ -173,7 +174,7 @@ class Mmu : public sc_core::sc_module, public AdmissionIf {
         return k.cells = m.cells;
       }
     }
-    if (k.pool >= 0) k.used = m_core.threshold_pool_used(uint16_t(k.pool));
+    if (k.pool >= 0) k.used = pools[k.pool];
     k.cells = ingress ? m_core.ingress_threshold(port, prio) : m_core.egress_threshold(port, prio);
     if (k.pool >= 0) memo[k.used % kMemo] = {k.used, k.cells};
     return k.cells;

@@ -158,6 +158,69 @@ TEST(ThresholdTiming, RandomGapsMatchCycleByCycleAndTheFewestClocks) {
   EXPECT_GT(gated_clocks, 0u);
 }
 
+TEST(ThresholdTiming, NpRegistersFollowAPolicySwitch) {
+  // The registers load n_p only while a policy keeps it: a core switched from dt (none) to
+  // reverie by a CSR write must load it from then on as one that ran reverie throughout
+  // (both take the same write, so their calculators keep the same phase).
+  const uint64_t seed = test_seed();
+  std::printf("ThresholdTiming: MMUSIM_SEED=%llu\n", (unsigned long long)seed);
+  std::mt19937_64 rng(seed);
+  AdmissionCore switched(timed(1, "dt")), throughout(timed(1, "reverie"));
+  switched.reconfigure(timed(1, "reverie"));
+  throughout.reconfigure(timed(1, "reverie"));
+  std::vector<Departure> held;
+  uint64_t cycle = 0, np_above_one = 0;
+  for (int op = 0; op < 4000; ++op) {
+    cycle += rng() % 3 == 0;
+    const std::string at = "op " + std::to_string(op) + ", MMUSIM_SEED=" + std::to_string(seed);
+    if (held.empty() || rng() % 3) {
+      const Request q{uint32_t(rng() % 2), uint32_t(rng() % 2), uint8_t(kLl), uint32_t(1 + rng() % 8), cycle};
+      const Result a = switched.admit(q), b = throughout.admit(q);
+      ASSERT_EQ(int(a.verdict), int(b.verdict)) << at;
+      ASSERT_EQ(int(a.pfc), int(b.pfc)) << at;
+      if (a.verdict != Verdict::kDrop) held.push_back({q.in_port, q.out_port, q.prio, q.cells, 0});
+    } else {
+      const size_t i = size_t(rng() % held.size());
+      Departure d = held[i];
+      held[i] = held.back();
+      held.pop_back();
+      d.cycle = cycle;
+      ASSERT_EQ(int(switched.depart(d).pfc), int(throughout.depart(d).pfc)) << at;
+    }
+    for (uint32_t port = 0; port < 2; ++port)
+      ASSERT_EQ(switched.ingress_threshold(port, kLl), throughout.ingress_threshold(port, kLl)) << at;
+    np_above_one += throughout.state().n_p[kLl] > 256;
+  }
+  EXPECT_GT(np_above_one, 0u);  // the traffic congests both lossless queues at once
+}
+
+TEST(ThresholdTiming, EveryPoolAsTheThresholdsReadIt) {
+  // threshold_pools_used (what the MMU's kept threshold statistics read) is the policy's
+  // threshold_pool_used for every pool: the registers when timed, the counters with zero
+  // latency, and the registers again after a CSR write turns zero latency off.
+  CoreConfig live_cfg = timed(1);
+  live_cfg.thresholds.zero_latency = true;
+  AdmissionCore timed_core(timed(1)), live(live_cfg);
+  auto check = [](const AdmissionCore& c, const std::string& at) {
+    for (uint16_t k = 0; k < c.config().pool_cells.size(); ++k)
+      ASSERT_EQ(c.threshold_pools_used()[k], c.threshold_pool_used(k)) << at << " pool " << k;
+  };
+  for (uint64_t n = 0; n < 40; ++n) {
+    const Request q{uint32_t(n % 2), uint32_t(n / 2 % 2), uint8_t(n % 3 ? kLy : kLl), 3, n / 2};
+    timed_core.admit(q);
+    live.admit(q);
+    check(timed_core, "timed op " + std::to_string(n));
+    check(live, "zero latency op " + std::to_string(n));
+  }
+  // The last operation, lossless, charged pool 0: the registers do not hold it yet.
+  EXPECT_NE(timed_core.threshold_pools_used()[0], timed_core.pool_used(0));
+  EXPECT_EQ(live.threshold_pools_used()[0], live.pool_used(0));
+  live.reconfigure(timed(1));
+  check(live, "after the write");
+  live.admit({0, 1, uint8_t(kLy), 3, 100});
+  check(live, "after the write and an operation");
+}
+
 // The pipelined unit's timing (PIPE 1): an operation taken at cycle t is decided at t + 1
 // and its response registered at the edge of t + 2; forwarding keeps the decisions those
 // of the one-cycle unit given the same operations in the same cycles.
