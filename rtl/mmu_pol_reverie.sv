@@ -64,12 +64,28 @@ module mmu_pol_reverie #(`MMU_POL_PARAMS) (`MMU_POL_PORTS);
                 : np_i == '0 ? xon_x <= (CW+2)'(th) : xon_prod <= (CW+LN+2)'(th);
 
   // The filter steps on the queue's shared cells: before a request (CTRL.ewma_rule 1),
-  // after a release.
+  // after a release. The step starts from the filter before a same-cycle release's step
+  // (pre_avg: dual issue's request; the view elsewhere), never from the release's result.
   wire [AW-1:0] avg_view = ll_i ? v_avg_in_i : v_avg_eg_i;
+  wire [AW-1:0] pre_avg = ll_i ? pre_avg_in_i : pre_avg_eg_i;
+  wire pre_step = ll_i ? pre_step_in_i : pre_step_eg_i;
   wire [CW-1:0] q_filt = CW'(shared_part(is_req_i ? qq : qq - from_q, res_q));
   wire [AW-1:0] avg_step;
   mmu_adm_ewma #(.CW(CW), .EWMA_FRAC(EWMA_FRAC), .CELLW(CELLW)) u_ewma (
-    .avg_i(avg_view), .q_i(q_filt), .k_i(cfg_ewma_k_i), .clamp_i(cfg_ewma_clamp_i), .avg_o(avg_step));
+    .avg_i(pre_avg), .q_i(q_filt), .k_i(cfg_ewma_k_i), .clamp_i(cfg_ewma_clamp_i), .avg_o(avg_step));
+  // A request on the queue whose filter the same-cycle release stepped (pre_step): the two
+  // steps in parallel rather than in series. Both go towards the same q (the shared cells as
+  // the release leaves them). With x = q - a (q in 2^-F units), ewma_step is
+  // f(a) = a + (x >>> k) (>>> rounding towards -inf), so f(f(a)) = a + (x >>> k) +
+  // ((x - (x >>> k)) >>> k). The clamp: f(a) passes q only if a > q, and then clamps it to
+  // q, where the second step stays; a rising filter never passes q.
+  wire [AW-1:0] tgt = AW'(q_filt) << EWMA_FRAC;
+  wire signed [AW+1:0] x2 = $signed((AW+2)'(tgt)) - $signed((AW+2)'(pre_avg));
+  wire signed [AW+1:0] f1 = x2 >>> cfg_ewma_k_i;
+  wire signed [AW+1:0] f2 = (x2 - f1) >>> cfg_ewma_k_i;
+  wire [AW-1:0] two = AW'((AW+2)'(pre_avg) + f1 + f2);  // in 0 .. 2^AW - 1
+  wire [AW-1:0] avg_two = cfg_ewma_clamp_i && pre_avg > tgt ? tgt : two;
+  wire [AW-1:0] avg_req = pre_step ? avg_two : avg_step;
   // ceil(q_hat) in cells plus xon_offset, q_hat after a release's step: q_hat + 2^F - 1 <=
   // (2^CW - 1) 2^F + 2^F - 1 fits AW bits.
   assign xon_x = (CW+2)'((avg_step + ((AW'(1) << EWMA_FRAC) - AW'(1))) >> EWMA_FRAC) + (CW+2)'(ip_xon_offset_i);
@@ -110,7 +126,7 @@ module mmu_pol_reverie #(`MMU_POL_PARAMS) (`MMU_POL_PORTS);
 
     if (is_req_i) begin
       if (cfg_ewma_rule_i) begin
-        avg = avg_step;
+        avg = avg_req;
         if (ll_i) n_avg_in = avg;
         else n_avg_eg = avg;
       end
