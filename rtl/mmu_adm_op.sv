@@ -100,6 +100,10 @@ module mmu_adm_op
   input  wire [AW-1:0]        pre_avg_eg_i,
   input  wire                 pre_step_in_i,
   input  wire                 pre_step_eg_i,
+  input  wire [CW-1:0]        pre_ing_i,     // the request's counts before that release
+  input  wire [CW-1:0]        pre_hdrm_i,
+  input  wire [CW-1:0]        pre_egr_i,
+  input  wire [CELLW-1:0]     pre_cells_i,   // that release's cells
   /* verilator lint_on UNUSEDSIGNAL */
   input  wire [NPOOLS*CW-1:0] v_pool_used_i,
   input  wire [CW-1:0]        v_hdrm_used_i,
