@@ -93,6 +93,18 @@ module mmu_adm_op
   input  wire [AW-1:0]        v_avg_in_i,
   input  wire [CW-1:0]        v_egr_i,
   input  wire [AW-1:0]        v_avg_eg_i,
+  // Dual issue's request: its filters before the same-cycle release's step and whether the
+  // release stepped each (mmu_adm_pol_if.svh); elsewhere v_avg_* and 0. Reverie's only.
+  /* verilator lint_off UNUSEDSIGNAL */
+  input  wire [AW-1:0]        pre_avg_in_i,
+  input  wire [AW-1:0]        pre_avg_eg_i,
+  input  wire                 pre_step_in_i,
+  input  wire                 pre_step_eg_i,
+  input  wire [CW-1:0]        pre_ing_i,     // the request's counts before that release
+  input  wire [CW-1:0]        pre_hdrm_i,
+  input  wire [CW-1:0]        pre_egr_i,
+  input  wire [CELLW-1:0]     pre_cells_i,   // that release's cells
+  /* verilator lint_on UNUSEDSIGNAL */
   input  wire [NPOOLS*CW-1:0] v_pool_used_i,
   input  wire [CW-1:0]        v_hdrm_used_i,
   input  wire [CW-1:0]        v_total_i,
@@ -114,6 +126,8 @@ module mmu_adm_op
   input  wire [8:0]           abm_ratio_eg_i,
   input  wire [ANW-1:0]       abm_np_in_i,
   input  wire [ANW-1:0]       abm_np_eg_i,
+  input  wire                 abm_np_in_dec_i,  // dual issue's request: the release's step of n_p
+  input  wire                 abm_np_eg_dec_i,
   /* verilator lint_on UNUSEDSIGNAL */
   // Decision.
   output logic [1:0]          verdict_o,

@@ -69,6 +69,19 @@
   input  wire [AW-1:0]         v_avg_in_i, \
   input  wire [CW-1:0]         v_egr_i, \
   input  wire [AW-1:0]         v_avg_eg_i, \
+  /* Dual issue's request: its filters before the same-cycle release's step (v_avg_* are */ \
+  /* after it) and whether that release stepped each (reverie: both steps in parallel). */ \
+  /* Elsewhere v_avg_* and 0. */ \
+  input  wire [AW-1:0]         pre_avg_in_i, \
+  input  wire [AW-1:0]         pre_avg_eg_i, \
+  input  wire                  pre_step_in_i, \
+  input  wire                  pre_step_eg_i, \
+  /* The request's counts before that release and the release's cells (reverie: the */ \
+  /* filter's target q from registers). Elsewhere the view's counts (cells unread). */ \
+  input  wire [CW-1:0]         pre_ing_i, \
+  input  wire [CW-1:0]         pre_hdrm_i, \
+  input  wire [CW-1:0]         pre_egr_i, \
+  input  wire [CELLW-1:0]      pre_cells_i, \
   input  wire [NPOOLS*CW-1:0]  v_pool_used_i, \
   input  wire [CW-1:0]         v_hdrm_used_i, \
   input  wire [CW-1:0]         v_total_i, \
@@ -90,6 +103,10 @@
   input  wire [8:0]            abm_ratio_eg_i, \
   input  wire [ANW-1:0]        abm_np_in_i, \
   input  wire [ANW-1:0]        abm_np_eg_i, \
+  /* Dual issue's request: the same-cycle release takes one off each n_p (abm_np_* are */ \
+  /* the registers: the request divides by both and selects last). 0 elsewhere. */ \
+  input  wire                  abm_np_in_dec_i, \
+  input  wire                  abm_np_eg_dec_i, \
   /* Decision. */ \
   output logic [1:0]           verdict_o, \
   output logic [1:0]           pfc_o, \
@@ -129,9 +146,10 @@
   .cfg_ewma_rule_i, .cfg_ewma_clamp_i, .cfg_ewma_k_i, .cfg_buffer_i, .cfg_hdrm_pool_i, .cfg_congested_i, \
   .cfg_dsh_port_xon_off_i, .cfg_pool_size_i, \
   .v_ing_i, .v_hdrm_i, .v_paused_i, .v_avg_in_i, .v_egr_i, .v_avg_eg_i, .v_pool_used_i, .v_hdrm_used_i, \
+  .pre_avg_in_i, .pre_avg_eg_i, .pre_step_in_i, .pre_step_eg_i, .pre_ing_i, .pre_hdrm_i, .pre_egr_i, .pre_cells_i, \
   .v_total_i, .v_ncong_i, .v_port_paused_i, .v_port_shared_i, .v_port_ins_i, \
   .rf_pool_used_i, .rf_hdrm_used_i, .rf_total_i, .rfp_pool_used_i, .rfm_pool_used_i, \
-  .abm_ratio_in_i, .abm_ratio_eg_i, .abm_np_in_i, .abm_np_eg_i
+  .abm_ratio_in_i, .abm_ratio_eg_i, .abm_np_in_i, .abm_np_eg_i, .abm_np_in_dec_i, .abm_np_eg_dec_i
 // Output connections of policy k (a genvar) to the flat per-policy buses of mmu_adm_op.
 `define MMU_POL_OUTPUTS(k) \
   .verdict_o(o_verdict[k*2 +: 2]), .pfc_o(o_pfc[k*2 +: 2]), .port_pfc_o(o_port_pfc[k*2 +: 2]), \

@@ -73,8 +73,10 @@ module mmu_adm_rate
   output logic [NW-1:0]    a_np_eg_o,
   output logic [8:0]       b_ratio_in_o,
   output logic [8:0]       b_ratio_eg_o,
-  output logic [NW-1:0]    b_np_in_o,
+  output logic [NW-1:0]    b_np_in_o,   // the registers: slot b's n_p is these less b_np_*_dec_o
   output logic [NW-1:0]    b_np_eg_o,
+  output logic             b_np_in_dec_o,  // slot a's step takes one off slot b's n_p (dual issue)
+  output logic             b_np_eg_dec_o,
   // Debug/state read port (mmu_admission's state map, regions 6, 12 and 13): zero for
   // every other address.
   /* verilator lint_off UNUSEDSIGNAL */
@@ -137,22 +139,32 @@ module mmu_adm_rate
     wire [EW-1:0] a_eg_r = roll(rd_a_eg, k_now);
     wire [EW-1:0] a_in_nx = a_fire_i ? add_sent(a_in_r, a_cells_i) : a_in_r;
     wire [EW-1:0] a_eg_nx = a_fire_i ? add_sent(a_eg_r, a_cells_i) : a_eg_r;
-    wire [EW-1:0] b_in_r = roll(FWD && a_ii_i == b_ii_i ? a_in_nx : rd_b_in, k_now);
-    wire [EW-1:0] b_eg_r = roll(FWD && a_ei_i == b_ei_i ? a_eg_nx : rd_b_eg, k_now);
+    // Slot a's entry is rolled to k_now and a's cells touch only the current count, so
+    // slot b's last-interval count (its drain ratio) is its own read's, forwarded or not.
+    wire [EW-1:0] b_in_rd = roll(rd_b_in, k_now);
+    wire [EW-1:0] b_eg_rd = roll(rd_b_eg, k_now);
+    wire [EW-1:0] b_in_r = FWD && a_ii_i == b_ii_i ? a_in_nx : b_in_rd;
+    wire [EW-1:0] b_eg_r = FWD && a_ei_i == b_ei_i ? a_eg_nx : b_eg_rd;
 
     wire [NW-1:0] a_np_in = np_in[a_prio_i*NW +: NW];
     wire [NW-1:0] a_np_eg = np_eg[a_eq_i*NW +: NW];
     wire [NW-1:0] a_np_in_nx = a_np_in - NW'(a_fire_i && leaves(a_cnt_in_i, a_cells_i, cfg_congested_i));
     wire [NW-1:0] a_np_eg_nx = a_np_eg - NW'(a_fire_i && leaves((CW+1)'(a_cnt_eg_i), a_cells_i, cfg_congested_i));
-    wire [NW-1:0] b_np_in = FWD && a_prio_i == b_prio_i ? a_np_in_nx : np_in[b_prio_i*NW +: NW];
-    wire [NW-1:0] b_np_eg = FWD && a_eq_i == b_eq_i ? a_np_eg_nx : np_eg[b_eq_i*NW +: NW];
+    // Slot b's n_p: the register less slot a's step on the same priority (egress queue).
+    wire [NW-1:0] b_np_in_r = np_in[b_prio_i*NW +: NW];
+    wire [NW-1:0] b_np_eg_r = np_eg[b_eq_i*NW +: NW];
+    wire b_np_in_dec = FWD && a_prio_i == b_prio_i && a_fire_i && leaves(a_cnt_in_i, a_cells_i, cfg_congested_i);
+    wire b_np_eg_dec = FWD && a_eq_i == b_eq_i && a_fire_i && leaves((CW+1)'(a_cnt_eg_i), a_cells_i, cfg_congested_i);
+    wire [NW-1:0] b_np_in = b_np_in_r - NW'(b_np_in_dec);
+    wire [NW-1:0] b_np_eg = b_np_eg_r - NW'(b_np_eg_dec);
     // The verdict selects last.
     wire [NW-1:0] b_np_in_nx = b_np_in + NW'(b_acc_i && enters(b_cnt_in_i, b_cells_i, cfg_congested_i));
     wire [NW-1:0] b_np_eg_nx = b_np_eg + NW'(b_acc_i && enters((CW+1)'(b_cnt_eg_i), b_cells_i, cfg_congested_i));
-    assign {a_np_in_o, a_np_eg_o, b_np_in_o, b_np_eg_o} = {a_np_in, a_np_eg, b_np_in, b_np_eg};
+    assign {a_np_in_o, a_np_eg_o, b_np_in_o, b_np_eg_o} = {a_np_in, a_np_eg, b_np_in_r, b_np_eg_r};
+    assign {b_np_in_dec_o, b_np_eg_dec_o} = {b_np_in_dec, b_np_eg_dec};
 
     // Drain ratios of the four queues from their last interval's count and port capacity.
-    wire [4*CW-1:0] sent = {b_eg_r[CW +: CW], b_in_r[CW +: CW], a_eg_r[CW +: CW], a_in_r[CW +: CW]};
+    wire [4*CW-1:0] sent = {b_eg_rd[CW +: CW], b_in_rd[CW +: CW], a_eg_r[CW +: CW], a_in_r[CW +: CW]};
     wire [4*PW-1:0] port = {b_out_port_i, b_in_port_i, a_out_port_i, a_in_port_i};
     wire [4*9-1:0] ratio;
     for (genvar j = 0; j < 4; j++) begin : g_ratio
@@ -234,7 +246,7 @@ module mmu_adm_rate
     end
   end else begin : g_off
     assign {a_ratio_in_o, a_ratio_eg_o, b_ratio_in_o, b_ratio_eg_o} = {4{9'd256}};
-    assign {a_np_in_o, a_np_eg_o, b_np_in_o, b_np_eg_o} = '0;
+    assign {a_np_in_o, a_np_eg_o, b_np_in_o, b_np_eg_o, b_np_in_dec_o, b_np_eg_dec_o} = '0;
     assign dbg_data_o = '0;
   end
 

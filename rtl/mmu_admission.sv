@@ -374,10 +374,12 @@ module mmu_admission
   wire [CW-1:0]         no_rf = '0;
   wire [NPOOLS*RFP*CW-1:0] no_rfp = '0;
   wire [NPOOLS*RFM*CW-1:0] no_rfm = '0;
+  wire                  no_step = 1'b0;  // no same-cycle release in front (pre_step, abm's dec)
   /* verilator lint_on UNUSEDSIGNAL */
   // abm's view of each slot (mmu_adm_rate, below).
   logic [8:0]           a_abm_ratio_in, a_abm_ratio_eg, b_abm_ratio_in, b_abm_ratio_eg;
   logic [PW:0]          a_abm_np_in, a_abm_np_eg, b_abm_np_in, b_abm_np_eg;
+  logic                 b_abm_np_in_dec, b_abm_np_eg_dec;
 
   // Configuration ports common to every datapath instance.
   `define MMU_OP_CFG \
@@ -424,12 +426,15 @@ module mmu_admission
     .np_i(th_np[a_np*(QW+1) +: (QW+1)]),
     .v_ing_i(va_ing), .v_hdrm_i(va_hdrm), .v_paused_i(va_paused),
     .v_avg_in_i(va_avg_in), .v_egr_i(va_egr), .v_avg_eg_i(va_avg_eg),
+    .pre_avg_in_i(va_avg_in), .pre_avg_eg_i(va_avg_eg), .pre_step_in_i(no_step), .pre_step_eg_i(no_step),
+    .pre_ing_i(va_ing), .pre_hdrm_i(va_hdrm), .pre_egr_i(va_egr), .pre_cells_i(a_cells),
     .v_pool_used_i(pool_used), .v_hdrm_used_i(hdrm_used), .v_total_i(total_used),
     .v_ncong_i(ncong[a_np*(QW+1) +: (QW+1)]), .v_port_paused_i(va_port_paused),
     .v_port_shared_i(va_port_shared), .v_port_ins_i(va_port_ins),
     .rf_pool_used_i(no_rf_pool), .rf_hdrm_used_i(no_rf), .rf_total_i(no_rf),
     .rfp_pool_used_i(no_rfp), .rfm_pool_used_i(no_rfm),
     .abm_ratio_in_i(a_abm_ratio_in), .abm_ratio_eg_i(a_abm_ratio_eg), .abm_np_in_i(a_abm_np_in), .abm_np_eg_i(a_abm_np_eg),
+    .abm_np_in_dec_i(no_step), .abm_np_eg_dec_i(no_step),
     .verdict_o(), .reason_o(), .underflow_o(a_underflow), `MMU_OP_NEXT_OUT(rl),
     .rf_pool_used_o(a_rf_pool_used), .rf_hdrm_used_o(a_rf_hdrm_used), .rf_total_o(a_rf_total),
     .rfp_pool_used_o(a_rfp_pool_used), .rfm_pool_used_o(a_rfm_pool_used)
@@ -448,6 +453,10 @@ module mmu_admission
   wire same_eq = dual && a_ei == b_ei;
   wire same_prio = dual && a_np == b_np;
   wire same_port = dual && a_in == b_in;
+  // The release steps the filter of its queue (reverie: ingress if lossless, else egress)
+  // unless it underflows: the request on that queue steps it again, from the view before
+  // the release (pre_*), both steps in parallel (mmu_pol_reverie).
+  wire rl_step = a_valid && !a_underflow;
   mmu_adm_op #(
     .NPORTS(NPORTS), .NPRIO(NPRIO), .CW(CW), .NPOOLS(NPOOLS), .NPROF(NPROF), .EWMA_FRAC(EWMA_FRAC), .CELLW(CELLW),
     .POLICIES(POLICIES), .REFUND(DUAL_ISSUE != 0)
@@ -462,6 +471,11 @@ module mmu_admission
     .v_paused_i(same_iq ? rl_paused : dual ? vb_paused : va_paused),
     .v_avg_in_i(same_iq ? rl_avg_in : dual ? vb_avg_in : va_avg_in),
     .v_egr_i(same_eq ? rl_egr : dual ? vb_egr : va_egr), .v_avg_eg_i(same_eq ? rl_avg_eg : dual ? vb_avg_eg : va_avg_eg),
+    .pre_avg_in_i(same_iq ? va_avg_in : dual ? vb_avg_in : va_avg_in),
+    .pre_avg_eg_i(same_eq ? va_avg_eg : dual ? vb_avg_eg : va_avg_eg),
+    .pre_step_in_i(same_iq && rl_step && a_ll), .pre_step_eg_i(same_eq && rl_step && !a_ll),
+    .pre_ing_i(same_iq ? va_ing : dual ? vb_ing : va_ing), .pre_hdrm_i(same_iq ? va_hdrm : dual ? vb_hdrm : va_hdrm),
+    .pre_egr_i(same_eq ? va_egr : dual ? vb_egr : va_egr), .pre_cells_i(a_cells),
     .v_pool_used_i(pool_used), .v_hdrm_used_i(hdrm_used), .v_total_i(total_used),
     .v_ncong_i(same_prio ? rl_ncong : ncong[b_np*(QW+1) +: (QW+1)]),
     .v_port_paused_i(same_port ? rl_port_paused : dual ? vb_port_paused : va_port_paused),
@@ -471,6 +485,7 @@ module mmu_admission
     .rf_total_i(dual ? a_rf_total : no_rf),
     .rfp_pool_used_i(dual ? a_rfp_pool_used : no_rfp), .rfm_pool_used_i(dual ? a_rfm_pool_used : no_rfm),
     .abm_ratio_in_i(b_abm_ratio_in), .abm_ratio_eg_i(b_abm_ratio_eg), .abm_np_in_i(b_abm_np_in), .abm_np_eg_i(b_abm_np_eg),
+    .abm_np_in_dec_i(b_abm_np_in_dec), .abm_np_eg_dec_i(b_abm_np_eg_dec),
     .verdict_o(b_verdict), .reason_o(b_reason), .underflow_o(), `MMU_OP_NEXT_OUT(rq),
     .rf_pool_used_o(), .rf_hdrm_used_o(), .rf_total_o(), .rfp_pool_used_o(), .rfm_pool_used_o()
   );
@@ -519,6 +534,7 @@ module mmu_admission
     .b_cnt_in_i(abm_b_cnt_in), .b_cnt_eg_i(abm_b_cnt_eg),
     .a_ratio_in_o(a_abm_ratio_in), .a_ratio_eg_o(a_abm_ratio_eg), .a_np_in_o(a_abm_np_in), .a_np_eg_o(a_abm_np_eg),
     .b_ratio_in_o(b_abm_ratio_in), .b_ratio_eg_o(b_abm_ratio_eg), .b_np_in_o(b_abm_np_in), .b_np_eg_o(b_abm_np_eg),
+    .b_np_in_dec_o(b_abm_np_in_dec), .b_np_eg_dec_o(b_abm_np_eg_dec),
     .dbg_addr_i, .dbg_data_o(abm_dbg)
   );
 

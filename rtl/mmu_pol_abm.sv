@@ -19,10 +19,17 @@ module mmu_pol_abm #(`MMU_POL_PARAMS) (`MMU_POL_PORTS);
   wire [SW-1:0] cnt_in = SW'(v_ing_i) + SW'(v_hdrm_i);
   wire [ANW-1:0] np_rel = abm_np_in_i + ANW'(cnt_in - n >= SW'(cfg_congested_i)) - ANW'(cnt_in >= SW'(cfg_congested_i));
 
-  // alpha (b - q) / n_p, ingress and egress.
-  wire [CW-1:0] iper, eper;
-  mmu_adm_recip_div #(.VW(CW), .NW(ANW), .NMAX(NPORTS)) u_div_in (.v_i(ith_i), .n_i(is_rel_i ? np_rel : abm_np_in_i), .q_o(iper));
-  mmu_adm_recip_div #(.VW(CW), .NW(ANW), .NMAX(NPORTS)) u_div_eg (.v_i(eth_i), .n_i(abm_np_eg_i), .q_o(eper));
+  // alpha (b - q) / n_p, ingress and egress. Dual issue's request: n_p is the register less
+  // the same-cycle release's step (abm_np_*_dec_i), so it divides by the register and by one
+  // less, and the step selects behind both quotients, not in front of the table and product
+  // (a release datapath ties the step to 0 and the second divider is synthesised away).
+  wire [CW-1:0] iper0, iper1, eper0, eper1;
+  mmu_adm_recip_div #(.VW(CW), .NW(ANW), .NMAX(NPORTS)) u_div_in (.v_i(ith_i), .n_i(is_rel_i ? np_rel : abm_np_in_i), .q_o(iper0));
+  mmu_adm_recip_div #(.VW(CW), .NW(ANW), .NMAX(NPORTS)) u_div_in1 (.v_i(ith_i), .n_i(abm_np_in_i - ANW'(1)), .q_o(iper1));
+  mmu_adm_recip_div #(.VW(CW), .NW(ANW), .NMAX(NPORTS)) u_div_eg (.v_i(eth_i), .n_i(abm_np_eg_i), .q_o(eper0));
+  mmu_adm_recip_div #(.VW(CW), .NW(ANW), .NMAX(NPORTS)) u_div_eg1 (.v_i(eth_i), .n_i(abm_np_eg_i - ANW'(1)), .q_o(eper1));
+  wire [CW-1:0] iper = abm_np_in_dec_i ? iper1 : iper0;
+  wire [CW-1:0] eper = abm_np_eg_dec_i ? eper1 : eper0;
   // x mu_q / mu_port: the ratio is at most 1 (256), so the product's top CW bits hold it.
   wire [CW+8:0] iprod = (CW+9)'(iper) * (CW+9)'(abm_ratio_in_i);
   wire [CW+8:0] eprod = (CW+9)'(eper) * (CW+9)'(abm_ratio_eg_i);

@@ -64,12 +64,47 @@ module mmu_pol_reverie #(`MMU_POL_PARAMS) (`MMU_POL_PORTS);
                 : np_i == '0 ? xon_x <= (CW+2)'(th) : xon_prod <= (CW+LN+2)'(th);
 
   // The filter steps on the queue's shared cells: before a request (CTRL.ewma_rule 1),
-  // after a release.
-  wire [AW-1:0] avg_view = ll_i ? v_avg_in_i : v_avg_eg_i;
-  wire [CW-1:0] q_filt = CW'(shared_part(is_req_i ? qq : qq - from_q, res_q));
+  // after a release. The step starts from the filter before a same-cycle release's step
+  // (pre_avg: dual issue's request; the view elsewhere), never from the release's result.
+  wire [AW-1:0] pre_avg = ll_i ? pre_avg_in_i : pre_avg_eg_i;
+  wire pre_step = ll_i ? pre_step_in_i : pre_step_eg_i;
+  // A request's q from the counts before the same-cycle release (pre_*: registers), not from
+  // its forwarded view: without the release's step the view is those counts; with it, the
+  // release's from_q = max(c - hdrm, 0) (lossless) or c (lossy) cells less, each case's
+  // shared part summed from the registers and selected last.
+  wire [SW-1:0] rn = SW'(pre_cells_i);
+  wire [SW-1:0] pq = ll_i ? SW'(pre_ing_i) : SW'(pre_egr_i);
+  wire [SW-1:0] ph = SW'(pre_hdrm_i);
+  wire [CW-1:0] t_keep = CW'(shared_part(pq, res_q));
+  wire [CW-1:0] t_ing = pq + ph > rn + SW'(res_q) ? CW'(pq + ph - rn - SW'(res_q)) : '0;
+  wire [CW-1:0] t_egr = pq > rn + SW'(res_q) ? CW'(pq - rn - SW'(res_q)) : '0;
+  wire [CW-1:0] t_req = !pre_step || (ll_i && rn <= ph) ? t_keep : ll_i ? t_ing : t_egr;
+  wire [CW-1:0] q_filt = is_req_i ? t_req : CW'(shared_part(qq - from_q, res_q));
   wire [AW-1:0] avg_step;
   mmu_adm_ewma #(.CW(CW), .EWMA_FRAC(EWMA_FRAC), .CELLW(CELLW)) u_ewma (
-    .avg_i(avg_view), .q_i(q_filt), .k_i(cfg_ewma_k_i), .clamp_i(cfg_ewma_clamp_i), .avg_o(avg_step));
+    .avg_i(pre_avg), .q_i(q_filt), .k_i(cfg_ewma_k_i), .clamp_i(cfg_ewma_clamp_i), .avg_o(avg_step));
+  // A request on the queue whose filter the same-cycle release stepped (pre_step): the two
+  // steps in parallel rather than in series. Both go towards the same q (the shared cells as
+  // the release leaves them). With x = q - a (q in 2^-F units), ewma_step is
+  // f(a) = a + (x >>> k) (>>> rounding towards -inf), so f(f(a)) = a + (x >>> k) +
+  // ((x - (x >>> k)) >>> k). The clamp: f(a) passes q only if a > q, and then clamps it to
+  // q, where the second step stays; a rising filter never passes q.
+  wire [AW-1:0] tgt = AW'(q_filt) << EWMA_FRAC;
+  wire signed [AW+1:0] x2 = $signed((AW+2)'(tgt)) - $signed((AW+2)'(pre_avg));
+  wire signed [AW+1:0] f1 = x2 >>> cfg_ewma_k_i;
+  wire signed [AW+1:0] f2 = (x2 - f1) >>> cfg_ewma_k_i;
+  wire [AW-1:0] two = AW'((AW+2)'(pre_avg) + f1 + f2);  // in 0 .. 2^AW - 1
+  wire two_clamped = cfg_ewma_clamp_i && pre_avg > tgt;
+  wire [AW-1:0] avg_two = two_clamped ? tgt : two;
+  wire [AW-1:0] avg_req = pre_step ? avg_two : avg_step;
+  // q_hat <= Gamma (Eq. 4) for each case, selected last, none on the release's filter
+  // output: with CTRL.ewma_rule 0 the filter as the release leaves it is avg_step here
+  // (the release's step towards the same q), else pre_avg; with rule 1 the two steps'
+  // sum is tested as one sum against Gamma rather than added up first.
+  wire [AW-1:0] g_fix = AW'(g_view) << EWMA_FRAC;
+  wire signed [AW+2:0] two_room = $signed((AW+3)'(g_fix)) - $signed((AW+3)'(pre_avg)) - f1 - f2;
+  wire two_fits = two_clamped ? tgt <= g_fix : !two_room[AW+2];
+  wire avg_fits = cfg_ewma_rule_i && pre_step ? two_fits : (!cfg_ewma_rule_i && !pre_step ? pre_avg : avg_step) <= g_fix;
   // ceil(q_hat) in cells plus xon_offset, q_hat after a release's step: q_hat + 2^F - 1 <=
   // (2^CW - 1) 2^F + 2^F - 1 fits AW bits.
   assign xon_x = (CW+2)'((avg_step + ((AW'(1) << EWMA_FRAC) - AW'(1))) >> EWMA_FRAC) + (CW+2)'(ip_xon_offset_i);
@@ -105,17 +140,17 @@ module mmu_pol_reverie #(`MMU_POL_PARAMS) (`MMU_POL_PORTS);
     fits = 1'b0;
     cnt_after = '0;
     s = '0;
-    avg = avg_view;
+    avg = pre_avg;
     grow = shared_part(qq + n, res_q) - shared_part(qq, res_q);
 
     if (is_req_i) begin
       if (cfg_ewma_rule_i) begin
-        avg = avg_step;
+        avg = avg_req;
         if (ll_i) n_avg_in = avg;
         else n_avg_eg = avg;
       end
       // Eq. 4 in fixed point: q_hat <= Gamma.
-      fits = qq + n <= SW'(res_q) || (avg <= (AW'(g_view) << EWMA_FRAC) && SW'(rused) + grow <= SW'(rsize));
+      fits = qq + n <= SW'(res_q) || (avg_fits && SW'(rused) + grow <= SW'(rsize));
       if (ll_i) begin
         if (v_paused_i) begin
           to_h = 1'b1;
