@@ -42,6 +42,15 @@ uint64_t test_seed() {
   return (uint64_t(std::random_device{}()) << 32) | std::random_device{}();
 }
 
+// A random one of the packets held, removed, departing at `cycle`.
+Departure take_any(std::vector<Departure>& held, std::mt19937_64& rng, uint64_t cycle) {
+  const size_t i = size_t(rng() % held.size());
+  Departure d = held[i];
+  held[i] = held.back();
+  held.pop_back();
+  d.cycle = cycle;
+  return d;
+}
 }  // namespace
 
 TEST(ThresholdTiming, AnIdleCycleBetweenOperationsFreshensTheThresholds) {
@@ -129,11 +138,7 @@ TEST(ThresholdTiming, RandomGapsMatchCycleByCycleAndTheFewestClocks) {
           ASSERT_EQ(int(a.port_pfc), int(c.port_pfc)) << at;
           if (a.verdict != Verdict::kDrop) held.push_back({q.in_port, q.out_port, q.prio, q.cells, 0});
         } else {
-          const size_t i = size_t(rng() % held.size());
-          Departure d = held[i];
-          held[i] = held.back();
-          held.pop_back();
-          d.cycle = cycle;
+          const Departure d = take_any(held, rng, cycle);
           const PfcUpdate a = counted.depart(d), b = stepped.depart(d), c = fewest.depart(d);
           ASSERT_EQ(int(a.pfc), int(b.pfc)) << at;
           ASSERT_EQ(int(a.pfc), int(c.pfc)) << at;
@@ -180,11 +185,7 @@ TEST(ThresholdTiming, NpRegistersFollowAPolicySwitch) {
       ASSERT_EQ(int(a.pfc), int(b.pfc)) << at;
       if (a.verdict != Verdict::kDrop) held.push_back({q.in_port, q.out_port, q.prio, q.cells, 0});
     } else {
-      const size_t i = size_t(rng() % held.size());
-      Departure d = held[i];
-      held[i] = held.back();
-      held.pop_back();
-      d.cycle = cycle;
+      const Departure d = take_any(held, rng, cycle);
       ASSERT_EQ(int(switched.depart(d).pfc), int(throughout.depart(d).pfc)) << at;
     }
     for (uint32_t port = 0; port < 2; ++port)
