@@ -133,6 +133,7 @@ class Mmu : public sc_core::sc_module, public AdmissionIf {
   std::unique_ptr<admission::EcnMarker> m_wred;  // wred configured only
   std::unique_ptr<RtlEngine> m_rtl;
   std::ostream* m_ts = nullptr;
+  std::vector<char> m_row;  // a timeseries row, formatted before it is written
   uint64_t m_next_sample = 0;
   // Traced per-queue and per-port values (--vcd-signals queues, ports, pfc), refreshed
   // for the queues an operation touched; absent when not traced.
