@@ -16,7 +16,7 @@ struct Later {
   }
 };
 
-constexpr size_t kSlotReserve = 16;  // entries each slot's buffer starts with
+constexpr size_t kSlotReserve = 8;  // entries each slot's buffer starts with
 
 }  // namespace
 
