@@ -326,9 +326,10 @@ def yosys_map_script(lib, clock_ps, out, abc_script):
     if lib.get('hilo'):
         hc, hp, lc, lp = lib['hilo']
         s.append(f'hilomap -singleton -hicell {hc} {hp} -locell {lc} {lp}')
+    # -simple-lhs: OpenSTA 2.0.17 rejects an assign to a concatenation and drops it.
     s += ['opt_clean',
           f"tee -q -o {q(os.path.join(out, 'yosys_stat.txt'))} stat -liberty {q(lib['synth'])}",
-          f'write_verilog -noattr {q(os.path.join(out, "netlist.v"))}']
+          f'write_verilog -noattr -simple-lhs {q(os.path.join(out, "netlist.v"))}']
     return '\n'.join(s) + '\n'
 
 
@@ -557,6 +558,11 @@ def _sections(text):
     return out
 
 
+def sta_netlist_errors(text):
+    """OpenSTA's errors reading the netlist (it skips such a statement and goes on)."""
+    return [ln.strip() for ln in text.splitlines() if ln.startswith('Error:') and 'syntax error' in ln]
+
+
 def parse_sta(text, unit_ps):
     """What an OpenSTA log (sta_script) reports; a section the tool did not reach is
     missing (complete: it reached the end)."""
@@ -761,7 +767,13 @@ def run(cfg, lib=None, clock_ps=None, out='ppa-out', yosys_timeout=None, log=pri
     sta_log = os.path.join(out, 'sta.log')
     t_sta, sta_exit = run_tool(['sta', '-no_init', '-no_splash', '-exit', tcl], sta_log, 'OpenSTA', allow_fail=True)
     with open(sta_log, errors='replace') as f:
-        sta = parse_sta(f.read(), unit_ps)
+        sta_text = f.read()
+    # A netlist statement OpenSTA could not read is left out of the timing graph.
+    sta_errors = sta_netlist_errors(sta_text)
+    if sta_errors:
+        raise PpaError(f"OpenSTA could not read {len(sta_errors)} statement(s) of the netlist; the first: "
+                       f"{sta_errors[0]} (log: {sta_log})")
+    sta = parse_sta(sta_text, unit_ps)
     worst_slack, slack_source = sta_worst_slack(sta, sta_exit)
     if worst_slack is None or not sta['endpoint']:
         raise PpaError(f"OpenSTA reported no timing path ({_exit_text(sta_exit)}); last lines of {sta_log}:\n"

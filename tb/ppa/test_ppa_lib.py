@@ -75,6 +75,8 @@ class DerivedConstraints(unittest.TestCase):
         script = flow.yosys_map_script(lib, 1000, self.tmp.name, 'x.abc')
         self.assertIn(f"-constr {lib['constr']}", script)
         self.assertIn('hilomap -singleton -hicell conb_1 HI -locell conb_1 LO', script)
+        # OpenSTA drops an assign to a concatenation: the netlist has none.
+        self.assertIn('write_verilog -noattr -simple-lhs', script)
 
 
 @unittest.skipUnless(os.path.isfile(os.path.join(flow.default_pdk(), flow.LIBS['asap7']['synth'])),
@@ -334,6 +336,13 @@ class StaLog(unittest.TestCase):
     def test_a_crash_before_any_path_has_no_slack(self):
         sta = flow.parse_sta('@@CRIT\n', 1000.0)
         self.assertEqual(flow.sta_worst_slack(sta, -11), (None, None))
+
+    def test_netlist_statements_sta_skipped_are_found(self):
+        log = ("Error: /x/netlist.v, line 4024748 syntax error, unexpected '{', expecting ID.\n"
+               + STA_COMPLETE)
+        self.assertEqual(flow.sta_netlist_errors(log),
+                         ["Error: /x/netlist.v, line 4024748 syntax error, unexpected '{', expecting ID."])
+        self.assertEqual(flow.sta_netlist_errors(STA_COMPLETE), [])
 
     def test_the_script_lists_the_endpoints_before_the_summary(self):
         tcl = flow.sta_script(dict(sta='x.lib'), 'netlist.v', 1.0)
