@@ -236,7 +236,7 @@ def parse_liberty(path):
 # Configuration
 # ------------------------------------------------------------------------------------
 def make_config(ports=8, prios=2, cw=16, pools=2, prof=2, ewma_frac=16, cellw=16,
-                policies=('dt', 'reverie', 'dsh'), dual_issue=1, pipe=0):
+                policies=('dt', 'reverie', 'dsh'), dual_issue=1, pipe=0, abc=None):
     if isinstance(policies, str):
         policies = [p.strip() for p in policies.split(',') if p.strip()]
     bad = [p for p in policies if p not in POLICY_BITS]
@@ -248,18 +248,22 @@ def make_config(ports=8, prios=2, cw=16, pools=2, prof=2, ewma_frac=16, cellw=16
     for v, lo, hi, name in checks:
         if not lo <= v <= hi:
             raise PpaError(f"{name} {v}: must be {lo}..{hi} (the RTL's parameter range)")
+    abc = abc or ABC_DEFAULT
+    if abc not in ABC_SCRIPTS:
+        raise PpaError(f"--abc {abc}: must be one of {', '.join(ABC_SCRIPTS)}")
     mask = 0
     for p in policies:
         mask |= POLICY_BITS[p]
     order = [p for p in POLICY_BITS if mask & POLICY_BITS[p]]
     return dict(ports=ports, prios=prios, cw=cw, pools=pools, prof=prof, ewma_frac=ewma_frac,
-                cellw=cellw, policies=order, policies_mask=mask, dual_issue=dual_issue, pipe=pipe)
+                cellw=cellw, policies=order, policies_mask=mask, dual_issue=dual_issue, pipe=pipe, abc=abc)
 
 
 def config_tag(cfg):
     # Reports written before DUAL_ISSUE existed are of the single-issue design.
     return (f"p{cfg['ports']}x{cfg['prios']}_cw{cfg['cw']}_po{cfg['pools']}_pr{cfg['prof']}_"
-            f"{'+'.join(cfg['policies'])}_di{cfg.get('dual_issue', 0)}" + ('_pipe' if cfg.get('pipe') else ''))
+            f"{'+'.join(cfg['policies'])}_di{cfg.get('dual_issue', 0)}" + ('_pipe' if cfg.get('pipe') else '')
+            + ('' if cfg.get('abc', 'fast') == 'fast' else '_' + cfg['abc']))
 
 
 # ------------------------------------------------------------------------------------
@@ -277,10 +281,17 @@ def _q(p):
 # `map` leaves a network out of topological order with a dangling node, and `buffer` or
 # `upsize` stop ("node N has no fanout"). The second, without buffering (gate sizing only),
 # is a fallback; the report names the script used.
-ABC_SCRIPTS = [
-    ('fast+buffer', '+strash;dretime;retime,-o,{D};map,{D};topo;buffer;upsize,{D};dnsize,{D};stime,-p'),
-    ('fast,no-buffer', '+strash;dretime;retime,-o,{D};map,{D};topo;upsize,{D};dnsize,{D};stime,-p'),
-]
+# By mapping effort (--abc): 'fast' maps the AIG as yosys hands it over (the scripts of
+# every figure before 2026-11-29); 'dch' first computes structural choices (dch -f), so the
+# delay-driven `map` picks among equivalent structures: 8 x 8 dt dual issue PIPE 1, from one
+# generic netlist, 713.5 -> 769.4 MHz and 10,188 -> 7,296 um2 (docs/ppa.md, "Mapping effort").
+ABC_SCRIPTS = {
+    'fast': [('fast+buffer', '+strash;dretime;retime,-o,{D};map,{D};topo;buffer;upsize,{D};dnsize,{D};stime,-p'),
+             ('fast,no-buffer', '+strash;dretime;retime,-o,{D};map,{D};topo;upsize,{D};dnsize,{D};stime,-p')],
+    'dch': [('dch+buffer', '+strash;dch,-f;map,{D};topo;buffer;upsize,{D};dnsize,{D};stime,-p'),
+            ('dch,no-buffer', '+strash;dch,-f;map,{D};topo;upsize,{D};dnsize,{D};stime,-p')],
+}
+ABC_DEFAULT = 'dch'
 
 
 def yosys_generic_script(cfg, lib, out):
@@ -289,7 +300,9 @@ def yosys_generic_script(cfg, lib, out):
     chparam = (f"chparam -set NPORTS {cfg['ports']} -set NPRIO {cfg['prios']} -set CW {cfg['cw']} "
                f"-set NPOOLS {cfg['pools']} -set NPROF {cfg['prof']} -set EWMA_FRAC {cfg['ewma_frac']} "
                f"-set CELLW {cfg['cellw']} -set POLICIES {cfg['policies_mask']} "
-               f"-set DUAL_ISSUE {cfg['dual_issue']} -set PIPE {cfg.get('pipe', 0)} {TOP}")
+               f"-set DUAL_ISSUE {cfg['dual_issue']} "
+               # PIPE 0 is the RTL's default: left unset, so v1's RTL (no PIPE) synthesises.
+               + (f"-set PIPE {cfg['pipe']} " if cfg.get('pipe') else '') + TOP)
     s = [
         'read_verilog -sv -DSYNTHESIS -I' + q(os.path.join(REPO, 'rtl')) + ' ' + ' '.join(q(f) for f in RTL),
         chparam,
@@ -635,9 +648,15 @@ def endpoint_groups(ends, inst_cat=None):
 # ------------------------------------------------------------------------------------
 # One run
 # ------------------------------------------------------------------------------------
-# The unit's generation: 'v1' was the one-cycle unit (docs/ppa.md measures it at 2a5948a);
-# every report this flow writes now is of v2. A report or CSV row without the key is v1's.
-DESIGN = 'v2'
+# The unit's generation: 'v1' was the one-cycle unit (docs/ppa.md measures it at 2a5948a),
+# v2 has the pipelined request path (the PIPE parameter). A report or CSV row without the
+# key is v1's.
+def design_of_rtl(top=None):
+    with open(top or os.path.join(REPO, 'rtl', 'mmu_admission.sv')) as f:
+        return 'v2' if re.search(r'parameter\s+int\s+PIPE\b', f.read()) else 'v1'
+
+
+DESIGN = design_of_rtl()
 
 
 def rtl_revision():
@@ -691,7 +710,7 @@ def run(cfg, lib=None, clock_ps=None, out='ppa-out', yosys_timeout=None, log=pri
         with open(lib['constr'], 'w') as f:
             f.write('set_driving_cell {}\nset_load {:.6g}\n'.format(*lib['derived_constr']))
     if lib is not None:
-        scripts = ABC_SCRIPTS if lib.get('constr') else [('fast', None)]
+        scripts = ABC_SCRIPTS[cfg.get('abc', 'fast')] if lib.get('constr') else [('fast', None)]
         for i, (name, script) in enumerate(scripts):
             ms = os.path.join(out, 'map.ys')
             with open(ms, 'w') as f:
