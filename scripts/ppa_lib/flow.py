@@ -687,7 +687,10 @@ def run(cfg, lib=None, clock_ps=None, out='ppa-out', yosys_timeout=None, log=pri
     ys = os.path.join(out, 'synth.ys')
     script = yosys_generic_script(cfg, lib, out)
     # A generic netlist from the same script and RTL is reused (a stopped sweep resumes).
-    stamp = script + ''.join(f'{f} {os.path.getmtime(f)}\n' for f in RTL + RTL_INCLUDES)
+    mtimes = lambda: ''.join(f'{f} {os.path.getmtime(f)}\n' for f in RTL + RTL_INCLUDES)
+    stamp = script + mtimes()
+    # The revision yosys reads (a working tree may change during a long run).
+    rev = rtl_revision()
     stamp_file = os.path.join(out, 'generic.stamp')
     reuse = (lib is not None and os.path.isfile(os.path.join(out, 'generic.il')) and os.path.isfile(stamp_file)
              and open(stamp_file).read() == stamp)
@@ -704,6 +707,9 @@ def run(cfg, lib=None, clock_ps=None, out='ppa-out', yosys_timeout=None, log=pri
                            os.path.join(out, 'yosys.stdout'), 'yosys', timeout=yosys_timeout)
         with open(stamp_file, 'w') as f:
             f.write(stamp)
+    if mtimes() != stamp[len(script):]:
+        rev = (rev or 'unknown') + '+changed'
+        log('ppa: rtl/ changed while yosys read it: the revision is marked +changed')
     abc_used = None
     if lib is not None and not lib.get('constr') and lib.get('derived_constr'):
         lib = dict(lib, constr=os.path.join(out, 'derived.constr'))
@@ -730,7 +736,7 @@ def run(cfg, lib=None, clock_ps=None, out='ppa-out', yosys_timeout=None, log=pri
     core, csr = _core_and_csr(mods)
     ff_bits, comb_w = generic_breakdown(os.path.join(out, 'generic_src.v'))
     rep = dict(tool='scripts/ppa', config=cfg, clock_ps=clock_ps, design=DESIGN,
-               rtl_revision=rtl_revision(), rtl=[os.path.relpath(f, REPO) for f in RTL])
+               rtl_revision=rev, rtl=[os.path.relpath(f, REPO) for f in RTL])
     if lib is None:
         rep['mode'] = 'estimate-no-liberty'
         rep['note'] = ('ESTIMATE without a standard-cell library: transistor count from yosys '
