@@ -281,17 +281,18 @@ def _q(p):
 # `map` leaves a network out of topological order with a dangling node, and `buffer` or
 # `upsize` stop ("node N has no fanout"). The second, without buffering (gate sizing only),
 # is a fallback; the report names the script used.
-# By mapping effort (--abc): 'fast' maps the AIG as yosys hands it over (the scripts of
-# every figure before 2026-11-29); 'dch' first computes structural choices (dch -f), so the
-# delay-driven `map` picks among equivalent structures: 8 x 8 dt dual issue PIPE 1, from one
-# generic netlist, 713.5 -> 769.4 MHz and 10,188 -> 7,296 um2 (docs/ppa.md, "Mapping effort").
+# By mapping effort (--abc): 'fast' (the default, every figure of docs/ppa.md unless marked)
+# maps the AIG as yosys hands it over; 'dch' first computes structural choices (dch -f), so
+# the delay-driven `map` picks among equivalent structures. Neither is better everywhere:
+# 8 x 8 dt dual issue, v2 PIPE 1 713.5 -> 769.4 MHz, v1 325.9 -> 285.5 MHz, both about a
+# quarter smaller (docs/ppa.md, "Mapping effort").
 ABC_SCRIPTS = {
     'fast': [('fast+buffer', '+strash;dretime;retime,-o,{D};map,{D};topo;buffer;upsize,{D};dnsize,{D};stime,-p'),
              ('fast,no-buffer', '+strash;dretime;retime,-o,{D};map,{D};topo;upsize,{D};dnsize,{D};stime,-p')],
     'dch': [('dch+buffer', '+strash;dch,-f;map,{D};topo;buffer;upsize,{D};dnsize,{D};stime,-p'),
             ('dch,no-buffer', '+strash;dch,-f;map,{D};topo;upsize,{D};dnsize,{D};stime,-p')],
 }
-ABC_DEFAULT = 'dch'
+ABC_DEFAULT = 'fast'
 
 
 def yosys_generic_script(cfg, lib, out):
