@@ -124,48 +124,6 @@ function automatic logic over(input logic [CW-1:0] q, input logic [CELLW-1:0] n,
   else over = th == '0 || SW'(q) >= SW'(reserved) + SW'(th);  // shared_part(q) >= th
 endfunction
 
-// over() for a queue of qa + qb - qc cells (a count given as terms, qc <= qa + qb: dual
-// issue's request on the queue the same-cycle release drained, mmu_adm_sonic): each of
-// over()'s tests one sum with the terms in it, not behind their difference.
-function automatic logic over_terms(input logic [SW-1:0] qa, input logic [SW-1:0] qb, input logic [SW-1:0] qc,
-                                    input logic [CELLW-1:0] n, input logic [CW-1:0] reserved,
-                                    input logic [CW-1:0] th, input logic [CW-1:0] pool_size,
-                                    input logic [CW-1:0] pool_used,
-                                    input logic [mmu_adm_pkg::RF_ADD*CW-1:0] rfp,
-                                    input logic [mmu_adm_pkg::RF_SUB*CW-1:0] rfm, input logic refund);
-  logic [SW+4:0] dn, dp;  // each side below 8 * 2^SW
-  logic full_n, full_part, in_res, at_res;
-  // pool_used + n > pool_size + refund; pool_used + q + n > pool_size + reserved + refund
-  dn = (SW+5)'(pool_size) - (SW+5)'(pool_used) - (SW+5)'(n);
-  dp = (SW+5)'(pool_size) + (SW+5)'(reserved) + (SW+5)'(qc) - (SW+5)'(pool_used) - (SW+5)'(qa) - (SW+5)'(qb)
-       - (SW+5)'(n);
-  if (refund) begin
-    for (int i = 0; i < mmu_adm_pkg::RF_ADD; i++) begin
-      dn = dn + (SW+5)'(rfp[i*CW +: CW]);
-      dp = dp + (SW+5)'(rfp[i*CW +: CW]);
-    end
-    for (int i = 0; i < mmu_adm_pkg::RF_SUB; i++) begin
-      dn = dn - (SW+5)'(rfm[i*CW +: CW]);
-      dp = dp - (SW+5)'(rfm[i*CW +: CW]);
-    end
-  end
-  full_n = dn[SW+4];
-  full_part = dp[SW+4];
-  in_res = !sum_gt(qa, qb, SW'(n), SW'(reserved), qc, '0);  // q + n <= reserved
-  at_res = !sum_gt(SW'(reserved), qc, '0, qa, qb, '0);       // q >= reserved
-  if (in_res) over_terms = 1'b0;
-  else if (at_res ? full_n : full_part) over_terms = 1'b1;
-  else over_terms = th == '0 || !sum_gt(SW'(reserved), SW'(th), qc, qa, qb, '0);  // q >= reserved + th
-endfunction
-
-// grow_of() for a queue of qa + qb - qc cells (as over_terms).
-function automatic logic [SW-1:0] grow_terms(input logic [SW-1:0] qa, input logic [SW-1:0] qb, input logic [SW-1:0] qc,
-                                             input logic [SW-1:0] n, input logic [CW-1:0] reserved);
-  if (!sum_gt(qa, qb, n, SW'(reserved), qc, '0)) grow_terms = '0;
-  else if (!sum_gt(SW'(reserved), qc, '0, qa, qb, '0)) grow_terms = n;
-  else grow_terms = qa + qb + n - qc - SW'(reserved);
-endfunction
-
 // One step of the fixed-point low-pass filter (reverie Eq. 5):
 // avg + ((q << F) - avg) >>> k, the arithmetic shift rounding towards minus infinity.
 // avg and q << F both fit FW bits, so their difference does.

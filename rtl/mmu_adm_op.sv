@@ -104,8 +104,6 @@ module mmu_adm_op
   input  wire [CW-1:0]        pre_hdrm_i,
   input  wire [CW-1:0]        pre_egr_i,
   input  wire [CELLW-1:0]     pre_cells_i,   // that release's cells
-  input  wire                 pre_rel_iq_i,  // that release fires on the request's ingress queue
-  input  wire                 pre_rel_eq_i,  // ... on its egress queue
   /* verilator lint_on UNUSEDSIGNAL */
   input  wire [NPOOLS*CW-1:0] v_pool_used_i,
   input  wire [CW-1:0]        v_hdrm_used_i,

@@ -77,17 +77,11 @@
   input  wire                  pre_step_in_i, \
   input  wire                  pre_step_eg_i, \
   /* The request's counts before that release and the release's cells (reverie: the */ \
-  /* filter's target q; mmu_adm_sonic: its tests, from registers). Elsewhere the view's */ \
-  /* counts. */ \
+  /* filter's target q from registers). Elsewhere the view's counts (cells unread). */ \
   input  wire [CW-1:0]         pre_ing_i, \
   input  wire [CW-1:0]         pre_hdrm_i, \
   input  wire [CW-1:0]         pre_egr_i, \
   input  wire [CELLW-1:0]      pre_cells_i, \
-  /* Dual issue's request: that release fires on its ingress (egress) queue, so its view */ \
-  /* of the queue is the release's next counts (mmu_adm_sonic sums its tests per case */ \
-  /* from pre_*). 0 elsewhere. */ \
-  input  wire                  pre_rel_iq_i, \
-  input  wire                  pre_rel_eq_i, \
   input  wire [NPOOLS*CW-1:0]  v_pool_used_i, \
   input  wire [CW-1:0]         v_hdrm_used_i, \
   input  wire [CW-1:0]         v_total_i, \
@@ -153,7 +147,6 @@
   .cfg_dsh_port_xon_off_i, .cfg_pool_size_i, \
   .v_ing_i, .v_hdrm_i, .v_paused_i, .v_avg_in_i, .v_egr_i, .v_avg_eg_i, .v_pool_used_i, .v_hdrm_used_i, \
   .pre_avg_in_i, .pre_avg_eg_i, .pre_step_in_i, .pre_step_eg_i, .pre_ing_i, .pre_hdrm_i, .pre_egr_i, .pre_cells_i, \
-  .pre_rel_iq_i, .pre_rel_eq_i, \
   .v_total_i, .v_ncong_i, .v_port_paused_i, .v_port_shared_i, .v_port_ins_i, \
   .rf_pool_used_i, .rf_hdrm_used_i, .rf_total_i, .rfp_pool_used_i, .rfm_pool_used_i, \
   .abm_ratio_in_i, .abm_ratio_eg_i, .abm_np_in_i, .abm_np_eg_i, .abm_np_in_dec_i, .abm_np_eg_dec_i

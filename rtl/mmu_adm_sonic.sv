@@ -35,34 +35,11 @@ module mmu_adm_sonic #(`MMU_POL_PARAMS) (
   wire [SW-1:0] q_hdrm = SW'(v_hdrm_i);
   wire [SW-1:0] q_egr = SW'(v_egr_i);
   wire [SW-1:0] q_in = q_ing + q_hdrm;  // the PG's cells
-  // A request's tests, charges and next counts. Dual issue's request on a queue the
-  // same-cycle release drains views the release's next counts (v_*), which come after that
-  // release's compares and differences: each is formed here from the registers (pre_*) for
-  // each case of the release and the case selects last. Ingress queue: headroom left
-  // (hdrm - c), or emptied (ing + hdrm - c, no headroom); egress queue: egr - c. Elsewhere
-  // pre_* are the view and the flags 0.
-  wire [SW-1:0] pc = SW'(pre_cells_i);
-  wire [SW-1:0] p_ing = SW'(pre_ing_i);
-  wire [SW-1:0] p_hdrm = SW'(pre_hdrm_i);
-  wire [SW-1:0] p_egr = SW'(pre_egr_i);
-  wire c_h = pre_rel_iq_i && pc < p_hdrm;
-  wire c_e = pre_rel_iq_i && !(pc < p_hdrm);
-  wire c_g = pre_rel_eq_i;
-  // Charges of the pools, which count modulo 2^CW.
-  wire [CW-1:0] grow = c_e ? CW'(grow_terms(p_ing, p_hdrm, pc, n, ires_i)) : CW'(grow_of(p_ing, n, ires_i));
-  wire [CW-1:0] egrow = c_g ? CW'(grow_terms(p_egr, '0, pc, n, eres_i)) : CW'(grow_of(p_egr, n, eres_i));
-  wire over_in = c_e ? over_terms(p_ing, p_hdrm, pc, cells_i, ires_i, ith_i, ipool_size, ipool_used, ipool_rfp,
-                                  ipool_rfm, REFUND)
-                     : over(pre_ing_i, cells_i, ires_i, ith_i, ipool_size, ipool_used, ipool_rfp, ipool_rfm, REFUND);
-  wire over_eg = c_g ? over_terms(p_egr, '0, pc, cells_i, eres_i, eth_i, epool_size, epool_used, epool_rfp,
-                                  epool_rfm, REFUND)
-                     : over(pre_egr_i, cells_i, eres_i, eth_i, epool_size, epool_used, epool_rfp, epool_rfm, REFUND);
-  // q_hdrm + n > xoff; the request's next counts.
-  wire hdrm_over = c_e ? n > SW'(ip_xoff_i) : c_h ? sum_gt(p_hdrm, n, '0, SW'(ip_xoff_i), pc, '0)
-                                                 : sum_gt(p_hdrm, n, '0, SW'(ip_xoff_i), '0, '0);
-  wire [CW-1:0] ing_adm = c_e ? CW'(p_ing + p_hdrm + n - pc) : CW'(p_ing + n);
-  wire [CW-1:0] hdrm_adm = c_e ? CW'(n) : c_h ? CW'(p_hdrm + n - pc) : CW'(p_hdrm + n);
-  wire [CW-1:0] egr_adm = c_g ? CW'(p_egr + n - pc) : CW'(p_egr + n);
+  // Charges and refunds of the pools, which count modulo 2^CW.
+  wire [CW-1:0] grow = CW'(grow_of(q_ing, n, ires_i));
+  wire [CW-1:0] egrow = CW'(grow_of(q_egr, n, eres_i));
+  wire over_in = over(v_ing_i, cells_i, ires_i, ith_i, ipool_size, ipool_used, ipool_rfp, ipool_rfm, REFUND);
+  wire over_eg = over(v_egr_i, cells_i, eres_i, eth_i, epool_size, epool_used, epool_rfp, epool_rfm, REFUND);
   wire [KW+1:0] hdrm_room = (KW+2)'(hdrm_cap_i) + (KW+2)'(rf_hdrm_used_i) - (KW+2)'(v_hdrm_used_i) - (KW+2)'(n);
   wire hdrm_full = hdrm_room[KW+1];  // hdrm_used - rf + n > capacity
   // A release: headroom drains first (§2.2.1), then the ingress share; it underflows
@@ -111,7 +88,7 @@ module mmu_adm_sonic #(`MMU_POL_PARAMS) (
           to_h = 1'b1;
         end
       end
-      if (ll_i && to_h && (hdrm_over || hdrm_full)) begin
+      if (ll_i && to_h && (q_hdrm + n > SW'(ip_xoff_i) || hdrm_full)) begin
         reason = mmu_adm_pkg::REASON_HEADROOM;
       end else if (!ll_i && over_in) begin
         reason = mmu_adm_pkg::REASON_INGRESS;
@@ -120,9 +97,9 @@ module mmu_adm_sonic #(`MMU_POL_PARAMS) (
       end else if (over_buf) begin
         reason = mmu_adm_pkg::REASON_BUFFER;
       end else begin
-        if (to_h) n_hdrm = hdrm_adm;
-        else n_ing = ing_adm;
-        n_egr = egr_adm;
+        if (to_h) n_hdrm = CW'(q_hdrm + n);
+        else n_ing = CW'(q_ing + n);
+        n_egr = CW'(q_egr + n);
         verdict = to_h ? mmu_adm_pkg::VERDICT_HEADROOM : mmu_adm_pkg::VERDICT_SHARED;
       end
 
