@@ -281,11 +281,11 @@ def _q(p):
 # `map` leaves a network out of topological order with a dangling node, and `buffer` or
 # `upsize` stop ("node N has no fanout"). The second, without buffering (gate sizing only),
 # is a fallback; the report names the script used.
-# By mapping effort (--abc): 'fast' (the default, every figure of docs/ppa.md unless marked)
-# maps the AIG as yosys hands it over; 'dch' first computes structural choices (dch -f), so
-# the delay-driven `map` picks among equivalent structures. Neither is better everywhere:
-# 8 x 8 dt dual issue, v2 PIPE 1 713.5 -> 769.4 MHz, v1 325.9 -> 285.5 MHz, both about a
-# quarter smaller (docs/ppa.md, "Mapping effort").
+# By mapping effort (--abc): 'fast' (the default: every figure of docs/ppa.md unless
+# marked) maps the AIG as yosys hands it over; 'dch' first computes structural choices
+# (dch -f), so the delay-driven `map` picks among equivalent structures. On one generic
+# netlist each, 8 x 8 dt dual issue: v2 PIPE 1 713.5 -> 769.4 MHz, v1 268.0 -> 285.5 MHz,
+# both about a quarter smaller (docs/ppa.md, "Mapping effort").
 ABC_SCRIPTS = {
     'fast': [('fast+buffer', '+strash;dretime;retime,-o,{D};map,{D};topo;buffer;upsize,{D};dnsize,{D};stime,-p'),
              ('fast,no-buffer', '+strash;dretime;retime,-o,{D};map,{D};topo;upsize,{D};dnsize,{D};stime,-p')],
