@@ -236,7 +236,7 @@ def parse_liberty(path):
 # Configuration
 # ------------------------------------------------------------------------------------
 def make_config(ports=8, prios=2, cw=16, pools=2, prof=2, ewma_frac=16, cellw=16,
-                policies=('dt', 'reverie', 'dsh'), dual_issue=1, pipe=0):
+                policies=('dt', 'reverie', 'dsh'), dual_issue=1, pipe=0, abc=None):
     if isinstance(policies, str):
         policies = [p.strip() for p in policies.split(',') if p.strip()]
     bad = [p for p in policies if p not in POLICY_BITS]
@@ -248,18 +248,22 @@ def make_config(ports=8, prios=2, cw=16, pools=2, prof=2, ewma_frac=16, cellw=16
     for v, lo, hi, name in checks:
         if not lo <= v <= hi:
             raise PpaError(f"{name} {v}: must be {lo}..{hi} (the RTL's parameter range)")
+    abc = abc or ABC_DEFAULT
+    if abc not in ABC_SCRIPTS:
+        raise PpaError(f"--abc {abc}: must be one of {', '.join(ABC_SCRIPTS)}")
     mask = 0
     for p in policies:
         mask |= POLICY_BITS[p]
     order = [p for p in POLICY_BITS if mask & POLICY_BITS[p]]
     return dict(ports=ports, prios=prios, cw=cw, pools=pools, prof=prof, ewma_frac=ewma_frac,
-                cellw=cellw, policies=order, policies_mask=mask, dual_issue=dual_issue, pipe=pipe)
+                cellw=cellw, policies=order, policies_mask=mask, dual_issue=dual_issue, pipe=pipe, abc=abc)
 
 
 def config_tag(cfg):
     # Reports written before DUAL_ISSUE existed are of the single-issue design.
     return (f"p{cfg['ports']}x{cfg['prios']}_cw{cfg['cw']}_po{cfg['pools']}_pr{cfg['prof']}_"
-            f"{'+'.join(cfg['policies'])}_di{cfg.get('dual_issue', 0)}" + ('_pipe' if cfg.get('pipe') else ''))
+            f"{'+'.join(cfg['policies'])}_di{cfg.get('dual_issue', 0)}" + ('_pipe' if cfg.get('pipe') else '')
+            + ('' if cfg.get('abc', 'fast') == 'fast' else '_' + cfg['abc']))
 
 
 # ------------------------------------------------------------------------------------
@@ -277,10 +281,18 @@ def _q(p):
 # `map` leaves a network out of topological order with a dangling node, and `buffer` or
 # `upsize` stop ("node N has no fanout"). The second, without buffering (gate sizing only),
 # is a fallback; the report names the script used.
-ABC_SCRIPTS = [
-    ('fast+buffer', '+strash;dretime;retime,-o,{D};map,{D};topo;buffer;upsize,{D};dnsize,{D};stime,-p'),
-    ('fast,no-buffer', '+strash;dretime;retime,-o,{D};map,{D};topo;upsize,{D};dnsize,{D};stime,-p'),
-]
+# By mapping effort (--abc): 'fast' (the default: every figure of docs/ppa.md unless
+# marked) maps the AIG as yosys hands it over; 'dch' first computes structural choices
+# (dch -f), so the delay-driven `map` picks among equivalent structures. On one generic
+# netlist each, 8 x 8 dt dual issue: v2 PIPE 1 713.5 -> 769.4 MHz, v1 268.0 -> 285.5 MHz,
+# both about a quarter smaller (docs/ppa.md, "Mapping effort").
+ABC_SCRIPTS = {
+    'fast': [('fast+buffer', '+strash;dretime;retime,-o,{D};map,{D};topo;buffer;upsize,{D};dnsize,{D};stime,-p'),
+             ('fast,no-buffer', '+strash;dretime;retime,-o,{D};map,{D};topo;upsize,{D};dnsize,{D};stime,-p')],
+    'dch': [('dch+buffer', '+strash;dch,-f;map,{D};topo;buffer;upsize,{D};dnsize,{D};stime,-p'),
+            ('dch,no-buffer', '+strash;dch,-f;map,{D};topo;upsize,{D};dnsize,{D};stime,-p')],
+}
+ABC_DEFAULT = 'fast'
 
 
 def yosys_generic_script(cfg, lib, out):
@@ -289,7 +301,9 @@ def yosys_generic_script(cfg, lib, out):
     chparam = (f"chparam -set NPORTS {cfg['ports']} -set NPRIO {cfg['prios']} -set CW {cfg['cw']} "
                f"-set NPOOLS {cfg['pools']} -set NPROF {cfg['prof']} -set EWMA_FRAC {cfg['ewma_frac']} "
                f"-set CELLW {cfg['cellw']} -set POLICIES {cfg['policies_mask']} "
-               f"-set DUAL_ISSUE {cfg['dual_issue']} -set PIPE {cfg.get('pipe', 0)} {TOP}")
+               f"-set DUAL_ISSUE {cfg['dual_issue']} "
+               # PIPE 0 is the RTL's default: left unset, so v1's RTL (no PIPE) synthesises.
+               + (f"-set PIPE {cfg['pipe']} " if cfg.get('pipe') else '') + TOP)
     s = [
         'read_verilog -sv -DSYNTHESIS -I' + q(os.path.join(REPO, 'rtl')) + ' ' + ' '.join(q(f) for f in RTL),
         chparam,
@@ -326,9 +340,10 @@ def yosys_map_script(lib, clock_ps, out, abc_script):
     if lib.get('hilo'):
         hc, hp, lc, lp = lib['hilo']
         s.append(f'hilomap -singleton -hicell {hc} {hp} -locell {lc} {lp}')
+    # -simple-lhs: OpenSTA 2.0.17 rejects an assign to a concatenation and drops it.
     s += ['opt_clean',
           f"tee -q -o {q(os.path.join(out, 'yosys_stat.txt'))} stat -liberty {q(lib['synth'])}",
-          f'write_verilog -noattr {q(os.path.join(out, "netlist.v"))}']
+          f'write_verilog -noattr -simple-lhs {q(os.path.join(out, "netlist.v"))}']
     return '\n'.join(s) + '\n'
 
 
@@ -557,6 +572,11 @@ def _sections(text):
     return out
 
 
+def sta_netlist_errors(text):
+    """OpenSTA's errors reading the netlist (it skips such a statement and goes on)."""
+    return [ln.strip() for ln in text.splitlines() if ln.startswith('Error:') and 'syntax error' in ln]
+
+
 def parse_sta(text, unit_ps):
     """What an OpenSTA log (sta_script) reports; a section the tool did not reach is
     missing (complete: it reached the end)."""
@@ -629,9 +649,15 @@ def endpoint_groups(ends, inst_cat=None):
 # ------------------------------------------------------------------------------------
 # One run
 # ------------------------------------------------------------------------------------
-# The unit's generation: 'v1' was the one-cycle unit (docs/ppa.md measures it at 2a5948a);
-# every report this flow writes now is of v2. A report or CSV row without the key is v1's.
-DESIGN = 'v2'
+# The unit's generation: 'v1' was the one-cycle unit (docs/ppa.md measures it at 2a5948a),
+# v2 has the pipelined request path (the PIPE parameter). A report or CSV row without the
+# key is v1's.
+def design_of_rtl(top=None):
+    with open(top or os.path.join(REPO, 'rtl', 'mmu_admission.sv')) as f:
+        return 'v2' if re.search(r'parameter\s+int\s+PIPE\b', f.read()) else 'v1'
+
+
+DESIGN = design_of_rtl()
 
 
 def rtl_revision():
@@ -662,7 +688,10 @@ def run(cfg, lib=None, clock_ps=None, out='ppa-out', yosys_timeout=None, log=pri
     ys = os.path.join(out, 'synth.ys')
     script = yosys_generic_script(cfg, lib, out)
     # A generic netlist from the same script and RTL is reused (a stopped sweep resumes).
-    stamp = script + ''.join(f'{f} {os.path.getmtime(f)}\n' for f in RTL + RTL_INCLUDES)
+    mtimes = lambda: ''.join(f'{f} {os.path.getmtime(f)}\n' for f in RTL + RTL_INCLUDES)
+    stamp = script + mtimes()
+    # The revision yosys reads (a working tree may change during a long run).
+    rev = rtl_revision()
     stamp_file = os.path.join(out, 'generic.stamp')
     reuse = (lib is not None and os.path.isfile(os.path.join(out, 'generic.il')) and os.path.isfile(stamp_file)
              and open(stamp_file).read() == stamp)
@@ -679,13 +708,16 @@ def run(cfg, lib=None, clock_ps=None, out='ppa-out', yosys_timeout=None, log=pri
                            os.path.join(out, 'yosys.stdout'), 'yosys', timeout=yosys_timeout)
         with open(stamp_file, 'w') as f:
             f.write(stamp)
+    if mtimes() != stamp[len(script):]:
+        rev = (rev or 'unknown') + '+changed'
+        log('ppa: rtl/ changed while yosys read it: the revision is marked +changed')
     abc_used = None
     if lib is not None and not lib.get('constr') and lib.get('derived_constr'):
         lib = dict(lib, constr=os.path.join(out, 'derived.constr'))
         with open(lib['constr'], 'w') as f:
             f.write('set_driving_cell {}\nset_load {:.6g}\n'.format(*lib['derived_constr']))
     if lib is not None:
-        scripts = ABC_SCRIPTS if lib.get('constr') else [('fast', None)]
+        scripts = ABC_SCRIPTS[cfg.get('abc', 'fast')] if lib.get('constr') else [('fast', None)]
         for i, (name, script) in enumerate(scripts):
             ms = os.path.join(out, 'map.ys')
             with open(ms, 'w') as f:
@@ -705,7 +737,7 @@ def run(cfg, lib=None, clock_ps=None, out='ppa-out', yosys_timeout=None, log=pri
     core, csr = _core_and_csr(mods)
     ff_bits, comb_w = generic_breakdown(os.path.join(out, 'generic_src.v'))
     rep = dict(tool='scripts/ppa', config=cfg, clock_ps=clock_ps, design=DESIGN,
-               rtl_revision=rtl_revision(), rtl=[os.path.relpath(f, REPO) for f in RTL])
+               rtl_revision=rev, rtl=[os.path.relpath(f, REPO) for f in RTL])
     if lib is None:
         rep['mode'] = 'estimate-no-liberty'
         rep['note'] = ('ESTIMATE without a standard-cell library: transistor count from yosys '
@@ -761,7 +793,13 @@ def run(cfg, lib=None, clock_ps=None, out='ppa-out', yosys_timeout=None, log=pri
     sta_log = os.path.join(out, 'sta.log')
     t_sta, sta_exit = run_tool(['sta', '-no_init', '-no_splash', '-exit', tcl], sta_log, 'OpenSTA', allow_fail=True)
     with open(sta_log, errors='replace') as f:
-        sta = parse_sta(f.read(), unit_ps)
+        sta_text = f.read()
+    # A netlist statement OpenSTA could not read is left out of the timing graph.
+    sta_errors = sta_netlist_errors(sta_text)
+    if sta_errors:
+        raise PpaError(f"OpenSTA could not read {len(sta_errors)} statement(s) of the netlist; the first: "
+                       f"{sta_errors[0]} (log: {sta_log})")
+    sta = parse_sta(sta_text, unit_ps)
     worst_slack, slack_source = sta_worst_slack(sta, sta_exit)
     if worst_slack is None or not sta['endpoint']:
         raise PpaError(f"OpenSTA reported no timing path ({_exit_text(sta_exit)}); last lines of {sta_log}:\n"

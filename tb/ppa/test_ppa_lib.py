@@ -69,12 +69,40 @@ class DerivedConstraints(unittest.TestCase):
         lib = flow.resolve_library(self.path, pdk=self.tmp.name)
         self.assertEqual(lib['hilo'], ('conb_1', 'HI', 'conb_1', 'LO'))
 
+    def test_mapping_effort_picks_the_script_and_names_the_point(self):
+        self.assertIn('dch,-f;map,{D}', flow.ABC_SCRIPTS['dch'][0][1])
+        self.assertNotIn('dch', flow.ABC_SCRIPTS['fast'][0][1])
+        base = flow.config_tag(flow.make_config(8, 8, policies='dt', pipe=1, abc='fast'))
+        self.assertEqual(base, 'p8x8_cw16_po2_pr2_dt_di1_pipe')
+        self.assertEqual(flow.config_tag(flow.make_config(8, 8, policies='dt', pipe=1, abc='dch')), base + '_dch')
+        with self.assertRaises(flow.PpaError):
+            flow.make_config(8, 8, policies='dt', abc='best')
+
+    def test_pipe_0_leaves_the_parameter_unset_for_v1s_rtl(self):
+        s0 = flow.yosys_generic_script(flow.make_config(8, 8, policies='dt', pipe=0), None, self.tmp.name)
+        s1 = flow.yosys_generic_script(flow.make_config(8, 8, policies='dt', pipe=1), None, self.tmp.name)
+        self.assertNotIn('PIPE', s0)
+        self.assertIn('-set PIPE 1 ', s1)
+
+    def test_design_follows_the_rtl(self):
+        with tempfile.TemporaryDirectory() as d:
+            top = os.path.join(d, 'top.sv')
+            with open(top, 'w') as f:
+                f.write('module m #(parameter int DUAL_ISSUE = 1) ();\nendmodule\n')
+            self.assertEqual(flow.design_of_rtl(top), 'v1')
+            with open(top, 'w') as f:
+                f.write('module m #(\n  parameter int PIPE = 0,\n) ();\nendmodule\n')
+            self.assertEqual(flow.design_of_rtl(top), 'v2')
+        self.assertEqual(flow.DESIGN, 'v2')
+
     def test_mapping_script_uses_the_derived_constraints(self):
         lib = flow.resolve_library(self.path, pdk=self.tmp.name)
         lib = dict(lib, constr=os.path.join(self.tmp.name, 'derived.constr'))
         script = flow.yosys_map_script(lib, 1000, self.tmp.name, 'x.abc')
         self.assertIn(f"-constr {lib['constr']}", script)
         self.assertIn('hilomap -singleton -hicell conb_1 HI -locell conb_1 LO', script)
+        # OpenSTA drops an assign to a concatenation: the netlist has none.
+        self.assertIn('write_verilog -noattr -simple-lhs', script)
 
 
 @unittest.skipUnless(os.path.isfile(os.path.join(flow.default_pdk(), flow.LIBS['asap7']['synth'])),
@@ -128,9 +156,9 @@ class SweepDesigns(unittest.TestCase):
               '8,8,dt,1,asap7,1000.0,8000.0,1,1,0,0,0,0,0,0,3000,333.3,-2000,-1,1,a,b,,,16,2,2,16,16,10\n')
 
     @staticmethod
-    def report(policy, area, fmax, pipe=1):
+    def report(policy, area, fmax, pipe=1, abc='fast'):
         cats = {k: dict(total=1.0) for k in flow.CATEGORIES}
-        return dict(config=flow.make_config(8, 8, policies=policy, dual_issue=1, pipe=pipe), design='v2',
+        return dict(config=flow.make_config(8, 8, policies=policy, dual_issue=1, pipe=pipe, abc=abc), design='v2',
                     rtl_revision='abc1234', mode='liberty', breakdown=dict(categories=cats), cells=1, flip_flops=1,
                     area_um2=area, library=dict(name='asap7'), runtime_s=dict(total=5.0),
                     timing=dict(clock_ps=1000.0, fmax_mhz=fmax, wns_ps=0, tns_ps=0,
@@ -160,6 +188,12 @@ class SweepDesigns(unittest.TestCase):
         self.assertEqual(len(vs), 3)
         self.assertIn('| 8,000 | 10,000 | 1.25× | 333.3 | 700.0 | 2.10× |', vs[2])
         self.assertIn('abc1234', vs[2])
+
+    def test_v1_is_set_beside_v2_only_for_the_same_mapping_effort(self):
+        rows = self.rows([self.report('dt', 7000.0, 770.0, abc='dch')])
+        self.assertEqual(sorted((r['design'], r['abc']) for r in rows), [('v1', 'fast'), ('v2', 'dch')])
+        self.assertEqual(sweep.versus_v1(rows), '')
+        self.assertIn('| asap7/dch | v2 |', sweep.table(rows))
 
     def test_every_policy_against_dt_within_its_design(self):
         rows = self.rows([self.report('dt', 10000.0, 700.0), self.report('abm', 20000.0, 350.0)])
@@ -334,6 +368,13 @@ class StaLog(unittest.TestCase):
     def test_a_crash_before_any_path_has_no_slack(self):
         sta = flow.parse_sta('@@CRIT\n', 1000.0)
         self.assertEqual(flow.sta_worst_slack(sta, -11), (None, None))
+
+    def test_netlist_statements_sta_skipped_are_found(self):
+        log = ("Error: /x/netlist.v, line 4024748 syntax error, unexpected '{', expecting ID.\n"
+               + STA_COMPLETE)
+        self.assertEqual(flow.sta_netlist_errors(log),
+                         ["Error: /x/netlist.v, line 4024748 syntax error, unexpected '{', expecting ID."])
+        self.assertEqual(flow.sta_netlist_errors(STA_COMPLETE), [])
 
     def test_the_script_lists_the_endpoints_before_the_summary(self):
         tcl = flow.sta_script(dict(sta='x.lib'), 'netlist.v', 1.0)
