@@ -129,13 +129,14 @@ module mmu_adm_derive
   endfunction
 
   // sih: the headroom all lossless PGs may hold, the sum of their xoff (a sum over NQ
-  // CW-bit values: CW + QW bits).
+  // CW-bit values: CW + QW bits). Each term selected first, then one sum of all of them:
+  // yosys makes one multi-operand sum (a carry-save tree), where a select between the
+  // additions kept a chain of NQ adders (262 generic cells deep at 8 x 8).
   function automatic logic [HW-1:0] sih_hdrm_of(input logic [NPROF*CW-1:0] xoff, input logic [NQ*5-1:0] prof,
                                                 input logic [NQ-1:0] ll);
     sih_hdrm_of = '0;
-    for (int i = 0; i < NQ; i++) begin
-      if (ll[i]) sih_hdrm_of = sih_hdrm_of + HW'(xoff[prof[i*5 +: PFW]*CW +: CW]);
-    end
+    for (int i = 0; i < NQ; i++)
+      sih_hdrm_of = sih_hdrm_of + (ll[i] ? HW'(xoff[prof[i*5 +: PFW]*CW +: CW]) : HW'(0));
   endfunction
 
   if (POLICIES[mmu_adm_pkg::POLICY_REVERIE]) begin : g_rev_pool
