@@ -177,7 +177,41 @@ module mmu_adm_derive
     assign dsh_ins_o = '0;
   end
 
-  if (POLICIES[mmu_adm_pkg::POLICY_SIH]) begin : g_sih_hdrm
+  if (POLICIES[mmu_adm_pkg::POLICY_SIH] && PIPE != 0) begin : g_sih_hdrm_cnt
+    // With PIPE 1 the same sum as sum over the profiles of (lossless PGs on the profile) x
+    // (its xoff): NPROF counts, stepped at a queue map write's edge by the entry it replaces
+    // and the one it writes, and NPROF narrow products at the next edge. A sum over the NQ
+    // queues is log2(NQ) adder levels deep and grows with NQ in area (12,570 um2 at
+    // 64 x 8, ASAP7, the block alone); this is NPROF * (QW + 1) flip-flops, the NQ:1 read
+    // of the replaced entry and NPROF products.
+    localparam int NW = QW + 1;
+    logic [NPROF*NW-1:0] cnt;  // lossless PGs per ingress profile
+    function automatic logic [NPROF*NW-1:0] cnt_after(input logic [NPROF*NW-1:0] c);
+      logic [PFW-1:0] old_pf, new_pf;
+      logic old_ll;
+      old_pf = q_pg_prof_i[QW'(qmap_widx_i)*5 +: PFW];
+      old_ll = q_lossless_i[QW'(qmap_widx_i)];
+      new_pf = q_pg_prof_wd_i[PFW-1:0];
+      cnt_after = c;
+      if (old_ll) cnt_after[old_pf*NW +: NW] = cnt_after[old_pf*NW +: NW] - NW'(1);
+      if (q_lossless_wd_i) cnt_after[new_pf*NW +: NW] = cnt_after[new_pf*NW +: NW] + NW'(1);
+    endfunction
+    function automatic logic [HW-1:0] sum_of_products(input logic [NPROF*NW-1:0] c,
+                                                       input logic [NPROF*CW-1:0] xoff);
+      sum_of_products = '0;
+      for (int p = 0; p < NPROF; p++)
+        sum_of_products = sum_of_products + HW'(c[p*NW +: NW]) * HW'(xoff[p*CW +: CW]);
+    endfunction
+    always_ff @(posedge clk_i or negedge rst_ni) begin
+      if (!rst_ni) begin
+        cnt <= '0;
+        sih_hdrm_o <= '0;
+      end else begin
+        if (qmap_we_i) cnt <= cnt_after(cnt);
+        if (load) sih_hdrm_o <= sum_of_products(cnt, ip_xoff_i);
+      end
+    end
+  end else if (POLICIES[mmu_adm_pkg::POLICY_SIH]) begin : g_sih_hdrm
     always_ff @(posedge clk_i or negedge rst_ni) begin
       if (!rst_ni) sih_hdrm_o <= '0;
       else if (load) sih_hdrm_o <= sih_hdrm_of(xoff_after(), prof_after(), ll_after());
