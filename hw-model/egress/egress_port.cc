@@ -12,7 +12,7 @@ EgressPort::EgressPort(sc_core::sc_module_name name, uint32_t port, uint64_t lin
                        uint32_t dwrr_quantum)
     : sc_module(name), in("in"), to_link("to_link"), pause_export("pause_export"), mmu("mmu"),
       m_quantum(dwrr_quantum), m_port(port), m_q(kQueues), m_pause(link_bps) {
-  in.register_nb_transport_fw(this, &EgressPort::nb_transport_fw);
+  in.bind(*this);
   to_link.register_nb_transport_bw(this, &EgressPort::nb_transport_bw);
   pause_export.bind(*this);
   SC_HAS_PROCESS(EgressPort);
@@ -29,7 +29,7 @@ void EgressPort::end_of_elaboration() {
   m_mmu = mmu.operator->();
 }
 
-tlm::tlm_sync_enum EgressPort::nb_transport_fw(int, Packet& p, tlm::tlm_phase& phase, sc_core::sc_time&) {
+tlm::tlm_sync_enum EgressPort::nb_transport_fw(Packet& p, tlm::tlm_phase& phase, sc_core::sc_time&) {
   expect_begin_req(phase, name());
   if (p.kind != Packet::Kind::kData) {
     m_ctrl.push_back(&p);
@@ -155,14 +155,6 @@ uint64_t EgressPort::sendable_bits(uint64_t t) const {
     if ((m_queue_prios[size_t(q)] & prios) && !(m_wd_ignore >> q & 1)) held |= uint64_t(1) << q;
   return full & ~held;
 }
-
-namespace {
-// First set bit of `bits` at or after `from`, cyclically; -1: none.
-int first_from(uint64_t bits, int from) {
-  if (const uint64_t hi = bits & (~uint64_t(0) << from)) return __builtin_ctzll(hi);
-  return bits ? __builtin_ctzll(bits) : -1;
-}
-}  // namespace
 
 int EgressPort::pick_dwrr(uint64_t t) {
   if (m_bfc) return dwrr([&](int from) { return next_sendable(from, t); });
