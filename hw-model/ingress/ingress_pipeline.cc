@@ -9,10 +9,9 @@
 namespace mmusim {
 
 IngressPipeline::IngressPipeline(sc_core::sc_module_name name, IngressConfig cfg, PacketPool& pool)
-    : sc_module(name), from_link("from_link"), to_egress("to_egress"), pause("pause"), mmu("mmu"),
+    : sc_module(name), from_link("from_link", this), to_egress("to_egress"), pause("pause"), mmu("mmu"),
       m_cfg(std::move(cfg)), m_pool(pool), m_period(m_cfg.clock_period_ps),
       m_latency(uint64_t(m_cfg.pipeline_latency_cycles) * m_cfg.clock_period_ps), m_pipes(m_cfg.pipelines) {
-  from_link.register_nb_transport_fw(this, &IngressPipeline::nb_transport_fw);
   to_egress.register_nb_transport_bw(this, &IngressPipeline::nb_transport_bw);
 }
 

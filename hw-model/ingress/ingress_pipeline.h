@@ -12,7 +12,6 @@
 #include <systemc>
 #include <tlm>
 #include <tlm_utils/multi_passthrough_initiator_socket.h>
-#include <tlm_utils/multi_passthrough_target_socket.h>
 
 #include "bfc/bfc_if.h"
 #include "common/calendar.h"
@@ -25,7 +24,7 @@ namespace mmusim {
 
 class IngressPipeline : public sc_core::sc_module {
  public:
-  tlm_utils::multi_passthrough_target_socket<IngressPipeline, 32, PacketProtocol> from_link;  // per port
+  IndexedFrameSocket<IngressPipeline> from_link;  // per port, in binding order
   tlm_utils::multi_passthrough_initiator_socket<IngressPipeline, 32, PacketProtocol> to_egress;  // per port
   sc_core::sc_port<PauseIf, 0> pause;  // per port: received PFC frames
   sc_core::sc_port<AdmissionIf> mmu;
@@ -48,6 +47,7 @@ class IngressPipeline : public sc_core::sc_module {
   uint64_t pending_data() const { return m_arrivals_data + m_waiting; }
 
  private:
+  friend class IndexedFrameSocket<IngressPipeline>;
   tlm::tlm_sync_enum nb_transport_fw(int port, Packet& p, tlm::tlm_phase& ph, sc_core::sc_time& t);
   tlm::tlm_sync_enum nb_transport_bw(int, Packet&, tlm::tlm_phase&, sc_core::sc_time&) {
     return tlm::TLM_COMPLETED;
