@@ -27,6 +27,7 @@ uint64_t EgressPort::now() { return now_ps(); }
 void EgressPort::end_of_elaboration() {
   m_link = to_link.operator->();
   m_mmu = mmu.operator->();
+  if (bfc.size()) m_bfc_unit = bfc.operator->();
 }
 
 tlm::tlm_sync_enum EgressPort::nb_transport_fw(Packet& p, tlm::tlm_phase& phase, sc_core::sc_time&) {
@@ -266,7 +267,7 @@ void EgressPort::on_tx_done() {
   if (m_on_wire.kind == Packet::Kind::kData) {
     ++m_tx_data;
     m_mmu->depart(m_on_wire);
-    if (bfc.size()) bfc->depart(m_on_wire);
+    if (m_bfc_unit) m_bfc_unit->depart(m_on_wire);
   } else if (m_on_wire.kind == Packet::Kind::kBfc) {
     ++m_tx_bfc;
   } else {

@@ -137,14 +137,15 @@ class EgressPort : public sc_core::sc_module, public PauseIf, public FrameTarget
   uint8_t m_wd_ignore = 0, m_wd_drop = 0;
   uint32_t m_ctrl_len = 0;  // m_ctrl's size
   Calendar::Client m_cal;
-  uint64_t m_wake_at = 0;  // pending retry, 0 = none
+  BfcIf* m_bfc_unit = nullptr;  // bfc's interface when bound (the port's vector is far off)
   tlm::tlm_fw_transport_if<PacketProtocol>* m_link = nullptr;  // to_link's interface
   AdmissionIf* m_mmu = nullptr;                                 // mmu's interface
   uint64_t m_tx_data = 0;
-  uint64_t m_tx_pfc = 0;
-  uint64_t m_tx_bfc = 0;
   FrameHook m_tx_hook;
   PauseTimers m_pause;
+  uint64_t m_wake_at = 0;  // pending retry, 0 = none
+  uint64_t m_tx_pfc = 0;
+  uint64_t m_tx_bfc = 0;
   // What departs when serialisation ends: a copy of the fields departure reads, as the far
   // end may already own the frame.
   alignas(64) Packet m_on_wire;

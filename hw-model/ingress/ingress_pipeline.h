@@ -59,7 +59,7 @@ class IngressPipeline : public sc_core::sc_module {
   void decide(Packet* p);
   // An admitted frame joins its egress queue (through BFC) when the verdict takes effect.
   void forward(Packet* p);
-  void end_of_elaboration() override { m_verdict_delay = mmu->verdict_delay_ps(); }
+  void end_of_elaboration() override;
 
   const IngressConfig m_cfg;
   PacketPool& m_pool;
@@ -108,6 +108,10 @@ class IngressPipeline : public sc_core::sc_module {
   std::vector<Pipeline> m_pipes;
   uint32_t m_last_bytes = 0, m_last_cells = 0;  // cells of the last frame size seen
   uint64_t m_waiting = 0;  // frames waiting in the pipelines
+  // The bound interfaces a decision calls, here rather than in the ports' own (cold) lines.
+  AdmissionIf* m_mmu = nullptr;
+  BfcIf* m_bfc_unit = nullptr;  // when bound
+  std::vector<tlm::tlm_fw_transport_if<PacketProtocol>*> m_egress;  // to_egress, per port
   // The forwarding table, flat: a route per destination address from m_fib_base, so that
   // a frame's next hop is one load in one line (n next hops; n > 1: m_hops[first, first + n)).
   struct Route {
