@@ -149,7 +149,7 @@ function automatic logic [CW-1:0] pool_sum(input logic [CW-1:0] v, input logic r
   end
   ops[5*XW +: 6*XW] = {op_add(SW'(ig[0 +: CW])), op_add(SW'(ig[CW +: CW])), op_sub(SW'(ig[2*CW +: CW])),
                        op_add(SW'(eg[0 +: CW])), op_add(SW'(eg[CW +: CW])), op_sub(SW'(eg[2*CW +: CW]))};
-  ops[11*XW +: XW] = refund ? (SW+4)'(2) + (SW+4)'(mmu_adm_pkg::RF_ADD) : (SW+4)'(3);
+  ops[11*XW +: XW] = (SW+4)'(refund ? 2 + mmu_adm_pkg::RF_ADD : 3);
   r = csa_sum(ops);
   pool_sum = r[CW-1:0];
 endfunction
@@ -191,7 +191,7 @@ function automatic logic over_refund(input logic [SW-1:0] a, input logic [SW-1:0
   logic [XW-1:0] diff;  // each side below 6 * 2^SW (RF_ADD, RF_SUB <= 3): the sign is bit SW + 3
   logic [NOPS*XW-1:0] ops;
   ops = '0;
-  ops[0 +: 6*XW] = {op_add(d), op_add(e), op_sub(a), op_sub(b), op_sub(c), (SW+4)'(3) + (SW+4)'(mmu_adm_pkg::RF_SUB)};
+  ops[0 +: 6*XW] = {op_add(d), op_add(e), op_sub(a), op_sub(b), op_sub(c), (SW+4)'(3 + mmu_adm_pkg::RF_SUB)};
   for (int i = 0; i < mmu_adm_pkg::RF_ADD; i++) ops[(6+i)*XW +: XW] = op_add(SW'(rfp[i*CW +: CW]));
   for (int i = 0; i < mmu_adm_pkg::RF_SUB; i++)
     ops[(6+mmu_adm_pkg::RF_ADD+i)*XW +: XW] = op_sub(SW'(rfm[i*CW +: CW]));
