@@ -35,7 +35,9 @@ module mmu_adm_sonic #(`MMU_POL_PARAMS) (
   wire [SW-1:0] q_hdrm = SW'(v_hdrm_i);
   wire [SW-1:0] q_egr = SW'(v_egr_i);
   wire [SW-1:0] q_in = q_ing + q_hdrm;  // the PG's cells
-  // Refunds of the pools, which count modulo 2^CW.
+  // Charges and refunds of the pools, which count modulo 2^CW.
+  wire [CW-1:0] grow = CW'(grow_of(q_ing, n, ires_i));
+  wire [CW-1:0] egrow = CW'(grow_of(q_egr, n, eres_i));
   wire over_in = over(v_ing_i, cells_i, ires_i, ith_i, ipool_size, ipool_used, ipool_rfp, ipool_rfm, REFUND);
   wire over_eg = over(v_egr_i, cells_i, eres_i, eth_i, epool_size, epool_used, epool_rfp, epool_rfm, REFUND);
   wire [KW+1:0] hdrm_room = (KW+2)'(hdrm_cap_i) + (KW+2)'(rf_hdrm_used_i) - (KW+2)'(v_hdrm_used_i) - (KW+2)'(n);
@@ -139,24 +141,15 @@ module mmu_adm_sonic #(`MMU_POL_PARAMS) (
     assign rfm_pool_used_o[p*RFM*CW +: RFM*CW] = {ep_sub, ip_sub};
   end
 
-  // The shared counters' next values: a request's charge of its pools, the headroom pool
-  // and the total. A pool's candidates (admitted to the shared part: both growths; to
-  // headroom: the egress growth; dropped: none) are each one sum (pool_sum) of the view, the
-  // refunds and the growths' masked operands, the verdict selecting last.
-  wire [3*CW-1:0] ig_all = grow_terms(is_req_i, q_ing, n, ires_i);
-  wire [3*CW-1:0] eg_all = grow_terms(is_req_i, q_egr, n, eres_i);
+  // The shared counters' next values (counter_next): a request's charge of its pools,
+  // the headroom pool and the total.
   for (genvar p = 0; p < NPOOLS; p++) begin : g_pool
-    wire [3*CW-1:0] ig = ipool_i == PLW'(p) ? ig_all : '0;
-    wire [3*CW-1:0] eg = epool_i == PLW'(p) ? eg_all : '0;
-    wire [CW-1:0] v = v_pool_used_i[p*CW +: CW];
-    wire [RFP*CW-1:0] rfp = rfp_pool_used_i[p*RFP*CW +: RFP*CW];
-    wire [RFM*CW-1:0] rfm = rfm_pool_used_i[p*RFM*CW +: RFM*CW];
-    wire [CW-1:0] own = rf_pool_used[p*CW +: CW];
-    wire [CW-1:0] c_shared = pool_sum(v, REFUND, rfp, rfm, own, ig, eg);
-    wire [CW-1:0] c_hdrm = pool_sum(v, REFUND, rfp, rfm, own, '0, eg);
-    wire [CW-1:0] c_drop = pool_sum(v, REFUND, rfp, rfm, own, '0, '0);
-    assign pool_next[p*CW +: CW] = verdict == mmu_adm_pkg::VERDICT_SHARED ? c_shared :
-                                   verdict == mmu_adm_pkg::VERDICT_HEADROOM ? c_hdrm : c_drop;
+    wire [CW-1:0] ing = ipool_i == PLW'(p) ? grow : '0;
+    wire [CW-1:0] eg = epool_i == PLW'(p) ? egrow : '0;
+    wire [CW-1:0] v = !REFUND ? v_pool_used_i[p*CW +: CW] :
+                      less_refund(v_pool_used_i[p*CW +: CW], rfp_pool_used_i[p*RFP*CW +: RFP*CW],
+                                  rfm_pool_used_i[p*RFM*CW +: RFM*CW]);
+    assign pool_next[p*CW +: CW] = counter_next(v, '0, rf_pool_used[p*CW +: CW], ing + eg, eg, verdict);
   end
   assign n_pool_used = pool_next;
   assign n_hdrm_used = counter_next(v_hdrm_used_i, rf_hdrm_used_i, rf_hdrm_used, '0, CW'(n), verdict);
