@@ -1,13 +1,16 @@
-// Configuration-derived values of the threshold calculator: registers, loaded at the edge
-// of a CSR write to a field they come from, with the values the write leaves (the stored
-// fields, the written entry replaced by the CSR block's write port), so the packet path
-// reads a register and a derived value is never older than the fields it comes from (the
-// golden core recomputes them on every write, Policy::config_changed). The fields after
-// the write are formed, and the tables computed, by functions called in the clocked blocks
-// under the write's enable: in hardware the same logic in front of registers with an
-// enable; a simulator evaluates the loops over the queues only at such a write, not on
-// every input change. Each exists only with its policy. Reset: every field they come from
-// resets to 0, which gives 0 for each.
+// Configuration-derived values of the threshold calculator: registers loaded after a CSR
+// write to a field they come from, so the packet path reads a register (the golden core
+// recomputes them on every write, Policy::config_changed). With PIPE 0 they load at the
+// write's own edge from the values the write leaves (the stored fields, the written entry
+// replaced by the CSR block's write port): an operation decided in the next cycle reads
+// them. With PIPE 1 an operation taken in cycle t is decided in t + 1, so they load at the
+// edge after the write's from the stored fields alone: the first operation taken after the
+// write's cycle reads them, as it reads the threshold registers, and the CSR address and
+// write data are off their path. The tables are computed by functions called in the
+// clocked blocks under the load's enable: in hardware the same logic in front of registers
+// with an enable; a simulator evaluates the loops over the queues only at such a load,
+// not on every input change. Each exists only with its policy. Reset: every field they
+// come from resets to 0, which gives 0 for each.
 `default_nettype none
 
 module mmu_adm_derive
@@ -18,6 +21,7 @@ module mmu_adm_derive
   parameter int NPOOLS = 4,
   parameter int NPROF = 8,
   parameter logic [5:0] POLICIES = 6'b011111,
+  parameter int PIPE = 0,  // 1: load a cycle after the write, from the stored fields
   localparam int NQ = NPORTS * NPRIO,
   localparam int QW = NQ > 1 ? $clog2(NQ) : 1,
   localparam int PFW = NPROF > 1 ? $clog2(NPROF) : 1,
@@ -56,28 +60,38 @@ module mmu_adm_derive
 );
 
   /* verilator lint_off UNUSEDSIGNAL */
-  wire load = ip_pool_we_i || ip_xoff_we_i || qmap_we_i;
+  wire we = ip_pool_we_i || ip_xoff_we_i || qmap_we_i;
   /* verilator lint_on UNUSEDSIGNAL */
+  logic load;  // the registers' enable
+  if (PIPE != 0) begin : g_load_late
+    always_ff @(posedge clk_i or negedge rst_ni) begin
+      if (!rst_ni) load <= 1'b0;
+      else load <= we;
+    end
+  end else begin : g_load_now
+    assign load = we;
+  end
 
-  // The fields after this cycle's write: the stored entries, the written one replaced. Used
-  // under `load` only (an accepted write), so the entry is replaced when a write names its
-  // register (wsel): the registers' data then does not wait for the CSR block's refusal
-  // logic, only their enable does.
+  // The fields the registers load from: with PIPE 0 those after this cycle's write, the
+  // stored entries with the written one replaced. Used under `load` only (an accepted
+  // write), so the entry is replaced when a write names its register (wsel): the
+  // registers' data then does not wait for the CSR block's refusal logic, only their enable
+  // does. With PIPE 1 the stored fields, which hold the write by then.
   function automatic logic [NPROF*4-1:0] pools_after();
     pools_after = ip_pool_i;
-    if (ip_pool_wsel_i) pools_after[PFW'(ip_pool_widx_i)*4 +: 4] = ip_pool_wd_i;
+    if (PIPE == 0 && ip_pool_wsel_i) pools_after[PFW'(ip_pool_widx_i)*4 +: 4] = ip_pool_wd_i;
   endfunction
   function automatic logic [NPROF*CW-1:0] xoff_after();
     xoff_after = ip_xoff_i;
-    if (ip_xoff_wsel_i) xoff_after[PFW'(ip_xoff_widx_i)*CW +: CW] = ip_xoff_wd_i;
+    if (PIPE == 0 && ip_xoff_wsel_i) xoff_after[PFW'(ip_xoff_widx_i)*CW +: CW] = ip_xoff_wd_i;
   endfunction
   function automatic logic [NQ*5-1:0] prof_after();
     prof_after = q_pg_prof_i;
-    if (qmap_wsel_i) prof_after[QW'(qmap_widx_i)*5 +: 5] = q_pg_prof_wd_i;
+    if (PIPE == 0 && qmap_wsel_i) prof_after[QW'(qmap_widx_i)*5 +: 5] = q_pg_prof_wd_i;
   endfunction
   function automatic logic [NQ-1:0] ll_after();
     ll_after = q_lossless_i;
-    if (qmap_wsel_i) ll_after[QW'(qmap_widx_i)] = q_lossless_wd_i;
+    if (PIPE == 0 && qmap_wsel_i) ll_after[QW'(qmap_widx_i)] = q_lossless_wd_i;
   endfunction
 
   // reverie's one shared pool: the pool of the first lossless PG (else of PG 0), found by a
@@ -163,7 +177,41 @@ module mmu_adm_derive
     assign dsh_ins_o = '0;
   end
 
-  if (POLICIES[mmu_adm_pkg::POLICY_SIH]) begin : g_sih_hdrm
+  if (POLICIES[mmu_adm_pkg::POLICY_SIH] && PIPE != 0) begin : g_sih_hdrm_cnt
+    // With PIPE 1 the same sum as sum over the profiles of (lossless PGs on the profile) x
+    // (its xoff): NPROF counts, stepped at a queue map write's edge by the entry it replaces
+    // and the one it writes, and NPROF narrow products at the next edge. A sum over the NQ
+    // queues is log2(NQ) adder levels deep and grows with NQ in area (12,570 um2 at
+    // 64 x 8, ASAP7, the block alone); this is NPROF * (QW + 1) flip-flops, the NQ:1 read
+    // of the replaced entry and NPROF products.
+    localparam int NW = QW + 1;
+    logic [NPROF*NW-1:0] cnt;  // lossless PGs per ingress profile
+    function automatic logic [NPROF*NW-1:0] cnt_after(input logic [NPROF*NW-1:0] c);
+      logic [PFW-1:0] old_pf, new_pf;
+      logic old_ll;
+      old_pf = q_pg_prof_i[QW'(qmap_widx_i)*5 +: PFW];
+      old_ll = q_lossless_i[QW'(qmap_widx_i)];
+      new_pf = q_pg_prof_wd_i[PFW-1:0];
+      cnt_after = c;
+      if (old_ll) cnt_after[old_pf*NW +: NW] = cnt_after[old_pf*NW +: NW] - NW'(1);
+      if (q_lossless_wd_i) cnt_after[new_pf*NW +: NW] = cnt_after[new_pf*NW +: NW] + NW'(1);
+    endfunction
+    function automatic logic [HW-1:0] sum_of_products(input logic [NPROF*NW-1:0] c,
+                                                       input logic [NPROF*CW-1:0] xoff);
+      sum_of_products = '0;
+      for (int p = 0; p < NPROF; p++)
+        sum_of_products = sum_of_products + HW'(c[p*NW +: NW]) * HW'(xoff[p*CW +: CW]);
+    endfunction
+    always_ff @(posedge clk_i or negedge rst_ni) begin
+      if (!rst_ni) begin
+        cnt <= '0;
+        sih_hdrm_o <= '0;
+      end else begin
+        if (qmap_we_i) cnt <= cnt_after(cnt);
+        if (load) sih_hdrm_o <= sum_of_products(cnt, ip_xoff_i);
+      end
+    end
+  end else if (POLICIES[mmu_adm_pkg::POLICY_SIH]) begin : g_sih_hdrm
     always_ff @(posedge clk_i or negedge rst_ni) begin
       if (!rst_ni) sih_hdrm_o <= '0;
       else if (load) sih_hdrm_o <= sih_hdrm_of(xoff_after(), prof_after(), ll_after());

@@ -288,8 +288,8 @@ module mmu_admission
   /* verilator lint_on UNUSEDSIGNAL */
 
   // ---------------------------------------------------------------------------------
-  // Configuration-derived values (mmu_adm_derive): registers loaded at the edge of a CSR
-  // write from the fields the write leaves (the stored fields and the write port).
+  // Configuration-derived values (mmu_adm_derive): registers loaded after a CSR write (at
+  // its edge from the fields it leaves; with PIPE 1 at the next, from the stored fields).
   // ---------------------------------------------------------------------------------
   localparam int HW = CW + QW;
   logic                 ip_pool_we, ip_xoff_we, qmap_we, ip_pool_wsel, ip_xoff_wsel, qmap_wsel;
@@ -313,7 +313,7 @@ module mmu_admission
   logic [NPORTS*CW-1:0] dsh_ins;
   logic [HW-1:0]        sih_hdrm;
   mmu_adm_derive #(
-    .NPORTS(NPORTS), .NPRIO(NPRIO), .CW(CW), .NPOOLS(NPOOLS), .NPROF(NPROF), .POLICIES(POLICIES)
+    .NPORTS(NPORTS), .NPRIO(NPRIO), .CW(CW), .NPOOLS(NPOOLS), .NPROF(NPROF), .POLICIES(POLICIES), .PIPE(PIPE)
   ) u_derive (
     .clk_i, .rst_ni,
     .ip_pool_i(ip_pool), .ip_pool_we_i(ip_pool_we), .ip_pool_wsel_i(ip_pool_wsel), .ip_pool_widx_i(ip_pool_widx),

@@ -50,6 +50,13 @@ struct QueueMask {
   bool operator==(const QueueMask& o) const { return w == o.w; }
 };
 
+// First set bit of `bits` at or after `from` (< 64), cyclically; -1: none. A round robin
+// over at most 64 queues in one word.
+inline int first_from(uint64_t bits, int from) {
+  if (const uint64_t hi = bits & (~uint64_t(0) << from)) return __builtin_ctzll(hi);
+  return bits ? __builtin_ctzll(bits) : -1;
+}
+
 // BFC pause frame (bfc-nsdi22 §3.3.2): tells the upstream transmitter which of its queues
 // are paused. Every frame carries the whole bitmap of the sender's view of that upstream
 // port, so state is idempotent: a pause (counter 0->1), a resume (1->0) and the periodic

@@ -12,7 +12,6 @@
 
 #include <systemc>
 #include <tlm>
-#include <tlm_utils/multi_passthrough_target_socket.h>
 #include <tlm_utils/simple_initiator_socket.h>
 
 #include "bfc/bfc_if.h"
@@ -24,11 +23,11 @@
 
 namespace mmusim {
 
-class EgressPort : public sc_core::sc_module, public PauseIf {
+class EgressPort : public sc_core::sc_module, public PauseIf, public FrameTarget {
  public:
   static constexpr int kQueues = 8;
   // Frames to send: data from the ingress pipeline, PFC frames from the generator.
-  tlm_utils::multi_passthrough_target_socket<EgressPort, 32, PacketProtocol> in;
+  FrameTarget::Socket<0> in;
   tlm_utils::simple_initiator_socket<EgressPort, 32, PacketProtocol> to_link;
   sc_core::sc_export<PauseIf> pause_export;
   sc_core::sc_port<AdmissionIf> mmu;
@@ -75,7 +74,7 @@ class EgressPort : public sc_core::sc_module, public PauseIf {
   const QueueMask& bfc_paused() const { return m_bfc_paused; }
 
  private:
-  tlm::tlm_sync_enum nb_transport_fw(int id, Packet& p, tlm::tlm_phase& phase, sc_core::sc_time& t);
+  tlm::tlm_sync_enum nb_transport_fw(Packet& p, tlm::tlm_phase& phase, sc_core::sc_time& t) override;
   tlm::tlm_sync_enum nb_transport_bw(Packet&, tlm::tlm_phase&, sc_core::sc_time&) {
     return tlm::TLM_COMPLETED;
   }
@@ -138,14 +137,15 @@ class EgressPort : public sc_core::sc_module, public PauseIf {
   uint8_t m_wd_ignore = 0, m_wd_drop = 0;
   uint32_t m_ctrl_len = 0;  // m_ctrl's size
   Calendar::Client m_cal;
-  uint64_t m_wake_at = 0;  // pending retry, 0 = none
+  BfcIf* m_bfc_unit = nullptr;  // bfc's interface when bound (the port's vector is far off)
   tlm::tlm_fw_transport_if<PacketProtocol>* m_link = nullptr;  // to_link's interface
   AdmissionIf* m_mmu = nullptr;                                 // mmu's interface
   uint64_t m_tx_data = 0;
-  uint64_t m_tx_pfc = 0;
-  uint64_t m_tx_bfc = 0;
   FrameHook m_tx_hook;
   PauseTimers m_pause;
+  uint64_t m_wake_at = 0;  // pending retry, 0 = none
+  uint64_t m_tx_pfc = 0;
+  uint64_t m_tx_bfc = 0;
   // What departs when serialisation ends: a copy of the fields departure reads, as the far
   // end may already own the frame.
   alignas(64) Packet m_on_wire;

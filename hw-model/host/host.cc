@@ -12,7 +12,7 @@ Host::Host(sc_core::sc_module_name name, uint32_t index, uint64_t rate_bps, Flow
            PacketPool& pool)
     : sc_module(name), rx("rx"), tx("tx"), m_index(index), m_rate_bps(rate_bps), m_flows(flows),
       m_pool(pool), m_pause(rate_bps), m_ready(8) {
-  rx.register_nb_transport_fw(this, &Host::on_rx_fw);
+  rx.bind(*this);
   tx.register_nb_transport_bw(this, &Host::on_tx_bw);
 }
 
@@ -64,7 +64,7 @@ void Host::enqueue(uint32_t id, uint64_t eligible_ps, uint64_t now) {
   else ready_push(queue_of(id), id);
 }
 
-tlm::tlm_sync_enum Host::on_rx_fw(int, Packet& p, tlm::tlm_phase& ph, sc_core::sc_time& t) {
+tlm::tlm_sync_enum Host::nb_transport_fw(Packet& p, tlm::tlm_phase& ph, sc_core::sc_time& t) {
   expect_begin_req(ph, name());
   if (p.kind == Packet::Kind::kData) ++m_rx_data_pending;
   m_cal.at<&Host::on_rx>(now_ps() + t.value(), Phase::kArrival, this, &p);
@@ -284,10 +284,16 @@ void Host::try_send() {
   for (;;) {
     // The first non-empty queue that may send, from m_rr on, cyclically.
     prio = -1;
-    for (int q = int(m_ready_bits.next(uint32_t(m_rr))); q < nq && prio < 0; q = int(m_ready_bits.next(uint32_t(q + 1))))
-      if (!queue_paused(size_t(q), now)) prio = q;
-    for (int q = int(m_ready_bits.next(0)); q < m_rr && prio < 0; q = int(m_ready_bits.next(uint32_t(q + 1))))
-      if (!queue_paused(size_t(q), now)) prio = q;
+    if (!m_bfc) {
+      // A queue per priority, eight: which may send is one word (the queue scan cost some
+      // 50 instructions a frame).
+      prio = first_from(m_ready_bits.w[0] & ~uint64_t(m_pause.paused_mask(now)), m_rr);
+    } else {
+      for (int q = int(m_ready_bits.next(uint32_t(m_rr))); q < nq && prio < 0; q = int(m_ready_bits.next(uint32_t(q + 1))))
+        if (!queue_paused(size_t(q), now)) prio = q;
+      for (int q = int(m_ready_bits.next(0)); q < m_rr && prio < 0; q = int(m_ready_bits.next(uint32_t(q + 1))))
+        if (!queue_paused(size_t(q), now)) prio = q;
+    }
     if (prio < 0) {
       uint8_t blocked = 0;  // priorities whose PFC pause holds a queue
       for (int q = int(m_ready_bits.next(0)); q < nq; q = int(m_ready_bits.next(uint32_t(q + 1))))

@@ -16,7 +16,6 @@
 #include <systemc>
 #include <tlm>
 #include <tlm_utils/simple_initiator_socket.h>
-#include <tlm_utils/multi_passthrough_target_socket.h>
 
 #include "common/protocol.h"
 #include "bfc/bfc_frame.h"
@@ -30,9 +29,9 @@
 
 namespace mmusim {
 
-class Host : public sc_core::sc_module {
+class Host : public sc_core::sc_module, public FrameTarget {
  public:
-  tlm_utils::multi_passthrough_target_socket<Host, 32, PacketProtocol, 1> rx;
+  FrameTarget::Socket<> rx;
   tlm_utils::simple_initiator_socket<Host, 32, PacketProtocol> tx;
 
   Host(sc_core::sc_module_name name, uint32_t index, uint64_t rate_bps, FlowTable& flows, PacketPool& pool);
@@ -62,7 +61,7 @@ class Host : public sc_core::sc_module {
   const TransportCounters& transport_counters(TransportKind k) const { return m_tc[size_t(k)]; }
 
  private:
-  tlm::tlm_sync_enum on_rx_fw(int, Packet& p, tlm::tlm_phase& ph, sc_core::sc_time& t);
+  tlm::tlm_sync_enum nb_transport_fw(Packet& p, tlm::tlm_phase& ph, sc_core::sc_time& t) override;  // rx
   tlm::tlm_sync_enum on_tx_bw(Packet&, tlm::tlm_phase&, sc_core::sc_time&) { return tlm::TLM_COMPLETED; }
   void on_rx(Packet* p);
   void try_send();

@@ -9,11 +9,17 @@
 namespace mmusim {
 
 IngressPipeline::IngressPipeline(sc_core::sc_module_name name, IngressConfig cfg, PacketPool& pool)
-    : sc_module(name), from_link("from_link"), to_egress("to_egress"), pause("pause"), mmu("mmu"),
+    : sc_module(name), from_link("from_link", this), to_egress("to_egress"), pause("pause"), mmu("mmu"),
       m_cfg(std::move(cfg)), m_pool(pool), m_period(m_cfg.clock_period_ps),
       m_latency(uint64_t(m_cfg.pipeline_latency_cycles) * m_cfg.clock_period_ps), m_pipes(m_cfg.pipelines) {
-  from_link.register_nb_transport_fw(this, &IngressPipeline::nb_transport_fw);
   to_egress.register_nb_transport_bw(this, &IngressPipeline::nb_transport_bw);
+}
+
+void IngressPipeline::end_of_elaboration() {
+  m_mmu = mmu.operator->();
+  m_verdict_delay = m_mmu->verdict_delay_ps();
+  if (bfc.size()) m_bfc_unit = bfc.operator->();
+  for (unsigned i = 0; i < to_egress.size(); ++i) m_egress.push_back(to_egress[int(i)]);
 }
 
 void IngressPipeline::add_route(uint32_t dst_ip, const std::vector<uint16_t>& ports) {
@@ -156,7 +162,7 @@ uint64_t IngressPipeline::received_data() const {
 }
 
 void IngressPipeline::decide(Packet* p) {
-  if (!mmu->admit(*p)) {
+  if (!m_mmu->admit(*p)) {
     m_pool.put(p);
     return;
   }
@@ -165,10 +171,10 @@ void IngressPipeline::decide(Packet* p) {
 }
 
 void IngressPipeline::forward(Packet* p) {
-  if (bfc.size()) bfc->enqueue(*p);  // BFC queue assignment and backpressure
+  if (m_bfc_unit) m_bfc_unit->enqueue(*p);  // BFC queue assignment and backpressure
   tlm::tlm_phase ph = tlm::BEGIN_REQ;
   sc_core::sc_time t = sc_core::SC_ZERO_TIME;
-  to_egress[p->out_port]->nb_transport_fw(*p, ph, t);
+  m_egress[p->out_port]->nb_transport_fw(*p, ph, t);
 }
 
 }  // namespace mmusim

@@ -12,7 +12,6 @@
 #include <systemc>
 #include <tlm>
 #include <tlm_utils/multi_passthrough_initiator_socket.h>
-#include <tlm_utils/multi_passthrough_target_socket.h>
 
 #include "bfc/bfc_if.h"
 #include "common/calendar.h"
@@ -25,7 +24,7 @@ namespace mmusim {
 
 class IngressPipeline : public sc_core::sc_module {
  public:
-  tlm_utils::multi_passthrough_target_socket<IngressPipeline, 32, PacketProtocol> from_link;  // per port
+  IndexedFrameSocket<IngressPipeline> from_link;  // per port, in binding order
   tlm_utils::multi_passthrough_initiator_socket<IngressPipeline, 32, PacketProtocol> to_egress;  // per port
   sc_core::sc_port<PauseIf, 0> pause;  // per port: received PFC frames
   sc_core::sc_port<AdmissionIf> mmu;
@@ -48,6 +47,7 @@ class IngressPipeline : public sc_core::sc_module {
   uint64_t pending_data() const { return m_arrivals_data + m_waiting; }
 
  private:
+  friend class IndexedFrameSocket<IngressPipeline>;
   tlm::tlm_sync_enum nb_transport_fw(int port, Packet& p, tlm::tlm_phase& ph, sc_core::sc_time& t);
   tlm::tlm_sync_enum nb_transport_bw(int, Packet&, tlm::tlm_phase&, sc_core::sc_time&) {
     return tlm::TLM_COMPLETED;
@@ -59,7 +59,7 @@ class IngressPipeline : public sc_core::sc_module {
   void decide(Packet* p);
   // An admitted frame joins its egress queue (through BFC) when the verdict takes effect.
   void forward(Packet* p);
-  void end_of_elaboration() override { m_verdict_delay = mmu->verdict_delay_ps(); }
+  void end_of_elaboration() override;
 
   const IngressConfig m_cfg;
   PacketPool& m_pool;
@@ -108,6 +108,10 @@ class IngressPipeline : public sc_core::sc_module {
   std::vector<Pipeline> m_pipes;
   uint32_t m_last_bytes = 0, m_last_cells = 0;  // cells of the last frame size seen
   uint64_t m_waiting = 0;  // frames waiting in the pipelines
+  // The bound interfaces a decision calls, here rather than in the ports' own (cold) lines.
+  AdmissionIf* m_mmu = nullptr;
+  BfcIf* m_bfc_unit = nullptr;  // when bound
+  std::vector<tlm::tlm_fw_transport_if<PacketProtocol>*> m_egress;  // to_egress, per port
   // The forwarding table, flat: a route per destination address from m_fib_base, so that
   // a frame's next hop is one load in one line (n next hops; n > 1: m_hops[first, first + n)).
   struct Route {

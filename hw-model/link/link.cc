@@ -7,10 +7,10 @@ namespace mmusim {
 Link::Link(sc_core::sc_module_name name, uint64_t rate_bps, uint64_t delay_ps, uint32_t overhead_bytes)
     : sc_module(name), in("in"), out("out"), m_overhead_bytes(overhead_bytes), m_rate_bps(rate_bps),
       m_delay_ps(delay_ps) {
-  in.register_nb_transport_fw(this, &Link::nb_transport_fw);
+  in.bind(*this);
 }
 
-tlm::tlm_sync_enum Link::nb_transport_fw(int, Packet& p, tlm::tlm_phase& phase, sc_core::sc_time& t) {
+tlm::tlm_sync_enum Link::nb_transport_fw(Packet& p, tlm::tlm_phase& phase, sc_core::sc_time& t) {
   expect_begin_req(phase, name());
   const uint64_t wire = uint64_t(p.bytes) + m_overhead_bytes;
   if (wire != m_last_wire) {  // frames mostly repeat a size: reuse its times

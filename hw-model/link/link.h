@@ -4,15 +4,14 @@
 #include <systemc>
 #include <tlm>
 #include <tlm_utils/simple_initiator_socket.h>
-#include <tlm_utils/multi_passthrough_target_socket.h>
 
 #include "common/protocol.h"
 
 namespace mmusim {
 
-class Link : public sc_core::sc_module {
+class Link : public sc_core::sc_module, public FrameTarget {
  public:
-  tlm_utils::multi_passthrough_target_socket<Link, 32, PacketProtocol, 1> in;
+  FrameTarget::Socket<> in;
   tlm_utils::simple_initiator_socket<Link, 32, PacketProtocol> out;
 
   Link(sc_core::sc_module_name name, uint64_t rate_bps, uint64_t delay_ps, uint32_t overhead_bytes);
@@ -24,7 +23,7 @@ class Link : public sc_core::sc_module {
   uint64_t wire_bytes() const { return m_wire_bytes; }
 
  private:
-  tlm::tlm_sync_enum nb_transport_fw(int, Packet& p, tlm::tlm_phase& phase, sc_core::sc_time& t);
+  tlm::tlm_sync_enum nb_transport_fw(Packet& p, tlm::tlm_phase& phase, sc_core::sc_time& t) override;
   void end_of_elaboration() override { m_out = out.operator->(); }
 
   // What a frame reads and counts, in one cache line. Serialisation, and serialisation

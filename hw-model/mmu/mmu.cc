@@ -4,6 +4,7 @@
 #include <charconv>
 
 #include <limits>
+#include <type_traits>
 
 #include "common/sim_time.h"
 #include "common/splitmix.h"
@@ -199,14 +200,19 @@ void Mmu::update_stats(uint64_t t) {
   const uint64_t th_ly =
       m_ly_port < 0 ? 0 : threshold_cells(m_th_ly, false, uint32_t(m_ly_port), uint32_t(m_ly_prio), pools) * cell;
   TimeWeightedGroup::Instant at = m_stats.at(t);
-  at.set(kLossless, m_ll * cell);
-  at.set(kLossy, m_ly * cell);
-  at.set(kHeadroom, m_hd * cell);
-  at.set(kTotal, m_core.total_used() * cell);
-  at.set(kThLossless, th_ll);
-  at.set(kThLossy, th_ly);
   const uint64_t* pool = m_core.pools_used().data();
-  for (size_t i = 0, n = m_npools; i < n; ++i) at.set(kPools + i, pool[i] * cell);
+  const auto set_all = [&](auto common) __attribute__((always_inline)) {
+    constexpr bool c = decltype(common)::value;
+    at.set<c>(kLossless, m_ll * cell);
+    at.set<c>(kLossy, m_ly * cell);
+    at.set<c>(kHeadroom, m_hd * cell);
+    at.set<c>(kTotal, m_core.total_used() * cell);
+    at.set<c>(kThLossless, th_ll);
+    at.set<c>(kThLossy, th_ly);
+    for (size_t i = 0, n = m_npools; i < n; ++i) at.set<c>(kPools + i, pool[i] * cell);
+  };
+  if (at.common()) set_all(std::true_type{});
+  else set_all(std::false_type{});
   if (m_trace_mmu) mirror();
 }
 

@@ -2,6 +2,7 @@
 cells and ABC script of the library it is, or ones derived from its own cells), the area
 breakdown from the synthesis hierarchy, and the sweep's run-time estimate."""
 import json
+import subprocess
 import os
 import sys
 import tempfile
@@ -380,6 +381,27 @@ class StaLog(unittest.TestCase):
         tcl = flow.sta_script(dict(sta='x.lib'), 'netlist.v', 1.0)
         self.assertLess(tcl.index('@@ENDS'), tcl.index('report_wns'))
         self.assertLess(tcl.index('@@CRIT'), tcl.index('@@ENDS'))
+
+
+class BlockScript(unittest.TestCase):
+    """scripts/ppa-block refuses bad arguments and a missing PDK with exit 2 and a message."""
+    SCRIPT = os.path.join(os.path.dirname(__file__), '..', '..', 'scripts', 'ppa-block')
+
+    def run_block(self, args, env=None):
+        return subprocess.run([self.SCRIPT] + args, capture_output=True, text=True, env=env, timeout=30)
+
+    def test_wrong_argument_count_is_a_usage_error(self):
+        r = self.run_block(['out'])
+        self.assertEqual(r.returncode, 2)
+        self.assertIn('usage: scripts/ppa-block', r.stderr)
+
+    def test_a_missing_pdk_is_named(self):
+        with tempfile.TemporaryDirectory() as d:
+            env = dict(os.environ, PDK=os.path.join(d, 'nopdk'))
+            r = self.run_block([os.path.join(d, 'out'), 'mmu_adm_derive', '-set NPORTS 8'], env)
+        self.assertEqual(r.returncode, 2)
+        self.assertIn('nopdk', r.stderr)
+        self.assertIn('set PDK', r.stderr)
 
 
 if __name__ == '__main__':

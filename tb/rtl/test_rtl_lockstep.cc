@@ -5,6 +5,7 @@
 // waveform next to the test binary.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <deque>
 #include <functional>
@@ -753,6 +754,65 @@ void random_suite(const UnitParams& p, int configs, uint64_t per_config, const c
               tag, (unsigned long long)total.requests, (unsigned long long)total.releases,
               (unsigned long long)(total.csr_writes + total.csr_refused), (unsigned long long)total.csr_refused,
               (unsigned long long)total.policy_changes, configs);
+}
+
+// sih's headroom capacity, the sum of xoff over the lossless PGs, after random queue map
+// writes (the unit with PIPE 1 keeps it as lossless PGs per profile x the profile's xoff,
+// mmu_adm_derive). A binds it: A (port 0) fills 50 cells of headroom on profile 0 (xoff
+// 50), then xoff 0 -> 1 and xoff 1 -> 60 under traffic leave a capacity of n0 + 60 for
+// n0 lossless PGs on profile 0 and B (port 1), the only one on profile 1: B's headroom
+// takes n0 + 60 - 50 cells (under its own xoff, 60) and the next is a headroom drop.
+template <class M>
+void sih_capacity_after_map_writes(const UnitParams& p, uint64_t seed) {
+  namespace R = admission::regs;
+  admission::CoreConfig c = directed_config(p, "sih");
+  c.ingress_profiles[1] = c.ingress_profiles[0];
+  Lockstep<M> ls(c, p);
+  std::mt19937_64 rng(seed);
+  const uint32_t nq = p.nports * p.nprio, a = 0 * p.nprio + kLl, b = 1 * p.nprio + kLl;
+  const uint32_t eprof = 1u << R::QMAP_QUEUE_PROFILE_LSB;  // egress profiles as directed_config's
+  const uint32_t want_n0 = 1 + uint32_t(rng() % 40);
+  std::vector<uint32_t> order(nq);
+  for (uint32_t q = 0; q < nq; ++q) order[q] = q;
+  std::shuffle(order.begin(), order.end(), rng);
+  uint32_t n0 = 0;
+  for (int pass = 0; pass < 2; ++pass) {  // twice: the second pass replaces every entry again
+    n0 = 0;
+    for (const uint32_t q : order) {
+      bool ll = false;
+      uint32_t prof = uint32_t(rng() % 2);
+      if (q == a) ll = true, prof = 0;
+      else if (q == b) ll = true, prof = 1;
+      else if (n0 + 1 < want_n0 && rng() % 2) ll = true, prof = 0;
+      n0 += ll && prof == 0;
+      const uint32_t eq = (q % p.nprio == kLl) ? 0 : eprof;
+      ASSERT_TRUE(ls.csr_write(R::QMAP_ADDR + q, prof << R::QMAP_PG_PROFILE_LSB | eq | uint32_t(ll) << R::QMAP_LOSSLESS_LSB));
+    }
+  }
+  uint32_t a_hdrm = 0;
+  for (int i = 0; i < 1000 && a_hdrm < 50; ++i) a_hdrm += ls.admit({0, 1, uint8_t(kLl), 1, 0}).verdict == Verdict::kAdmitHeadroom;
+  ASSERT_EQ(a_hdrm, 50u);
+  ASSERT_TRUE(ls.csr_write(R::IPROF_XOFF_ADDR + 0 * R::IPROF_STRIDE, 1));
+  ASSERT_TRUE(ls.csr_write(R::IPROF_XOFF_ADDR + 1 * R::IPROF_STRIDE, 60));
+  uint32_t b_hdrm = 0;
+  admission::Result r{};
+  for (int i = 0; i < 1000; ++i) {
+    r = ls.admit({1, 2, uint8_t(kLl), 1, 0});
+    if (r.verdict == Verdict::kDrop) break;
+    b_hdrm += r.verdict == Verdict::kAdmitHeadroom;
+  }
+  EXPECT_EQ(b_hdrm, n0 + 10) << "n0 " << n0;
+  EXPECT_EQ(r.reason, admission::DropReason::kHeadroom);
+  expect_clean(ls);
+}
+
+TEST(DirectedWrites, SihHeadroomCapacityFollowsQueueMapWrites) {
+  const uint64_t seed = suite_seed();
+  std::printf("sih capacity: MMUSIM_SEED=%llu\n", (unsigned long long)seed);
+  for (uint64_t k = 0; k < 3; ++k) {
+    sih_capacity_after_map_writes<Vmmu_pmid>(kPipeMid, seed + k);
+    sih_capacity_after_map_writes<Vmmu_mid>(kMid, seed + k);
+  }
 }
 
 TEST(RandomLockstep, SmallUnit4x4Counters16) { random_suite<Vmmu_small>(kSmall, 30, 12000, "small"); }

@@ -66,10 +66,12 @@ void random_streams(int runs, int time_shift, int value_shift) {
     TimeWeightedGroup g(n, start, end, bucket);
     std::vector<TimeWeighted> ref(n, TimeWeighted(start, end, bucket));
     uint64_t t = 0;
+    // Every other run sets through an Instant as the MMU does: its common path when common().
+    const bool by_instant = run % 2;
     for (int op = 0; op < 300; ++op) {
       if (rng() % 4) t += (rng() % 200) << time_shift | rng() % 3;  // several changes at one instant too
       if (t < start && rng() % 8 == 0) t = start;  // changes at the window's first instant
-      g.advance(t);
+      TimeWeightedGroup::Instant at = g.at(t);
       for (size_t i = 0; i < n; ++i) {
         if (rng() % 3) continue;
         // Kept values now and then: a kept value still counts at the window's first instant;
@@ -78,7 +80,9 @@ void random_streams(int runs, int time_shift, int value_shift) {
                            : rng() % 4 == 0 ? ref[i].value()
                            : rng() % 4 == 0 ? ref[i].value() + rng() % 3
                                             : (rng() % 2000) << value_shift | rng() % 1000;
-        g.set(i, v);
+        if (!by_instant) g.set(i, v);
+        else if (at.common()) at.set<true>(i, v);
+        else at.set(i, v);
         ref[i].set(t, v);
       }
     }
