@@ -4,7 +4,7 @@ results page that puts our numbers beside the paper's.
   python3 -m traffic.experiments NAME [--out DIR (default experiments-out)] [--doc docs/results.md] [--full] [--jobs N]
 
 NAME: reverie-fig2, reverie-fig7, reverie-fig7-cc (Fig. 7 with DCQCN and Cubic), reverie-fig7-fabric
-(the same on the paper's 256-host fabric), reverie-fig7-paper (that at the paper's query rate), reverie-fig8, reverie-fig8-cc, reverie-fig8-fabric, reverie-fig9, reverie-fig10,
+(the same on the paper's 256-host fabric), reverie-fig7-paper (that at the paper's query rate), reverie-fig7-artifact (that for the artifact's 3 s), reverie-fig8, reverie-fig8-cc, reverie-fig8-fabric, reverie-fig9, reverie-fig10,
 reverie-fig10-cc, reverie-fig10-fabric, reverie-fig11, reverie-fig11-fabric, reverie-fig12, reverie-fig12-fabric, dsh-fig11b, bb-fig6, bb-fig7, bfc-fig7, or all.
 Default size is quick (CI); --full runs longer, finer grids and more seeds. Hosts are
 open loop except in the -cc, -fabric, fig9, fig11 and fig12 experiments (the paper's DCQCN
@@ -19,13 +19,15 @@ from traffic.experiments.bb import bb_fig6, bb_fig7
 from traffic.experiments.bfc import bfc_fig7
 from traffic.experiments.common import set_work_dir, update_doc
 from traffic.experiments.dsh import dsh_fig11b
-from traffic.experiments.reverie import (reverie_fig2, reverie_fig7, reverie_fig7_cc, reverie_fig7_fabric, reverie_fig7_paper, reverie_fig8,
+from traffic.experiments.reverie import (reverie_fig2, reverie_fig7, reverie_fig7_cc, reverie_fig7_fabric, reverie_fig7_paper,
+                                         reverie_fig7_artifact, reverie_fig8,
                                          reverie_fig8_cc, reverie_fig8_fabric, reverie_fig9, reverie_fig10, reverie_fig10_cc, reverie_fig10_fabric,
                                          reverie_fig11, reverie_fig11_fabric, reverie_fig12,
                                          reverie_fig12_fabric)
 
 EXPERIMENTS = {"reverie-fig2": reverie_fig2, "reverie-fig7": reverie_fig7, "reverie-fig7-cc": reverie_fig7_cc,
                "reverie-fig7-fabric": reverie_fig7_fabric, "reverie-fig7-paper": reverie_fig7_paper,
+               "reverie-fig7-artifact": reverie_fig7_artifact,
                "reverie-fig8": reverie_fig8,
                "reverie-fig8-cc": reverie_fig8_cc, "reverie-fig9": reverie_fig9, "reverie-fig10-cc": reverie_fig10_cc,
                "reverie-fig10-fabric": reverie_fig10_fabric,

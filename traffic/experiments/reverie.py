@@ -1065,12 +1065,26 @@ def reverie_fig7_paper(out, mmusim, jobs, full):
     """Fig. 7 at 80 % load on the fabric at the paper's query rate, 2 queries/s/server (the
     -fabric experiments compress time 10 x): flows start in the first `launch` ms, the run goes on
     for a tail so that they finish; one run at a time (each is long)."""
-    launch_us, tail_us, qps = (300_000 if full else 10_000), 10_000, 2.0
-    seeds = [1, 2] if full else [1]
-    name = "reverie-fig7-paper"
+    return fig7_at_paper_rate(out, mmusim, "reverie-fig7-paper", "pap", 300_000 if full else 10_000, 10_000,
+                              [1, 2] if full else [1], full,
+                              "Reverie Fig. 7 on the 256-host fabric at the paper's query rate")
+
+
+def reverie_fig7_artifact(out, mmusim, jobs, full):
+    """reverie-fig7-paper for as long as the artifact simulates: flows launched for 2 s, 1 s more
+    for them to finish (quick: 10 ms and 10 ms); one seed, one run at a time."""
+    return fig7_at_paper_rate(out, mmusim, "reverie-fig7-artifact", "art", 2_000_000 if full else 10_000,
+                              1_000_000 if full else 10_000, [1], full,
+                              "Reverie Fig. 7 on the 256-host fabric for the artifact's length")
+
+
+def fig7_at_paper_rate(out, mmusim, name, prefix, launch_us, tail_us, seeds, full, title):
+    """Fig. 7's 80 % point on the fabric at 2 queries/s/server, flows launched for launch_us and
+    tail_us more simulated; scenario and trace names start with prefix."""
+    qps = 2.0
 
     def make(x, s):
-        return paper_scenario(f"pap-l{int(x * 100)}-s{s}", x, 2_000_000, launch_us + tail_us, s,
+        return paper_scenario(f"{prefix}-l{int(x * 100)}-s{s}", x, 2_000_000, launch_us + tail_us, s,
                               os.path.join(work_dir(out), "traces"), queries_per_s=qps, launch_us=launch_us)
     runs = []
     for seed in seeds:
@@ -1109,7 +1123,7 @@ def reverie_fig7_paper(out, mmusim, jobs, full):
                             ("fct_vs_dt", "incast_fct_mean_us", "dt"), ("fct_vs_abm", "incast_fct_mean_us", "abm"),
                             ("short_vs_dt", "short_slowdown_p99", "dt")):
         red[key] = pct_less(by["reverie"][col], by[other][col])
-    text = f"""## Reverie Fig. 7 on the 256-host fabric at the paper's query rate
+    text = f"""## {title}
 
 `python3 -m traffic.experiments {name} --out docs/results --doc docs/results.md{' --full' if full else ''}`:
 `paper_scenario` as `reverie-fig7-fabric` (80 % websearch, Cubic, lossy; 2 MB DCQCN query-response
