@@ -106,12 +106,6 @@ void AdmissionCore::cycle_begin() {
   if (!m_cfg.thresholds.zero_latency) m_tb.begin();
 }
 
-void AdmissionCore::cycle_end(bool csr_write) {
-  if (!m_cfg.thresholds.zero_latency) m_tb.end(csr_write, m_cfg.thresholds.period_cycles);
-  // A CSR write: the next operation is decided pipe cycles after it is taken.
-  if (csr_write) m_pending = m_cfg.pipe;
-}
-
 void AdmissionCore::idle(uint64_t cycles) {
   m_pending += cycles;
   if (m_pending <= m_cfg.pipe) return;
@@ -186,25 +180,8 @@ void AdmissionCore::load_state(const ArchState& s) {
   sync_thresholds();
 }
 
-void AdmissionCore::check(uint32_t in, uint32_t out, uint8_t prio, uint8_t queue, const char* what) const {
-  if (in >= m_cfg.ports || out >= m_cfg.ports || prio >= m_cfg.prios || queue >= m_cfg.prios)
-    throw std::out_of_range(std::string(what) + " names a port or priority out of range");
-}
-
-Result AdmissionCore::admit(const Request& r) {
-  check(r.in_port, r.out_port, r.prio, r.egress_queue(), "admission request");
-  op_begin(r.cycle);
-  const Result res = m_policy->admit(m_c, r);
-  cycle_end(false);
-  return res;
-}
-
-PfcUpdate AdmissionCore::depart(const Departure& d) {
-  check(d.in_port, d.out_port, d.prio, d.egress_queue(), "departure");
-  op_begin(d.cycle);
-  const PfcUpdate u = m_policy->depart(m_c, d);
-  cycle_end(false);
-  return u;
+void AdmissionCore::out_of_range(const char* what) {
+  throw std::out_of_range(std::string(what) + " names a port or priority out of range");
 }
 
 std::pair<PfcUpdate, Result> AdmissionCore::depart_and_admit(const Departure& d, const Request& r) {

@@ -30,10 +30,24 @@ class AdmissionCore {
   // idle through the cycles between (see set_idle_from_cycles). A CSR write acts in the
   // decide stage directly, after the operations taken before it are decided: the first
   // pipe cycles after it are idle there.
-  Result admit(const Request& r);
+  // Inline, as depart: the MMU calls one per frame and switch, and its request then needs
+  // no copy in memory nor the call's saved registers.
+  Result admit(const Request& r) {
+    check(r.in_port, r.out_port, r.prio, r.egress_queue(), "admission request");
+    op_begin(r.cycle);
+    const Result res = m_policy->admit(m_c, r);
+    cycle_end(false);
+    return res;
+  }
   // Headroom drains first, then the ingress share (reverie §2.2.1). Returns XON events when
   // a paused queue (or, for DSH, port) may resume.
-  PfcUpdate depart(const Departure& d);
+  PfcUpdate depart(const Departure& d) {
+    check(d.in_port, d.out_port, d.prio, d.egress_queue(), "departure");
+    op_begin(d.cycle);
+    const PfcUpdate u = m_policy->depart(m_c, d);
+    cycle_end(false);
+    return u;
+  }
   // A release and a request in one cycle (a dual-issue unit), the release first; the
   // pair's cycle is the release's.
   std::pair<PfcUpdate, Result> depart_and_admit(const Departure& d, const Request& r);
@@ -111,7 +125,10 @@ class AdmissionCore {
   }
 
  private:
-  void check(uint32_t in, uint32_t out, uint8_t prio, uint8_t queue, const char* what) const;
+  void check(uint32_t in, uint32_t out, uint8_t prio, uint8_t queue, const char* what) const {
+    if (in >= m_cfg.ports || out >= m_cfg.ports || prio >= m_cfg.prios || queue >= m_cfg.prios) out_of_range(what);
+  }
+  [[noreturn, gnu::cold, gnu::noinline]] static void out_of_range(const char* what);
   void attach();
   // Idle cycles between the last operation and one at `cycle`; 0 unless counted from cycles.
   uint64_t gap_before(uint64_t cycle) const { return cycle > m_idle_from ? cycle - m_idle_from : 0; }
@@ -126,7 +143,11 @@ class AdmissionCore {
     if (m_idle_from_cycles) m_idle_from = cycle + 1;
   }
   void cycle_begin();
-  void cycle_end(bool csr_write);
+  void cycle_end(bool csr_write) {
+    if (!m_cfg.thresholds.zero_latency) m_tb.end(csr_write, m_cfg.thresholds.period_cycles);
+    // A CSR write: the next operation is decided pipe cycles after it is taken.
+    if (csr_write) m_pending = m_cfg.pipe;
+  }
 
   CoreConfig m_cfg;
   Counters m_c;

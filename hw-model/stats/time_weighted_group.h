@@ -68,8 +68,17 @@ class TimeWeightedGroup {
       s.since = m_clipped;
       m_v[i] = v;
       s.bin = kCommon || m_shift >= 0 ? size_t(v >> m_shift) : size_t(v / m_bucket);
-      if (s.bin >= s.bins) m_g.grow(i);
-      if ((kCommon || m_in_window) && v > s.max) s.max = v;
+      if constexpr (kCommon) {
+        // The bins cover every value set so far, the maximum's too: only a new maximum
+        // can need more.
+        if (v > s.max) {
+          s.max = v;
+          if (s.bin >= s.bins) m_g.grow(i);
+        }
+      } else {
+        if (s.bin >= s.bins) m_g.grow(i);
+        if (m_in_window && v > s.max) s.max = v;
+      }
     }
     // Mostly: inside the window past its first instant, with a bucket of a power of two.
     bool common() const { return m_in_window && !m_at_start && m_shift >= 0; }

@@ -298,6 +298,62 @@ TEST(Mmu, DepartureToTheWrongEgressQueueNamesThatCounter) {
   EXPECT_NE(r.text.find("counter underflow: egress queue"), std::string::npos) << r.text;
 }
 
+// Every pool's statistic follows its pool, past the four that Mmu::update_stats sets
+// without a loop: three more egress pools (six in all), one for each of queues 0-2 of port 0,
+// each charged by a packet of its TC from port 1 and released again.
+TEST(Mmu, PoolStatisticsFollowEveryPoolPastTheFourth) {
+  const json j = parse_ok(run_in_child([] {
+    json cfg = small_scenario_json();
+    auto& buf = cfg["buffer"];
+    for (int k = 0; k < 3; ++k) {
+      const std::string pool = "egress_extra_pool" + std::to_string(k), prof = "egress_extra_profile" + std::to_string(k);
+      buf["BUFFER_POOL"][pool] = {{"size", "1048576"}, {"type", "egress"}, {"mode", "dynamic"}};
+      buf["BUFFER_PROFILE"][prof] = {{"pool", pool}, {"size", "0"}, {"dynamic_th", "0"}};
+      buf["BUFFER_QUEUE"]["Ethernet0|" + std::to_string(k)] = {{"profile", prof}};
+    }
+    buf["BUFFER_QUEUE"].erase("Ethernet0,Ethernet4,Ethernet8,Ethernet12|0-2");
+    buf["BUFFER_QUEUE"]["Ethernet4,Ethernet8,Ethernet12|0-2"] = {{"profile", "egress_lossy_profile"}};
+    MmuBench b(load_scenario(cfg, "module-test"));
+    std::vector<Packet> pk{MmuBench::pkt(1, 0, 0, 4), MmuBench::pkt(1, 0, 1, 5), MmuBench::pkt(1, 0, 2, 6)};
+    json j;
+    const auto record = [&] {
+      json r;
+      for (size_t i = 0; i < b.mmu.pools().size(); ++i)
+        r.push_back({b.mmu.pools()[i].value(), b.mmu.core().pool_used(uint16_t(i)) * 256});
+      j["records"].push_back(r);
+    };
+    b.src.at(200 * kUs, [&] {
+      for (auto& p : pk) {
+        j["admitted"].push_back(b.src.mmu->admit(p));
+        record();
+      }
+    });
+    b.src.at(300 * kUs, [&] {
+      for (auto& p : pk) {
+        b.src.mmu->depart(p);
+        record();
+      }
+      for (const auto& s : b.mmu.pools()) j["max"].push_back(s.max());
+    });
+    sc_core::sc_start(ps(500 * kUs));
+    return j.dump();
+  }));
+  ASSERT_FALSE(j.empty());
+  EXPECT_EQ(j.at("admitted"), json({true, true, true}));
+  const json& records = j.at("records");
+  ASSERT_EQ(records.size(), 6u);
+  ASSERT_EQ(records[0].size(), 6u);  // the test's premise: six pools
+  uint64_t past_fourth = 0;  // the pools past the fourth hold cells at some point
+  for (const json& r : records)
+    for (size_t i = 0; i < r.size(); ++i) {
+      EXPECT_EQ(r[i][0], r[i][1]) << r.dump() << " pool " << i;
+      if (i >= 4) past_fourth += r[i][1].get<uint64_t>();
+    }
+  EXPECT_GT(past_fourth, 0u);
+  for (size_t i = 0; i < records[2].size(); ++i) EXPECT_EQ(j.at("max")[i], records[2][i][1]) << i;  // all held at once
+  for (const json& v : records[5]) EXPECT_EQ(v[1], 0);
+}
+
 // TCs 0-2 share PG 0 at every ingress port (tc_to_pg_map), queues stay TC = queue; queue 2
 // has a static threshold of 10 cells (2560 B), queue 1 the default lossy profile (6 cells
 // reserved, alpha 1 on the 57,344-cell egress_lossy_pool). h1 -> h0 (port 1 -> port 0):

@@ -8,6 +8,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <random>
+#include <utility>
 #include <vector>
 
 #include "stats/time_weighted.h"
@@ -47,6 +48,30 @@ TEST(TimeWeightedGroup, HandComputedWindow) {
   EXPECT_DOUBLE_EQ(s1.mean(), 7.0);
   EXPECT_EQ(s1.max(), 7u);
   EXPECT_EQ(s1.quantile(0.99), 7u);  // edge 10 capped at the maximum
+}
+
+// The common path (Instant::set<true>) grows the histogram only for a new maximum: the
+// bins already cover every value set, also one set before the window (500, held into it,
+// which is the maximum once the window starts), and a new maximum (700) past them grows
+// them. Window [100, 1000), buckets of 8: 500 for 100, 20 for 100, 700 for 100, 650 for 600.
+TEST(TimeWeightedGroup, CommonPathGrowsTheHistogramForANewMaximum) {
+  TimeWeightedGroup g(1, 100, 1000, 8);
+  g.at(0).set(0, 500);  // before the window: bins to 62, no maximum yet
+  const std::pair<uint64_t, uint64_t> changes[] = {{200, 20}, {300, 700}, {400, 650}};
+  for (const auto& [t, v] : changes) {
+    TimeWeightedGroup::Instant at = g.at(t);
+    ASSERT_TRUE(at.common()) << t;
+    at.set<true>(0, v);
+  }
+  g.finish(1000);
+  const auto s = g.series(0);
+  EXPECT_EQ(s.max(), 700u);
+  EXPECT_DOUBLE_EQ(s.mean(), (500.0 * 100 + 20.0 * 100 + 700.0 * 100 + 650.0 * 600) / 900.0);
+  // Bins 2 (20): 100, 62 (500): 100, 81 (650): 600, 87 (700): 100.
+  EXPECT_EQ(s.quantile(0.1), 24u);
+  EXPECT_EQ(s.quantile(0.2), 504u);
+  EXPECT_EQ(s.quantile(0.5), 656u);
+  EXPECT_EQ(s.quantile(0.99), 700u);  // edge 704 capped at the maximum
 }
 
 namespace {
