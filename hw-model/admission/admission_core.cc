@@ -137,6 +137,7 @@ void AdmissionCore::reconfigure(const CoreConfig& cfg) {
   cycle_begin();
   const bool was_live = m_cfg.thresholds.zero_latency;
   m_cfg = cfg;  // policies read the configuration by reference
+  m_c.configure(m_cfg);
   ++m_config_version;
   if (new_policy) {
     m_policy = make_policy(m_cfg);
@@ -151,10 +152,17 @@ void AdmissionCore::reconfigure(const CoreConfig& cfg) {
 
 ArchState AdmissionCore::state() const {
   ArchState s;
-  s.ing = m_c.ing;
-  s.hdrm = m_c.hdrm;
-  s.egr = m_c.egr;
-  s.paused = m_c.paused;
+  const size_t n = m_c.q.size();
+  s.ing.reserve(n);
+  s.hdrm.reserve(n);
+  s.egr.reserve(n);
+  s.paused.reserve(n);
+  for (const Counters::Queue& q : m_c.q) {
+    s.ing.push_back(q.ing);
+    s.hdrm.push_back(q.hdrm);
+    s.egr.push_back(q.egr);
+    s.paused.push_back(q.paused);
+  }
   s.port_paused = m_c.port_paused;
   s.pool_used = m_c.pool_used;
   s.hdrm_pool_used = m_c.hdrm_pool_used;
@@ -169,10 +177,13 @@ void AdmissionCore::load_state(const ArchState& s) {
       s.port_paused.size() != m_cfg.ports || s.pool_used.size() != m_cfg.pool_cells.size())
     throw std::invalid_argument("state does not have this core's shape");
   m_policy->load(s);
-  m_c.ing = s.ing;
-  m_c.hdrm = s.hdrm;
-  m_c.egr = s.egr;
-  m_c.paused = s.paused;
+  for (size_t i = 0; i < n; ++i) {
+    Counters::Queue& q = m_c.q[i];
+    q.ing = s.ing[i];
+    q.hdrm = s.hdrm[i];
+    q.egr = s.egr[i];
+    q.paused = s.paused[i];
+  }
   m_c.port_paused = s.port_paused;
   m_c.pool_used = s.pool_used;
   m_c.hdrm_pool_used = s.hdrm_pool_used;

@@ -94,10 +94,10 @@ class AdmissionCore {
   void load_state(const ArchState& s);
 
   const CoreConfig& config() const { return m_cfg; }
-  uint64_t ingress_cells(uint32_t port, uint32_t prio) const { return m_c.ing[m_c.idx(port, prio)]; }
-  uint64_t headroom_cells(uint32_t port, uint32_t prio) const { return m_c.hdrm[m_c.idx(port, prio)]; }
-  uint64_t egress_cells(uint32_t port, uint32_t q) const { return m_c.egr[m_c.idx(port, q)]; }
-  bool paused(uint32_t port, uint32_t prio) const { return m_c.paused[m_c.idx(port, prio)] != 0; }
+  uint64_t ingress_cells(uint32_t port, uint32_t prio) const { return m_c.q[m_c.idx(port, prio)].ing; }
+  uint64_t headroom_cells(uint32_t port, uint32_t prio) const { return m_c.q[m_c.idx(port, prio)].hdrm; }
+  uint64_t egress_cells(uint32_t port, uint32_t q) const { return m_c.q[m_c.idx(port, q)].egr; }
+  bool paused(uint32_t port, uint32_t prio) const { return m_c.q[m_c.idx(port, prio)].paused != 0; }
   bool port_paused(uint32_t port) const { return m_c.port_paused[port] != 0; }
   uint64_t pool_used(uint16_t pool) const { return m_c.pool_used.at(pool); }
   const std::vector<uint64_t>& pools_used() const { return m_c.pool_used; }  // every pool, unchecked

@@ -1,7 +1,9 @@
 #pragma once
 // The MMU's counter bank, shared by every policy: per ingress (port, PG) cells outside and
 // inside headroom, per egress (port, queue) cells, pools, headroom pool, total, and the
-// pause state. Every update is checked against the counter width: a counter never wraps
+// pause state. The per-queue counters of one index are one record, with the index's
+// configuration that an operation reads: an operation reads its ingress PG's and its
+// egress queue's, two lines where separate arrays took seven. Every update is checked against the counter width: a counter never wraps
 // and never goes negative (peer simulators had unsigned-underflow bugs exactly here).
 #include <cstdint>
 #include <string>
@@ -17,14 +19,20 @@ class Counters {
     const size_t n = size_t(c.ports) * c.prios;
     m_prios = c.prios;
     m_max = c.counter_max();
-    ing.assign(n, 0);
-    hdrm.assign(n, 0);
-    egr.assign(n, 0);
-    paused.assign(n, 0);
+    q.assign(n, Queue{});
+    configure(c);
     port_paused.assign(c.ports, 0);
     pool_used.assign(c.pool_cells.size(), 0);
     hdrm_pool_used = 0;
     total = 0;
+  }
+  // The configuration's copies in the records, after a reset or a reconfiguration.
+  void configure(const CoreConfig& c) {
+    for (size_t i = 0; i < q.size(); ++i) {
+      q[i].lossless = c.lossless[i];
+      q[i].pg_profile = c.pg_profile[i];
+      q[i].queue_profile = c.queue_profile[i];
+    }
   }
   size_t idx(uint32_t port, uint32_t prio) const { return size_t(port) * m_prios + prio; }
 
@@ -41,10 +49,18 @@ class Counters {
     throw CounterError(std::string(kind) + what);
   }
 
-  std::vector<uint64_t> ing;   // ingress (port, PG) cells outside headroom
-  std::vector<uint64_t> hdrm;  // ingress (port, PG) cells in headroom
-  std::vector<uint64_t> egr;   // egress (port, queue) cells
-  std::vector<uint8_t> paused;       // queue-level XOFF per ingress (port, PG)
+  // Per queue index port * prios + prio.
+  struct alignas(32) Queue {
+    uint64_t ing = 0;    // ingress (port, PG) cells outside headroom
+    uint64_t hdrm = 0;   // ingress (port, PG) cells in headroom
+    uint64_t egr = 0;    // egress (port, queue) cells
+    uint8_t paused = 0;  // queue-level XOFF of the ingress (port, PG)
+    // Copies of CoreConfig's lossless, pg_profile and queue_profile (configure()).
+    uint8_t lossless = 0;
+    uint16_t pg_profile = 0, queue_profile = 0;
+  };
+  static_assert(sizeof(Queue) == 32);
+  std::vector<Queue> q;
   std::vector<uint8_t> port_paused;  // port-level XOFF (DSH)
   std::vector<uint64_t> pool_used;
   uint64_t hdrm_pool_used = 0;

@@ -12,11 +12,11 @@ uint64_t Policy::divide_np(uint64_t v, uint64_t n_fx, int frac) const {
 
 bool Policy::may_resume(const Counters& c, uint32_t port, uint32_t prio, uint64_t threshold) const {
   const size_t ii = c.idx(port, prio);
-  if (c.hdrm[ii] != 0) return false;
+  if (c.q[ii].hdrm != 0) return false;
   const auto& ip = pg(port, prio);
-  const uint64_t s = shared_part(c.ing[ii], ip.reserved_cells);
+  const uint64_t s = shared_part(c.q[ii].ing, ip.reserved_cells);
   // An empty queue always resumes: nothing would dequeue to re-check it later.
-  return c.ing[ii] == 0 || s < ip.xon_cells || s + ip.xon_offset_cells <= threshold;
+  return c.q[ii].ing == 0 || s < ip.xon_cells || s + ip.xon_offset_cells <= threshold;
 }
 
 }  // namespace mmusim::admission

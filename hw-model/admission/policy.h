@@ -51,7 +51,7 @@ class Policy {
   // The ingress queue length (shared part, cells) compared with its threshold: the
   // instantaneous one, or Reverie's low-pass-filtered one (timeseries.csv, Fig. 2).
   virtual uint64_t compared_ingress_cells(const Counters& c, uint32_t port, uint32_t prio) const {
-    return shared_part(c.ing[c.idx(port, prio)], pg(port, prio).reserved_cells);
+    return shared_part(c.q[c.idx(port, prio)].ing, pg(port, prio).reserved_cells);
   }
 
  protected:
@@ -117,31 +117,31 @@ class Policy {
   void charge(Counters& c, size_t ii, size_t ei, const IngressProfile& ip, const EgressProfile& ep, uint32_t cells,
               bool to_headroom) const {
     if (to_headroom) {
-      c.add(c.hdrm[ii], cells, "ingress headroom");
+      c.add(c.q[ii].hdrm, cells, "ingress headroom");
       c.add(c.hdrm_pool_used, cells, "headroom pool");
     } else {
-      const uint64_t grow = shared_part(c.ing[ii] + cells, ip.reserved_cells) - shared_part(c.ing[ii], ip.reserved_cells);
-      c.add(c.ing[ii], cells, "ingress queue");
+      const uint64_t grow = shared_part(c.q[ii].ing + cells, ip.reserved_cells) - shared_part(c.q[ii].ing, ip.reserved_cells);
+      c.add(c.q[ii].ing, cells, "ingress queue");
       c.add(c.pool_used[ip.pool], grow, "ingress pool");
     }
-    const uint64_t egrow = shared_part(c.egr[ei] + cells, ep.reserved_cells) - shared_part(c.egr[ei], ep.reserved_cells);
-    c.add(c.egr[ei], cells, "egress queue");
+    const uint64_t egrow = shared_part(c.q[ei].egr + cells, ep.reserved_cells) - shared_part(c.q[ei].egr, ep.reserved_cells);
+    c.add(c.q[ei].egr, cells, "egress queue");
     c.add(c.pool_used[ep.pool], egrow, "egress pool");
     c.add(c.total, cells, "buffer");
   }
   uint64_t refund(Counters& c, size_t ii, size_t ei, const IngressProfile& ip, const EgressProfile& ep,
                   uint32_t cells) const {
-    const uint64_t from_hdrm = cells < c.hdrm[ii] ? cells : c.hdrm[ii];
+    const uint64_t from_hdrm = cells < c.q[ii].hdrm ? cells : c.q[ii].hdrm;
     const uint64_t from_ing = cells - from_hdrm;
-    if (from_ing > c.ing[ii]) Counters::fail("counter underflow: ", "ingress queue");
-    const uint64_t shrink = shared_part(c.ing[ii], ip.reserved_cells) - shared_part(c.ing[ii] - from_ing, ip.reserved_cells);
-    c.sub(c.hdrm[ii], from_hdrm, "ingress headroom");
+    if (from_ing > c.q[ii].ing) Counters::fail("counter underflow: ", "ingress queue");
+    const uint64_t shrink = shared_part(c.q[ii].ing, ip.reserved_cells) - shared_part(c.q[ii].ing - from_ing, ip.reserved_cells);
+    c.sub(c.q[ii].hdrm, from_hdrm, "ingress headroom");
     c.sub(c.hdrm_pool_used, from_hdrm, "headroom pool");
-    c.sub(c.ing[ii], from_ing, "ingress queue");
+    c.sub(c.q[ii].ing, from_ing, "ingress queue");
     c.sub(c.pool_used[ip.pool], shrink, "ingress pool");
-    if (cells > c.egr[ei]) Counters::fail("counter underflow: ", "egress queue");
-    const uint64_t eshrink = shared_part(c.egr[ei], ep.reserved_cells) - shared_part(c.egr[ei] - cells, ep.reserved_cells);
-    c.sub(c.egr[ei], cells, "egress queue");
+    if (cells > c.q[ei].egr) Counters::fail("counter underflow: ", "egress queue");
+    const uint64_t eshrink = shared_part(c.q[ei].egr, ep.reserved_cells) - shared_part(c.q[ei].egr - cells, ep.reserved_cells);
+    c.sub(c.q[ei].egr, cells, "egress queue");
     c.sub(c.pool_used[ep.pool], eshrink, "egress pool");
     c.sub(c.total, cells, "buffer");
     return from_hdrm;

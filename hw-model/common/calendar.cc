@@ -18,6 +18,26 @@ struct Later {
 
 constexpr size_t kSlotReserve = 8;  // entries each slot's buffer starts with
 
+// Sorts v latest first by insertion while that takes at most 4 moves an entry, as a
+// slot in posting order reversed mostly needs none; false (v a permutation of itself)
+// when it would take more.
+template <class E>
+bool nearly_sorted(std::vector<E>& v) {
+  size_t budget = 4 * v.size();
+  for (size_t i = 1; i < v.size(); ++i) {
+    if (!v[i].after(v[i - 1])) continue;
+    const E e = v[i];
+    size_t j = i;
+    do {
+      v[j] = v[j - 1];
+      --j;
+    } while (j > 0 && e.after(v[j - 1]) && --budget);
+    v[j] = e;
+    if (!budget) return false;
+  }
+  return true;
+}
+
 }  // namespace
 
 Calendar::Calendar() {
@@ -65,12 +85,12 @@ void Calendar::advance() {
     m_in_slots -= v.size();
     m_slot_used[s / 64] &= ~(uint64_t(1) << (s % 64));
     m_ready.swap(v);  // empty before: keeps both buffers
-    // Posts mostly come in (time, key) order: such a slot needs reversing, not a sort.
+    // Posts mostly come in (time, key) order: reversed, such a slot is in order or nearly
+    // so, and an insertion sort costs a pass and its few moves; one far from order (many
+    // simultaneous flows) is sorted by std::sort.
     if (m_ready.size() > 1) {
-      if (std::is_sorted(m_ready.begin(), m_ready.end(), [](const Entry& x, const Entry& y) { return y.after(x); }))
-        std::reverse(m_ready.begin(), m_ready.end());
-      else
-        std::sort(m_ready.begin(), m_ready.end(), Later{});
+      std::reverse(m_ready.begin(), m_ready.end());
+      if (!nearly_sorted(m_ready)) std::sort(m_ready.begin(), m_ready.end(), Later{});
     }
   } else {
     m_base = m_overflow.front().t >> kSlotShift << kSlotShift;

@@ -17,7 +17,7 @@ using admission::Verdict;
 
 Mmu::Mmu(sc_core::sc_module_name name, MmuConfig cfg)
     : sc_module(name), admission_export("admission_export"), pfc("pfc"), m_cfg(std::move(cfg)), m_core(m_cfg.core),
-      m_lossless(m_cfg.core.lossless.data()), m_tc_to_queue(m_cfg.tc_to_queue.data()),
+      m_tc_to_queue(m_cfg.tc_to_queue.data()),
       m_clock_ps(m_cfg.clock_period_ps), m_cell(m_cfg.cell_bytes), m_npools(m_cfg.pool_names.size()),
       m_stats(kPools + m_npools, m_cfg.measure.start_ps, m_cfg.measure.end_ps, m_cfg.occupancy_bucket_bytes),
       m_delay_ps(uint64_t(m_cfg.core.pipe) * m_cfg.clock_period_ps),
@@ -26,6 +26,9 @@ Mmu::Mmu(sc_core::sc_module_name name, MmuConfig cfg)
       m_drop_reason(5, 0) {
   const uint32_t ports = m_cfg.ports();
   m_port.assign(ports, {});
+  for (uint32_t p = 0; p < ports; ++p)
+    for (uint32_t q = 0; q < kClasses; ++q)
+      m_port[p].lossless |= uint8_t((m_cfg.core.lossless[size_t(p) * kClasses + q] != 0) << q);
   m_int_classes = m_cfg.int_classes;
   if (!m_cfg.wred.empty()) {
     // The marker's own stream: the scenario seed, a tag, and this switch's name.
@@ -51,6 +54,7 @@ Mmu::Mmu(sc_core::sc_module_name name, MmuConfig cfg)
 
 void Mmu::enable_timeseries(std::ostream* out) {
   m_ts = out;
+  m_next_sample = 0;
   *m_ts << "time_ns,lossless_bytes,lossy_bytes,headroom_bytes,total_bytes";
   for (const auto& p : m_cfg.pool_names) *m_ts << ",pool_" << p << "_bytes";
   *m_ts << ",th_ingress_lossless_bytes,th_egress_lossy_bytes,q_ingress_lossless_bytes,qhat_ingress_lossless_bytes\n";
@@ -182,12 +186,12 @@ void Mmu::write_row(uint64_t t) {
   m_ts->write(m_row.data(), o - m_row.data());
 }
 
-void Mmu::sample_until(uint64_t t) {
-  if (!m_ts) return;
+void Mmu::write_rows(uint64_t t) {
   // State is constant since the last change, so rows up to `t` are exact.
-  while (m_next_sample <= t && m_next_sample <= m_cfg.duration_ps) {
+  while (m_next_sample <= t) {
     write_row(m_next_sample);
     m_next_sample += m_cfg.sample_interval_ps;
+    if (m_next_sample > m_cfg.duration_ps) m_next_sample = kNever;
   }
 }
 

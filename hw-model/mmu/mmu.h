@@ -82,14 +82,19 @@ class Mmu : public sc_core::sc_module, public AdmissionIf {
   nlohmann::json int_summary() const;
 
  private:
-  void sample_until(uint64_t t);
+  // The timeseries rows due up to `t`: one compare when none is (m_next_sample is kNever
+  // without a timeseries and past the run).
+  void sample_until(uint64_t t) {
+    if (t >= m_next_sample) write_rows(t);
+  }
+  void write_rows(uint64_t t);
   void write_row(uint64_t t);
   void update_stats(uint64_t t);
   void mirror();  // the VCD byte mirrors from the series
   void mark_ce(Packet& p, uint8_t queue);
   // The egress queue the packet's TC joins at its egress port (tc_to_queue_map).
   uint8_t queue_of(const Packet& p) const { return m_tc_to_queue[p.out_port][p.tc]; }
-  bool lossless(uint32_t port, uint32_t pg) const { return m_lossless[size_t(port) * kClasses + pg] != 0; }
+  bool lossless(uint32_t port, uint32_t pg) const { return m_port[port].lossless >> pg & 1; }
   void push_int_hop(Packet& p, uint64_t t);
   [[noreturn]] void model_error(const std::exception& e, const Packet& p, const char* op);
   // PFC events of a verdict (queue and port level) to the PFC generator, verdict_delay_ps
@@ -106,8 +111,9 @@ class Mmu : public sc_core::sc_module, public AdmissionIf {
   // What every operation reads and writes, after the core (whose counters it reads too),
   // in four lines and the statistics' clock in two more: in a network of many switches
   // they are out of the cache at each operation, so every further line is a miss.
+  static constexpr uint64_t kNever = ~uint64_t(0);
+  alignas(64) uint64_t m_next_sample = kNever;  // the next timeseries row's time
   // Copies of the configuration an operation reads.
-  alignas(64) const uint8_t* m_lossless;  // m_cfg.core.lossless: [port * 8 + pg]
   const std::array<uint8_t, 8>* m_tc_to_queue;  // m_cfg.tc_to_queue: per port
   uint64_t m_clock_ps;
   uint64_t m_cell;
@@ -116,11 +122,13 @@ class Mmu : public sc_core::sc_module, public AdmissionIf {
   uint64_t m_buffered = 0;
   uint64_t m_admitted = 0, m_admitted_hdrm = 0, m_drop_lossless = 0, m_drop_lossy = 0;
   // Per port, in one record (an operation touches its ingress and egress port's):
-  // cells charged to it as an ingress and their peak; as an egress, data bytes waiting in
-  // its queues (INT qlen) and transmitted (INT txBytes).
-  struct PortState {
+  // cells charged to it as an ingress and their peak, and its lossless PGs (bit pg:
+  // m_cfg.core.lossless, read with in_cells); as an egress, data bytes waiting in its
+  // queues (INT qlen) and transmitted (INT txBytes).
+  struct alignas(64) PortState {
     uint64_t in_cells = 0, in_peak = 0;
     uint64_t queued_bytes = 0, tx_bytes = 0;
+    uint8_t lossless = 0;
   };
   std::vector<PortState> m_port;
   size_t m_npools;
@@ -134,7 +142,6 @@ class Mmu : public sc_core::sc_module, public AdmissionIf {
   std::unique_ptr<RtlEngine> m_rtl;
   std::ostream* m_ts = nullptr;
   std::vector<char> m_row;  // a timeseries row, formatted before it is written
-  uint64_t m_next_sample = 0;
   // Traced per-queue and per-port values (--vcd-signals queues, ports, pfc), refreshed
   // for the queues an operation touched; absent when not traced.
   struct Traced {

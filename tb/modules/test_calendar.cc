@@ -1,6 +1,7 @@
 // Module tests: the calendar runs its entries in (time, phase, component, posting order),
-// whatever order a wheel slot's entries were posted in: a slot posted in that order is
-// reversed when the wheel reaches it, one posted otherwise is sorted.
+// whatever order a wheel slot's entries were posted in: a slot is reversed when the wheel
+// reaches it, then sorted by insertion, or by std::sort when that takes more than 4 moves
+// an entry.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -81,6 +82,19 @@ TEST(Calendar, SlotsPostedInOrderReversedOrOutOfOrderRunInKeyOrder) {
         {25000, Phase::kArrival, 0},
         // one entry alone, and two with the same time, phase and block (posting order)
         {30000, Phase::kRefresh, 0},
+        // slot 8, twelve entries latest first: 66 moves by insertion, so std::sort
+        {34100, Phase::kArrival, 1},
+        {34000, Phase::kArrival, 1},
+        {33900, Phase::kArrival, 0},
+        {33800, Phase::kRetry, 0},
+        {33700, Phase::kArrival, 0},
+        {33600, Phase::kArrival, 1},
+        {33500, Phase::kDecision, 0},
+        {33400, Phase::kArrival, 0},
+        {33300, Phase::kArrival, 1},
+        {33200, Phase::kArrival, 0},
+        {33100, Phase::kDeparture, 1},
+        {33000, Phase::kArrival, 0},
         {40000, Phase::kArrival, 1},
         {40000, Phase::kArrival, 1},
     });

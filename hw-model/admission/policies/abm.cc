@@ -60,16 +60,16 @@ class AbmPolicy : public SonicPolicy {
     const size_t ii = c.idx(r.in_port, r.prio), ei = c.idx(r.out_port, r.egress_queue());
     roll(0, ii, r.cycle);
     roll(1, ei, r.cycle);
-    const uint64_t qi = c.ing[ii] + c.hdrm[ii], qe = c.egr[ei];
+    const uint64_t qi = c.q[ii].ing + c.q[ii].hdrm, qe = c.q[ei].egr;
     Result res = SonicPolicy::admit(c, r);
-    m_n[0].update(r.prio, qi, c.ing[ii] + c.hdrm[ii]);
-    m_n[1].update(r.egress_queue(), qe, c.egr[ei]);
+    m_n[0].update(r.prio, qi, c.q[ii].ing + c.q[ii].hdrm);
+    m_n[1].update(r.egress_queue(), qe, c.q[ei].egr);
     return res;
   }
 
   PfcUpdate depart(Counters& c, const Departure& d) override {
     const size_t ii = c.idx(d.in_port, d.prio), ei = c.idx(d.out_port, d.egress_queue());
-    const uint64_t qi = c.ing[ii] + c.hdrm[ii], qe = c.egr[ei];
+    const uint64_t qi = c.q[ii].ing + c.q[ii].hdrm, qe = c.q[ei].egr;
     // n_p after the departure, as the XON test below sees the pool after it too.
     if (d.cells > qi || d.cells > qe) return SonicPolicy::depart(c, d);  // throws CounterError
     roll(0, ii, d.cycle);

@@ -57,7 +57,7 @@ class DshPolicy : public SonicPolicy {
     Result res;
     const size_t ii = c.idx(r.in_port, r.prio);
     const auto& ip = pg(r.in_port, r.prio);
-    const uint64_t grow = shared_part(c.ing[ii] + r.cells, ip.reserved_cells) - shared_part(c.ing[ii], ip.reserved_cells);
+    const uint64_t grow = shared_part(c.q[ii].ing + r.cells, ip.reserved_cells) - shared_part(c.q[ii].ing, ip.reserved_cells);
     // Insurance headroom while the port is paused, or if the shared segment is full.
     const bool to_ins = c.port_paused[r.in_port] || c.pool_used[ip.pool] + grow > m_cfg.pool_cells[ip.pool];
     if (to_ins && (m_port_ins[r.in_port] + r.cells > m_insurance[r.in_port] ||
@@ -69,7 +69,7 @@ class DshPolicy : public SonicPolicy {
     const uint8_t eq = r.egress_queue();
     const size_t ei = c.idx(r.out_port, eq);
     const auto& ep = queue(r.out_port, eq);
-    if (over(c, c.egr[ei], r.cells, ep.reserved_cells, egress_threshold(c, r.out_port, eq),
+    if (over(c, c.q[ei].egr, r.cells, ep.reserved_cells, egress_threshold(c, r.out_port, eq),
              m_cfg.pool_cells[ep.pool], c.pool_used[ep.pool])) {
       res.reason = DropReason::kEgress;
       return res;
@@ -83,8 +83,8 @@ class DshPolicy : public SonicPolicy {
     else m_port_shared[r.in_port] += grow;
     res.verdict = to_ins ? Verdict::kAdmitHeadroom : Verdict::kAdmitShared;
     // State transitions on the occupancy this packet produced.
-    if (!c.paused[ii] && shared_part(c.ing[ii], ip.reserved_cells) > x_qoff(c, r.in_port, r.prio)) {
-      c.paused[ii] = 1;
+    if (!c.q[ii].paused && shared_part(c.q[ii].ing, ip.reserved_cells) > x_qoff(c, r.in_port, r.prio)) {
+      c.q[ii].paused = 1;
       res.pfc = PfcEvent::kXoff;
     }
     if (!c.port_paused[r.in_port] && (to_ins || m_port_shared[r.in_port] > x_poff(c, r.in_port, r.prio))) {
@@ -98,14 +98,14 @@ class DshPolicy : public SonicPolicy {
     if (!lossless(d.in_port, d.prio)) return SonicPolicy::depart(c, d);
     const size_t ii = c.idx(d.in_port, d.prio);
     const auto& ip = pg(d.in_port, d.prio);
-    const uint64_t s_before = shared_part(c.ing[ii], ip.reserved_cells);
+    const uint64_t s_before = shared_part(c.q[ii].ing, ip.reserved_cells);
     const uint64_t from_ins = refund(c, d);
     c.sub(m_port_ins[d.in_port], from_ins, "port insurance headroom");
-    c.sub(m_port_shared[d.in_port], s_before - shared_part(c.ing[ii], ip.reserved_cells), "port shared occupancy");
+    c.sub(m_port_shared[d.in_port], s_before - shared_part(c.q[ii].ing, ip.reserved_cells), "port shared occupancy");
     PfcUpdate u;
-    const uint64_t s = shared_part(c.ing[ii], ip.reserved_cells);
-    if (c.paused[ii] && (c.ing[ii] == 0 || s + ip.xon_offset_cells < x_qoff(c, d.in_port, d.prio))) {
-      c.paused[ii] = 0;
+    const uint64_t s = shared_part(c.q[ii].ing, ip.reserved_cells);
+    if (c.q[ii].paused && (c.q[ii].ing == 0 || s + ip.xon_offset_cells < x_qoff(c, d.in_port, d.prio))) {
+      c.q[ii].paused = 0;
       u.pfc = PfcEvent::kXon;
     }
     if (c.port_paused[d.in_port] && m_port_ins[d.in_port] == 0 &&

@@ -61,7 +61,7 @@ class ReveriePolicy : public Policy {
     const uint8_t k = ll ? r.prio : r.egress_queue();
     const size_t qi = c.idx(ll ? r.in_port : r.out_port, k);
     const uint64_t reserved = ll ? pg(r.in_port, r.prio).reserved_cells : queue(r.out_port, k).reserved_cells;
-    uint64_t& q = ll ? c.ing[qi] : c.egr[qi];
+    uint64_t& q = ll ? c.q[qi].ing : c.q[qi].egr;
     Ewma& f = ll ? m_ewma_in : m_ewma_eg;
     f.on_arrival(qi, shared_part(q, reserved), r.cycle);
 
@@ -74,14 +74,14 @@ class ReveriePolicy : public Policy {
     bool to_headroom = false;
     if (ll) {
       const auto& ip = pg(r.in_port, r.prio);
-      if (c.paused[qi]) {
+      if (c.q[qi].paused) {
         to_headroom = true;
       } else if (!fits) {
-        c.paused[qi] = 1;
+        c.q[qi].paused = 1;
         res.pfc = PfcEvent::kXoff;
         to_headroom = true;
       }
-      if (to_headroom && (c.hdrm[qi] + r.cells > ip.xoff_cells ||
+      if (to_headroom && (c.q[qi].hdrm + r.cells > ip.xoff_cells ||
                           c.hdrm_pool_used + r.cells > m_cfg.headroom_pool_cells)) {
         res.reason = DropReason::kHeadroom;
         return res;
@@ -94,16 +94,16 @@ class ReveriePolicy : public Policy {
       res.reason = DropReason::kBuffer;
       return res;
     }
-    const uint64_t before = q + (ll ? c.hdrm[qi] : 0);
+    const uint64_t before = q + (ll ? c.q[qi].hdrm : 0);
     if (to_headroom) {
-      c.add(c.hdrm[qi], r.cells, "ingress headroom");
+      c.add(c.q[qi].hdrm, r.cells, "ingress headroom");
       c.add(c.hdrm_pool_used, r.cells, "headroom pool");
     } else {
       c.add(q, r.cells, ll ? "ingress queue" : "egress queue");
       c.add(c.pool_used[m_pool], grow, "shared pool");
     }
     c.add(c.total, r.cells, "buffer");
-    m_n.update(k, before, q + (ll ? c.hdrm[qi] : 0));
+    m_n.update(k, before, q + (ll ? c.q[qi].hdrm : 0));
     res.verdict = to_headroom ? Verdict::kAdmitHeadroom : Verdict::kAdmitShared;
     return res;
   }
@@ -113,30 +113,30 @@ class ReveriePolicy : public Policy {
     const uint8_t k = ll ? d.prio : d.egress_queue();
     const size_t qi = c.idx(ll ? d.in_port : d.out_port, k);
     const uint64_t reserved = ll ? pg(d.in_port, d.prio).reserved_cells : queue(d.out_port, k).reserved_cells;
-    uint64_t& q = ll ? c.ing[qi] : c.egr[qi];
-    const uint64_t before = q + (ll ? c.hdrm[qi] : 0);
+    uint64_t& q = ll ? c.q[qi].ing : c.q[qi].egr;
+    const uint64_t before = q + (ll ? c.q[qi].hdrm : 0);
     const uint64_t s_before = shared_part(q, reserved);
     // Headroom drains first, then the shared part.
-    const uint64_t from_hdrm = ll ? (d.cells < c.hdrm[qi] ? d.cells : c.hdrm[qi]) : 0;
+    const uint64_t from_hdrm = ll ? (d.cells < c.q[qi].hdrm ? d.cells : c.q[qi].hdrm) : 0;
     const uint64_t from_q = d.cells - from_hdrm;
     if (from_q > q) throw CounterError(ll ? "counter underflow: ingress queue" : "counter underflow: egress queue");
     const uint64_t shrink = s_before - shared_part(q - from_q, reserved);
-    c.sub(c.hdrm[qi], from_hdrm, "ingress headroom");
+    c.sub(c.q[qi].hdrm, from_hdrm, "ingress headroom");
     c.sub(c.hdrm_pool_used, from_hdrm, "headroom pool");
     c.sub(q, from_q, ll ? "ingress queue" : "egress queue");
     c.sub(c.pool_used[m_pool], shrink, "shared pool");
     c.sub(c.total, d.cells, "buffer");
-    m_n.update(k, before, q + (ll ? c.hdrm[qi] : 0));
+    m_n.update(k, before, q + (ll ? c.q[qi].hdrm : 0));
     (ll ? m_ewma_in : m_ewma_eg).on_departure(qi, s_before, shared_part(q, reserved), d.cycle);
 
     PfcUpdate u;
-    if (ll && c.paused[qi] && c.hdrm[qi] == 0) {
+    if (ll && c.q[qi].paused && c.q[qi].hdrm == 0) {
       const auto& ip = pg(d.in_port, d.prio);
       const uint64_t s = shared_part(q, reserved);
       const uint64_t g = ingress_threshold(c, d.in_port, d.prio);
       const uint64_t avg = m_ewma_in.avg_cells(qi);
       if (q == 0 || s < ip.xon_cells || avg + ip.xon_offset_cells <= g) {
-        c.paused[qi] = 0;
+        c.q[qi].paused = 0;
         u.pfc = PfcEvent::kXon;
       }
     }

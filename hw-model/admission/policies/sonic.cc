@@ -21,20 +21,20 @@ Result SonicPolicy::admit(Counters& c, const Request& r) {
   Result res;
   const uint8_t eq = r.egress_queue();
   const size_t ii = c.idx(r.in_port, r.prio), ei = c.idx(r.out_port, eq);
-  const auto& ip = m_cfg.ingress_profiles[m_cfg.pg_profile[ii]];
-  const auto& ep = m_cfg.egress_profiles[m_cfg.queue_profile[ei]];
-  const bool over_in = over(c, c.ing[ii], r.cells, ip.reserved_cells, ingress_th(c, ip, r.in_port, r.prio),
+  const auto& ip = m_cfg.ingress_profiles[c.q[ii].pg_profile];
+  const auto& ep = m_cfg.egress_profiles[c.q[ei].queue_profile];
+  const bool over_in = over(c, c.q[ii].ing, r.cells, ip.reserved_cells, ingress_th(c, ip, r.in_port, r.prio),
                             m_cfg.pool_cells[ip.pool], c.pool_used[ip.pool]);
   bool to_headroom = false;
-  if (m_cfg.lossless[ii]) {
-    if (c.paused[ii]) {
+  if (c.q[ii].lossless) {
+    if (c.q[ii].paused) {
       to_headroom = true;
     } else if (over_in) {
-      c.paused[ii] = 1;
+      c.q[ii].paused = 1;
       res.pfc = PfcEvent::kXoff;
       to_headroom = true;
     }
-    if (to_headroom && (c.hdrm[ii] + r.cells > ip.xoff_cells || c.hdrm_pool_used + r.cells > headroom_capacity())) {
+    if (to_headroom && (c.q[ii].hdrm + r.cells > ip.xoff_cells || c.hdrm_pool_used + r.cells > headroom_capacity())) {
       res.reason = DropReason::kHeadroom;
       return res;
     }
@@ -42,7 +42,7 @@ Result SonicPolicy::admit(Counters& c, const Request& r) {
     res.reason = DropReason::kIngress;
     return res;
   }
-  if (over(c, c.egr[ei], r.cells, ep.reserved_cells, egress_th(c, ep, r.out_port, eq), m_cfg.pool_cells[ep.pool],
+  if (over(c, c.q[ei].egr, r.cells, ep.reserved_cells, egress_th(c, ep, r.out_port, eq), m_cfg.pool_cells[ep.pool],
            c.pool_used[ep.pool])) {
     res.reason = DropReason::kEgress;
     return res;
@@ -58,11 +58,11 @@ Result SonicPolicy::admit(Counters& c, const Request& r) {
 
 PfcUpdate SonicPolicy::depart(Counters& c, const Departure& d) {
   const size_t ii = c.idx(d.in_port, d.prio), ei = c.idx(d.out_port, d.egress_queue());
-  const auto& ip = m_cfg.ingress_profiles[m_cfg.pg_profile[ii]];
-  refund(c, ii, ei, ip, m_cfg.egress_profiles[m_cfg.queue_profile[ei]], d.cells);
+  const auto& ip = m_cfg.ingress_profiles[c.q[ii].pg_profile];
+  refund(c, ii, ei, ip, m_cfg.egress_profiles[c.q[ei].queue_profile], d.cells);
   PfcUpdate u;
-  if (c.paused[ii] && may_resume(c, d.in_port, d.prio, ingress_th(c, ip, d.in_port, d.prio))) {
-    c.paused[ii] = 0;
+  if (c.q[ii].paused && may_resume(c, d.in_port, d.prio, ingress_th(c, ip, d.in_port, d.prio))) {
+    c.q[ii].paused = 0;
     u.pfc = PfcEvent::kXon;
   }
   return u;
