@@ -75,20 +75,6 @@ function automatic logic [CW-1:0] counter_next(input logic [CW-1:0] v, input log
   else counter_next = v - rf_in - rf_out;
 endfunction
 
-// a + b + c > d + e + refund, the refund given as terms (the sum of rfp's
-// mmu_adm_pkg::RF_ADD values less rfm's RF_SUB values, mmu_adm_pol_if.svh): one sum of all of
-// them and its sign, so the refund's terms enter the test as they come, not as their sum.
-function automatic logic over_refund(input logic [SW-1:0] a, input logic [SW-1:0] b, input logic [SW-1:0] c,
-                                     input logic [SW-1:0] d, input logic [SW-1:0] e,
-                                     input logic [mmu_adm_pkg::RF_ADD*CW-1:0] rfp,
-                                     input logic [mmu_adm_pkg::RF_SUB*CW-1:0] rfm);
-  logic [SW+3:0] diff;  // each side below 6 * 2^SW (RF_ADD, RF_SUB <= 3)
-  diff = (SW+4)'(d) + (SW+4)'(e) - (SW+4)'(a) - (SW+4)'(b) - (SW+4)'(c);
-  for (int i = 0; i < mmu_adm_pkg::RF_ADD; i++) diff = diff + (SW+4)'(rfp[i*CW +: CW]);
-  for (int i = 0; i < mmu_adm_pkg::RF_SUB; i++) diff = diff - (SW+4)'(rfm[i*CW +: CW]);
-  over_refund = diff[SW+3];
-endfunction
-
 // A counter less a refund given as terms (modulo 2^CW, as the counters).
 function automatic logic [CW-1:0] less_refund(input logic [CW-1:0] v, input logic [mmu_adm_pkg::RF_ADD*CW-1:0] rfp,
                                               input logic [mmu_adm_pkg::RF_SUB*CW-1:0] rfm);
@@ -99,26 +85,17 @@ function automatic logic [CW-1:0] less_refund(input logic [CW-1:0] v, input logi
   less_refund = r;
 endfunction
 
-// A queue of q cells cannot take n more: over threshold ("equals or exceeds") or pool full,
-// the pool's occupancy being pool_used - refund (dual issue: the release's refund, as
-// terms; "The decide stage"). The pool test pool + grow_of(q, n) > size + refund is summed
-// for each of the growth's two cases past the reserve (n, or q + n - reserved) and
-// selected by q >= reserved behind both: one carry chain, not the growth's compares and
-// select in front.
+// A queue of q cells cannot take n more: over threshold ("equals or exceeds") or pool full.
+// The pool test pool + grow_of(q, n) > size is summed for each of the growth's two cases
+// past the reserve (n, or q + n - reserved) and selected by q >= reserved behind both: one
+// carry chain, not the growth's compares and select in front. The pool is the register: a
+// same-cycle release's refund reaches the test a cycle later ("The pool refund's lag",
+// docs/rtl.md).
 function automatic logic over(input logic [CW-1:0] q, input logic [CELLW-1:0] n, input logic [CW-1:0] reserved,
-                              input logic [CW-1:0] th, input logic [CW-1:0] pool_size, input logic [CW-1:0] pool_used,
-                              input logic [mmu_adm_pkg::RF_ADD*CW-1:0] rfp,
-                              input logic [mmu_adm_pkg::RF_SUB*CW-1:0] rfm, input logic refund);
+                              input logic [CW-1:0] th, input logic [CW-1:0] pool_size, input logic [CW-1:0] pool_used);
   logic full_n, full_part;
-  // Without a refund (a constant: the module's REFUND), the sums without its terms (yosys
-  // does not drop zero operands of a sum).
-  if (refund) begin
-    full_n = over_refund(SW'(pool_used), SW'(n), '0, SW'(pool_size), '0, rfp, rfm);
-    full_part = over_refund(SW'(pool_used), SW'(q), SW'(n), SW'(pool_size), SW'(reserved), rfp, rfm);
-  end else begin
-    full_n = sum_gt(SW'(pool_used), SW'(n), '0, SW'(pool_size), '0, '0);
-    full_part = sum_gt(SW'(pool_used), SW'(q), SW'(n), SW'(pool_size), SW'(reserved), '0);
-  end
+  full_n = sum_gt(SW'(pool_used), SW'(n), '0, SW'(pool_size), '0, '0);
+  full_part = sum_gt(SW'(pool_used), SW'(q), SW'(n), SW'(pool_size), SW'(reserved), '0);
   if (SW'(q) + SW'(n) <= SW'(reserved)) over = 1'b0;
   else if (SW'(q) >= SW'(reserved) ? full_n : full_part) over = 1'b1;
   else over = th == '0 || SW'(q) >= SW'(reserved) + SW'(th);  // shared_part(q) >= th

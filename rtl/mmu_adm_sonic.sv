@@ -18,18 +18,17 @@ module mmu_adm_sonic #(`MMU_POL_PARAMS) (
   // hdrm_used + n against the capacity: wide enough for both.
   localparam int KW = SW > HW ? SW : HW;
 
+  // The pool tests read the pool registers: a same-cycle release's refund of a pool reaches
+  // them a cycle later (dual issue's request; "The pool refund's lag", docs/rtl.md).
   wire [CW-1:0] ipool_size = cfg_pool_size_i[ipool_i*CW +: CW];
   wire [CW-1:0] ipool_used = v_pool_used_i[ipool_i*CW +: CW];
-  wire [RFP*CW-1:0] ipool_rfp = rfp_pool_used_i[ipool_i*RFP*CW +: RFP*CW];
-  wire [RFM*CW-1:0] ipool_rfm = rfm_pool_used_i[ipool_i*RFM*CW +: RFM*CW];
   wire [CW-1:0] epool_size = cfg_pool_size_i[epool_i*CW +: CW];
   wire [CW-1:0] epool_used = v_pool_used_i[epool_i*CW +: CW];
-  wire [RFP*CW-1:0] epool_rfp = rfp_pool_used_i[epool_i*RFP*CW +: RFP*CW];
-  wire [RFM*CW-1:0] epool_rfm = rfm_pool_used_i[epool_i*RFM*CW +: RFM*CW];
 
   // Every test and update below is a sum of the view's registers, the operation's cells,
-  // the configuration and (dual issue's request) the release's refund rf_*, so that no
-  // test waits for another's difference ("The decide stage", docs/rtl.md).
+  // the configuration and (dual issue's request) the release's refund of the headroom pool
+  // and total, so that no test waits for another's difference ("The decide stage",
+  // docs/rtl.md).
   wire [SW-1:0] n = SW'(cells_i);
   wire [SW-1:0] q_ing = SW'(v_ing_i);
   wire [SW-1:0] q_hdrm = SW'(v_hdrm_i);
@@ -38,8 +37,8 @@ module mmu_adm_sonic #(`MMU_POL_PARAMS) (
   // Charges and refunds of the pools, which count modulo 2^CW.
   wire [CW-1:0] grow = CW'(grow_of(q_ing, n, ires_i));
   wire [CW-1:0] egrow = CW'(grow_of(q_egr, n, eres_i));
-  wire over_in = over(v_ing_i, cells_i, ires_i, ith_i, ipool_size, ipool_used, ipool_rfp, ipool_rfm, REFUND);
-  wire over_eg = over(v_egr_i, cells_i, eres_i, eth_i, epool_size, epool_used, epool_rfp, epool_rfm, REFUND);
+  wire over_in = over(v_ing_i, cells_i, ires_i, ith_i, ipool_size, ipool_used);
+  wire over_eg = over(v_egr_i, cells_i, eres_i, eth_i, epool_size, epool_used);
   wire [KW+1:0] hdrm_room = (KW+2)'(hdrm_cap_i) + (KW+2)'(rf_hdrm_used_i) - (KW+2)'(v_hdrm_used_i) - (KW+2)'(n);
   wire hdrm_full = hdrm_room[KW+1];  // hdrm_used - rf + n > capacity
   // A release: headroom drains first (§2.2.1), then the ingress share; it underflows

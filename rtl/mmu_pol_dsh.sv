@@ -13,12 +13,12 @@ module mmu_pol_dsh #(`MMU_POL_PARAMS) (`MMU_POL_PORTS);
 `include "mmu_adm_fn.svh"
   `MMU_POL_NEXT
 
+  // The pool tests read the pool registers, as mmu_adm_sonic's ("The pool refund's lag",
+  // docs/rtl.md).
   wire [CW-1:0] ipool_size = cfg_pool_size_i[ipool_i*CW +: CW];
   wire [CW-1:0] ipool_used = v_pool_used_i[ipool_i*CW +: CW];
-  wire [CW-1:0] ipool_rf = rf_pool_used_i[ipool_i*CW +: CW];
   wire [CW-1:0] epool_size = cfg_pool_size_i[epool_i*CW +: CW];
   wire [CW-1:0] epool_used = v_pool_used_i[epool_i*CW +: CW];
-  wire [CW-1:0] epool_rf = rf_pool_used_i[epool_i*CW +: CW];
 
   // ---- lossy traffic: SONiC
   logic [1:0] s_verdict, s_pfc, s_port_pfc;
@@ -43,8 +43,8 @@ module mmu_pol_dsh #(`MMU_POL_PARAMS) (`MMU_POL_PORTS);
   /* verilator lint_on PINCONNECTEMPTY */
 
   // ---- lossless traffic: each test a sum of the view's registers, the cells, the
-  // configuration and (dual issue's request) the release's refund rf_*, as in
-  // mmu_adm_sonic ("The decide stage", docs/rtl.md).
+  // configuration and (dual issue's request) the release's refund of the headroom pool and
+  // total, as in mmu_adm_sonic ("The decide stage", docs/rtl.md).
   wire [SW-1:0] n = SW'(cells_i);
   wire [SW-1:0] q_ing = SW'(v_ing_i);
   wire [SW-1:0] q_hdrm = SW'(v_hdrm_i);
@@ -54,11 +54,11 @@ module mmu_pol_dsh #(`MMU_POL_PARAMS) (`MMU_POL_PORTS);
   wire [SW-1:0] p_sh = SW'(v_port_shared_i);
   wire [SW-1:0] grow = grow_of(q_ing, n, ires_i);
   wire [CW-1:0] egrow = CW'(grow_of(q_egr, n, eres_i));
-  // A full shared segment (pool_used - rf + grow > size) or a paused port sends the packet
-  // to insurance headroom.
-  wire seg_full = sum_gt(SW'(ipool_used), grow, '0, SW'(ipool_size), SW'(ipool_rf), '0);
+  // A full shared segment (pool_used + grow > size) or a paused port sends the packet to
+  // insurance headroom.
+  wire seg_full = sum_gt(SW'(ipool_used), grow, '0, SW'(ipool_size), '0, '0);
   wire hdrm_full = sum_gt(SW'(v_hdrm_used_i), n, '0, SW'(cfg_hdrm_pool_i), SW'(rf_hdrm_used_i), '0);
-  wire over_eg = over(v_egr_i, cells_i, eres_i, eth_i, epool_size, epool_used, (RFP*CW)'(epool_rf), '0, REFUND);
+  wire over_eg = over(v_egr_i, cells_i, eres_i, eth_i, epool_size, epool_used);
   wire over_buf = sum_gt(SW'(v_total_i), n, '0, SW'(cfg_buffer_i), SW'(rf_total_i), '0);
   // A release drains headroom first; it underflows unless n <= ing + hdrm, n <= egr and
   // the headroom part min(n, hdrm) <= the port's insurance cells.

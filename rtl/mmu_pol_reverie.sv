@@ -29,6 +29,8 @@ module mmu_pol_reverie #(`MMU_POL_PARAMS) (`MMU_POL_PORTS);
   wire [CW-1:0] hdrm_view = v_hdrm_used_i - rf_hdrm_used_i;
   wire [CW-1:0] total_view = v_total_i - rf_total_i;
   wire [CW-1:0] rused = pool_view[rpool_i*CW +: CW];
+  // The pool test reads the register ("The pool refund's lag", docs/rtl.md).
+  wire [CW-1:0] rused_reg = v_pool_used_i[rpool_i*CW +: CW];
 
   // The queue this packet is accounted in, and a release's effect on it, on the pool and on
   // n_p. (Wires ahead of the decision block, not its outputs fed back: Icarus 11
@@ -150,7 +152,7 @@ module mmu_pol_reverie #(`MMU_POL_PARAMS) (`MMU_POL_PORTS);
         else n_avg_eg = avg;
       end
       // Eq. 4 in fixed point: q_hat <= Gamma.
-      fits = qq + n <= SW'(res_q) || (avg_fits && SW'(rused) + grow <= SW'(rsize));
+      fits = qq + n <= SW'(res_q) || (avg_fits && SW'(rused_reg) + grow <= SW'(rsize));
       if (ll_i) begin
         if (v_paused_i) begin
           to_h = 1'b1;

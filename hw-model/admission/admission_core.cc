@@ -199,8 +199,17 @@ std::pair<PfcUpdate, Result> AdmissionCore::depart_and_admit(const Departure& d,
   check(d.in_port, d.out_port, d.prio, d.egress_queue(), "departure");
   check(r.in_port, r.out_port, r.prio, r.egress_queue(), "admission request");
   op_begin(d.cycle);
+  // The request tests the pools as the cycle began: the release's refund of a pool reaches
+  // the pool tests a cycle later (the unit's dual issue, "The pool refund's lag" in
+  // docs/rtl.md), the counters at once. The refund is put back for the request and taken
+  // again after it, so the pools end as release-then-request leaves them.
+  std::vector<uint64_t>& pools = m_c.pool_used;
+  m_pool_refund = pools;
   const PfcUpdate u = m_policy->depart(m_c, d);
+  for (size_t p = 0; p < pools.size(); ++p) std::swap(pools[p], m_pool_refund[p]);
+  for (size_t p = 0; p < pools.size(); ++p) m_pool_refund[p] = pools[p] - m_pool_refund[p];
   const Result res = m_policy->admit(m_c, r);
+  for (size_t p = 0; p < pools.size(); ++p) pools[p] -= m_pool_refund[p];
   cycle_end(false);
   return {u, res};
 }

@@ -4,6 +4,7 @@
 // admission unit is checked against it decision for decision.
 #include <memory>
 #include <utility>
+#include <vector>
 
 #include "admission/arch_state.h"
 #include "admission/counters.h"
@@ -49,7 +50,8 @@ class AdmissionCore {
     return u;
   }
   // A release and a request in one cycle (a dual-issue unit), the release first; the
-  // pair's cycle is the release's.
+  // pair's cycle is the release's. The request's pool tests see the pools before the
+  // release (its refund of them lags a cycle there), everything else after it.
   std::pair<PfcUpdate, Result> depart_and_admit(const Departure& d, const Request& r);
   // Unit cycles in which no operation is taken (the clock running idle; a CSR read), in
   // O(1). The decide stage sees them pipe cycles later: the last pipe of them come after
@@ -162,6 +164,7 @@ class AdmissionCore {
   // seen: at most pipe.
   uint64_t m_pending = 0;
   uint64_t m_config_version = 0;  // reconfigure()s so far
+  std::vector<uint64_t> m_pool_refund;  // depart_and_admit's scratch: each pool's refund
 };
 
 }  // namespace mmusim::admission

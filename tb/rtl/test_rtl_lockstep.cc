@@ -395,6 +395,34 @@ TEST(SingleIssue, ARequestOfferedWithAReleaseWaitsOneCycle) {
   }
 }
 
+// A release and a request in one cycle: the request's pool test reads the pool registers,
+// the release's refund of a pool reaching it a cycle later ("The pool refund's lag",
+// docs/rtl.md). Lossy profiles with static thresholds of 1000 and 60 requests of 10 cells
+// fill ingress pool 0 and egress pool 2 to their 600 cells; the same-cycle request is
+// dropped at ingress (600 + 10 > 600), the next one admitted (590 + 10), on the one-cycle
+// and the pipelined unit.
+template <class M>
+void pool_refund_lags(const UnitParams& p) {
+  admission::CoreConfig c = directed_config(p, "dt");
+  c.egress_profiles[1] = {2, 0, {false, 0, 1000}};
+  Lockstep<M> ls(c, p);
+  for (int i = 0; i < 60; ++i) ASSERT_EQ(ls.admit({0, 1, uint8_t(kLy), 10, 0}).verdict, Verdict::kAdmitShared);
+  const auto got = ls.depart_and_admit({0, 1, uint8_t(kLy), 10, 0}, {1, 0, uint8_t(kLy), 10, 0}).second;
+  EXPECT_EQ(got.verdict, Verdict::kDrop);
+  EXPECT_EQ(got.reason, admission::DropReason::kIngress);
+  EXPECT_EQ(ls.admit({1, 0, uint8_t(kLy), 10, 0}).verdict, Verdict::kAdmitShared);
+  ls.drain();
+  EXPECT_EQ(ls.unit().peek(state_map::kPoolUsed, 0), 600u);
+  EXPECT_EQ(ls.unit().peek(state_map::kPoolUsed, 2), 600u);
+  expect_clean(ls);
+}
+
+TEST(DualIssue, TheSameCycleReleasesPoolRefundReachesTheRequestsPoolTestACycleLater) {
+  ASSERT_TRUE(kMid.dual_issue && kPipeMid.dual_issue);
+  pool_refund_lags<Vmmu_mid>(kMid);
+  pool_refund_lags<Vmmu_pmid>(kPipeMid);
+}
+
 // -------- the pipelined unit (PIPE 1) ---------------------------------------------------
 
 // The response comes two cycles after the request: none at the edge of the request's

@@ -279,6 +279,41 @@ TEST(PipelineTiming, AReleaseAndARequestOnOneQueueInOneCycle) {
   }
 }
 
+TEST(PipelineTiming, TheSameCycleReleasesPoolRefundReachesTheRequestsPoolTestACycleLater) {
+  // Lossy profiles with static thresholds of 1000, so the pools alone decide: 60 requests of
+  // 10 cells (port 0 -> 1) fill ingress pool 0 and egress pool 2 to their 600 cells. A
+  // release of 10 of them and a 10-cell request (port 1 -> 0) in one cycle: the request's
+  // pool test sees 600 + 10 > 600 (the refund lags), so it is dropped at ingress, and the
+  // pools end at 590; told one after the other, the same request is admitted. The next
+  // request sees the refund: 590 + 10 = 600 fits.
+  for (uint32_t pipe : {0u, 1u}) {
+    CoreConfig c = timed(1, "dt", pipe);
+    c.egress_profiles[1] = {2, 0, {false, 0, 1000}};
+    AdmissionCore pair(c), seq(c);
+    uint64_t cyc = 0;
+    for (int i = 0; i < 60; ++i, ++cyc) {
+      ASSERT_EQ(pair.admit({0, 1, uint8_t(kLy), 10, cyc}).verdict, Verdict::kAdmitShared);
+      ASSERT_EQ(seq.admit({0, 1, uint8_t(kLy), 10, cyc}).verdict, Verdict::kAdmitShared);
+    }
+    ASSERT_EQ(pair.pool_used(0), 600u);
+    ASSERT_EQ(pair.pool_used(2), 600u);
+    const Departure d{0, 1, uint8_t(kLy), 10, cyc};
+    const Request r{1, 0, uint8_t(kLy), 10, cyc};
+    const Result got = pair.depart_and_admit(d, r).second;
+    EXPECT_EQ(got.verdict, Verdict::kDrop) << pipe;
+    EXPECT_EQ(got.reason, DropReason::kIngress) << pipe;
+    EXPECT_EQ(pair.pool_used(0), 590u);
+    EXPECT_EQ(pair.pool_used(2), 590u);
+    EXPECT_EQ(pair.total_used(), 590u);
+    seq.depart(d);
+    EXPECT_EQ(seq.admit(r).verdict, Verdict::kAdmitShared) << pipe;
+    ++cyc;
+    EXPECT_EQ(pair.admit({1, 0, uint8_t(kLy), 10, cyc}).verdict, Verdict::kAdmitShared) << pipe;
+    EXPECT_EQ(pair.pool_used(0), 600u);
+    EXPECT_EQ(pair.pool_used(2), 600u);
+  }
+}
+
 TEST(PipelineTiming, AGapKeepsThePeriodsPhaseOneCycleLater) {
   // THRESH_PERIOD 4, as AGapKeepsThePeriodsPhase, on the pipelined core: the decide stage
   // is idle for one cycle after the programming before the first operation taken (at cycle
