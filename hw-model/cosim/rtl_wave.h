@@ -54,7 +54,10 @@ class Wave {
     const bool patched = f && std::fseek(f, kDateOffset, SEEK_SET) == 0 && std::fwrite(date, sizeof date, 1, f) == 1;
     if (f && std::fclose(f) != 0) throw std::runtime_error("write failed");
     if (!patched) throw std::runtime_error("cannot rewrite the header's date");
-    void* r = fstReaderOpen(m_path.c_str());
+    // The header (end time, date) is written last at the file's start, so a file cut short
+    // by a failed write can still carry it, and fstapi's reader does not survive reading a
+    // cut block: the blocks' own lengths must end exactly at the end of the file first.
+    void* r = whole_blocks() ? fstReaderOpen(m_path.c_str()) : nullptr;
     const bool ok = r && fstReaderGetEndTime(r) == m_last && std::string(fstReaderGetDateString(r)) == kDate;
     if (r) fstReaderClose(r);
     if (!ok) throw std::runtime_error("write failed: the FST does not read back complete (disk full or file size limit?)");
@@ -64,7 +67,31 @@ class Wave {
   // The header's date field (fstapi.c: FST_HDR_OFFS_DATE, FST_HDR_DATE_SIZE).
   static constexpr long kDateOffset = 202;
   static constexpr size_t kDateSize = 119;
+  // Hierarchy block types (fstapi.h: FST_BL_HIER, FST_BL_HIER_LZ4, FST_BL_HIER_LZ4DUO).
+  static constexpr unsigned char kBlockHier = FST_BL_HIER, kBlockHierLz4 = FST_BL_HIER_LZ4,
+                                 kBlockHierLz4Duo = FST_BL_HIER_LZ4DUO;
 
+  // An FST is a chain of blocks, each a type byte and a big-endian 64-bit length that
+  // counts itself and the payload (fstapi.c), the hierarchy's written last: the chain must
+  // end exactly at the end of the file, on a hierarchy block.
+  bool whole_blocks() const {
+    FILE* f = std::fopen(m_path.c_str(), "rb");
+    if (!f) return false;
+    const long size = std::fseek(f, 0, SEEK_END) == 0 ? std::ftell(f) : -1;
+    long pos = 0;
+    unsigned char type = 0;
+    while (size > 0 && pos < size) {
+      unsigned char h[9];
+      if (std::fseek(f, pos, SEEK_SET) != 0 || std::fread(h, 1, sizeof h, f) != sizeof h) break;
+      uint64_t len = 0;
+      for (int i = 1; i < 9; ++i) len = len << 8 | h[i];
+      if (len < 8 || len > uint64_t(size - pos - 1)) break;
+      type = h[0];
+      pos += 1 + long(len);
+    }
+    std::fclose(f);
+    return size > 0 && pos == size && (type == kBlockHier || type == kBlockHierLz4 || type == kBlockHierLz4Duo);
+  }
   uint64_t next() const { return m_cycle + 1 > m_issue ? m_cycle + 1 : m_issue; }
   // Times only increase: an evaluation that falls on a time already dumped goes 1 ps later.
   void dump(uint64_t t) {
