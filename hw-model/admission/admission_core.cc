@@ -204,10 +204,13 @@ std::pair<PfcUpdate, Result> AdmissionCore::depart_and_admit(const Departure& d,
   // docs/rtl.md), the counters at once. The refund is put back for the request and taken
   // again after it, so the pools end as release-then-request leaves them.
   std::vector<uint64_t>& pools = m_c.pool_used;
-  m_pool_refund = pools;
+  m_pool_refund = pools;  // the pools before the release, then its refund of each
   const PfcUpdate u = m_policy->depart(m_c, d);
-  for (size_t p = 0; p < pools.size(); ++p) std::swap(pools[p], m_pool_refund[p]);
-  for (size_t p = 0; p < pools.size(); ++p) m_pool_refund[p] = pools[p] - m_pool_refund[p];
+  for (size_t p = 0; p < pools.size(); ++p) {
+    const uint64_t before = m_pool_refund[p];
+    m_pool_refund[p] = before - pools[p];
+    pools[p] = before;
+  }
   const Result res = m_policy->admit(m_c, r);
   for (size_t p = 0; p < pools.size(); ++p) pools[p] -= m_pool_refund[p];
   cycle_end(false);

@@ -3,8 +3,9 @@
 // inside headroom, per egress (port, queue) cells, pools, headroom pool, total, and the
 // pause state. The per-queue counters of one index are one record, with the index's
 // configuration that an operation reads: an operation reads its ingress PG's and its
-// egress queue's, two lines where separate arrays took seven. Every update is checked against the counter width: a counter never wraps
-// and never goes negative (peer simulators had unsigned-underflow bugs exactly here).
+// egress queue's, two lines where separate arrays took seven. Every update is checked
+// against the counter width: a counter never wraps and never goes negative (peer
+// simulators had unsigned-underflow bugs exactly here).
 #include <cstdint>
 #include <string>
 #include <vector>
