@@ -19,7 +19,7 @@ Mmu::Mmu(sc_core::sc_module_name name, MmuConfig cfg)
     : sc_module(name), admission_export("admission_export"), pfc("pfc"), m_cfg(std::move(cfg)), m_core(m_cfg.core),
       m_tc_to_queue(m_cfg.tc_to_queue.data()),
       m_clock_ps(m_cfg.clock_period_ps), m_cell(m_cfg.cell_bytes), m_npools(m_cfg.pool_names.size()),
-      m_stats(kPools + m_npools, m_cfg.measure.start_ps, m_cfg.measure.end_ps, m_cfg.occupancy_bucket_bytes),
+      m_stats(kPools + m_npools, m_cfg.measure.start_ps, m_cfg.measure.end_ps, m_cfg.occupancy_bucket_bytes, true),
       m_delay_ps(uint64_t(m_cfg.core.pipe) * m_cfg.clock_period_ps),
       m_occ{m_stats.series(kLossless), m_stats.series(kLossy), m_stats.series(kHeadroom),
             m_stats.series(kTotal), m_stats.series(kThLossless), m_stats.series(kThLossy)},

@@ -187,7 +187,8 @@ class Mmu : public sc_core::sc_module, public AdmissionIf {
     if (k.pool >= 0) memo[k.used % kMemo] = {k.used, k.cells};
     return k.cells;
   }
-  // Series 0..5: the Occupancy members in order; then one per pool.
+  // Series 0..5: the Occupancy members in order; then one per pool. Equal series share
+  // their statistics (update_stats sets every one, in order).
   enum : size_t { kLossless, kLossy, kHeadroom, kTotal, kThLossless, kThLossy, kPools };
   TimeWeightedGroup m_stats;
   // The rest: set up once, or read on rarer paths.
