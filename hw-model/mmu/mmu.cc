@@ -291,7 +291,7 @@ bool Mmu::admit(Packet& p) {
   ++m_buffered;
   if (mark) mark_ce(p, q);
   if (m_wred) m_wred_cells[size_t(p.out_port) * kClasses + q] += p.cells;
-  m_port[p.out_port].queued_bytes += p.bytes;
+  if (m_int_classes) m_port[p.out_port].queued_bytes += p.bytes;
   PortState& in = m_port[p.in_port];
   in.in_cells += p.cells;
   in.in_peak = std::max(in.in_peak, in.in_cells);
@@ -373,11 +373,6 @@ void Mmu::push_int_hop(Packet& p, uint64_t t) {
 }
 
 void Mmu::dequeue(Packet& p) {
-  if (m_port[p.out_port].queued_bytes < p.bytes) {
-    const std::logic_error e("queued bytes of the egress port would go negative");
-    model_error(e, p, "dequeue");
-  }
-  m_port[p.out_port].queued_bytes -= p.bytes;
   if (m_wred && m_cfg.wred_mark_at_dequeue) {
     // The queue still holds this packet's cells until its last bit leaves.
     const uint8_t q = queue_of(p);
@@ -389,6 +384,12 @@ void Mmu::dequeue(Packet& p) {
     if (m_wred->decide(p.out_port, q, cells - p.cells, p.ecn, true, false) == admission::WredAction::kMark)
       mark_ce(p, q);
   }
+  if (!m_int_classes) return;  // the port's bytes are INT's alone
+  if (m_port[p.out_port].queued_bytes < p.bytes) {
+    const std::logic_error e("queued bytes of the egress port would go negative");
+    model_error(e, p, "dequeue");
+  }
+  m_port[p.out_port].queued_bytes -= p.bytes;
   if (!p.ack && (m_int_classes >> p.tc & 1)) push_int_hop(p, now_ps());
   m_port[p.out_port].tx_bytes += p.bytes;
 }
