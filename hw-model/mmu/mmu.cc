@@ -205,24 +205,27 @@ void Mmu::update_stats(uint64_t t) {
       m_ly_port < 0 ? 0 : threshold_cells(m_th_ly, false, uint32_t(m_ly_port), uint32_t(m_ly_prio), pools) * cell;
   TimeWeightedGroup::Instant at = m_stats.at(t);
   const uint64_t* pool = m_core.pools_used().data();
-  const auto set_all = [&](auto common) __attribute__((always_inline)) {
-    constexpr bool c = decltype(common)::value;
-    at.set<c>(kLossless, m_ll * cell);
-    at.set<c>(kLossy, m_ly * cell);
-    at.set<c>(kHeadroom, m_hd * cell);
-    at.set<c>(kTotal, m_core.total_used() * cell);
-    at.set<c>(kThLossless, th_ll);
-    at.set<c>(kThLossy, th_ly);
+  const auto set_all = [&](auto common, auto shared) __attribute__((always_inline)) {
+    constexpr bool c = decltype(common)::value, s = decltype(shared)::value;
+    at.set<c, s>(kLossless, m_ll * cell);
+    at.set<c, s>(kLossy, m_ly * cell);
+    at.set<c, s>(kHeadroom, m_hd * cell);
+    at.set<c, s>(kTotal, m_core.total_used() * cell);
+    at.set<c, s>(kThLossless, th_ll);
+    at.set<c, s>(kThLossy, th_ly);
     // Up to four pools without a loop: its counter and test cost about what a kept series does.
     const size_t n = m_npools;
-    if (n > 0) at.set<c>(kPools, pool[0] * cell);
-    if (n > 1) at.set<c>(kPools + 1, pool[1] * cell);
-    if (n > 2) at.set<c>(kPools + 2, pool[2] * cell);
-    if (n > 3) at.set<c>(kPools + 3, pool[3] * cell);
-    for (size_t i = 4; i < n; ++i) at.set<c>(kPools + i, pool[i] * cell);
+    if (n > 0) at.set<c, s>(kPools, pool[0] * cell);
+    if (n > 1) at.set<c, s>(kPools + 1, pool[1] * cell);
+    if (n > 2) at.set<c, s>(kPools + 2, pool[2] * cell);
+    if (n > 3) at.set<c, s>(kPools + 3, pool[3] * cell);
+    for (size_t i = 4; i < n; ++i) at.set<c, s>(kPools + i, pool[i] * cell);
   };
-  if (at.common()) set_all(std::true_type{});
-  else set_all(std::false_type{});
+  // Once no series shares another's (the default scenario's soon), a set costs what it
+  // did without sharing.
+  if (!at.common()) set_all(std::false_type{}, std::true_type{});
+  else if (at.sharing()) set_all(std::true_type{}, std::true_type{});
+  else set_all(std::true_type{}, std::false_type{});
   if (m_trace_mmu) mirror();
 }
 

@@ -43,6 +43,7 @@ class TimeWeightedGroup {
     for (size_t i = 0; i < n; ++i) m_s[i] = {0, 0, m_clipped, 0, m_hist[i].data(), 1};
     // All start at 0: with sharing, series 1..63 share series 0's value and statistics.
     for (size_t i = 0; i < kShareable; ++i) m_root[i] = uint8_t(shared ? 0 : i);
+    if (shared && n > 1) m_members = std::min(n, kShareable) - 1;
     m_in_window = m_start == 0 && m_end > 0;
     m_at_start = m_in_window;
     if ((m_bucket & (m_bucket - 1)) == 0) m_shift = __builtin_ctzll(m_bucket);
@@ -65,16 +66,17 @@ class TimeWeightedGroup {
     // kCommon: the caller checked common(), so the flags and the bucket's kind need no
     // test per series (some 25 instructions an MMU update fewer).
     // A series sharing another's value (its root's, set before it at this instant) keeps
-    // sharing when it equals that: one compare either way.
-    template <bool kCommon = false>
+    // sharing when it equals that: one compare either way. kShared false: the caller
+    // checked that none shares (sharing() false), and a series is looked up directly.
+    template <bool kCommon = false, bool kShared = true>
     [[gnu::always_inline]] void set(size_t i, uint64_t v) {
-      const size_t r = i < kShareable ? m_root[i] : i;
+      const size_t r = kShared && i < kShareable ? m_root[i] : i;
       uint64_t old = m_v[r];
       if (v == old) {
         if (!kCommon && m_at_start && v > m_s[r].max) raise(r, v);
         return;
       }
-      if (r != i) {
+      if (kShared && r != i) {
         if (m_g.leave(i, v, m_left, m_raised)) return;
         old = m_v[i];
       }
@@ -100,6 +102,8 @@ class TimeWeightedGroup {
     }
     // Mostly: inside the window past its first instant, with a bucket of a power of two.
     bool common() const { return m_common; }
+    // Some series shares another's (once none does, sets need no lookup).
+    bool sharing() const { return m_g.m_members != 0; }
 
    private:
     friend class TimeWeightedGroup;
@@ -187,6 +191,7 @@ class TimeWeightedGroup {
         return true;
       }
     m_root[i] = uint8_t(i);
+    --m_members;
     m_hist[i] = m_hist[r];
     S& s = m_s[i];
     s = m_s[r];
@@ -256,6 +261,7 @@ class TimeWeightedGroup {
   std::vector<S> m_s;
   std::vector<uint64_t> m_max_before;  // a series' maximum before its last rise
   std::vector<std::vector<uint64_t>> m_hist;
+  size_t m_members = 0;  // series sharing another's
   std::array<uint8_t, kShareable> m_root{};       // the series keeping i's value and statistics (i: its own)
   std::array<uint8_t, kShareable> m_left_from{};  // the root i last left
 };

@@ -122,9 +122,11 @@ void random_streams(int runs, int time_shift, int value_shift, bool shared = fal
         } else {
           v = step ? vals[0] : rng() % 2 ? vals[rng() % n] : vals[i];
         }
+        // With sharing, as the MMU does: the lookup-free sets once no series shares.
         if (!by_instant) g.set(i, v);
-        else if (at.common()) at.set<true>(i, v);
-        else at.set(i, v);
+        else if (!at.common()) at.set(i, v);
+        else if (shared && !at.sharing()) at.set<true, false>(i, v);
+        else at.set<true>(i, v);
         ref[i].set(t, v);
         vals[i] = v;
       }
