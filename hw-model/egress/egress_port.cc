@@ -27,6 +27,7 @@ uint64_t EgressPort::now() { return now_ps(); }
 void EgressPort::end_of_elaboration() {
   m_link = to_link.operator->();
   m_mmu = mmu.operator->();
+  m_dequeue = m_mmu->wants_dequeue();
   if (bfc.size()) m_bfc_unit = bfc.operator->();
 }
 
@@ -238,7 +239,7 @@ void EgressPort::try_send() {
       m_quantum_given = false;
     }
   }
-  if (p->kind == Packet::Kind::kData) m_mmu->dequeue(*p);  // ECN marking at dequeue, INT
+  if (m_dequeue && p->kind == Packet::Kind::kData) m_mmu->dequeue(*p);  // ECN marking at dequeue, INT
   m_busy = true;
   keep_on_wire(*p);
   if (m_bfc && p->kind == Packet::Kind::kData) p->upstream_q = p->queue;  // the next hop's upstreamQ

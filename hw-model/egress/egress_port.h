@@ -127,6 +127,7 @@ class EgressPort : public sc_core::sc_module, public PauseIf, public FrameTarget
   alignas(64) bool m_busy = false;
   bool m_bfc = false;
   bool m_quantum_given = false;
+  bool m_dequeue = false;  // the MMU's dequeue does something (AdmissionIf::wants_dequeue)
   int m_rr = 0;
   uint32_t m_quantum;
   uint32_t m_port;

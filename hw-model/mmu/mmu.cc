@@ -19,7 +19,7 @@ Mmu::Mmu(sc_core::sc_module_name name, MmuConfig cfg)
     : sc_module(name), admission_export("admission_export"), pfc("pfc"), m_cfg(std::move(cfg)), m_core(m_cfg.core),
       m_tc_to_queue(m_cfg.tc_to_queue.data()),
       m_clock_ps(m_cfg.clock_period_ps), m_cell(m_cfg.cell_bytes), m_npools(m_cfg.pool_names.size()),
-      m_stats(kPools + m_npools, m_cfg.measure.start_ps, m_cfg.measure.end_ps, m_cfg.occupancy_bucket_bytes),
+      m_stats(kPools + m_npools, m_cfg.measure.start_ps, m_cfg.measure.end_ps, m_cfg.occupancy_bucket_bytes, true),
       m_delay_ps(uint64_t(m_cfg.core.pipe) * m_cfg.clock_period_ps),
       m_occ{m_stats.series(kLossless), m_stats.series(kLossy), m_stats.series(kHeadroom),
             m_stats.series(kTotal), m_stats.series(kThLossless), m_stats.series(kThLossy)},
@@ -205,24 +205,27 @@ void Mmu::update_stats(uint64_t t) {
       m_ly_port < 0 ? 0 : threshold_cells(m_th_ly, false, uint32_t(m_ly_port), uint32_t(m_ly_prio), pools) * cell;
   TimeWeightedGroup::Instant at = m_stats.at(t);
   const uint64_t* pool = m_core.pools_used().data();
-  const auto set_all = [&](auto common) __attribute__((always_inline)) {
-    constexpr bool c = decltype(common)::value;
-    at.set<c>(kLossless, m_ll * cell);
-    at.set<c>(kLossy, m_ly * cell);
-    at.set<c>(kHeadroom, m_hd * cell);
-    at.set<c>(kTotal, m_core.total_used() * cell);
-    at.set<c>(kThLossless, th_ll);
-    at.set<c>(kThLossy, th_ly);
+  const auto set_all = [&](auto common, auto shared) __attribute__((always_inline)) {
+    constexpr bool c = decltype(common)::value, s = decltype(shared)::value;
+    at.set<c, s>(kLossless, m_ll * cell);
+    at.set<c, s>(kLossy, m_ly * cell);
+    at.set<c, s>(kHeadroom, m_hd * cell);
+    at.set<c, s>(kTotal, m_core.total_used() * cell);
+    at.set<c, s>(kThLossless, th_ll);
+    at.set<c, s>(kThLossy, th_ly);
     // Up to four pools without a loop: its counter and test cost about what a kept series does.
     const size_t n = m_npools;
-    if (n > 0) at.set<c>(kPools, pool[0] * cell);
-    if (n > 1) at.set<c>(kPools + 1, pool[1] * cell);
-    if (n > 2) at.set<c>(kPools + 2, pool[2] * cell);
-    if (n > 3) at.set<c>(kPools + 3, pool[3] * cell);
-    for (size_t i = 4; i < n; ++i) at.set<c>(kPools + i, pool[i] * cell);
+    if (n > 0) at.set<c, s>(kPools, pool[0] * cell);
+    if (n > 1) at.set<c, s>(kPools + 1, pool[1] * cell);
+    if (n > 2) at.set<c, s>(kPools + 2, pool[2] * cell);
+    if (n > 3) at.set<c, s>(kPools + 3, pool[3] * cell);
+    for (size_t i = 4; i < n; ++i) at.set<c, s>(kPools + i, pool[i] * cell);
   };
-  if (at.common()) set_all(std::true_type{});
-  else set_all(std::false_type{});
+  // Once no series shares another's (the default scenario's soon), a set costs what it
+  // did without sharing.
+  if (!at.common()) set_all(std::false_type{}, std::true_type{});
+  else if (at.sharing()) set_all(std::true_type{}, std::true_type{});
+  else set_all(std::true_type{}, std::false_type{});
   if (m_trace_mmu) mirror();
 }
 
@@ -291,7 +294,7 @@ bool Mmu::admit(Packet& p) {
   ++m_buffered;
   if (mark) mark_ce(p, q);
   if (m_wred) m_wred_cells[size_t(p.out_port) * kClasses + q] += p.cells;
-  m_port[p.out_port].queued_bytes += p.bytes;
+  if (m_int_classes) m_port[p.out_port].queued_bytes += p.bytes;
   PortState& in = m_port[p.in_port];
   in.in_cells += p.cells;
   in.in_peak = std::max(in.in_peak, in.in_cells);
@@ -373,11 +376,6 @@ void Mmu::push_int_hop(Packet& p, uint64_t t) {
 }
 
 void Mmu::dequeue(Packet& p) {
-  if (m_port[p.out_port].queued_bytes < p.bytes) {
-    const std::logic_error e("queued bytes of the egress port would go negative");
-    model_error(e, p, "dequeue");
-  }
-  m_port[p.out_port].queued_bytes -= p.bytes;
   if (m_wred && m_cfg.wred_mark_at_dequeue) {
     // The queue still holds this packet's cells until its last bit leaves.
     const uint8_t q = queue_of(p);
@@ -389,6 +387,12 @@ void Mmu::dequeue(Packet& p) {
     if (m_wred->decide(p.out_port, q, cells - p.cells, p.ecn, true, false) == admission::WredAction::kMark)
       mark_ce(p, q);
   }
+  if (!m_int_classes) return;  // the port's bytes are INT's alone
+  if (m_port[p.out_port].queued_bytes < p.bytes) {
+    const std::logic_error e("queued bytes of the egress port would go negative");
+    model_error(e, p, "dequeue");
+  }
+  m_port[p.out_port].queued_bytes -= p.bytes;
   if (!p.ack && (m_int_classes >> p.tc & 1)) push_int_hop(p, now_ps());
   m_port[p.out_port].tx_bytes += p.bytes;
 }

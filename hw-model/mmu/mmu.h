@@ -35,6 +35,9 @@ class Mmu : public sc_core::sc_module, public AdmissionIf {
   bool admit(Packet& p) override;
   void depart(const Packet& p) override;
   void dequeue(Packet& p) override;
+  // Only INT and WRED marking at dequeue need it: without them nothing is kept per frame
+  // at dequeue (nor the queued bytes at admission).
+  bool wants_dequeue() const override { return m_int_classes || (m_wred && m_cfg.wred_mark_at_dequeue); }
   // The unit's pipeline (admission.pipeline, CoreConfig::pipe): a verdict takes effect pipe
   // MMU cycles after its decision edge.
   uint64_t verdict_delay_ps() const override { return m_delay_ps; }
@@ -121,10 +124,9 @@ class Mmu : public sc_core::sc_module, public AdmissionIf {
   uint64_t m_ll = 0, m_ly = 0, m_hd = 0;
   uint64_t m_buffered = 0;
   uint64_t m_admitted = 0, m_admitted_hdrm = 0, m_drop_lossless = 0, m_drop_lossy = 0;
-  // Per port, in one record (an operation touches its ingress and egress port's):
-  // cells charged to it as an ingress and their peak, and its lossless PGs (bit pg:
-  // m_cfg.core.lossless, read with in_cells); as an egress, data bytes waiting in its
-  // queues (INT qlen) and transmitted (INT txBytes).
+  // Per port, in one record: cells charged to it as an ingress and their peak, and its
+  // lossless PGs (bit pg: m_cfg.core.lossless, read with in_cells); as an egress, with
+  // INT only, data bytes waiting in its queues (INT qlen) and transmitted (INT txBytes).
   struct alignas(64) PortState {
     uint64_t in_cells = 0, in_peak = 0;
     uint64_t queued_bytes = 0, tx_bytes = 0;
@@ -187,7 +189,8 @@ class Mmu : public sc_core::sc_module, public AdmissionIf {
     if (k.pool >= 0) memo[k.used % kMemo] = {k.used, k.cells};
     return k.cells;
   }
-  // Series 0..5: the Occupancy members in order; then one per pool.
+  // Series 0..5: the Occupancy members in order; then one per pool. Equal series share
+  // their statistics (update_stats sets every one, in order).
   enum : size_t { kLossless, kLossy, kHeadroom, kTotal, kThLossless, kThLossy, kPools };
   TimeWeightedGroup m_stats;
   // The rest: set up once, or read on rarer paths.

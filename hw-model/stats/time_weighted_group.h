@@ -6,7 +6,16 @@
 // times, a multiply-add and a histogram add). The results equal one TimeWeighted per
 // quantity (time-weighted sums are additive in time, so stretches split differently give
 // the same sums). mean() and quantile() are complete after finish().
+//
+// Shared statistics (the `shared` constructor flag): series that have held equal values
+// at every instant so far have equal statistics, so one of them, the lowest, keeps value
+// and statistics for all (an MMU's pools often equal its class occupancies: on a lossless
+// incast the ingress pool is the lossless occupancy, the egress pool the total). A series
+// leaves at the first instant its value differs, with a copy of the statistics up to
+// then. This needs every instant to set every series, in index order (Mmu::update_stats
+// does).
 #include <algorithm>
+#include <array>
 #include <cstdint>
 #include <vector>
 
@@ -18,20 +27,23 @@ class TimeWeightedGroup {
   class Series {
    public:
     Series(const TimeWeightedGroup& g, size_t i) : m_g(&g), m_i(i) {}
-    uint64_t value() const { return m_g->m_v[m_i]; }
-    uint64_t max() const { return m_g->m_s[m_i].max; }
-    double mean() const { return m_g->mean(m_i); }
-    uint64_t quantile(double q) const { return m_g->quantile(m_i, q); }
+    uint64_t value() const { return m_g->m_v[m_g->root(m_i)]; }
+    uint64_t max() const { return m_g->m_s[m_g->root(m_i)].max; }
+    double mean() const { return m_g->mean(m_g->root(m_i)); }
+    uint64_t quantile(double q) const { return m_g->quantile(m_g->root(m_i), q); }
 
    private:
     const TimeWeightedGroup* m_g;
     size_t m_i;
   };
 
-  TimeWeightedGroup(size_t n, uint64_t win_start, uint64_t win_end, uint64_t bucket)
+  TimeWeightedGroup(size_t n, uint64_t win_start, uint64_t win_end, uint64_t bucket, bool shared = false)
       : m_start(win_start), m_end(win_end > win_start ? win_end : win_start), m_bucket(bucket ? bucket : 1),
-        m_clipped(m_start), m_v(n, 0), m_s(n), m_hist(n, std::vector<uint64_t>(1, 0)) {
+        m_clipped(m_start), m_v(n, 0), m_s(n), m_max_before(n, 0), m_hist(n, std::vector<uint64_t>(1, 0)) {
     for (size_t i = 0; i < n; ++i) m_s[i] = {0, 0, m_clipped, 0, m_hist[i].data(), 1};
+    // All start at 0: with sharing, series 1..63 share series 0's value and statistics.
+    for (size_t i = 0; i < kShareable; ++i) m_root[i] = uint8_t(shared ? 0 : i);
+    if (shared && n > 1) m_members = std::min(n, kShareable) - 1;
     m_in_window = m_start == 0 && m_end > 0;
     m_at_start = m_in_window;
     if ((m_bucket & (m_bucket - 1)) == 0) m_shift = __builtin_ctzll(m_bucket);
@@ -53,12 +65,20 @@ class TimeWeightedGroup {
     // file grew (Mmu::update_stats: 265 -> 390 instructions a call).
     // kCommon: the caller checked common(), so the flags and the bucket's kind need no
     // test per series (some 25 instructions an MMU update fewer).
-    template <bool kCommon = false>
+    // A series sharing another's value (its root's, set before it at this instant) keeps
+    // sharing when it equals that: one compare either way. kShared false: the caller
+    // checked that none shares (sharing() false), and a series is looked up directly.
+    template <bool kCommon = false, bool kShared = true>
     [[gnu::always_inline]] void set(size_t i, uint64_t v) {
-      const uint64_t old = m_v[i];
+      const size_t r = kShared && i < kShareable ? m_root[i] : i;
+      uint64_t old = m_v[r];
       if (v == old) {
-        if (!kCommon && m_at_start && v > m_s[i].max) m_s[i].max = v;
+        if (!kCommon && m_at_start && v > m_s[r].max) raise(r, v);
         return;
+      }
+      if (kShared && r != i) {
+        if (m_g.leave(i, v, m_left, m_raised)) return;
+        old = m_v[i];
       }
       S& s = m_s[i];
       // Add the stretch the old value was held.
@@ -72,28 +92,42 @@ class TimeWeightedGroup {
         // The bins cover every value set so far, the maximum's too: only a new maximum
         // can need more.
         if (v > s.max) {
-          s.max = v;
+          raise(i, v);
           if (s.bin >= s.bins) m_g.grow(i);
         }
       } else {
         if (s.bin >= s.bins) m_g.grow(i);
-        if (m_in_window && v > s.max) s.max = v;
+        if (m_in_window && v > s.max) raise(i, v);
       }
     }
     // Mostly: inside the window past its first instant, with a bucket of a power of two.
-    bool common() const { return m_in_window && !m_at_start && m_shift >= 0; }
+    bool common() const { return m_common; }
+    // Some series shares another's (once none does, sets need no lookup).
+    bool sharing() const { return m_g.m_members != 0; }
 
    private:
     friend class TimeWeightedGroup;
     explicit Instant(TimeWeightedGroup& g)
         : m_g(g), m_v(g.m_v.data()), m_s(g.m_s.data()), m_clipped(g.m_clipped), m_bucket(g.m_bucket),
-          m_shift(g.m_shift), m_in_window(g.m_in_window), m_at_start(g.m_at_start) {}
+          m_shift(g.m_shift), m_in_window(g.m_in_window), m_at_start(g.m_at_start), m_common(g.m_common),
+          m_root(g.m_root.data()) {}
+    // A new maximum (rare): the one before it is kept for a series leaving i at this instant.
+    void raise(size_t i, uint64_t v) {
+      if (i < kShareable) {
+        m_g.m_max_before[i] = m_s[i].max;
+        m_raised |= uint64_t(1) << i;
+      }
+      m_s[i].max = v;
+    }
     TimeWeightedGroup& m_g;
     uint64_t* const m_v;
     S* const m_s;
     const uint64_t m_clipped, m_bucket;
     const int m_shift;
-    const bool m_in_window, m_at_start;
+    const bool m_in_window, m_at_start, m_common;
+    const uint8_t* const m_root;
+    uint64_t m_left = 0;    // series that left their root at this instant
+    uint64_t m_raised = 0;  // series whose maximum rose at this instant
   };
 
   // The values held since the last change are held up to `t` (non-decreasing).
@@ -106,18 +140,23 @@ class TimeWeightedGroup {
     m_clipped = t < m_start ? m_start : t < m_end ? t : m_end;
     m_in_window = t >= m_start && t < m_end;
     m_at_start = m_in_window && t == m_start;
+    m_common = m_in_window && !m_at_start && m_shift >= 0;
   }
   // The changes at `t` (non-decreasing).
   Instant at(uint64_t t) {
-    advance(t);
+    // Mostly a later time inside the window with the last past its start: the flags hold.
+    if (t > m_last && m_last > m_start && t < m_end) m_last = m_clipped = t;
+    else advance(t);
     return Instant(*this);
   }
-  // Series i becomes v at the time of the last advance.
+  // Series i becomes v at the time of the last advance (not with sharing: an instant sets
+  // every series there).
   void set(size_t i, uint64_t v) { Instant(*this).set(i, v); }
   // The values are held up to `t`, the end of the run: every stretch is added.
   void finish(uint64_t t) {
     advance(t);
-    for (size_t i = 0; i < m_s.size(); ++i) close(i);
+    for (size_t i = 0; i < m_s.size(); ++i)
+      if (root(i) == i) close(i);
   }
   Series series(size_t i) const { return Series(*this, i); }
 
@@ -133,6 +172,47 @@ class TimeWeightedGroup {
     size_t bins;
   };
   static_assert(sizeof(S) == 64);
+  // Sharing covers the first 64 series (one bit each in a mask).
+  static constexpr size_t kShareable = 64;
+  size_t root(size_t i) const { return i < kShareable ? m_root[i] : i; }
+  // Series i, sharing root r's value and statistics, takes v, not r's new value, at this
+  // instant (r is set). It follows a series that left r at this instant for the same
+  // value, or it takes r's statistics up to this instant as its own (with r's maximum
+  // before the instant). Returns whether the change is done; if not, i holds r's value
+  // and the stretch since r's last change is for the caller to add. Out of line: once
+  // per series and divergence.
+  [[gnu::noinline, gnu::cold]] bool leave(size_t i, uint64_t v, uint64_t& left, uint64_t& raised) {
+    const size_t r = m_root[i];
+    left |= uint64_t(1) << i;
+    m_left_from[i] = uint8_t(r);
+    for (size_t j = r + 1; j < i; ++j)
+      if ((left >> j & 1) && m_left_from[j] == r && m_v[m_root[j]] == v) {
+        m_root[i] = m_root[j];
+        return true;
+      }
+    m_root[i] = uint8_t(i);
+    --m_members;
+    m_hist[i] = m_hist[r];
+    S& s = m_s[i];
+    s = m_s[r];
+    s.hist = m_hist[i].data();
+    if (raised >> r & 1) s.max = m_max_before[r];
+    if (s.since < m_clipped) {  // r kept its value since before the instant: i's too
+      m_v[i] = m_v[r];
+      return false;
+    }
+    // Every stretch is added up to now (r changed at this time, or before the window): i
+    // takes v, whatever it held, and a maximum as any value set in the window.
+    m_v[i] = v;
+    s.bin = m_shift >= 0 ? size_t(v >> m_shift) : size_t(v / m_bucket);
+    if (m_in_window && v > s.max) {
+      m_max_before[i] = s.max;
+      raised |= uint64_t(1) << i;
+      s.max = v;
+    }
+    if (s.bin >= s.bins) grow(i);
+    return true;
+  }
   // Out of line: rare, and a call inside the hot path would cost every change its
   // registers. Takes the vector's whole capacity, so a rising series comes here once per
   // reallocation, not once per bin (bins past the highest value stay zero, which
@@ -176,9 +256,14 @@ class TimeWeightedGroup {
   uint64_t m_clipped;        // m_last clipped to the window
   bool m_in_window = false;  // m_last is in the window
   bool m_at_start = false;   // m_last is the window's first instant
+  bool m_common = false;     // in the window past its first instant, a bucket of a power of two
   std::vector<uint64_t> m_v;  // every series' value, side by side: most sets keep theirs
   std::vector<S> m_s;
+  std::vector<uint64_t> m_max_before;  // a series' maximum before its last rise
   std::vector<std::vector<uint64_t>> m_hist;
+  size_t m_members = 0;  // series sharing another's
+  std::array<uint8_t, kShareable> m_root{};       // the series keeping i's value and statistics (i: its own)
+  std::array<uint8_t, kShareable> m_left_from{};  // the root i last left
 };
 
 }  // namespace mmusim

@@ -144,6 +144,8 @@ class AdmissionStub : public sc_core::sc_module, public AdmissionIf {
   std::vector<Rec> admitted, departed;
   std::function<bool(const Packet&)> verdict = [](const Packet&) { return true; };
   uint64_t delay_ps = 0;  // verdict_delay_ps (a pipelined unit's), set before elaboration ends
+  bool wants = true;      // wants_dequeue, set before elaboration ends
+  uint64_t dequeued = 0;  // dequeue calls
 
   explicit AdmissionStub(sc_core::sc_module_name n) : sc_module(n), exp("exp") { exp.bind(*this); }
   bool admit(Packet& p) override {
@@ -151,6 +153,8 @@ class AdmissionStub : public sc_core::sc_module, public AdmissionIf {
     return verdict(p);
   }
   void depart(const Packet& p) override { departed.push_back({now_ps(), p}); }
+  void dequeue(Packet&) override { ++dequeued; }
+  bool wants_dequeue() const override { return wants; }
   uint64_t verdict_delay_ps() const override { return delay_ps; }
 };
 

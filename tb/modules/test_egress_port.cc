@@ -173,6 +173,29 @@ TEST(EgressPort, EachDataFrameDepartsOnceWhenItsSerialisationEnds) {
   EXPECT_EQ(j.at("queued"), 0);
 }
 
+// A data frame starting on the wire is the MMU's to see (dequeue: ECN marking, INT) when it
+// wants to; a control frame never is.
+TEST(EgressPort, DataFramesGoToTheMmusDequeueOnlyWhenItWantsThem) {
+  for (const bool wants : {true, false}) {
+    const json j = parse_ok(run_in_child([wants] {
+      EgressBench b;
+      b.mmu.wants = wants;
+      b.src.at(0, [&] {
+        b.enqueue(1000, 0, 10);
+        b.enqueue(64, 1, 11);
+        b.src.send(0, pfc_packet(b.pool, 0x08, 0xFFFF));
+      });
+      sc_core::sc_start(ps(10 * kUs));
+      json r = b.result();
+      r["dequeued"] = b.mmu.dequeued;
+      return r.dump();
+    }));
+    EXPECT_EQ(j.at("dequeued"), wants ? 2 : 0) << wants;
+    EXPECT_EQ(j.at("tx_data"), 2) << wants;
+    EXPECT_EQ(j.at("departed").size(), 2u) << wants;
+  }
+}
+
 // Flows in the order the wire saw them, with their start times.
 std::vector<std::pair<uint32_t, uint64_t>> wire_order(const json& j) {
   std::vector<std::pair<uint32_t, uint64_t>> v;

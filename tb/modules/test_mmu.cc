@@ -427,6 +427,30 @@ json int_hop_json(const Packet& p) {
   return {{"ts", h.ts_ps}, {"tx", h.tx_bytes}, {"qlen", h.qlen_bytes}, {"rate", h.rate_bps}};
 }
 
+// Only INT and WRED marking at dequeue do anything at dequeue, so only they have an egress
+// port call it (AdmissionIf::wants_dequeue); WRED marking at enqueue does not.
+TEST(MmuPortRecords, DequeueWantedForIntAndWredMarkingAtDequeueOnly) {
+  const auto wants = [](const char* mark_at, bool with_int) {
+    json cfg = small_scenario_json();
+    if (with_int) cfg["int"] = {{"enabled_classes", {1}}};
+    if (mark_at)
+      cfg["wred"] = {{"mark_at", mark_at},
+                     {"WRED_PROFILE",
+                      {{"P", {{"wred_green_enable", "true"}, {"ecn", "ecn_all"}, {"green_min_threshold", "1048576"},
+                              {"green_max_threshold", "2097152"}, {"green_drop_probability", "5"}}}}},
+                     {"QUEUE", {{"Ethernet0|3", {{"wred_profile", "P"}}}}}};
+    return parse_ok(run_in_child([&] {
+      MmuBench b(load_scenario(cfg, "module-test"));
+      return json(b.mmu.wants_dequeue()).dump();
+    }));
+  };
+  EXPECT_EQ(wants(nullptr, false), false);
+  EXPECT_EQ(wants(nullptr, true), true);
+  EXPECT_EQ(wants("dequeue", false), true);
+  EXPECT_EQ(wants("enqueue", false), false);
+  EXPECT_EQ(wants("enqueue", true), true);
+}
+
 TEST(MmuPortRecords, IngressPeaksAndIntQueueAndTxBytesByHand) {
   const json j = parse_ok(run_in_child([] {
     MmuBench b(int_scenario());

@@ -1,7 +1,8 @@
 // Time-weighted statistics: TimeWeightedGroup (one clock, a series added only when it
 // changes) against a case computed by hand and against one
 // TimeWeighted per series on random change streams (same mean, maximum, value and
-// quantiles), small and at magnitudes where value x time products pass 2^64.
+// quantiles), small and at magnitudes where value x time products pass 2^64; with shared
+// statistics, on streams whose series are often equal and part at any instant.
 #include <gtest/gtest.h>
 
 #include <cstdint>
@@ -77,38 +78,57 @@ TEST(TimeWeightedGroup, CommonPathGrowsTheHistogramForANewMaximum) {
 namespace {
 
 // `runs` random groups against one TimeWeighted per series; times and values scaled by
-// 2^time_shift and 2^value_shift (the buckets too, so the histograms stay small).
-void random_streams(int runs, int time_shift, int value_shift) {
+// 2^time_shift and 2^value_shift (the buckets too, so the histograms stay small). Shared:
+// the group shares equal series' statistics, every instant sets every series in order,
+// and a value is often another series' (equal series, parting at any instant: before,
+// at and inside the window, two or more at once to the same value, the one shared
+// from keeping or changing its value and maximum).
+void random_streams(int runs, int time_shift, int value_shift, bool shared = false) {
   const uint64_t s = seed();
   std::printf("MMUSIM_SEED=%llu\n", (unsigned long long)s);
   std::mt19937_64 rng(s);
   for (int run = 0; run < runs; ++run) {
-    const size_t n = 1 + rng() % 6;
+    const size_t n = 1 + rng() % (shared ? 9 : 6);
     const uint64_t start = (rng() % 3 == 0 ? 0 : rng() % 5000) << time_shift;
     const uint64_t end = start + ((rng() % 10000) << time_shift);  // an empty window now and then
     // Powers of two (a shift) half the time, other sizes (a division) else.
     const uint64_t bucket = (rng() % 2 ? uint64_t(1) << (rng() % 7) : 1 + rng() % 64) << value_shift;
-    TimeWeightedGroup g(n, start, end, bucket);
+    TimeWeightedGroup g(n, start, end, bucket, shared);
     std::vector<TimeWeighted> ref(n, TimeWeighted(start, end, bucket));
     uint64_t t = 0;
     // Every other run sets through an Instant as the MMU does: its common path when common().
-    const bool by_instant = run % 2;
+    const bool by_instant = shared || run % 2;
+    std::vector<uint64_t> vals(n, 0);
+    // With sharing: a fresh value about once in `fresh` sets (series stay equal for long
+    // in some runs, part at once in others), else another series' value (its new one
+    // below i) or its own; now and then every series takes series 0's (new) value.
+    const uint64_t fresh = shared ? 1 + rng() % 64 : 1;
     for (int op = 0; op < 300; ++op) {
       if (rng() % 4) t += (rng() % 200) << time_shift | rng() % 3;  // several changes at one instant too
       if (t < start && rng() % 8 == 0) t = start;  // changes at the window's first instant
       TimeWeightedGroup::Instant at = g.at(t);
+      const bool step = shared && rng() % 4 == 0;
       for (size_t i = 0; i < n; ++i) {
-        if (rng() % 3) continue;
-        // Kept values now and then: a kept value still counts at the window's first instant;
-        // changes within a bin and across bins.
-        const uint64_t v = rng() % 4 == 0   ? 0
-                           : rng() % 4 == 0 ? ref[i].value()
-                           : rng() % 4 == 0 ? ref[i].value() + rng() % 3
-                                            : (rng() % 2000) << value_shift | rng() % 1000;
+        if (!shared && rng() % 3) continue;
+        const bool take_fresh = !shared || ((i == 0 || !step) && rng() % fresh == 0);
+        uint64_t v;
+        if (take_fresh) {
+          // Kept values now and then: a kept value still counts at the window's first
+          // instant; changes within a bin and across bins.
+          v = rng() % 4 == 0   ? 0
+              : rng() % 4 == 0 ? ref[i].value()
+              : rng() % 4 == 0 ? ref[i].value() + rng() % 3
+                               : (rng() % 2000) << value_shift | rng() % 1000;
+        } else {
+          v = step ? vals[0] : rng() % 2 ? vals[rng() % n] : vals[i];
+        }
+        // With sharing, as the MMU does: the lookup-free sets once no series shares.
         if (!by_instant) g.set(i, v);
-        else if (at.common()) at.set<true>(i, v);
-        else at.set(i, v);
+        else if (!at.common()) at.set(i, v);
+        else if (shared && !at.sharing()) at.set<true, false>(i, v);
+        else at.set<true>(i, v);
         ref[i].set(t, v);
+        vals[i] = v;
       }
     }
     const uint64_t t_end = t + ((rng() % 500) << time_shift);
@@ -131,3 +151,5 @@ TEST(TimeWeightedGroup, EqualsOneTimeWeightedPerSeriesOnRandomStreams) { random_
 
 // Times to 2^44 ps and values to 2^41: value x time products of 2^85, past 64 bits.
 TEST(TimeWeightedGroup, EqualsOneTimeWeightedPerSeriesAtLargeMagnitudes) { random_streams(100, 30, 30); }
+
+TEST(TimeWeightedGroup, SharedStatisticsEqualOneTimeWeightedPerSeries) { random_streams(400, 0, 0, true); }
