@@ -33,7 +33,6 @@ module mmu_adm_op
   localparam int PFW = NPROF > 1 ? $clog2(NPROF) : 1,
   localparam int PLW = NPOOLS > 1 ? $clog2(NPOOLS) : 1,
   localparam int HW = CW + QW,
-  localparam int ANW = PW + 1,
   localparam int RFP = mmu_adm_pkg::RF_ADD,
   localparam int RFM = mmu_adm_pkg::RF_SUB
 ) (
@@ -124,10 +123,8 @@ module mmu_adm_op
   /* verilator lint_off UNUSEDSIGNAL */
   input  wire [8:0]           abm_ratio_in_i,
   input  wire [8:0]           abm_ratio_eg_i,
-  input  wire [ANW-1:0]       abm_np_in_i,
-  input  wire [ANW-1:0]       abm_np_eg_i,
-  input  wire                 abm_np_in_dec_i,  // dual issue's request: the release's step of n_p
-  input  wire                 abm_np_eg_dec_i,
+  input  wire [CW-1:0]        abm_q_in_i,
+  input  wire [CW-1:0]        abm_q_eg_i,
   /* verilator lint_on UNUSEDSIGNAL */
   // Decision.
   output logic [1:0]          verdict_o,

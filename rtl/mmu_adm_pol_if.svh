@@ -21,7 +21,6 @@
   localparam int AW = CW + EWMA_FRAC, \
   localparam int PLW = NPOOLS > 1 ? $clog2(NPOOLS) : 1, \
   localparam int HW = CW + QW,   /* a sum of CW-bit values over the NQ queues */ \
-  localparam int ANW = (NPORTS > 1 ? $clog2(NPORTS) : 1) + 1, /* abm n_p: up to NPORTS queues */ \
   localparam int RFP = mmu_adm_pkg::RF_ADD, /* a pool's refund as terms: RFP added, RFM subtracted */ \
   localparam int RFM = mmu_adm_pkg::RF_SUB
 
@@ -98,15 +97,12 @@
   /* ready before their sum: mmu_adm_sonic adds them into its tests ("The decide stage"). */ \
   input  wire [NPOOLS*RFP*CW-1:0] rfp_pool_used_i, \
   input  wire [NPOOLS*RFM*CW-1:0] rfm_pool_used_i, \
-  /* abm's view (mmu_adm_rate): drain ratios in 1/256ths, n_p of each side. */ \
+  /* abm's view (mmu_adm_rate): drain ratios in 1/256ths, alpha (b - q) / n_p of each */ \
+  /* side's profile (the calculator's entry over its registered n_p). */ \
   input  wire [8:0]            abm_ratio_in_i, \
   input  wire [8:0]            abm_ratio_eg_i, \
-  input  wire [ANW-1:0]        abm_np_in_i, \
-  input  wire [ANW-1:0]        abm_np_eg_i, \
-  /* Dual issue's request: the same-cycle release takes one off each n_p (abm_np_* are */ \
-  /* the registers: the request divides by both and selects last). 0 elsewhere. */ \
-  input  wire                  abm_np_in_dec_i, \
-  input  wire                  abm_np_eg_dec_i, \
+  input  wire [CW-1:0]         abm_q_in_i, \
+  input  wire [CW-1:0]         abm_q_eg_i, \
   /* Decision. */ \
   output logic [1:0]           verdict_o, \
   output logic [1:0]           pfc_o, \
@@ -149,7 +145,7 @@
   .pre_avg_in_i, .pre_avg_eg_i, .pre_step_in_i, .pre_step_eg_i, .pre_ing_i, .pre_hdrm_i, .pre_egr_i, .pre_cells_i, \
   .v_total_i, .v_ncong_i, .v_port_paused_i, .v_port_shared_i, .v_port_ins_i, \
   .rf_pool_used_i, .rf_hdrm_used_i, .rf_total_i, .rfp_pool_used_i, .rfm_pool_used_i, \
-  .abm_ratio_in_i, .abm_ratio_eg_i, .abm_np_in_i, .abm_np_eg_i, .abm_np_in_dec_i, .abm_np_eg_dec_i
+  .abm_ratio_in_i, .abm_ratio_eg_i, .abm_q_in_i, .abm_q_eg_i
 // Output connections of policy k (a genvar) to the flat per-policy buses of mmu_adm_op.
 `define MMU_POL_OUTPUTS(k) \
   .verdict_o(o_verdict[k*2 +: 2]), .pfc_o(o_pfc[k*2 +: 2]), .port_pfc_o(o_port_pfc[k*2 +: 2]), \

@@ -1,6 +1,8 @@
 // Threshold calculator (issue 13 item 2), beside the packet path: every THRESH_PERIOD-th
 // cycle (a counter from reset, restarted by every CSR write) it registers the pool
-// occupancies and n_p, and from those registers and the configuration it computes every
+// occupancies and n_p (reverie's per priority; abm's per priority and side, in the same
+// registers as the golden core's ThresholdBlock keeps them: the running policy's), and
+// from those registers and the configuration it computes every
 // ingress and egress profile's threshold: DT's alpha (pool size - occupancy) (dt, sih, dsh),
 // alpha x pool size (static), or the profile's static_th; for reverie every entry is the
 // room of reverie's one pool, b* - q* (its alpha, static_th and division by n_p are per
@@ -31,6 +33,7 @@ module mmu_adm_thresh #(
   parameter bit REG_OUT = 1'b0,  // registered outputs, from the next-cycle inputs (above)
   localparam int NQ = NPORTS * NPRIO,
   localparam int QW = NQ > 1 ? $clog2(NQ) : 1,
+  localparam int PW = NPORTS > 1 ? $clog2(NPORTS) : 1,
   localparam int PLW = NPOOLS > 1 ? $clog2(NPOOLS) : 1,
   localparam int PRW = 4 + 1 + 5 + CW,  // one profile's fields
   localparam int CFGW = 3 + NPOOLS*CW + 2*NPROF*PRW
@@ -40,7 +43,10 @@ module mmu_adm_thresh #(
   input  wire [7:0]           period_i,    // THRESH_PERIOD (1..255)
   input  wire                 restart_i,   // a CSR write this cycle
   input  wire [NPOOLS*CW-1:0] pool_used_i, // the pool counters (registers)
+  /* verilator lint_off UNUSEDSIGNAL */ // n_p is at most 2 NPORTS: each entry's NCW low bits
   input  wire [8*(QW+1)-1:0]  ncong_i,     // reverie n_p per priority (registers)
+  /* verilator lint_on UNUSEDSIGNAL */
+  input  wire [16*(PW+1)-1:0] abm_np_i,    // abm n_p (registers): ingress priority p at p, egress queue q at 8 + q
   input  wire [PLW-1:0]       rev_pool_i,  // reverie's one shared pool (a register)
   // The configuration the thresholds read (the stored fields), packed as {CTRL.policy,
   // POOL_SIZE, IPROF static, shift, dynamic, pool, EPROF static, shift, dynamic, pool},
@@ -51,8 +57,16 @@ module mmu_adm_thresh #(
   /* verilator lint_on UNUSEDSIGNAL */
   output wire [NPROF*CW-1:0]  ith_o,       // threshold of ingress profile k at [k*CW +: CW]
   output wire [NPROF*CW-1:0]  eth_o,       // threshold of egress profile k
-  output wire [8*(QW+1)-1:0]  np_o         // n_p per priority as registered
+  output wire [8*(QW+1)-1:0]  np_o,        // n_p per priority as registered
+  output wire [16*(PW+1)-1:0] abm_np_o,    // abm's n_p as registered, as abm_np_i
+  // The values ith_o, eth_o (abm's profiles: not reverie's room) and abm_np_o take in the
+  // next cycle: with REG_OUT the read stage's (mmu_adm_rate divides them there).
+  output wire [2*NPROF*CW-1:0] th_nx_o,    // ingress profile k at k, egress at NPROF + k
+  output wire [16*(PW+1)-1:0] abm_np_nx_o
 );
+
+  // The policy, a constant when the unit has one.
+  localparam int ONLY = mmu_adm_pkg::only_policy(POLICIES);
 
   logic [7:0]           count;   // cycles since the last load, wrapping at period_i - 1
   logic [NPOOLS*CW-1:0] pool_r;
@@ -60,7 +74,16 @@ module mmu_adm_thresh #(
   wire [NPOOLS*CW-1:0]  pool_src = REG_OUT && count == '0 ? pool_used_i : pool_r;
   // n_p is at most 2 NPORTS: NCW bits of each priority's count (the rest are zero).
   localparam int NCW = $clog2(2 * NPORTS + 1) < QW + 1 ? $clog2(2 * NPORTS + 1) : QW + 1;
-  logic [8*NCW-1:0]     np_r;
+  localparam bit AB = POLICIES[mmu_adm_pkg::POLICY_ABM];
+  // 16 entries: 0..7 reverie's, or abm's ingress, n_p; 8..15 abm's egress n_p.
+  logic [16*NCW-1:0]    np_r;
+  wire                  abm_on = AB && (ONLY >= 0 || cfg_i[CFGW-3 +: 3] == mmu_adm_pkg::POLICY_ABM);
+  logic [16*NCW-1:0]    np_live;
+  for (genvar p = 0; p < 8; p++) begin : g_live
+    assign np_live[p*NCW +: NCW] = abm_on ? NCW'(abm_np_i[p*(PW+1) +: PW+1])
+                                 : POLICIES[mmu_adm_pkg::POLICY_REVERIE] ? ncong_i[p*(QW+1) +: NCW] : '0;
+    assign np_live[(8+p)*NCW +: NCW] = abm_on ? NCW'(abm_np_i[(8+p)*(PW+1) +: PW+1]) : '0;
+  end
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
       count <= '0;
@@ -69,18 +92,21 @@ module mmu_adm_thresh #(
     end else begin
       if (count == '0) begin
         pool_r <= pool_used_i;
-        for (int p = 0; p < 8; p++)
-          np_r[p*NCW +: NCW] <= POLICIES[mmu_adm_pkg::POLICY_REVERIE] ? ncong_i[p*(QW+1) +: NCW] : '0;
+        np_r <= np_live;
       end
       count <= restart_i || 9'(count) + 9'd1 >= 9'(period_i) ? '0 : count + 8'd1;
     end
   end
+  wire [16*NCW-1:0] np_nx = count == '0 ? np_live : np_r;
   for (genvar p = 0; p < 8; p++) begin : g_np
     assign np_o[p*(QW+1) +: (QW+1)] = (QW+1)'(np_r[p*NCW +: NCW]);
   end
+  for (genvar p = 0; p < 16; p++) begin : g_abm_np
+    // abm's n_p is at most NPORTS: PW + 1 bits of NCW.
+    assign abm_np_o[p*(PW+1) +: PW+1] = AB ? (PW+1)'(np_r[p*NCW +: NCW]) : '0;
+    assign abm_np_nx_o[p*(PW+1) +: PW+1] = AB ? (PW+1)'(np_nx[p*NCW +: NCW]) : '0;
+  end
 
-  // The policy, a constant when the unit has one.
-  localparam int ONLY = mmu_adm_pkg::only_policy(POLICIES);
 
   // The thresholds (th), and reverie's pool's room (b* - q*: its alpha, static_th and the
   // division by n_p are per operation, mmu_pol_reverie).
@@ -91,6 +117,7 @@ module mmu_adm_thresh #(
   mmu_adm_thcalc #(.CW(CW), .NPOOLS(NPOOLS), .NPROF(NPROF), .ONLY(ONLY), .TH(TH), .ROOM(RV)) u_calc_s (
     .cfg_i, .used_i(pool_src), .th_o(th_s), .room_o(room_s));
   logic [2*NPROF*CW-1:0] th;
+  assign th_nx_o = th_s;
   logic [CW-1:0] rroom;
   if (!REG_OUT) begin : g_comb
     assign th = th_s;

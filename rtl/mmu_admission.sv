@@ -208,6 +208,7 @@ module mmu_admission
   logic [PLW-1:0] a_ipool, a_epool;
   logic [CW-1:0]  a_ires, a_eres;
   logic           a_ll, b_ll;
+  logic [PFW-1:0] q_a_ipf, q_a_epf, q_b_ipf, q_b_epf;  // the profiles abm's quotients read
   /* verilator lint_off UNUSEDSIGNAL */ // slot b's: dual issue only
   logic [PFW-1:0] b_ipf, b_epf;
   logic [PLW-1:0] b_ipool, b_epool;
@@ -335,6 +336,13 @@ module mmu_admission
   // ---------------------------------------------------------------------------------
   logic [NPROF*CW-1:0]  th_ing, th_egr;
   logic [8*(QW+1)-1:0]  th_np;
+  // abm's n_p: the live registers (mmu_adm_rate), as the calculator registers them, and
+  // those registers and the profiles' entries as they will be next cycle (the read stage's
+  // quotients with PIPE 1).
+  /* verilator lint_off UNUSEDSIGNAL */ // the next values: PIPE 1 only; the registers: PIPE 0 only
+  logic [16*(PW+1)-1:0] abm_np_live, abm_np_reg, abm_np_nx;
+  logic [2*NPROF*CW-1:0] th_nx;
+  /* verilator lint_on UNUSEDSIGNAL */
   /* verilator lint_off UNUSEDSIGNAL */ // read with PIPE 1 only (the look-up)
   logic                 cfg_we;
   /* verilator lint_on UNUSEDSIGNAL */
@@ -342,9 +350,9 @@ module mmu_admission
     .NPORTS(NPORTS), .NPRIO(NPRIO), .CW(CW), .NPOOLS(NPOOLS), .NPROF(NPROF), .POLICIES(POLICIES), .REG_OUT(PIPE != 0)
   ) u_thresh (
     .clk_i, .rst_ni, .period_i(cfg_thresh_period), .restart_i(cfg_valid_i && cfg_write_i),
-    .pool_used_i(pool_used), .ncong_i(ncong), .rev_pool_i(rev_pool),
+    .pool_used_i(pool_used), .ncong_i(ncong), .abm_np_i(abm_np_live), .rev_pool_i(rev_pool),
     .cfg_i({cfg_policy, cfg_pool_size, ip_static, ip_shift, ip_dynamic, ip_pool, ep_static, ep_shift, ep_dynamic, ep_pool}),
-    .ith_o(th_ing), .eth_o(th_egr), .np_o(th_np)
+    .ith_o(th_ing), .eth_o(th_egr), .np_o(th_np), .abm_np_o(abm_np_reg), .th_nx_o(th_nx), .abm_np_nx_o(abm_np_nx)
   );
 
 
@@ -374,12 +382,11 @@ module mmu_admission
   wire [CW-1:0]         no_rf = '0;
   wire [NPOOLS*RFP*CW-1:0] no_rfp = '0;
   wire [NPOOLS*RFM*CW-1:0] no_rfm = '0;
-  wire                  no_step = 1'b0;  // no same-cycle release in front (pre_step, abm's dec)
+  wire                  no_step = 1'b0;  // no same-cycle release in front (pre_step)
   /* verilator lint_on UNUSEDSIGNAL */
   // abm's view of each slot (mmu_adm_rate, below).
   logic [8:0]           a_abm_ratio_in, a_abm_ratio_eg, b_abm_ratio_in, b_abm_ratio_eg;
-  logic [PW:0]          a_abm_np_in, a_abm_np_eg, b_abm_np_in, b_abm_np_eg;
-  logic                 b_abm_np_in_dec, b_abm_np_eg_dec;
+  logic [CW-1:0]        a_abm_q_in, a_abm_q_eg, b_abm_q_in, b_abm_q_eg;
 
   // Configuration ports common to every datapath instance.
   `define MMU_OP_CFG \
@@ -433,8 +440,7 @@ module mmu_admission
     .v_port_shared_i(va_port_shared), .v_port_ins_i(va_port_ins),
     .rf_pool_used_i(no_rf_pool), .rf_hdrm_used_i(no_rf), .rf_total_i(no_rf),
     .rfp_pool_used_i(no_rfp), .rfm_pool_used_i(no_rfm),
-    .abm_ratio_in_i(a_abm_ratio_in), .abm_ratio_eg_i(a_abm_ratio_eg), .abm_np_in_i(a_abm_np_in), .abm_np_eg_i(a_abm_np_eg),
-    .abm_np_in_dec_i(no_step), .abm_np_eg_dec_i(no_step),
+    .abm_ratio_in_i(a_abm_ratio_in), .abm_ratio_eg_i(a_abm_ratio_eg), .abm_q_in_i(a_abm_q_in), .abm_q_eg_i(a_abm_q_eg),
     .verdict_o(), .reason_o(), .underflow_o(a_underflow), `MMU_OP_NEXT_OUT(rl),
     .rf_pool_used_o(a_rf_pool_used), .rf_hdrm_used_o(a_rf_hdrm_used), .rf_total_o(a_rf_total),
     .rfp_pool_used_o(a_rfp_pool_used), .rfm_pool_used_o(a_rfm_pool_used)
@@ -484,8 +490,7 @@ module mmu_admission
     .rf_pool_used_i(dual ? a_rf_pool_used : no_rf_pool), .rf_hdrm_used_i(dual ? a_rf_hdrm_used : no_rf),
     .rf_total_i(dual ? a_rf_total : no_rf),
     .rfp_pool_used_i(dual ? a_rfp_pool_used : no_rfp), .rfm_pool_used_i(dual ? a_rfm_pool_used : no_rfm),
-    .abm_ratio_in_i(b_abm_ratio_in), .abm_ratio_eg_i(b_abm_ratio_eg), .abm_np_in_i(b_abm_np_in), .abm_np_eg_i(b_abm_np_eg),
-    .abm_np_in_dec_i(b_abm_np_in_dec), .abm_np_eg_dec_i(b_abm_np_eg_dec),
+    .abm_ratio_in_i(b_abm_ratio_in), .abm_ratio_eg_i(b_abm_ratio_eg), .abm_q_in_i(b_abm_q_in), .abm_q_eg_i(b_abm_q_eg),
     .verdict_o(b_verdict), .reason_o(b_reason), .underflow_o(), `MMU_OP_NEXT_OUT(rq),
     .rf_pool_used_o(), .rf_hdrm_used_o(), .rf_total_o(), .rfp_pool_used_o(), .rfm_pool_used_o()
   );
@@ -509,9 +514,10 @@ module mmu_admission
   wire a_fire = a_valid && !a_underflow;  // a release beyond a counter changes nothing
   wire b_fire = b_valid;
 
-  // abm's state (mmu_adm_rate): each slot's drain ratios and n_p from its queues' counts
-  // before the operation (slot b's as its datapath views them: after a release on the same
-  // queue, taken from the view, not from the release's datapath) and its cells.
+  // abm's state (mmu_adm_rate; with PIPE 1 its entries and drain ratios come from the read
+  // stage): each slot's drain ratios and n_p from its queues' counts before the operation
+  // (slot b's as its datapath views them: after a release on the same queue, taken from
+  // the view, not from the release's datapath) and its cells.
   wire [CW:0] abm_a_cnt_in = (CW+1)'(va_ing) + (CW+1)'(va_hdrm);
   wire [CW:0] abm_a_nx_in = a_fire ? abm_a_cnt_in - (CW+1)'(a_cells) : abm_a_cnt_in;
   wire [CW-1:0] abm_a_nx_eg = a_fire ? va_egr - CW'(a_cells) : va_egr;
@@ -520,11 +526,18 @@ module mmu_admission
   wire [CW-1:0] abm_b_cnt_eg = DUAL_ISSUE == 0 ? va_egr : a_ei == b_ei ? abm_a_nx_eg : vb_egr;
   logic [64*DBGW-1:0] abm_dbg;
   mmu_adm_rate #(
-    .NPORTS(NPORTS), .NPRIO(NPRIO), .CW(CW), .CELLW(CELLW), .DUAL_ISSUE(DUAL_ISSUE), .DBG_LANES(DBG_LANES),
-    .ENABLE(POLICIES[mmu_adm_pkg::POLICY_ABM])
+    .NPORTS(NPORTS), .NPRIO(NPRIO), .CW(CW), .CELLW(CELLW), .NPROF(NPROF), .DUAL_ISSUE(DUAL_ISSUE), .PIPE(PIPE),
+    .DBG_LANES(DBG_LANES), .ENABLE(POLICIES[mmu_adm_pkg::POLICY_ABM])
   ) u_rate (
     .clk_i, .rst_ni, .on_i(cfg_policy == mmu_adm_pkg::POLICY_ABM), .clear_i(cfg_policy_set), .now_i(d_now),
     .interval_log2_i(cfg_abm_interval), .cfg_congested_i(cfg_congested), .cap_i(cfg_abm_cap),
+    .s_now_i(now_i), .s_a_ii_i(i_a_ii), .s_a_ei_i(i_a_ei), .s_a_in_port_i(rel_in_port_i),
+    .s_a_out_port_i(rel_out_port_i), .s_b_ii_i(i_b_ii), .s_b_ei_i(i_b_ei), .s_b_in_port_i(req_in_port_i),
+    .s_b_out_port_i(req_out_port_i),
+    .th_i(PIPE != 0 ? th_nx : {th_egr, th_ing}), .qnp_i(PIPE != 0 ? abm_np_nx : abm_np_reg),
+    .q_a_ipf_i(q_a_ipf), .q_a_epf_i(q_a_epf), .q_a_prio_i(PIPE != 0 ? rel_prio_i : a_prio),
+    .q_a_eq_i(PIPE != 0 ? rel_queue_i : a_queue), .q_b_ipf_i(q_b_ipf), .q_b_epf_i(q_b_epf),
+    .q_b_prio_i(PIPE != 0 ? req_prio_i : b_prio), .q_b_eq_i(PIPE != 0 ? req_queue_i : b_queue),
     .a_fire_i(a_fire), .a_ii_i(a_ii), .a_ei_i(a_ei), .a_prio_i(a_prio), .a_eq_i(a_queue),
     .a_in_port_i(a_in), .a_out_port_i(a_out), .a_cells_i(a_cells),
     .a_cnt_in_i(abm_a_cnt_in), .a_cnt_eg_i(va_egr),
@@ -532,9 +545,9 @@ module mmu_admission
     .b_in_port_i(b_in), .b_out_port_i(b_out),
     .b_cells_i(b_cells), .b_acc_i(b_verdict != mmu_adm_pkg::VERDICT_DROP),
     .b_cnt_in_i(abm_b_cnt_in), .b_cnt_eg_i(abm_b_cnt_eg),
-    .a_ratio_in_o(a_abm_ratio_in), .a_ratio_eg_o(a_abm_ratio_eg), .a_np_in_o(a_abm_np_in), .a_np_eg_o(a_abm_np_eg),
-    .b_ratio_in_o(b_abm_ratio_in), .b_ratio_eg_o(b_abm_ratio_eg), .b_np_in_o(b_abm_np_in), .b_np_eg_o(b_abm_np_eg),
-    .b_np_in_dec_o(b_abm_np_in_dec), .b_np_eg_dec_o(b_abm_np_eg_dec),
+    .a_ratio_in_o(a_abm_ratio_in), .a_ratio_eg_o(a_abm_ratio_eg), .a_q_in_o(a_abm_q_in), .a_q_eg_o(a_abm_q_eg),
+    .b_ratio_in_o(b_abm_ratio_in), .b_ratio_eg_o(b_abm_ratio_eg), .b_q_in_o(b_abm_q_in), .b_q_eg_o(b_abm_q_eg),
+    .np_o(abm_np_live),
     .dbg_addr_i, .dbg_data_o(abm_dbg)
   );
 
@@ -571,7 +584,17 @@ module mmu_admission
     always_ff @(posedge clk_i)
       {b_ll, a_ll, b_eres, a_eres, b_ires, a_ires, b_epool, a_epool, b_ipool, a_ipool, b_epf, a_epf, b_ipf, a_ipf}
           <= look;
+    // abm's quotients in this stage: each slot's profiles (the single-issue request's are
+    // slot a's), from the stored queue map, not the look-up: the write substitution's select
+    // is the register block's accepted write, late in the cycle (an operation taken in the
+    // cycle of a QMAP write to its queue takes the old profile's quotient, as the threshold
+    // registers; the golden core takes none there).
+    assign {q_a_ipf, q_a_epf} = {q_pg_prof[r_a_ii*5 +: PFW], q_queue_prof[r_a_ei*5 +: PFW]};
+    assign {q_b_ipf, q_b_epf} = DUAL_ISSUE != 0 ? {q_pg_prof[r_b_ii*5 +: PFW], q_queue_prof[r_b_ei*5 +: PFW]}
+                                               : {q_a_ipf, q_a_epf};
   end else begin : g_lookup_comb
+    assign {q_a_ipf, q_a_epf} = {a_ipf, a_epf};
+    assign {q_b_ipf, q_b_epf} = DUAL_ISSUE != 0 ? {b_ipf, b_epf} : {a_ipf, a_epf};
     assign a_ipf = q_pg_prof[r_a_ii*5 +: PFW];
     assign a_epf = q_queue_prof[r_a_ei*5 +: PFW];
     assign b_ipf = q_pg_prof[r_b_ii*5 +: PFW];

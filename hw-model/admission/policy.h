@@ -28,8 +28,9 @@ class Policy {
   // into / loaded from `s`; the core fills and loads the counter bank.
   virtual void save(ArchState&) const {}
   virtual void load(const ArchState&) {}
-  // n_p per priority (8 fraction bits) the threshold calculator registers: reverie's; empty
-  // for a policy whose thresholds do not divide by n_p.
+  // n_p (8 fraction bits) the threshold calculator registers: reverie's per priority, abm's
+  // per ingress priority then per egress queue; empty for a policy whose thresholds do not
+  // divide by n_p.
   virtual const std::vector<uint64_t>& congestion() const {
     static const std::vector<uint64_t> kNone;
     return kNone;

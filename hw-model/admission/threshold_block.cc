@@ -4,7 +4,7 @@ namespace mmusim::admission {
 
 void ThresholdBlock::sync(uint32_t period) {
   m_npools = uint32_t(m_pool_live->size());
-  m_stride = m_npools + kMaxPrios;
+  m_stride = m_npools + kMaxN;
   m_regs.assign(2 * size_t(m_stride), 0);
   m_nlen[0] = m_nlen[1] = 0;
   note_n();

@@ -18,14 +18,16 @@ namespace mmusim::admission {
 class ThresholdBlock {
  public:
   static constexpr uint32_t kMaxPrios = 8;  // CoreConfig::validate's bound on priorities
+  static constexpr uint32_t kMaxN = 2 * kMaxPrios;  // n_p entries: abm keeps both sides'
 
   ThresholdBlock() = default;
   // m_now points into m_regs.
   ThresholdBlock(const ThresholdBlock&) = delete;
   ThresholdBlock& operator=(const ThresholdBlock&) = delete;
 
-  // The live state the registers load from: the pool counters and n_p per priority (8
-  // fraction bits; empty when the policy keeps none). Both must outlive the block or the
+  // The live state the registers load from: the pool counters and n_p (Policy::congestion:
+  // per priority, abm's per priority of each side; 8 fraction bits; empty when the policy
+  // keeps none). Both must outlive the block or the
   // next bind.
   void bind(const std::vector<uint64_t>* pool_used, const std::vector<uint64_t>* n) {
     m_pool_live = pool_used;
@@ -77,17 +79,17 @@ class ThresholdBlock {
 
   uint64_t pool_used(uint16_t pool) const { return m_now[pool]; }
   const uint64_t* pools_used() const { return m_now; }  // every pool, until the next cycle ends
-  // n_p of a priority (< kMaxPrios) as registered (the raw count, 8 fraction bits); 0
-  // while the policy keeps none (the unit's n_p registers are zero then: no reverie
-  // traffic moves them).
-  uint64_t n(uint32_t prio) const { return m_now[m_npools + prio]; }
+  // n_p entry k (< kMaxN, as Policy::congestion orders them) as registered (the raw count,
+  // 8 fraction bits); 0 while the policy keeps none (the unit's n_p registers are zero
+  // then: no traffic of a policy with n_p moves them).
+  uint64_t n(uint32_t k) const { return m_now[m_npools + k]; }
 
  private:
   // Idle cycles before the next loading edge (the counter is below the period: every
   // write of the period restarts it).
   uint64_t until_load(uint32_t period) const { return m_count == 0 ? 0 : period - m_count; }
   uint64_t* other() const { return m_regs.data() + (m_now == m_regs.data() ? m_stride : 0); }
-  // A bank: the pools, then kMaxPrios n_p (0 past the live n's size). Every operation
+  // A bank: the pools, then kMaxN n_p (0 past the live n's size). Every operation
   // loads one: up to four pools are copied without a loop (nor a switch, whose jump table
   // is a data read), and n_p only when some policy keeps it.
   void load(uint64_t* bank) {

@@ -195,6 +195,32 @@ TEST(ThresholdTiming, NpRegistersFollowAPolicySwitch) {
   EXPECT_GT(np_above_one, 0u);  // the traffic congests both lossless queues at once
 }
 
+TEST(ThresholdTiming, AbmDividesByTheRegisteredNp) {
+  // abm's n_p is the calculator's register, as reverie's: with THRESH_PERIOD 1 the threshold
+  // after the operations of cycles 0 and 1 (a lossless cell on port 0, then on port 1:
+  // both PGs congested at one cell) divides the registered pool, 1 cell, by the registered
+  // n_p, 1 (the state before cycle 1's operation): 599, where the live n_p (2) would give
+  // floor(599 / 2) = 299. An operation at cycle 2 loads both: floor((600 - 2) / 2) = 299.
+  // No departures, so each drain ratio is 1.
+  CoreConfig c = timed(1, "abm");
+  c.congestion = {CongestionRule::Kind::kThreshold, 1};
+  c.abm.interval_log2 = 10;
+  c.abm.port_cells_per_interval = {100, 100};
+  AdmissionCore core(c);
+  CoreConfig live_cfg = c;
+  live_cfg.thresholds.zero_latency = true;
+  AdmissionCore live(live_cfg);
+  for (AdmissionCore* k : {&core, &live}) {
+    ASSERT_EQ(k->admit({0, 0, uint8_t(kLl), 1, 0}).verdict, Verdict::kAdmitShared);
+    ASSERT_EQ(k->admit({1, 1, uint8_t(kLl), 1, 1}).verdict, Verdict::kAdmitShared);
+  }
+  EXPECT_EQ(core.state().abm_n_in[kLl], 2u << 8);
+  EXPECT_EQ(core.ingress_threshold(0, kLl), 599u);
+  EXPECT_EQ(live.ingress_threshold(0, kLl), 299u);
+  ASSERT_EQ(core.admit({0, 0, uint8_t(kLl), 1, 2}).verdict, Verdict::kAdmitShared);
+  EXPECT_EQ(core.ingress_threshold(0, kLl), 299u);
+}
+
 TEST(ThresholdTiming, EveryPoolAsTheThresholdsReadIt) {
   // threshold_pools_used (what the MMU's kept threshold statistics read) is the policy's
   // threshold_pool_used for every pool: the registers when timed, the counters with zero

@@ -2,8 +2,10 @@
 // Gamma = alpha_p / n_p * (pool size - occupancy) * (mu_q / mu_port), for ingress and
 // egress queues alike (Reverie's evaluation extends it to lossless this way). n_p counts
 // the congested queues of the priority on the same side; mu_q / mu_port is the queue's
-// drain rate over the previous measurement interval relative to its port's line rate.
-// Bit-exact with rtl/mmu_pol_abm.sv and its drain-rate state rtl/mmu_adm_rate.sv: the
+// drain rate over the previous measurement interval relative to its port's line rate. n_p
+// is read from the threshold calculator's registers (as reverie's: rtl/mmu_adm_thresh.sv
+// registers both sides' every THRESH_PERIOD cycles), so the threshold waits for no
+// operation in flight; live with zero-latency thresholds. Bit-exact with rtl/mmu_pol_abm.sv and its drain-rate state rtl/mmu_adm_rate.sv: the
 // interval number is a bit slice of the cycle, each queue keeps a 12-bit interval tag,
 // the ratio follows recip::drain_ratio and the division by n_p recip::divide.
 #include "admission/congestion.h"
@@ -17,15 +19,12 @@ class AbmPolicy : public SonicPolicy {
  public:
   static constexpr int kTagBits = 12;  // interval tags, mod 2^12 (the RTL's TW)
 
-  explicit AbmPolicy(const CoreConfig& cfg)
-      : SonicPolicy(cfg), m_n{CongestionCount(cfg.congestion), CongestionCount(cfg.congestion)} {
-    reset();
-  }
+  explicit AbmPolicy(const CoreConfig& cfg) : SonicPolicy(cfg), m_n(cfg.congestion) { reset(); }
 
   void reset() override {
     const size_t n = size_t(m_cfg.ports) * m_cfg.prios;
+    m_n.reset(2 * m_cfg.prios);
     for (int side = 0; side < 2; ++side) {
-      m_n[side].reset(m_cfg.prios);
       m_cur[side].assign(n, 0);
       m_last[side].assign(n, 0);
       m_tag[side].assign(n, 0);
@@ -39,8 +38,9 @@ class AbmPolicy : public SonicPolicy {
     s.abm_cur_eg = m_cur[1];
     s.abm_last_eg = m_last[1];
     s.abm_tag_eg = m_tag[1];
-    s.abm_n_in = m_n[0].counts();
-    s.abm_n_eg = m_n[1].counts();
+    const auto& n = m_n.counts();
+    s.abm_n_in.assign(n.begin(), n.begin() + m_cfg.prios);
+    s.abm_n_eg.assign(n.begin() + m_cfg.prios, n.end());
   }
   void load(const ArchState& s) override {
     const size_t n = size_t(m_cfg.ports) * m_cfg.prios;
@@ -52,9 +52,14 @@ class AbmPolicy : public SonicPolicy {
     m_cur[1] = s.abm_cur_eg;
     m_last[1] = s.abm_last_eg;
     m_tag[1] = s.abm_tag_eg;
-    m_n[0].load(s.abm_n_in);
-    m_n[1].load(s.abm_n_eg);
+    if (s.abm_n_in.size() != m_cfg.prios || s.abm_n_eg.size() != m_cfg.prios)
+      throw std::invalid_argument("n_p state: wrong number of priorities");
+    std::vector<uint64_t> np(s.abm_n_in);
+    np.insert(np.end(), s.abm_n_eg.begin(), s.abm_n_eg.end());
+    m_n.load(np);
   }
+
+  const std::vector<uint64_t>& congestion() const override { return m_n.counts(); }
 
   Result admit(Counters& c, const Request& r) override {
     const size_t ii = c.idx(r.in_port, r.prio), ei = c.idx(r.out_port, r.egress_queue());
@@ -62,22 +67,21 @@ class AbmPolicy : public SonicPolicy {
     roll(1, ei, r.cycle);
     const uint64_t qi = c.q[ii].ing + c.q[ii].hdrm, qe = c.q[ei].egr;
     Result res = SonicPolicy::admit(c, r);
-    m_n[0].update(r.prio, qi, c.q[ii].ing + c.q[ii].hdrm);
-    m_n[1].update(r.egress_queue(), qe, c.q[ei].egr);
+    m_n.update(r.prio, qi, c.q[ii].ing + c.q[ii].hdrm);
+    m_n.update(m_cfg.prios + r.egress_queue(), qe, c.q[ei].egr);
     return res;
   }
 
   PfcUpdate depart(Counters& c, const Departure& d) override {
     const size_t ii = c.idx(d.in_port, d.prio), ei = c.idx(d.out_port, d.egress_queue());
     const uint64_t qi = c.q[ii].ing + c.q[ii].hdrm, qe = c.q[ei].egr;
-    // n_p after the departure, as the XON test below sees the pool after it too.
     if (d.cells > qi || d.cells > qe) return SonicPolicy::depart(c, d);  // throws CounterError
     roll(0, ii, d.cycle);
     roll(1, ei, d.cycle);
     sent(0, ii, d.cells);
     sent(1, ei, d.cells);
-    m_n[0].update(d.prio, qi, qi - d.cells);
-    m_n[1].update(d.egress_queue(), qe, qe - d.cells);
+    m_n.update(d.prio, qi, qi - d.cells);
+    m_n.update(m_cfg.prios + d.egress_queue(), qe, qe - d.cells);
     return SonicPolicy::depart(c, d);
   }
 
@@ -86,7 +90,9 @@ class AbmPolicy : public SonicPolicy {
                      uint32_t prio) const override {
     if (!th.dynamic) return th.static_cells;
     const int side = ingress ? 0 : 1;
-    const uint64_t per_queue = divide_np(dt_threshold(c, th, pool), m_n[side].n_fx(prio), CongestionCount::kFrac);
+    const uint32_t k = side * m_cfg.prios + prio;
+    const uint64_t n = m_tb ? CongestionCount::at_least_one(m_tb->n(k)) : m_n.n_fx(k);
+    const uint64_t per_queue = divide_np(dt_threshold(c, th, pool), n, CongestionCount::kFrac);
     const size_t port = q / m_cfg.prios;
     const auto& caps = m_cfg.abm.port_cells_per_interval;
     const uint64_t ratio = recip::drain_ratio(m_last[side][q], port < caps.size() ? caps[port] : 0);
@@ -112,7 +118,7 @@ class AbmPolicy : public SonicPolicy {
     m_cur[side][q] = cells > max - m_cur[side][q] ? max : m_cur[side][q] + cells;
   }
 
-  CongestionCount m_n[2];  // [ingress, egress]
+  CongestionCount m_n;  // the ingress priorities' n_p, then the egress queues'
   std::vector<uint64_t> m_cur[2], m_last[2], m_tag[2];
 };
 
