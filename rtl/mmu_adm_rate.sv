@@ -19,12 +19,12 @@
 // taken), with the decide stage's writes of the same cycle forwarded, and registered; the
 // drain ratios come from them there, rolled to the operation's own interval, and reach the
 // decide stage as registers, as do the quotients (from the calculator's values of the next
-// cycle, th_i and qnp_i, at the profiles the read stage looks up). So no memory read, roll or division is in front of a verdict,
-// and nothing changes in what is decided: the decide stage's write is the only one between
-// the read and the decision. The read stage reads ABM_INTERVAL and ABM_PORT_CELLS as
-// stored, so an operation taken in the cycle of a write to them takes its ratio from the
-// old values (the golden core takes none in a write's cycle; docs/rtl.md, "CSR write
-// latency").
+// cycle, th_i and qnp_i, at the profiles of the stored queue map). So no memory read, roll
+// or division is in front of a verdict, and nothing changes in what is decided: the decide
+// stage's write is the only one between the read and the decision. The read stage reads
+// ABM_INTERVAL, ABM_PORT_CELLS and QMAP as stored, so an operation taken in the cycle of a
+// write to them takes its ratio and quotients from the old values (the golden core takes
+// none in a write's cycle; docs/rtl.md, "CSR write latency").
 `default_nettype none
 
 module mmu_adm_rate
@@ -143,19 +143,16 @@ module mmu_adm_rate
     assign rd_eg_addr[0 +: 2*QW] = RS ? {s_b_ei_i, s_a_ei_i} : {b_ei_i, a_ei_i};
     logic [8*NW-1:0] np_in, np_eg;
 
-    // The entry at the operation's interval.
-    function automatic logic [EW-1:0] roll(input logic [EW-1:0] e, input logic [TW-1:0] k);
-      logic [TW-1:0] tag;
-      tag = e[2*CW +: TW];
-      if (tag == k) roll = e;
-      else if (tag + 1'b1 == k) roll = {k, e[0 +: CW], CW'(0)};
-      else roll = {k, CW'(0), CW'(0)};
-    endfunction
-    // The entry's last-interval count at interval k (roll's middle field).
+    // The entry's last-interval count at interval k: its own at its tag, its current count
+    // one interval on, none later.
     function automatic logic [CW-1:0] last_at(input logic [EW-1:0] e, input logic [TW-1:0] k);
       logic [TW-1:0] tag;
       tag = e[2*CW +: TW];
       last_at = tag == k ? e[CW +: CW] : tag + 1'b1 == k ? e[0 +: CW] : '0;
+    endfunction
+    // The entry at the operation's interval (a later one: that count, nothing sent yet).
+    function automatic logic [EW-1:0] roll(input logic [EW-1:0] e, input logic [TW-1:0] k);
+      roll = e[2*CW +: TW] == k ? e : {k, last_at(e, k), CW'(0)};
     endfunction
     // A release's cells counted as sent, saturating (the ratio saturates at the capacity).
     function automatic logic [EW-1:0] add_sent(input logic [EW-1:0] e, input logic [CELLW-1:0] n);

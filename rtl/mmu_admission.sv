@@ -208,7 +208,6 @@ module mmu_admission
   logic [PLW-1:0] a_ipool, a_epool;
   logic [CW-1:0]  a_ires, a_eres;
   logic           a_ll, b_ll;
-  logic [PFW-1:0] q_a_ipf, q_a_epf, q_b_ipf, q_b_epf;  // the profiles abm's quotients read
   /* verilator lint_off UNUSEDSIGNAL */ // slot b's: dual issue only
   logic [PFW-1:0] b_ipf, b_epf;
   logic [PLW-1:0] b_ipool, b_epool;
@@ -265,6 +264,16 @@ module mmu_admission
   wire [QW-1:0] r_b_ii = PIPE != 0 ? i_b_ii : b_ii;
   wire [QW-1:0] r_b_ei = PIPE != 0 ? i_b_ei : b_ei;
   wire [PW-1:0] r_b_port = PIPE != 0 ? req_in_port_i : b_in;
+  // Each slot's profiles in the stored queue map: the look-up's with PIPE 0, and what abm's
+  // quotients read under both PIPE values (with PIPE 1 not the look-up's, whose write
+  // substitution is selected by the register block's accepted write, late in the cycle: an
+  // operation taken in the cycle of a QMAP write to its queue takes the old profile's
+  // quotient, as the threshold registers; the golden core takes none there).
+  wire [PFW-1:0] st_a_ipf = q_pg_prof[r_a_ii*5 +: PFW], st_a_epf = q_queue_prof[r_a_ei*5 +: PFW];
+  wire [PFW-1:0] st_b_ipf = q_pg_prof[r_b_ii*5 +: PFW], st_b_epf = q_queue_prof[r_b_ei*5 +: PFW];
+  // The single-issue request's are slot a's (r_a names it when no release is offered).
+  wire [PFW-1:0] q_b_ipf = DUAL_ISSUE != 0 ? st_b_ipf : st_a_ipf;
+  wire [PFW-1:0] q_b_epf = DUAL_ISSUE != 0 ? st_b_epf : st_a_epf;
   /* verilator lint_off UNUSEDSIGNAL */ // policy state: its policy only
   wire [CW-1:0] rd_ing_a = ing_valid[r_a_ii] ? ing_q[r_a_ii] : '0;
   wire [CW-1:0] rd_ing_b = ing_valid[r_b_ii] ? ing_q[r_b_ii] : '0;
@@ -535,7 +544,7 @@ module mmu_admission
     .s_a_out_port_i(rel_out_port_i), .s_b_ii_i(i_b_ii), .s_b_ei_i(i_b_ei), .s_b_in_port_i(req_in_port_i),
     .s_b_out_port_i(req_out_port_i),
     .th_i(PIPE != 0 ? th_nx : {th_egr, th_ing}), .qnp_i(PIPE != 0 ? abm_np_nx : abm_np_reg),
-    .q_a_ipf_i(q_a_ipf), .q_a_epf_i(q_a_epf), .q_a_prio_i(PIPE != 0 ? rel_prio_i : a_prio),
+    .q_a_ipf_i(st_a_ipf), .q_a_epf_i(st_a_epf), .q_a_prio_i(PIPE != 0 ? rel_prio_i : a_prio),
     .q_a_eq_i(PIPE != 0 ? rel_queue_i : a_queue), .q_b_ipf_i(q_b_ipf), .q_b_epf_i(q_b_epf),
     .q_b_prio_i(PIPE != 0 ? req_prio_i : b_prio), .q_b_eq_i(PIPE != 0 ? req_queue_i : b_queue),
     .a_fire_i(a_fire), .a_ii_i(a_ii), .a_ei_i(a_ei), .a_prio_i(a_prio), .a_eq_i(a_queue),
@@ -584,21 +593,8 @@ module mmu_admission
     always_ff @(posedge clk_i)
       {b_ll, a_ll, b_eres, a_eres, b_ires, a_ires, b_epool, a_epool, b_ipool, a_ipool, b_epf, a_epf, b_ipf, a_ipf}
           <= look;
-    // abm's quotients in this stage: each slot's profiles (the single-issue request's are
-    // slot a's), from the stored queue map, not the look-up: the write substitution's select
-    // is the register block's accepted write, late in the cycle (an operation taken in the
-    // cycle of a QMAP write to its queue takes the old profile's quotient, as the threshold
-    // registers; the golden core takes none there).
-    assign {q_a_ipf, q_a_epf} = {q_pg_prof[r_a_ii*5 +: PFW], q_queue_prof[r_a_ei*5 +: PFW]};
-    assign {q_b_ipf, q_b_epf} = DUAL_ISSUE != 0 ? {q_pg_prof[r_b_ii*5 +: PFW], q_queue_prof[r_b_ei*5 +: PFW]}
-                                               : {q_a_ipf, q_a_epf};
   end else begin : g_lookup_comb
-    assign {q_a_ipf, q_a_epf} = {a_ipf, a_epf};
-    assign {q_b_ipf, q_b_epf} = DUAL_ISSUE != 0 ? {b_ipf, b_epf} : {a_ipf, a_epf};
-    assign a_ipf = q_pg_prof[r_a_ii*5 +: PFW];
-    assign a_epf = q_queue_prof[r_a_ei*5 +: PFW];
-    assign b_ipf = q_pg_prof[r_b_ii*5 +: PFW];
-    assign b_epf = q_queue_prof[r_b_ei*5 +: PFW];
+    assign {a_ipf, a_epf, b_ipf, b_epf} = {st_a_ipf, st_a_epf, st_b_ipf, st_b_epf};
     assign {a_ll, b_ll} = {q_lossless[r_a_ii], q_lossless[r_b_ii]};
     assign {a_ipool, a_epool} = {ip_pool[a_ipf*4 +: PLW], ep_pool[a_epf*4 +: PLW]};
     assign {a_ires, a_eres} = {ip_reserved[a_ipf*CW +: CW], ep_reserved[a_epf*CW +: CW]};

@@ -10,7 +10,6 @@
 /* verilator lint_off UNUSEDSIGNAL */
 module mmu_pol_abm #(`MMU_POL_PARAMS) (`MMU_POL_PORTS);
 /* verilator lint_on UNUSEDSIGNAL */
-`include "mmu_adm_fn.svh"
 
   // x mu_q / mu_port: the ratio is at most 1 (256), so the product's top CW bits hold it.
   wire [CW+8:0] iprod = (CW+9)'(abm_q_in_i) * (CW+9)'(abm_ratio_in_i);
