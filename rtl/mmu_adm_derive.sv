@@ -54,6 +54,7 @@ module mmu_adm_derive
   input  wire                  q_lossless_wd_i,
   /* verilator lint_on UNUSEDSIGNAL */
   output logic [PLW-1:0]       rev_pool_o,  // reverie's one shared pool
+  output logic [PLW-1:0]       rev_pool_nx_o, // and its value in the next cycle (PIPE 1's read stage)
   output logic [NPORTS*4-1:0]  dsh_nq_o,    // dsh: lossless priorities per port
   output logic [NPORTS*CW-1:0] dsh_ins_o,   // dsh: insurance headroom per port
   output logic [HW-1:0]        sih_hdrm_o   // sih: sum of xoff over the lossless PGs
@@ -158,8 +159,18 @@ module mmu_adm_derive
       if (!rst_ni) rev_pool_o <= '0;
       else if (load) rev_pool_o <= rev_pool_of(pools_after(), prof_after(), ll_after());
     end
+    // The read stage's reverie quotients (mmu_adm_quot) take the room of the pool the
+    // decide stage will read: with PIPE 1 the register's input in a load's cycle, from the
+    // stored fields (no CSR decode in front; they change only at a write).
+    if (PIPE != 0) begin : g_nx
+      logic [PLW-1:0] d;
+      always_comb d = rev_pool_of(ip_pool_i, q_pg_prof_i, q_lossless_i);
+      assign rev_pool_nx_o = load ? d : rev_pool_o;
+    end else begin : g_nx_reg
+      assign rev_pool_nx_o = rev_pool_o;
+    end
   end else begin : g_no_rev_pool
-    assign rev_pool_o = '0;
+    assign {rev_pool_o, rev_pool_nx_o} = '0;
   end
 
   if (POLICIES[mmu_adm_pkg::POLICY_DSH]) begin : g_dsh_cfg

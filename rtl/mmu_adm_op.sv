@@ -81,10 +81,9 @@ module mmu_adm_op
   input  wire [NPORTS*CW-1:0] tab_dsh_ins_i,   // dsh: insurance headroom per port
   input  wire [HW-1:0]        sih_hdrm_i,  // sih: sum of xoff over the lossless PGs
   // The threshold calculator's registered values (mmu_adm_thresh): every profile's
-  // threshold, and n_p of the operation's priority.
+  // threshold.
   input  wire [NPROF*CW-1:0]  tab_ith_i,
   input  wire [NPROF*CW-1:0]  tab_eth_i,
-  input  wire [QW:0]          np_i,
   // View of the state the operation reads.
   input  wire [CW-1:0]        v_ing_i,
   input  wire [CW-1:0]        v_hdrm_i,
@@ -119,12 +118,13 @@ module mmu_adm_op
   // The same refund of each pool as terms (mmu_adm_pol_if.svh), zero where rf_* are.
   input  wire [NPOOLS*RFP*CW-1:0] rfp_pool_used_i,
   input  wire [NPOOLS*RFM*CW-1:0] rfm_pool_used_i,
-  // abm's view (mmu_adm_rate), unread without abm.
+  // abm's and reverie's quotients (mmu_adm_quot) and abm's drain ratios (mmu_adm_rate),
+  // unread without them.
   /* verilator lint_off UNUSEDSIGNAL */
+  input  wire [CW-1:0]        quot_in_i,
+  input  wire [CW-1:0]        quot_eg_i,
   input  wire [8:0]           abm_ratio_in_i,
   input  wire [8:0]           abm_ratio_eg_i,
-  input  wire [CW-1:0]        abm_q_in_i,
-  input  wire [CW-1:0]        abm_q_eg_i,
   /* verilator lint_on UNUSEDSIGNAL */
   // Decision.
   output logic [1:0]          verdict_o,

@@ -38,6 +38,13 @@ package mmu_adm_pkg;
     for (int k = 0; k < 6; k++) if (policies == 6'(1 << k)) only_policy = k;
   endfunction
 
+  // Bits of an n_p register (mmu_adm_thresh): n_p counts at most 2 nports queues (reverie:
+  // a priority's ingress and egress queues), and never more than the qw + 1 bits of the
+  // congestion counters it is taken from.
+  function automatic int np_width(input int nports, input int qw);
+    np_width = $clog2(2 * nports + 1) < qw + 1 ? $clog2(2 * nports + 1) : qw + 1;
+  endfunction
+
 endpackage
 
 `default_nettype wire

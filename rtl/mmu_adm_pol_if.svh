@@ -50,9 +50,8 @@
   input  wire [CW-1:0]         dsh_ins_i, /* dsh: insurance headroom of the ingress port */ \
   input  wire [HW-1:0]         sih_hdrm_i, /* sih: sum of xoff over the lossless PGs */ \
   /* The threshold calculator's (mmu_adm_thresh): registered, not from the view. */ \
-  input  wire [CW-1:0]         ith_i,     /* threshold of the ingress profile (reverie: b* - q*) */ \
-  input  wire [CW-1:0]         eth_i,     /* threshold of the egress profile (reverie: b* - q*) */ \
-  input  wire [QW:0]           np_i,      /* reverie: n_p of the priority */ \
+  input  wire [CW-1:0]         ith_i,     /* threshold of the ingress profile (not reverie's) */ \
+  input  wire [CW-1:0]         eth_i,     /* threshold of the egress profile */ \
   input  wire                  cfg_ewma_rule_i, \
   input  wire                  cfg_ewma_clamp_i, \
   input  wire [4:0]            cfg_ewma_k_i, \
@@ -97,12 +96,13 @@
   /* ready before their sum: mmu_adm_sonic adds them into its tests ("The decide stage"). */ \
   input  wire [NPOOLS*RFP*CW-1:0] rfp_pool_used_i, \
   input  wire [NPOOLS*RFM*CW-1:0] rfm_pool_used_i, \
-  /* abm's view (mmu_adm_rate): drain ratios in 1/256ths, alpha (b - q) / n_p of each */ \
-  /* side's profile (the calculator's entry over its registered n_p). */ \
+  /* abm's and reverie's quotients alpha th / n_p of each side's profile, registered */ \
+  /* (mmu_adm_quot: abm's over the calculator's entry, reverie's Gamma over its room), */ \
+  /* and abm's drain ratios in 1/256ths (mmu_adm_rate). */ \
+  input  wire [CW-1:0]         quot_in_i, \
+  input  wire [CW-1:0]         quot_eg_i, \
   input  wire [8:0]            abm_ratio_in_i, \
   input  wire [8:0]            abm_ratio_eg_i, \
-  input  wire [CW-1:0]         abm_q_in_i, \
-  input  wire [CW-1:0]         abm_q_eg_i, \
   /* Decision. */ \
   output logic [1:0]           verdict_o, \
   output logic [1:0]           pfc_o, \
@@ -138,14 +138,14 @@
 `define MMU_POL_INPUTS_BUT_TH \
   .clk_i, .rst_ni, .is_req_i, .is_rel_i, .cells_i, .ll_i, .ipool_i, .epool_i, .rpool_i, \
   .ip_dynamic_i, .ip_shift_i, .ires_i, .ip_static_i, .ip_xoff_i, .ip_xon_i, .ip_xon_offset_i, \
-  .ep_dynamic_i, .ep_shift_i, .eres_i, .ep_static_i, .dsh_nq_i, .dsh_ins_i, .sih_hdrm_i, .np_i, \
+  .ep_dynamic_i, .ep_shift_i, .eres_i, .ep_static_i, .dsh_nq_i, .dsh_ins_i, .sih_hdrm_i, \
   .cfg_ewma_rule_i, .cfg_ewma_clamp_i, .cfg_ewma_k_i, .cfg_buffer_i, .cfg_hdrm_pool_i, .cfg_congested_i, \
   .cfg_dsh_port_xon_off_i, .cfg_pool_size_i, \
   .v_ing_i, .v_hdrm_i, .v_paused_i, .v_avg_in_i, .v_egr_i, .v_avg_eg_i, .v_pool_used_i, .v_hdrm_used_i, \
   .pre_avg_in_i, .pre_avg_eg_i, .pre_step_in_i, .pre_step_eg_i, .pre_ing_i, .pre_hdrm_i, .pre_egr_i, .pre_cells_i, \
   .v_total_i, .v_ncong_i, .v_port_paused_i, .v_port_shared_i, .v_port_ins_i, \
   .rf_pool_used_i, .rf_hdrm_used_i, .rf_total_i, .rfp_pool_used_i, .rfm_pool_used_i, \
-  .abm_ratio_in_i, .abm_ratio_eg_i, .abm_q_in_i, .abm_q_eg_i
+  .quot_in_i, .quot_eg_i, .abm_ratio_in_i, .abm_ratio_eg_i
 // Output connections of policy k (a genvar) to the flat per-policy buses of mmu_adm_op.
 `define MMU_POL_OUTPUTS(k) \
   .verdict_o(o_verdict[k*2 +: 2]), .pfc_o(o_pfc[k*2 +: 2]), .port_pfc_o(o_port_pfc[k*2 +: 2]), \

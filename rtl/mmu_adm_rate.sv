@@ -2,9 +2,8 @@
 // ingress and per egress queue the cells sent in the current and in the last measurement
 // interval and the interval's tag; per priority the congested ingress queues and the
 // congested egress queues (n_p of each side, the threshold rule, which the threshold
-// calculator registers). It hands each operation slot the drain ratios mu_q / mu_port of
-// its two queues and the quotients alpha (b - q) / n_p of its two profiles (the
-// calculator's entries over its registered n_p), and updates itself from the slots' counts
+// calculator registers; mmu_adm_quot divides by them). It hands each operation slot the
+// drain ratios mu_q / mu_port of its two queues, and updates itself from the slots' counts
 // before and after (the bookkeeping does not depend on the decision beyond those counts),
 // so the policy module (mmu_pol_abm) only multiplies and compares.
 //
@@ -18,13 +17,12 @@
 // PIPE 1: the entries are read in the read stage (stage 1, at the operations' queues as
 // taken), with the decide stage's writes of the same cycle forwarded, and registered; the
 // drain ratios come from them there, rolled to the operation's own interval, and reach the
-// decide stage as registers, as do the quotients (from the calculator's values of the next
-// cycle, th_i and qnp_i, at the profiles of the stored queue map). So no memory read, roll
-// or division is in front of a verdict, and nothing changes in what is decided: the decide
-// stage's write is the only one between the read and the decision. The read stage reads
-// ABM_INTERVAL, ABM_PORT_CELLS and QMAP as stored, so an operation taken in the cycle of a
-// write to them takes its ratio and quotients from the old values (the golden core takes
-// none in a write's cycle; docs/rtl.md, "CSR write latency").
+// decide stage as registers. So no memory read, roll or division is in front of a verdict,
+// and nothing changes in what is decided: the decide stage's write is the only one between
+// the read and the decision. The read stage reads ABM_INTERVAL and ABM_PORT_CELLS as
+// stored, so an operation taken in the cycle of a write to them takes its ratio from the
+// old values (the golden core takes none in a write's cycle; docs/rtl.md, "CSR write
+// latency").
 `default_nettype none
 
 module mmu_adm_rate
@@ -33,7 +31,6 @@ module mmu_adm_rate
   parameter int NPRIO = 8,
   parameter int CW = 32,
   parameter int CELLW = 16,
-  parameter int NPROF = 8,       // profile table entries per side
   parameter int DUAL_ISSUE = 1,
   parameter int PIPE = 0,        // 1: entries read and ratios computed in the read stage
   parameter int DBG_LANES = 1,
@@ -43,7 +40,6 @@ module mmu_adm_rate
   localparam int PW = NPORTS > 1 ? $clog2(NPORTS) : 1,
   localparam int QW = NQ > 1 ? $clog2(NQ) : 1,
   localparam int NW = PW + 1,  // n_p: up to NPORTS queues of a priority on one side
-  localparam int PFW = NPROF > 1 ? $clog2(NPROF) : 1,
   localparam int TW = 12,      // interval tag bits (abm.cc kTagBits)
   localparam int EW = TW + 2 * CW
 ) (
@@ -68,20 +64,6 @@ module mmu_adm_rate
   input  wire [QW-1:0]     s_b_ei_i,
   input  wire [PW-1:0]     s_b_in_port_i,
   input  wire [PW-1:0]     s_b_out_port_i,
-  // The quotients' operands, at the stage that divides (the read stage with PIPE 1, else
-  // the decide stage): the profiles' entries and the calculator's n_p as the decide stage
-  // reads them (ingress profile k at k, egress at NPROF + k; ingress n_p of priority p at
-  // p, egress of queue q at 8 + q), each slot's profiles, priority and egress queue.
-  input  wire [2*NPROF*CW-1:0] th_i,
-  input  wire [16*NW-1:0]  qnp_i,
-  input  wire [PFW-1:0]    q_a_ipf_i,
-  input  wire [PFW-1:0]    q_a_epf_i,
-  input  wire [2:0]        q_a_prio_i,
-  input  wire [2:0]        q_a_eq_i,
-  input  wire [PFW-1:0]    q_b_ipf_i,
-  input  wire [PFW-1:0]    q_b_epf_i,
-  input  wire [2:0]        q_b_prio_i,
-  input  wire [2:0]        q_b_eq_i,
   // The decide stage. Slot a, the release (single issue: the one operation when it is a
   // release).
   input  wire              a_fire_i,  // taken, no underflow
@@ -107,16 +89,11 @@ module mmu_adm_rate
   input  wire [CW:0]       b_cnt_in_i,  // as its datapath views them (forwarded from slot a)
   input  wire [CW-1:0]     b_cnt_eg_i,
   /* verilator lint_on UNUSEDSIGNAL */
-  // Each slot's view: drain ratios (1/256ths) of its ingress and egress queue and the
-  // quotients alpha (b - q) / n_p of its ingress and egress profile.
+  // Each slot's view: drain ratios (1/256ths) of its ingress and egress queue.
   output logic [8:0]       a_ratio_in_o,
   output logic [8:0]       a_ratio_eg_o,
-  output logic [CW-1:0]    a_q_in_o,
-  output logic [CW-1:0]    a_q_eg_o,
   output logic [8:0]       b_ratio_in_o,
   output logic [8:0]       b_ratio_eg_o,
-  output logic [CW-1:0]    b_q_in_o,
-  output logic [CW-1:0]    b_q_eg_o,
   // n_p (the registers) for the calculator: ingress priority p at p, egress queue q at 8 + q.
   output logic [16*NW-1:0] np_o,
   // Debug/state read port (mmu_admission's state map, regions 6, 12 and 13): zero for
@@ -271,27 +248,13 @@ module mmu_adm_rate
       mmu_adm_recip_div #(.VW(16), .NW(8), .NMAX(255)) u_div (.v_i({s8, 8'h00}), .n_i(cap8), .q_o(q));
       assign ratio[j*9 +: 9] = s == '0 || s >= cap ? 9'd256 : q[8:0];
     end
-    // alpha (b - q) / n_p of each slot's profiles through the reciprocal table.
-    localparam int TW2 = PFW + 1;  // an entry of th_i
-    wire [4*TW2-1:0] qprof = {TW2'(NPROF) + TW2'(q_b_epf_i), TW2'(q_b_ipf_i), TW2'(NPROF) + TW2'(q_a_epf_i), TW2'(q_a_ipf_i)};
-    wire [4*4-1:0] qk = {4'd8 + 4'(q_b_eq_i), 4'(q_b_prio_i), 4'd8 + 4'(q_a_eq_i), 4'(q_a_prio_i)};
-    wire [4*CW-1:0] quot;
-    for (genvar j = 0; j < 4; j++) begin : g_quot
-      wire [CW-1:0] v = th_i[qprof[j*TW2 +: TW2]*CW +: CW];
-      mmu_adm_recip_div #(.VW(CW), .NW(NW), .NMAX(NPORTS)) u_div (
-        .v_i(v), .n_i(qnp_i[qk[j*4 +: 4]*NW +: NW]), .q_o(quot[j*CW +: CW]));
-    end
     if (RS) begin : g_view_q
       // An entry cleared in the read cycle (g_rs) has ratio 1.
       logic [4*9-1:0] ratio_q;
-      always_ff @(posedge clk_i) begin
-        ratio_q <= ratio;
-        {b_q_eg_o, b_q_in_o, a_q_eg_o, a_q_in_o} <= quot;
-      end
+      always_ff @(posedge clk_i) ratio_q <= ratio;
       assign {b_ratio_eg_o, b_ratio_in_o, a_ratio_eg_o, a_ratio_in_o} = cleared ? {4{9'd256}} : ratio_q;
     end else begin : g_view_c
       assign {b_ratio_eg_o, b_ratio_in_o, a_ratio_eg_o, a_ratio_in_o} = ratio;
-      assign {b_q_eg_o, b_q_in_o, a_q_eg_o, a_q_in_o} = quot;
     end
 
     mmu_adm_qmem #(.W(EW), .N(NQ), .NR(NRD)) u_in (
@@ -348,7 +311,7 @@ module mmu_adm_rate
     end
   end else begin : g_off
     assign {a_ratio_in_o, a_ratio_eg_o, b_ratio_in_o, b_ratio_eg_o} = {4{9'd256}};
-    assign {a_q_in_o, a_q_eg_o, b_q_in_o, b_q_eg_o, np_o} = '0;
+    assign np_o = '0;
     assign dbg_data_o = '0;
   end
 

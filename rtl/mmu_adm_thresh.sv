@@ -5,8 +5,8 @@
 // from those registers and the configuration it computes every
 // ingress and egress profile's threshold: DT's alpha (pool size - occupancy) (dt, sih, dsh),
 // alpha x pool size (static), or the profile's static_th; for reverie every entry is the
-// room of reverie's one pool, b* - q* (its alpha, static_th and division by n_p are per
-// operation: mmu_pol_reverie). An operation selects its profiles' entries (mmu_adm_op);
+// room of reverie's one pool, b* - q* (its alpha and division by n_p are per operation:
+// mmu_adm_quot). An operation selects its profiles' entries (mmu_adm_op);
 // nothing here depends on the operation in flight, so no threshold waits for the counters
 // an operation is changing. A load at a clock edge takes the state before that cycle's
 // operations; the golden core models the same timing (hw-model/admission/threshold_block.*).
@@ -36,7 +36,8 @@ module mmu_adm_thresh #(
   localparam int PW = NPORTS > 1 ? $clog2(NPORTS) : 1,
   localparam int PLW = NPOOLS > 1 ? $clog2(NPOOLS) : 1,
   localparam int PRW = 4 + 1 + 5 + CW,  // one profile's fields
-  localparam int CFGW = 3 + NPOOLS*CW + 2*NPROF*PRW
+  localparam int CFGW = 3 + NPOOLS*CW + 2*NPROF*PRW,
+  localparam int NCW = mmu_adm_pkg::np_width(NPORTS, QW)  // an n_p register
 ) (
   input  wire                 clk_i,
   input  wire                 rst_ni,
@@ -48,6 +49,7 @@ module mmu_adm_thresh #(
   /* verilator lint_on UNUSEDSIGNAL */
   input  wire [16*(PW+1)-1:0] abm_np_i,    // abm n_p (registers): ingress priority p at p, egress queue q at 8 + q
   input  wire [PLW-1:0]       rev_pool_i,  // reverie's one shared pool (a register)
+  input  wire [PLW-1:0]       rev_pool_nx_i, // and its value in the next cycle
   // The configuration the thresholds read (the stored fields), packed as {CTRL.policy,
   // POOL_SIZE, IPROF static, shift, dynamic, pool, EPROF static, shift, dynamic, pool},
   // each array's entry k at its low end; 4-bit pool fields, of which the unit reads the low
@@ -55,14 +57,15 @@ module mmu_adm_thresh #(
   /* verilator lint_off UNUSEDSIGNAL */
   input  wire [CFGW-1:0]      cfg_i,
   /* verilator lint_on UNUSEDSIGNAL */
-  output wire [NPROF*CW-1:0]  ith_o,       // threshold of ingress profile k at [k*CW +: CW]
+  output wire [NPROF*CW-1:0]  ith_o,       // threshold of ingress profile k at [k*CW +: CW] (not reverie's)
   output wire [NPROF*CW-1:0]  eth_o,       // threshold of egress profile k
-  output wire [8*(QW+1)-1:0]  np_o,        // n_p per priority as registered
-  output wire [16*(PW+1)-1:0] abm_np_o,    // abm's n_p as registered, as abm_np_i
-  // The values ith_o, eth_o (abm's profiles: not reverie's room) and abm_np_o take in the
-  // next cycle: with REG_OUT the read stage's (mmu_adm_rate divides them there).
+  output wire [CW-1:0]        room_o,      // reverie: b* - q* of its pool
+  output wire [16*NCW-1:0]    np_o,        // n_p as registered: reverie's per priority at 0..7; abm's as abm_np_i
+  // The values ith_o, eth_o, room_o and np_o take in the next cycle: with REG_OUT the read
+  // stage's (mmu_adm_quot divides them there).
   output wire [2*NPROF*CW-1:0] th_nx_o,    // ingress profile k at k, egress at NPROF + k
-  output wire [16*(PW+1)-1:0] abm_np_nx_o
+  output wire [CW-1:0]        room_nx_o,
+  output wire [16*NCW-1:0]    np_nx_o
 );
 
   // The policy, a constant when the unit has one.
@@ -72,8 +75,6 @@ module mmu_adm_thresh #(
   logic [NPOOLS*CW-1:0] pool_r;
   // The occupancy the thresholds come from: the registers, or (REG_OUT) their next value.
   wire [NPOOLS*CW-1:0]  pool_src = REG_OUT && count == '0 ? pool_used_i : pool_r;
-  // n_p is at most 2 NPORTS: NCW bits of each priority's count (the rest are zero).
-  localparam int NCW = $clog2(2 * NPORTS + 1) < QW + 1 ? $clog2(2 * NPORTS + 1) : QW + 1;
   localparam bit AB = POLICIES[mmu_adm_pkg::POLICY_ABM];
   // 16 entries: 0..7 reverie's, or abm's ingress, n_p; 8..15 abm's egress n_p.
   logic [16*NCW-1:0]    np_r;
@@ -97,19 +98,12 @@ module mmu_adm_thresh #(
       count <= restart_i || 9'(count) + 9'd1 >= 9'(period_i) ? '0 : count + 8'd1;
     end
   end
-  wire [16*NCW-1:0] np_nx = count == '0 ? np_live : np_r;
-  for (genvar p = 0; p < 8; p++) begin : g_np
-    assign np_o[p*(QW+1) +: (QW+1)] = (QW+1)'(np_r[p*NCW +: NCW]);
-  end
-  for (genvar p = 0; p < 16; p++) begin : g_abm_np
-    // abm's n_p is at most NPORTS: PW + 1 bits of NCW.
-    assign abm_np_o[p*(PW+1) +: PW+1] = AB ? (PW+1)'(np_r[p*NCW +: NCW]) : '0;
-    assign abm_np_nx_o[p*(PW+1) +: PW+1] = AB ? (PW+1)'(np_nx[p*NCW +: NCW]) : '0;
-  end
+  assign np_o = np_r;
+  assign np_nx_o = count == '0 ? np_live : np_r;
 
 
-  // The thresholds (th), and reverie's pool's room (b* - q*: its alpha, static_th and the
-  // division by n_p are per operation, mmu_pol_reverie).
+  // The thresholds (th), and reverie's pool's room (b* - q*: its alpha and the division by
+  // n_p are per operation, mmu_adm_quot).
   localparam bit TH = (POLICIES & ~(6'(1) << mmu_adm_pkg::POLICY_REVERIE)) != '0;
   localparam bit RV = POLICIES[mmu_adm_pkg::POLICY_REVERIE];
   wire [2*NPROF*CW-1:0] th_s;
@@ -118,10 +112,10 @@ module mmu_adm_thresh #(
     .cfg_i, .used_i(pool_src), .th_o(th_s), .room_o(room_s));
   logic [2*NPROF*CW-1:0] th;
   assign th_nx_o = th_s;
-  logic [CW-1:0] rroom;
+  assign room_nx_o = room_s[rev_pool_nx_i*CW +: CW];
   if (!REG_OUT) begin : g_comb
     assign th = th_s;
-    assign rroom = room_s[rev_pool_i*CW +: CW];
+    assign room_o = room_s[rev_pool_i*CW +: CW];
   end else begin : g_reg
     // Each pool's room registered (reverie's pool is selected behind the register).
     logic [NPOOLS*CW-1:0] room_q;
@@ -129,13 +123,9 @@ module mmu_adm_thresh #(
       if (!rst_ni) {th, room_q} <= '0;
       else {th, room_q} <= {th_s, room_s};
     end
-    assign rroom = room_q[rev_pool_i*CW +: CW];
+    assign room_o = room_q[rev_pool_i*CW +: CW];
   end
-  wire rev = RV && (ONLY >= 0 || cfg_i[CFGW-3 +: 3] == mmu_adm_pkg::POLICY_REVERIE);
-  for (genvar k = 0; k < NPROF; k++) begin : g_out
-    assign ith_o[k*CW +: CW] = rev ? rroom : th[k*CW +: CW];
-    assign eth_o[k*CW +: CW] = rev ? rroom : th[(NPROF+k)*CW +: CW];
-  end
+  assign {eth_o, ith_o} = th;
 
 endmodule
 

@@ -319,6 +319,9 @@ module mmu_admission
   logic [9:0]           ep_pool_widx, ep_res_widx;
   /* verilator lint_on UNUSEDSIGNAL */
   logic [PLW-1:0]       rev_pool;
+  /* verilator lint_off UNUSEDSIGNAL */ // PIPE 1 only
+  logic [PLW-1:0]       rev_pool_nx;
+  /* verilator lint_on UNUSEDSIGNAL */
   logic [NPORTS*4-1:0]  dsh_nq;
   logic [NPORTS*CW-1:0] dsh_ins;
   logic [HW-1:0]        sih_hdrm;
@@ -333,7 +336,7 @@ module mmu_admission
     .q_pg_prof_i(q_pg_prof), .q_lossless_i(q_lossless), .qmap_we_i(qmap_we), .qmap_wsel_i(qmap_wsel),
     .qmap_widx_i(qmap_widx),
     .q_pg_prof_wd_i(q_pg_prof_wd), .q_lossless_wd_i(q_lossless_wd),
-    .rev_pool_o(rev_pool), .dsh_nq_o(dsh_nq), .dsh_ins_o(dsh_ins), .sih_hdrm_o(sih_hdrm)
+    .rev_pool_o(rev_pool), .rev_pool_nx_o(rev_pool_nx), .dsh_nq_o(dsh_nq), .dsh_ins_o(dsh_ins), .sih_hdrm_o(sih_hdrm)
   );
 
   // ---------------------------------------------------------------------------------
@@ -344,12 +347,14 @@ module mmu_admission
   // cycle after the fields).
   // ---------------------------------------------------------------------------------
   logic [NPROF*CW-1:0]  th_ing, th_egr;
-  logic [8*(QW+1)-1:0]  th_np;
-  // abm's n_p: the live registers (mmu_adm_rate), as the calculator registers them, and
-  // those registers and the profiles' entries as they will be next cycle (the read stage's
-  // quotients with PIPE 1).
+  logic [16*(PW+1)-1:0] abm_np_live;  // abm's n_p: the live registers (mmu_adm_rate)
+  // The calculator's n_p, reverie's room and the profiles' entries as registered and as they
+  // will be next cycle: the quotients' operands (mmu_adm_quot), in the decide stage with
+  // PIPE 0, in the read stage with PIPE 1.
+  localparam int NCW = mmu_adm_pkg::np_width(NPORTS, QW);  // an n_p register
   /* verilator lint_off UNUSEDSIGNAL */ // the next values: PIPE 1 only; the registers: PIPE 0 only
-  logic [16*(PW+1)-1:0] abm_np_live, abm_np_reg, abm_np_nx;
+  logic [16*NCW-1:0]    np_reg, np_nx;
+  logic [CW-1:0]        room, room_nx;
   logic [2*NPROF*CW-1:0] th_nx;
   /* verilator lint_on UNUSEDSIGNAL */
   /* verilator lint_off UNUSEDSIGNAL */ // read with PIPE 1 only (the look-up)
@@ -359,9 +364,10 @@ module mmu_admission
     .NPORTS(NPORTS), .NPRIO(NPRIO), .CW(CW), .NPOOLS(NPOOLS), .NPROF(NPROF), .POLICIES(POLICIES), .REG_OUT(PIPE != 0)
   ) u_thresh (
     .clk_i, .rst_ni, .period_i(cfg_thresh_period), .restart_i(cfg_valid_i && cfg_write_i),
-    .pool_used_i(pool_used), .ncong_i(ncong), .abm_np_i(abm_np_live), .rev_pool_i(rev_pool),
+    .pool_used_i(pool_used), .ncong_i(ncong), .abm_np_i(abm_np_live), .rev_pool_i(rev_pool), .rev_pool_nx_i(rev_pool_nx),
     .cfg_i({cfg_policy, cfg_pool_size, ip_static, ip_shift, ip_dynamic, ip_pool, ep_static, ep_shift, ep_dynamic, ep_pool}),
-    .ith_o(th_ing), .eth_o(th_egr), .np_o(th_np), .abm_np_o(abm_np_reg), .th_nx_o(th_nx), .abm_np_nx_o(abm_np_nx)
+    .ith_o(th_ing), .eth_o(th_egr), .room_o(room), .np_o(np_reg), .th_nx_o(th_nx), .room_nx_o(room_nx),
+    .np_nx_o(np_nx)
   );
 
 
@@ -393,9 +399,9 @@ module mmu_admission
   wire [NPOOLS*RFM*CW-1:0] no_rfm = '0;
   wire                  no_step = 1'b0;  // no same-cycle release in front (pre_step)
   /* verilator lint_on UNUSEDSIGNAL */
-  // abm's view of each slot (mmu_adm_rate, below).
+  // Each slot's quotients (mmu_adm_quot) and abm's drain ratios (mmu_adm_rate), below.
+  logic [CW-1:0]        a_quot_in, a_quot_eg, b_quot_in, b_quot_eg;
   logic [8:0]           a_abm_ratio_in, a_abm_ratio_eg, b_abm_ratio_in, b_abm_ratio_eg;
-  logic [CW-1:0]        a_abm_q_in, a_abm_q_eg, b_abm_q_in, b_abm_q_eg;
 
   // Configuration ports common to every datapath instance.
   `define MMU_OP_CFG \
@@ -439,7 +445,6 @@ module mmu_admission
     `MMU_OP_CFG,
     .is_req_i(1'b0), .is_rel_i(a_valid), .in_port_i(a_in), .cells_i(a_cells),
     .ipf_i(a_ipf), .epf_i(a_epf), .ll_i(a_ll), .ipool_i(a_ipool), .epool_i(a_epool), .ires_i(a_ires), .eres_i(a_eres),
-    .np_i(th_np[a_np*(QW+1) +: (QW+1)]),
     .v_ing_i(va_ing), .v_hdrm_i(va_hdrm), .v_paused_i(va_paused),
     .v_avg_in_i(va_avg_in), .v_egr_i(va_egr), .v_avg_eg_i(va_avg_eg),
     .pre_avg_in_i(va_avg_in), .pre_avg_eg_i(va_avg_eg), .pre_step_in_i(no_step), .pre_step_eg_i(no_step),
@@ -449,7 +454,7 @@ module mmu_admission
     .v_port_shared_i(va_port_shared), .v_port_ins_i(va_port_ins),
     .rf_pool_used_i(no_rf_pool), .rf_hdrm_used_i(no_rf), .rf_total_i(no_rf),
     .rfp_pool_used_i(no_rfp), .rfm_pool_used_i(no_rfm),
-    .abm_ratio_in_i(a_abm_ratio_in), .abm_ratio_eg_i(a_abm_ratio_eg), .abm_q_in_i(a_abm_q_in), .abm_q_eg_i(a_abm_q_eg),
+    .quot_in_i(a_quot_in), .quot_eg_i(a_quot_eg), .abm_ratio_in_i(a_abm_ratio_in), .abm_ratio_eg_i(a_abm_ratio_eg),
     .verdict_o(), .reason_o(), .underflow_o(a_underflow), `MMU_OP_NEXT_OUT(rl),
     .rf_pool_used_o(a_rf_pool_used), .rf_hdrm_used_o(a_rf_hdrm_used), .rf_total_o(a_rf_total),
     .rfp_pool_used_o(a_rfp_pool_used), .rfm_pool_used_o(a_rfm_pool_used)
@@ -481,7 +486,6 @@ module mmu_admission
     .ipf_i(dual ? b_ipf : a_ipf), .epf_i(dual ? b_epf : a_epf), .ll_i(dual ? b_ll : a_ll),
     .ipool_i(dual ? b_ipool : a_ipool), .epool_i(dual ? b_epool : a_epool),
     .ires_i(dual ? b_ires : a_ires), .eres_i(dual ? b_eres : a_eres),
-    .np_i(th_np[b_np*(QW+1) +: (QW+1)]),
     .v_ing_i(same_iq ? rl_ing : dual ? vb_ing : va_ing), .v_hdrm_i(same_iq ? rl_hdrm : dual ? vb_hdrm : va_hdrm),
     .v_paused_i(same_iq ? rl_paused : dual ? vb_paused : va_paused),
     .v_avg_in_i(same_iq ? rl_avg_in : dual ? vb_avg_in : va_avg_in),
@@ -499,7 +503,7 @@ module mmu_admission
     .rf_pool_used_i(dual ? a_rf_pool_used : no_rf_pool), .rf_hdrm_used_i(dual ? a_rf_hdrm_used : no_rf),
     .rf_total_i(dual ? a_rf_total : no_rf),
     .rfp_pool_used_i(dual ? a_rfp_pool_used : no_rfp), .rfm_pool_used_i(dual ? a_rfm_pool_used : no_rfm),
-    .abm_ratio_in_i(b_abm_ratio_in), .abm_ratio_eg_i(b_abm_ratio_eg), .abm_q_in_i(b_abm_q_in), .abm_q_eg_i(b_abm_q_eg),
+    .quot_in_i(b_quot_in), .quot_eg_i(b_quot_eg), .abm_ratio_in_i(b_abm_ratio_in), .abm_ratio_eg_i(b_abm_ratio_eg),
     .verdict_o(b_verdict), .reason_o(b_reason), .underflow_o(), `MMU_OP_NEXT_OUT(rq),
     .rf_pool_used_o(), .rf_hdrm_used_o(), .rf_total_o(), .rfp_pool_used_o(), .rfm_pool_used_o()
   );
@@ -535,7 +539,7 @@ module mmu_admission
   wire [CW-1:0] abm_b_cnt_eg = DUAL_ISSUE == 0 ? va_egr : a_ei == b_ei ? abm_a_nx_eg : vb_egr;
   logic [64*DBGW-1:0] abm_dbg;
   mmu_adm_rate #(
-    .NPORTS(NPORTS), .NPRIO(NPRIO), .CW(CW), .CELLW(CELLW), .NPROF(NPROF), .DUAL_ISSUE(DUAL_ISSUE), .PIPE(PIPE),
+    .NPORTS(NPORTS), .NPRIO(NPRIO), .CW(CW), .CELLW(CELLW), .DUAL_ISSUE(DUAL_ISSUE), .PIPE(PIPE),
     .DBG_LANES(DBG_LANES), .ENABLE(POLICIES[mmu_adm_pkg::POLICY_ABM])
   ) u_rate (
     .clk_i, .rst_ni, .on_i(cfg_policy == mmu_adm_pkg::POLICY_ABM), .clear_i(cfg_policy_set), .now_i(d_now),
@@ -543,10 +547,6 @@ module mmu_admission
     .s_now_i(now_i), .s_a_ii_i(i_a_ii), .s_a_ei_i(i_a_ei), .s_a_in_port_i(rel_in_port_i),
     .s_a_out_port_i(rel_out_port_i), .s_b_ii_i(i_b_ii), .s_b_ei_i(i_b_ei), .s_b_in_port_i(req_in_port_i),
     .s_b_out_port_i(req_out_port_i),
-    .th_i(PIPE != 0 ? th_nx : {th_egr, th_ing}), .qnp_i(PIPE != 0 ? abm_np_nx : abm_np_reg),
-    .q_a_ipf_i(st_a_ipf), .q_a_epf_i(st_a_epf), .q_a_prio_i(PIPE != 0 ? rel_prio_i : a_prio),
-    .q_a_eq_i(PIPE != 0 ? rel_queue_i : a_queue), .q_b_ipf_i(q_b_ipf), .q_b_epf_i(q_b_epf),
-    .q_b_prio_i(PIPE != 0 ? req_prio_i : b_prio), .q_b_eq_i(PIPE != 0 ? req_queue_i : b_queue),
     .a_fire_i(a_fire), .a_ii_i(a_ii), .a_ei_i(a_ei), .a_prio_i(a_prio), .a_eq_i(a_queue),
     .a_in_port_i(a_in), .a_out_port_i(a_out), .a_cells_i(a_cells),
     .a_cnt_in_i(abm_a_cnt_in), .a_cnt_eg_i(va_egr),
@@ -554,10 +554,25 @@ module mmu_admission
     .b_in_port_i(b_in), .b_out_port_i(b_out),
     .b_cells_i(b_cells), .b_acc_i(b_verdict != mmu_adm_pkg::VERDICT_DROP),
     .b_cnt_in_i(abm_b_cnt_in), .b_cnt_eg_i(abm_b_cnt_eg),
-    .a_ratio_in_o(a_abm_ratio_in), .a_ratio_eg_o(a_abm_ratio_eg), .a_q_in_o(a_abm_q_in), .a_q_eg_o(a_abm_q_eg),
-    .b_ratio_in_o(b_abm_ratio_in), .b_ratio_eg_o(b_abm_ratio_eg), .b_q_in_o(b_abm_q_in), .b_q_eg_o(b_abm_q_eg),
+    .a_ratio_in_o(a_abm_ratio_in), .a_ratio_eg_o(a_abm_ratio_eg),
+    .b_ratio_in_o(b_abm_ratio_in), .b_ratio_eg_o(b_abm_ratio_eg),
     .np_o(abm_np_live),
     .dbg_addr_i, .dbg_data_o(abm_dbg)
+  );
+
+  // Each slot's quotients alpha th / n_p (abm's, reverie's Gamma): with PIPE 1 divided in
+  // the read stage, on the calculator's values of the next cycle, at the profiles of the
+  // stored queue map, and registered.
+  mmu_adm_quot #(
+    .NPORTS(NPORTS), .CW(CW), .CELLW(CELLW), .EWMA_FRAC(EWMA_FRAC), .NPROF(NPROF), .NW(NCW), .PIPE(PIPE),
+    .POLICIES(POLICIES)
+  ) u_quot (
+    .clk_i, .policy_i(cfg_policy), .th_i(PIPE != 0 ? th_nx : {th_egr, th_ing}), .room_i(PIPE != 0 ? room_nx : room),
+    .ip_shift_i(ip_shift), .ep_shift_i(ep_shift), .np_i(PIPE != 0 ? np_nx : np_reg),
+    .a_ipf_i(st_a_ipf), .a_epf_i(st_a_epf), .a_prio_i(PIPE != 0 ? rel_prio_i : a_prio),
+    .a_eq_i(PIPE != 0 ? rel_queue_i : a_queue), .b_ipf_i(q_b_ipf), .b_epf_i(q_b_epf),
+    .b_prio_i(PIPE != 0 ? req_prio_i : b_prio), .b_eq_i(PIPE != 0 ? req_queue_i : b_queue),
+    .a_in_o(a_quot_in), .a_eg_o(a_quot_eg), .b_in_o(b_quot_in), .b_eg_o(b_quot_eg)
   );
 
   // Memory writes: slot a writes unless slot b names the same entry, whose value already
@@ -700,7 +715,6 @@ module mmu_admission
   );
 
   // n_p is at most 2 NPORTS (a priority's ingress and egress queues): stored in NCW bits.
-  localparam int NCW = $clog2(2 * NPORTS + 1) < QW + 1 ? $clog2(2 * NPORTS + 1) : QW + 1;
   for (genvar p = 0; p < 8; p++) begin : g_prio
     if (POLICIES[1]) begin : g_on
       logic [NCW-1:0] n_r;

@@ -1,12 +1,10 @@
 // reverie (reverie-nsdi24 §3), as hw-model/admission/policies/reverie.cc: one shared pool
 // (rpool_i) plus the headroom pool; a lossless packet is accounted in its ingress queue, a
-// lossy one in its egress queue. Gamma_p = alpha_p / n_p x (b* - q*) (Eq. 6): b* - q* and
-// n_p from the threshold calculator (mmu_adm_thresh, registered), alpha_p applied here to
-// the operation's profile (one shift, not one per profile), the division by n_p through a
-// reciprocal table (mmu_adm_recip_div); admission (Eq. 4)
-// compares the low-pass-filtered length q_hat (Eq. 5) with Gamma. The release's XON test
-// multiplies by n_p instead of dividing (x <= Gamma as x n_p <= alpha_p (b* - q*)), so the
-// dual-issue release datapath has no reciprocal product.
+// lossy one in its egress queue. Gamma_p = alpha_p / n_p x (b* - q*) (Eq. 6) of each side's
+// profile comes in registered (quot_in_i, quot_eg_i: mmu_adm_quot divides the threshold
+// calculator's b* - q* over its n_p, with PIPE 1 in the read stage); admission (Eq. 4)
+// compares the low-pass-filtered length q_hat (Eq. 5) with Gamma, as does the release's
+// XON test, so neither datapath divides or multiplies.
 `include "mmu_adm_pol_if.svh"
 `default_nettype none
 
@@ -15,9 +13,6 @@ module mmu_pol_reverie #(`MMU_POL_PARAMS) (`MMU_POL_PORTS);
 /* verilator lint_on UNUSEDSIGNAL */
 `include "mmu_adm_fn.svh"
   `MMU_POL_NEXT
-
-  // n_p counts at most the NPORTS ingress and NPORTS egress queues of a priority.
-  localparam int NMAX = 2 * NPORTS;
 
   wire [CW-1:0] rsize = cfg_pool_size_i[rpool_i*CW +: CW];
   // The shared counters' view: the registers less the same-cycle release's refund (dual
@@ -48,22 +43,11 @@ module mmu_pol_reverie #(`MMU_POL_PARAMS) (`MMU_POL_PORTS);
   wire [QW:0] ncong_rel = v_ncong_i + (QW+1)'(cnt_rel >= SW'(cfg_congested_i)) - (QW+1)'(cnt_before >= SW'(cfg_congested_i));
 
   // Gamma of the queue's profile (a request: the PG's if lossless, else the queue's; the
-  // XON test: the PG's): alpha_p times the calculator's b* - q* (ith_i and eth_i are that
-  // room for reverie) over its n_p, or static_th.
-  wire dyn = ll_i ? ip_dynamic_i : ep_dynamic_i;
-  wire [CW-1:0] th = scale(ll_i ? ith_i : eth_i, ll_i ? ip_shift_i : ep_shift_i);
-  wire [CW-1:0] per_np;
-  mmu_adm_recip_div #(.VW(CW), .NW(QW+1), .NMAX(NMAX)) u_div (.v_i(th), .n_i(np_i), .q_o(per_np));
-  wire [CW-1:0] g_view = dyn ? per_np : ll_i ? ip_static_i : ep_static_i;
-  // The XON test's ceil(q_hat) + xon_offset <= Gamma without the division (a release reads
-  // no per_np, so a release-only datapath has no reciprocal product): x <= floor(th / n_p)
-  // is x n_p <= th for n_p >= 1, and n_p <= NMAX: LN bits (at most np_i's).
-  localparam int LN = $clog2(NMAX + 1) < QW + 1 ? $clog2(NMAX + 1) : QW + 1;
-  wire [LN-1:0] np_lo = np_i[LN-1:0];
+  // XON test: the PG's), or static_th.
+  wire [CW-1:0] g_in = ip_dynamic_i ? quot_in_i : ip_static_i;
+  wire [CW-1:0] g_view = ll_i ? g_in : ep_dynamic_i ? quot_eg_i : ep_static_i;
   logic [CW+1:0] xon_x;
-  wire [CW+LN+1:0] xon_prod = (CW+LN+2)'(xon_x) * (CW+LN+2)'(np_lo);
-  wire xon_fits = !ip_dynamic_i ? xon_x <= (CW+2)'(ip_static_i)
-                : np_i == '0 ? xon_x <= (CW+2)'(th) : xon_prod <= (CW+LN+2)'(th);
+  wire xon_fits = xon_x <= (CW+2)'(g_in);
 
   // The filter steps on the queue's shared cells: before a request (CTRL.ewma_rule 1),
   // after a release. The step starts from the filter before a same-cycle release's step

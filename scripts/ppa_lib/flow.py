@@ -427,7 +427,8 @@ MODULE_CATEGORY = {
     'mmu_pol_dt': 'thresholds', 'mmu_pol_static': 'thresholds', 'mmu_pol_sih': 'thresholds',
     'mmu_pol_reverie': 'thresholds', 'mmu_pol_dsh': 'thresholds', 'mmu_pol_abm': 'thresholds',
     'mmu_adm_recip_div': 'thresholds',  # reverie's and abm's divide by n_p, abm's drain ratio
-    'mmu_adm_rate': 'ewma',             # abm's per-queue drain-rate state, n_p, ratios, quotients and their update
+    'mmu_adm_rate': 'ewma',             # abm's per-queue drain-rate state, n_p, ratios and their update
+    'mmu_adm_quot': 'thresholds',       # abm's and reverie's alpha th / n_p per slot (the read stage's with PIPE 1)
     'mmu_adm_derive': 'thresholds',     # configuration-derived tables (pool, N_q, insurance, xoff sum)
     'mmu_adm_thresh': 'thresholds',     # the threshold calculator: registered pools and n_p, per-profile thresholds
     'mmu_adm_thcalc': 'thresholds',     # its combinational half, on the stored configuration
