@@ -46,8 +46,6 @@ module mmu_pol_reverie #(`MMU_POL_PARAMS) (`MMU_POL_PORTS);
   // XON test: the PG's), or static_th.
   wire [CW-1:0] g_in = ip_dynamic_i ? quot_in_i : ip_static_i;
   wire [CW-1:0] g_view = ll_i ? g_in : ep_dynamic_i ? quot_eg_i : ep_static_i;
-  logic [CW+1:0] xon_x;
-  wire xon_fits = xon_x <= (CW+2)'(g_in);
 
   // The filter steps on the queue's shared cells: before a request (CTRL.ewma_rule 1),
   // after a release. The step starts from the filter before a same-cycle release's step
@@ -87,15 +85,81 @@ module mmu_pol_reverie #(`MMU_POL_PARAMS) (`MMU_POL_PORTS);
   // output: with CTRL.ewma_rule 0 the filter as the release leaves it is avg_step here
   // (the release's step towards the same q), else pre_avg; with rule 1 the two steps'
   // sum is tested as one sum against Gamma rather than added up first.
+  // The one step's test likewise: avg_step = a + f1, or q when the clamp holds it.
   wire [AW-1:0] g_fix = AW'(g_view) << EWMA_FRAC;
   wire signed [AW+2:0] two_room = $signed((AW+3)'(g_fix)) - $signed((AW+3)'(pre_avg)) - f1 - f2;
   wire two_fits = two_clamped ? tgt <= g_fix : !two_room[AW+2];
-  wire avg_fits = cfg_ewma_rule_i && pre_step ? two_fits : (!cfg_ewma_rule_i && !pre_step ? pre_avg : avg_step) <= g_fix;
-  // ceil(q_hat) in cells plus xon_offset, q_hat after a release's step: q_hat + 2^F - 1 <=
-  // (2^CW - 1) 2^F + 2^F - 1 fits AW bits.
-  assign xon_x = (CW+2)'((avg_step + ((AW'(1) << EWMA_FRAC) - AW'(1))) >> EWMA_FRAC) + (CW+2)'(ip_xon_offset_i);
+  wire signed [AW+2:0] one_room = $signed((AW+3)'(g_fix)) - $signed((AW+3)'(pre_avg)) - f1;
+  wire one_fits = two_clamped ? tgt <= g_fix : !one_room[AW+2];
+  wire avg_fits = cfg_ewma_rule_i && pre_step ? two_fits : !cfg_ewma_rule_i && !pre_step ? pre_avg <= g_fix : one_fits;
 
-  logic [SW-1:0] grow, cnt_after, s;
+  // The request's other tests, likewise each one sum of registered operands for each case
+  // of the same-cycle release on its queue, the case selected last: c0 none (q = pq, hdrm
+  // ph), c1 a lossless release within the headroom (q = pq, hdrm ph - rn), c2 one past it
+  // (q = pq + ph - rn, hdrm 0), c3 a lossy release (q = pq - rn). With res the reserve:
+  // q + n <= res (the reserve takes the packet, no growth), q >= res (the shared part grows
+  // by n), else it grows by q + n - res; the pool test is rused + growth <= rsize.
+  function automatic logic gt4(input logic [SW-1:0] a, input logic [SW-1:0] b, input logic [SW-1:0] c,
+                               input logic [SW-1:0] d, input logic [SW-1:0] e, input logic [SW-1:0] f,
+                               input logic [SW-1:0] g);  // a + b + c + d > e + f + g
+    logic [SW+3:0] diff;
+    diff = (SW+4)'(e) + (SW+4)'(f) + (SW+4)'(g) - (SW+4)'(a) - (SW+4)'(b) - (SW+4)'(c) - (SW+4)'(d);
+    gt4 = diff[SW+3];
+  endfunction
+  wire c_hl = rn <= ph;
+  wire c1 = pre_step && ll_i && c_hl;
+  wire c2 = pre_step && ll_i && !c_hl;
+  wire c3 = pre_step && !ll_i;
+  wire [SW-1:0] res = SW'(res_q);
+  wire [SW-1:0] ru = SW'(rused_reg);
+  wire [SW-1:0] rs = SW'(rsize);
+  wire in_res0 = !sum_gt(pq, n, '0, res, '0, '0);
+  wire in_res2 = !gt4(pq, ph, n, '0, res, rn, '0);
+  wire in_res3 = !sum_gt(pq, n, '0, res, rn, '0);
+  wire ge_res0 = !sum_gt(res, '0, '0, pq, '0, '0);
+  wire ge_res2 = !sum_gt(res, rn, '0, pq, ph, '0);
+  wire ge_res3 = !sum_gt(res, rn, '0, pq, '0, '0);
+  wire pool_n = !sum_gt(ru, n, '0, rs, '0, '0);
+  wire pool_p0 = !sum_gt(ru, pq, n, rs, res, '0);
+  wire pool_p2 = !gt4(ru, pq, ph, n, rs, res, rn);
+  wire pool_p3 = !sum_gt(ru, pq, n, rs, res, rn);
+  wire fits0 = in_res0 || (avg_fits && (ge_res0 ? pool_n : pool_p0));
+  wire fits2 = in_res2 || (avg_fits && (ge_res2 ? pool_n : pool_p2));
+  wire fits3 = in_res3 || (avg_fits && (ge_res3 ? pool_n : pool_p3));
+  wire req_fits = c2 ? fits2 : c3 ? fits3 : fits0;
+  // The growth itself (the pool's next value).
+  wire [SW-1:0] grow0 = in_res0 ? '0 : ge_res0 ? n : pq + n - res;
+  wire [SW-1:0] grow2 = in_res2 ? '0 : ge_res2 ? n : pq + ph + n - rn - res;
+  wire [SW-1:0] grow3 = in_res3 ? '0 : ge_res3 ? n : pq + n - rn - res;
+  wire [SW-1:0] req_grow = c2 ? grow2 : c3 ? grow3 : grow0;
+  // The headroom tests: hdrm + n > xoff, hdrm_used - rf + n > the headroom pool; the buffer's.
+  wire hx0 = sum_gt(ph, n, '0, SW'(ip_xoff_i), '0, '0);
+  wire hx1 = sum_gt(ph, n, '0, SW'(ip_xoff_i), rn, '0);
+  wire hx2 = n > SW'(ip_xoff_i);
+  wire hdrm_over = (c2 ? hx2 : c1 ? hx1 : hx0) ||
+                   sum_gt(SW'(v_hdrm_used_i), n, '0, SW'(cfg_hdrm_pool_i), SW'(rf_hdrm_used_i), '0);
+  wire buf_over = sum_gt(SW'(v_total_i), n, '0, SW'(cfg_buffer_i), SW'(rf_total_i), '0);
+
+  // The release's XON test, each term one sum of its registered operands (not of the
+  // datapath's next counts): once the release takes all headroom (c >= hdrm), the PG
+  // keeps ing + hdrm - c cells, of which t = ing + hdrm - c - res are shared (if positive).
+  // XON if that is none, if t < xon, or if ceil(q_hat) + xon_offset <= Gamma with q_hat
+  // the filter stepped towards max(t, 0): ceil(a / 2^F) + o <= G is a + o 2^F <= G 2^F,
+  // and with f = ((t << F) - a) >>> k the step is a + f, or t << F when the clamp holds it
+  // (a > t << F).
+  wire rel_all_h = n >= q_hdrm;
+  wire rel_empty = qq + q_hdrm == n;
+  wire rel_low = ip_xon_i != '0 && sum_gt(n, SW'(ires_i), SW'(ip_xon_i), qq, q_hdrm, '0);
+  wire signed [SW+1:0] rt = $signed((SW+2)'(qq)) + $signed((SW+2)'(q_hdrm)) - $signed((SW+2)'(n)) - $signed((SW+2)'(ires_i));
+  wire [AW-1:0] rtgt = rt[SW+1] ? '0 : AW'(rt) << EWMA_FRAC;
+  wire signed [AW+1:0] rf1 = ($signed((AW+2)'(rtgt)) - $signed((AW+2)'(pre_avg))) >>> cfg_ewma_k_i;
+  wire [AW-1:0] off_fix = AW'(ip_xon_offset_i) << EWMA_FRAC;
+  wire [AW-1:0] gin_fix = AW'(g_in) << EWMA_FRAC;
+  wire signed [AW+2:0] rroom = $signed((AW+3)'(gin_fix)) - $signed((AW+3)'(off_fix)) - $signed((AW+3)'(pre_avg)) - rf1;
+  wire rel_clamped = cfg_ewma_clamp_i && pre_avg > rtgt;
+  wire xon_fits = rel_clamped ? (AW+1)'(rtgt) + (AW+1)'(off_fix) <= (AW+1)'(gin_fix) : !rroom[AW+2];
+
+  logic [SW-1:0] cnt_after;
   logic [AW-1:0] avg;
   logic to_h, fits;
 
@@ -125,9 +189,7 @@ module mmu_pol_reverie #(`MMU_POL_PARAMS) (`MMU_POL_PORTS);
     to_h = 1'b0;
     fits = 1'b0;
     cnt_after = '0;
-    s = '0;
     avg = pre_avg;
-    grow = shared_part(qq + n, res_q) - shared_part(qq, res_q);
 
     if (is_req_i) begin
       if (cfg_ewma_rule_i) begin
@@ -136,7 +198,7 @@ module mmu_pol_reverie #(`MMU_POL_PARAMS) (`MMU_POL_PORTS);
         else n_avg_eg = avg;
       end
       // Eq. 4 in fixed point: q_hat <= Gamma.
-      fits = qq + n <= SW'(res_q) || (avg_fits && SW'(rused_reg) + grow <= SW'(rsize));
+      fits = req_fits;
       if (ll_i) begin
         if (v_paused_i) begin
           to_h = 1'b1;
@@ -146,11 +208,11 @@ module mmu_pol_reverie #(`MMU_POL_PARAMS) (`MMU_POL_PORTS);
           to_h = 1'b1;
         end
       end
-      if (ll_i && to_h && (q_hdrm + n > SW'(ip_xoff_i) || SW'(hdrm_view) + n > SW'(cfg_hdrm_pool_i))) begin
+      if (ll_i && to_h && hdrm_over) begin
         reason = mmu_adm_pkg::REASON_HEADROOM;
       end else if (!ll_i && !fits) begin
         reason = mmu_adm_pkg::REASON_EGRESS;
-      end else if (SW'(total_view) + n > SW'(cfg_buffer_i)) begin
+      end else if (buf_over) begin
         reason = mmu_adm_pkg::REASON_BUFFER;
       end else begin
         if (to_h) begin
@@ -159,7 +221,7 @@ module mmu_pol_reverie #(`MMU_POL_PARAMS) (`MMU_POL_PORTS);
         end else begin
           if (ll_i) n_ing = CW'(qq + n);
           else n_egr = CW'(qq + n);
-          n_pool_used[rpool_i*CW +: CW] = CW'(SW'(rused) + grow);
+          n_pool_used[rpool_i*CW +: CW] = CW'(SW'(rused) + req_grow);
         end
         n_total = CW'(SW'(total_view) + n);
         cnt_after = cnt_before + n;
@@ -168,7 +230,7 @@ module mmu_pol_reverie #(`MMU_POL_PARAMS) (`MMU_POL_PORTS);
       end
 
     end else if (is_rel_i) begin
-      if (from_q > qq) begin
+      if (n > qq + (ll_i ? q_hdrm : '0)) begin  // from_q > qq, as one compare
         underflow = 1'b1;
       end else begin
         n_hdrm = CW'(q_hdrm - from_h);
@@ -186,9 +248,7 @@ module mmu_pol_reverie #(`MMU_POL_PARAMS) (`MMU_POL_PORTS);
         else n_avg_eg = avg;
         // XON once headroom is empty: the queue empty, below xon, or
         // ceil(q_hat) + xon_offset <= Gamma on the state the release leaves.
-        s = shared_part(SW'(n_ing), ires_i);
-        if (ll_i && v_paused_i && q_hdrm == from_h &&
-            (n_ing == '0 || s < SW'(ip_xon_i) || xon_fits)) begin
+        if (ll_i && v_paused_i && rel_all_h && (rel_empty || rel_low || xon_fits)) begin
           n_paused = 1'b0;
           pfc = mmu_adm_pkg::PFC_XON;
         end
