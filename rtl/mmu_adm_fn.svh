@@ -101,30 +101,23 @@ function automatic logic over(input logic [CW-1:0] q, input logic [CELLW-1:0] n,
   else over = th == '0 || SW'(q) >= SW'(reserved) + SW'(th);  // shared_part(q) >= th
 endfunction
 
-// floor((t - a) / 2^k) for t, a < 2^FW, as (t >> k) - (a >> k) - [t mod 2^k < a mod 2^k]:
-// both shifts on the operands and one sum, not a difference shifted (with t = T 2^k + tl
-// and a = A 2^k + al, (t - a) / 2^k = T - A + (tl - al) / 2^k, |tl - al| < 2^k).
-function automatic logic signed [FW+1:0] ewma_delta(input logic [FW-1:0] t, input logic [FW-1:0] a,
-                                                    input logic [4:0] k);
-  logic [FW-1:0] mask, t_hi, a_hi;
-  mask = (FW'(1) << k) - 1'b1;  // all ones once k >= FW: no bits above
-  t_hi = t >> k;
-  a_hi = a >> k;
-  ewma_delta = $signed((FW+2)'(t_hi)) - $signed((FW+2)'(a_hi)) - $signed((FW+2)'((t & mask) < (a & mask)));
-endfunction
-
 // One step of the fixed-point low-pass filter (reverie Eq. 5):
 // avg + ((q << F) - avg) >>> k, the arithmetic shift rounding towards minus infinity.
-// avg and q << F both fit FW bits, and so does the step (it lies between them).
+// avg and q << F both fit FW bits, so their difference does.
 function automatic logic [FW-1:0] ewma_step(input logic [FW-1:0] avg, input logic [CW-1:0] q, input logic [4:0] k);
-  ewma_step = FW'($signed((FW+2)'(avg)) + ewma_delta(FW'(q) << EWMA_FRAC, avg, k));
+  logic [FW-1:0] target, d, mask;
+  target = FW'(q) << EWMA_FRAC;
+  d = avg - target;
+  mask = (FW'(1) << k) - 1'b1;  // all ones once k >= FW: d has no more bits
+  if (target >= avg) ewma_step = avg + ((target - avg) >> k);
+  else ewma_step = avg - (d >> k) - FW'((d & mask) != '0);
 endfunction
 
-// The clamp holds a falling filter at q: a step from above never passes q << F (it lies
-// between them), so it is clamped exactly when avg > q << F.
 function automatic logic [FW-1:0] ewma_update(input logic [FW-1:0] avg, input logic [CW-1:0] q, input logic [4:0] k,
                                               input logic clamp);
-  if (clamp && avg > (FW'(q) << EWMA_FRAC)) ewma_update = FW'(q) << EWMA_FRAC;
-  else ewma_update = ewma_step(avg, q, k);
+  logic [FW-1:0] a;
+  a = ewma_step(avg, q, k);
+  if (clamp && a > (FW'(q) << EWMA_FRAC)) a = FW'(q) << EWMA_FRAC;
+  ewma_update = a;
 endfunction
 /* verilator lint_on UNUSEDPARAM */

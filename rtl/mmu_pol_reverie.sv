@@ -63,37 +63,34 @@ module mmu_pol_reverie #(`MMU_POL_PARAMS) (`MMU_POL_PORTS);
   wire [CW-1:0] t_ing = pq + ph > rn + SW'(res_q) ? CW'(pq + ph - rn - SW'(res_q)) : '0;
   wire [CW-1:0] t_egr = pq > rn + SW'(res_q) ? CW'(pq - rn - SW'(res_q)) : '0;
   wire [CW-1:0] t_req = !pre_step || (ll_i && rn <= ph) ? t_keep : ll_i ? t_ing : t_egr;
-  // A release's likewise, from the view: its queue's shared cells after it.
-  wire [CW-1:0] r_keep = CW'(shared_part(qq, res_q));
-  wire [CW-1:0] r_ing = qq + q_hdrm > n + SW'(res_q) ? CW'(qq + q_hdrm - n - SW'(res_q)) : '0;
-  wire [CW-1:0] r_egr = qq > n + SW'(res_q) ? CW'(qq - n - SW'(res_q)) : '0;
-  wire [CW-1:0] t_rel = ll_i ? (n <= q_hdrm ? r_keep : r_ing) : r_egr;
-  wire [CW-1:0] q_filt = is_req_i ? t_req : t_rel;
+  wire [CW-1:0] q_filt = is_req_i ? t_req : CW'(shared_part(qq - from_q, res_q));
   wire [AW-1:0] avg_step;
   mmu_adm_ewma #(.CW(CW), .EWMA_FRAC(EWMA_FRAC), .CELLW(CELLW)) u_ewma (
     .avg_i(pre_avg), .q_i(q_filt), .k_i(cfg_ewma_k_i), .clamp_i(cfg_ewma_clamp_i), .avg_o(avg_step));
-  // A request on the queue whose filter the same-cycle release stepped (pre_step): both
-  // steps from the view, not from the release's output. Both go towards the same q (the
-  // shared cells as the release leaves them); each is a + ewma_delta(q << F, a) (the shifts
-  // on the operands, one sum): a1 the first, a1 + f2 the second. The clamp: a step passes q
-  // only from above, and is then clamped to q, where the second step stays; a rising
-  // filter never passes q.
+  // A request on the queue whose filter the same-cycle release stepped (pre_step): the two
+  // steps in parallel rather than in series. Both go towards the same q (the shared cells as
+  // the release leaves them). With x = q - a (q in 2^-F units), ewma_step is
+  // f(a) = a + (x >>> k) (>>> rounding towards -inf), so f(f(a)) = a + (x >>> k) +
+  // ((x - (x >>> k)) >>> k). The clamp: f(a) passes q only if a > q, and then clamps it to
+  // q, where the second step stays; a rising filter never passes q.
   wire [AW-1:0] tgt = AW'(q_filt) << EWMA_FRAC;
-  wire [AW-1:0] a1 = AW'($signed((AW+2)'(pre_avg)) + ewma_delta(tgt, pre_avg, cfg_ewma_k_i));
-  wire signed [AW+1:0] f2 = ewma_delta(tgt, a1, cfg_ewma_k_i);
-  wire [AW-1:0] two = AW'($signed((AW+2)'(a1)) + f2);  // in 0 .. 2^AW - 1
+  wire signed [AW+1:0] x2 = $signed((AW+2)'(tgt)) - $signed((AW+2)'(pre_avg));
+  wire signed [AW+1:0] f1 = x2 >>> cfg_ewma_k_i;
+  wire signed [AW+1:0] f2 = (x2 - f1) >>> cfg_ewma_k_i;
+  wire [AW-1:0] two = AW'((AW+2)'(pre_avg) + f1 + f2);  // in 0 .. 2^AW - 1
   wire two_clamped = cfg_ewma_clamp_i && pre_avg > tgt;
   wire [AW-1:0] avg_two = two_clamped ? tgt : two;
   wire [AW-1:0] avg_req = pre_step ? avg_two : avg_step;
   // q_hat <= Gamma (Eq. 4) for each case, selected last, none on the release's filter
   // output: with CTRL.ewma_rule 0 the filter as the release leaves it is avg_step here
   // (the release's step towards the same q), else pre_avg; with rule 1 the two steps'
-  // sum is tested as one sum against Gamma rather than added up first. The one step's
-  // is a1 (avg_step unclamped), or q when the clamp holds it.
+  // sum is tested as one sum against Gamma rather than added up first.
+  // The one step's test likewise: avg_step = a + f1, or q when the clamp holds it.
   wire [AW-1:0] g_fix = AW'(g_view) << EWMA_FRAC;
-  wire signed [AW+2:0] two_room = $signed((AW+3)'(g_fix)) - $signed((AW+3)'(a1)) - f2;
+  wire signed [AW+2:0] two_room = $signed((AW+3)'(g_fix)) - $signed((AW+3)'(pre_avg)) - f1 - f2;
   wire two_fits = two_clamped ? tgt <= g_fix : !two_room[AW+2];
-  wire one_fits = two_clamped ? tgt <= g_fix : a1 <= g_fix;
+  wire signed [AW+2:0] one_room = $signed((AW+3)'(g_fix)) - $signed((AW+3)'(pre_avg)) - f1;
+  wire one_fits = two_clamped ? tgt <= g_fix : !one_room[AW+2];
   wire avg_fits = cfg_ewma_rule_i && pre_step ? two_fits : !cfg_ewma_rule_i && !pre_step ? pre_avg <= g_fix : one_fits;
 
   // The request's other tests, likewise each one sum of registered operands for each case
@@ -155,7 +152,7 @@ module mmu_pol_reverie #(`MMU_POL_PARAMS) (`MMU_POL_PORTS);
   wire rel_low = ip_xon_i != '0 && sum_gt(n, SW'(ires_i), SW'(ip_xon_i), qq, q_hdrm, '0);
   wire signed [SW+1:0] rt = $signed((SW+2)'(qq)) + $signed((SW+2)'(q_hdrm)) - $signed((SW+2)'(n)) - $signed((SW+2)'(ires_i));
   wire [AW-1:0] rtgt = rt[SW+1] ? '0 : AW'(rt) << EWMA_FRAC;
-  wire signed [AW+1:0] rf1 = ewma_delta(rtgt, pre_avg, cfg_ewma_k_i);
+  wire signed [AW+1:0] rf1 = ($signed((AW+2)'(rtgt)) - $signed((AW+2)'(pre_avg))) >>> cfg_ewma_k_i;
   wire [AW-1:0] off_fix = AW'(ip_xon_offset_i) << EWMA_FRAC;
   wire [AW-1:0] gin_fix = AW'(g_in) << EWMA_FRAC;
   wire signed [AW+2:0] rroom = $signed((AW+3)'(gin_fix)) - $signed((AW+3)'(off_fix)) - $signed((AW+3)'(pre_avg)) - rf1;
