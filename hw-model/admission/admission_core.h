@@ -109,11 +109,11 @@ class AdmissionCore {
     return m_policy->ingress_threshold(m_c, port, prio);
   }
   uint64_t egress_threshold(uint32_t port, uint32_t q) const { return m_policy->egress_threshold(m_c, port, q); }
-  // For callers that keep a threshold (Policy::threshold_pool): the pool that alone sets
-  // it (-1: more state does), that pool's occupancy as the thresholds read it, and a count
-  // of the configuration changes.
-  int threshold_pool(bool ingress, uint32_t port, uint32_t prio) const {
-    return m_policy->threshold_pool(ingress, port, prio);
+  // For callers that evaluate a threshold themselves (Policy::threshold_form): its form,
+  // a pool's occupancy as the thresholds read it, and a count of the configuration changes
+  // (after which a form is read again).
+  ThresholdForm threshold_form(bool ingress, uint32_t port, uint32_t prio) const {
+    return m_policy->threshold_form(ingress, port, prio);
   }
   uint64_t threshold_pool_used(uint16_t pool) const { return m_policy->threshold_pool_used(m_c, pool); }
   // Every pool's threshold_pool_used at once (the policy reads the calculator's registers
