@@ -121,7 +121,7 @@ class AdmissionCore {
   const uint64_t* threshold_pools_used() const {
     return m_cfg.thresholds.zero_latency ? m_c.pool_used.data() : m_tb.pools_used();
   }
-  uint64_t config_version() const { return m_config_version; }
+  uint32_t config_version() const { return m_config_version; }
   uint64_t compared_ingress_cells(uint32_t port, uint32_t prio) const {
     return m_policy->compared_ingress_cells(m_c, port, prio);
   }
@@ -157,13 +157,15 @@ class AdmissionCore {
   ThresholdBlock m_tb;
   static constexpr uint64_t kNoCycle = ~uint64_t(0);
   bool m_idle_from_cycles = true;
+  // reconfigure()s so far, modulo 2^32: beside what every operation reads, for a caller
+  // that checks it at every operation (the MMU's threshold statistics).
+  uint32_t m_config_version = 0;
   // The first idle cycle after the last operation (kNoCycle: none counted, before the
   // first operation or when not counting).
   uint64_t m_idle_from = kNoCycle;
   // Idle cycles told (idle(), or owed after a CSR write) that the decide stage has not yet
   // seen: at most pipe.
   uint64_t m_pending = 0;
-  uint64_t m_config_version = 0;  // reconfigure()s so far
   std::vector<uint64_t> m_pool_refund;  // depart_and_admit's scratch: each pool's refund
 };
 

@@ -143,8 +143,6 @@ class Mmu : public sc_core::sc_module, public AdmissionIf {
   // The optional paths, null when off.
   std::unique_ptr<admission::EcnMarker> m_wred;  // wred configured only
   std::unique_ptr<RtlEngine> m_rtl;
-  std::ostream* m_ts = nullptr;
-  std::vector<char> m_row;  // a timeseries row, formatted before it is written
   // Traced per-queue and per-port values (--vcd-signals queues, ports, pfc), refreshed
   // for the queues an operation touched; absent when not traced.
   struct Traced {
@@ -158,7 +156,7 @@ class Mmu : public sc_core::sc_module, public AdmissionIf {
   // representative queue), read again after a configuration change: a DT threshold is
   // evaluated here, inline, from the pools, any other kind by the policy.
   admission::ThresholdForm m_th_ll_form, m_th_ly_form;
-  uint64_t m_th_version = ~uint64_t(0);  // the core's configuration version they hold
+  uint64_t m_th_version = ~uint64_t(0);  // the core's configuration version they hold (none at first)
   [[gnu::noinline]] void read_threshold_forms();
   uint64_t threshold_cells(const admission::ThresholdForm& f, bool ingress, int port, int prio,
                            const uint64_t* pools) const {
@@ -171,6 +169,8 @@ class Mmu : public sc_core::sc_module, public AdmissionIf {
   enum : size_t { kLossless, kLossy, kHeadroom, kTotal, kThLossless, kThLossy, kPools };
   TimeWeightedGroup m_stats;
   // The rest: set up once, or read on rarer paths.
+  std::ostream* m_ts = nullptr;
+  std::vector<char> m_row;  // a timeseries row, formatted before it is written
   const uint64_t m_delay_ps;
   std::unique_ptr<Calendar::Client> m_cal;  // delayed PFC events; only with a delay
   OpHook m_op_hook;

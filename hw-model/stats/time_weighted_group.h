@@ -43,7 +43,7 @@ class TimeWeightedGroup {
     for (size_t i = 0; i < n; ++i) m_s[i] = {0, 0, m_clipped, 0, m_hist[i].data(), 1};
     // All start at 0: with sharing, series 1..63 share series 0's value and statistics.
     for (size_t i = 0; i < kShareable; ++i) m_root[i] = uint8_t(shared ? 0 : i);
-    if (shared && n > 1) m_members = std::min(n, kShareable) - 1;
+    if (shared && n > 1) m_members = uint32_t(std::min(n, kShareable) - 1);
     m_in_window = m_start == 0 && m_end > 0;
     m_at_start = m_in_window;
     if ((m_bucket & (m_bucket - 1)) == 0) m_shift = __builtin_ctzll(m_bucket);
@@ -257,12 +257,14 @@ class TimeWeightedGroup {
   bool m_in_window = false;  // m_last is in the window
   bool m_at_start = false;   // m_last is the window's first instant
   bool m_common = false;     // in the window past its first instant, a bucket of a power of two
+  uint32_t m_members = 0;    // series sharing another's
+  // What every instant reads: the above, and from here the first series' roots, in two
+  // lines (a line more before the roots moved up beside the values).
   std::vector<uint64_t> m_v;  // every series' value, side by side: most sets keep theirs
   std::vector<S> m_s;
+  std::array<uint8_t, kShareable> m_root{};       // the series keeping i's value and statistics (i: its own)
   std::vector<uint64_t> m_max_before;  // a series' maximum before its last rise
   std::vector<std::vector<uint64_t>> m_hist;
-  size_t m_members = 0;  // series sharing another's
-  std::array<uint8_t, kShareable> m_root{};       // the series keeping i's value and statistics (i: its own)
   std::array<uint8_t, kShareable> m_left_from{};  // the root i last left
 };
 
