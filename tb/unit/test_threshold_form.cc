@@ -1,7 +1,7 @@
 // A threshold's form (admission/threshold_form.h), what the MMU's threshold statistics
 // evaluate, against the policy's own threshold: dt and sih, timed and zero-latency, alpha
 // below and above 1 with narrow counters (the saturation), over random operations and a
-// CSR write of alpha.
+// CSR write of alpha and of the pools' sizes.
 #include <gtest/gtest.h>
 
 #include <cstdlib>
@@ -58,10 +58,12 @@ TEST(ThresholdForm, EvaluatesToThePolicysThresholdUnderDtAndSih) {
         uint64_t cycle = 0;
         for (int n = 0; n < 600; ++n) {
           cycle += rng() % 3;
-          if (n == 300) {  // a CSR write: alpha of the lossless PG and of the lossy queue
+          if (n == 300) {  // a CSR write: alpha of the lossless PG and of the lossy queue, and
+                           // pools resized under what they may hold (no space left then)
             CoreConfig w = core.config();
             w.ingress_profiles[0].th.shift = int8_t(w.ingress_profiles[0].th.shift + 1);
             w.egress_profiles[1].th.shift = int8_t(w.egress_profiles[1].th.shift - 1);
+            w.pool_cells = {40, 1000, 40};
             core.reconfigure(w);
             expect_forms(core, name + " after the write");
           }
