@@ -159,7 +159,7 @@ class Mmu : public sc_core::sc_module, public AdmissionIf {
   // evaluated here, inline, from the pools, any other kind by the policy.
   admission::ThresholdForm m_th_ll_form, m_th_ly_form;
   uint64_t m_th_version = ~uint64_t(0);  // the core's configuration version they hold (none at first)
-  [[gnu::noinline]] void read_threshold_forms();
+  [[gnu::noinline]] void read_threshold_forms();  // out of line: once per configuration
   uint64_t threshold_cells(const admission::ThresholdForm& f, bool ingress, int port, int prio,
                            const uint64_t* pools) const {
     if (f.kind != admission::ThresholdForm::Kind::kPolicy) return f.eval(pools);
