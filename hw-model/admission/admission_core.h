@@ -109,11 +109,11 @@ class AdmissionCore {
     return m_policy->ingress_threshold(m_c, port, prio);
   }
   uint64_t egress_threshold(uint32_t port, uint32_t q) const { return m_policy->egress_threshold(m_c, port, q); }
-  // For callers that keep a threshold (Policy::threshold_pool): the pool that alone sets
-  // it (-1: more state does), that pool's occupancy as the thresholds read it, and a count
-  // of the configuration changes.
-  int threshold_pool(bool ingress, uint32_t port, uint32_t prio) const {
-    return m_policy->threshold_pool(ingress, port, prio);
+  // For callers that evaluate a threshold themselves (Policy::threshold_form): its form,
+  // a pool's occupancy as the thresholds read it, and a count of the configuration changes
+  // (after which a form is read again).
+  ThresholdForm threshold_form(bool ingress, uint32_t port, uint32_t prio) const {
+    return m_policy->threshold_form(ingress, port, prio);
   }
   uint64_t threshold_pool_used(uint16_t pool) const { return m_policy->threshold_pool_used(m_c, pool); }
   // Every pool's threshold_pool_used at once (the policy reads the calculator's registers
@@ -121,7 +121,7 @@ class AdmissionCore {
   const uint64_t* threshold_pools_used() const {
     return m_cfg.thresholds.zero_latency ? m_c.pool_used.data() : m_tb.pools_used();
   }
-  uint64_t config_version() const { return m_config_version; }
+  uint32_t config_version() const { return m_config_version; }
   uint64_t compared_ingress_cells(uint32_t port, uint32_t prio) const {
     return m_policy->compared_ingress_cells(m_c, port, prio);
   }
@@ -157,13 +157,15 @@ class AdmissionCore {
   ThresholdBlock m_tb;
   static constexpr uint64_t kNoCycle = ~uint64_t(0);
   bool m_idle_from_cycles = true;
+  // reconfigure()s so far, modulo 2^32: beside what every operation reads, for a caller
+  // that checks it at every operation (the MMU's threshold statistics).
+  uint32_t m_config_version = 0;
   // The first idle cycle after the last operation (kNoCycle: none counted, before the
   // first operation or when not counting).
   uint64_t m_idle_from = kNoCycle;
   // Idle cycles told (idle(), or owed after a CSR write) that the decide stage has not yet
   // seen: at most pipe.
   uint64_t m_pending = 0;
-  uint64_t m_config_version = 0;  // reconfigure()s so far
   std::vector<uint64_t> m_pool_refund;  // depart_and_admit's scratch: each pool's refund
 };
 

@@ -9,6 +9,7 @@
 #include "admission/arch_state.h"
 #include "admission/counters.h"
 #include "admission/threshold_block.h"
+#include "admission/threshold_form.h"
 #include "admission/types.h"
 
 namespace mmusim::admission {
@@ -41,11 +42,10 @@ class Policy {
   // Current thresholds in cells (statistics and the RTL checker).
   virtual uint64_t ingress_threshold(const Counters& c, uint32_t port, uint32_t prio) const = 0;
   virtual uint64_t egress_threshold(const Counters& c, uint32_t port, uint32_t q) const = 0;
-  // The pool whose occupancy as the thresholds read it (threshold_pool_used), with the
-  // configuration, alone sets the ingress (or egress) threshold of (port, prio), so that a
-  // caller may keep the threshold until that occupancy or the configuration changes; -1
-  // when more state does (the default).
-  virtual int threshold_pool(bool, uint32_t, uint32_t) const { return -1; }
+  // How the ingress (or egress) threshold of (port, prio) follows from the state, until the
+  // configuration changes (admission/threshold_form.h); kPolicy, the default: only
+  // ingress_threshold / egress_threshold tell.
+  virtual ThresholdForm threshold_form(bool, uint32_t, uint32_t) const { return {}; }
   uint64_t threshold_pool_used(const Counters& c, uint16_t pool) const {
     return m_tb ? m_tb->pool_used(pool) : c.pool_used[pool];
   }
@@ -90,6 +90,11 @@ class Policy {
     const uint64_t size = m_cfg.pool_cells[pool], used = threshold_pool_used(c, pool);
     // Occupancy above the size can only follow a run-time resize: no space left.
     return scale(used >= size ? 0 : size - used, th.shift);
+  }
+  // dt_threshold's form.
+  ThresholdForm dt_threshold_form(const Threshold& th, uint16_t pool) const {
+    if (!th.dynamic) return ThresholdForm::fixed(th.static_cells);
+    return ThresholdForm::dt(pool, m_cfg.pool_cells[pool], th.shift, m_cfg.counter_max());
   }
   // A queue of q cells cannot take n more: at/over threshold `th_cells` or pool full.
   static bool over(const Counters&, uint64_t q, uint32_t n, uint64_t reserved, uint64_t th_cells,

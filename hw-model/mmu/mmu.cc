@@ -195,14 +195,22 @@ void Mmu::write_rows(uint64_t t) {
   }
 }
 
+void Mmu::read_threshold_forms() {
+  m_th_version = m_core.config_version();
+  using admission::ThresholdForm;
+  m_th_ll_form = m_ll_port < 0 ? ThresholdForm::fixed(0)
+                               : m_core.threshold_form(true, uint32_t(m_ll_port), uint32_t(m_ll_prio));
+  m_th_ly_form = m_ly_port < 0 ? ThresholdForm::fixed(0)
+                               : m_core.threshold_form(false, uint32_t(m_ly_port), uint32_t(m_ly_prio));
+}
+
 void Mmu::update_stats(uint64_t t) {
-  // The thresholds (calls) first, then every set with the clock in registers.
+  // The thresholds (calls, if any) first, then every set with the clock in registers.
   const uint64_t cell = m_cell;
+  if (m_th_version != m_core.config_version()) read_threshold_forms();
   const uint64_t* pools = m_core.threshold_pools_used();
-  const uint64_t th_ll =
-      m_ll_port < 0 ? 0 : threshold_cells(m_th_ll, true, uint32_t(m_ll_port), uint32_t(m_ll_prio), pools) * cell;
-  const uint64_t th_ly =
-      m_ly_port < 0 ? 0 : threshold_cells(m_th_ly, false, uint32_t(m_ly_port), uint32_t(m_ly_prio), pools) * cell;
+  const uint64_t th_ll = threshold_cells(m_th_ll_form, true, m_ll_port, m_ll_prio, pools) * cell;
+  const uint64_t th_ly = threshold_cells(m_th_ly_form, false, m_ly_port, m_ly_prio, pools) * cell;
   TimeWeightedGroup::Instant at = m_stats.at(t);
   const uint64_t* pool = m_core.pools_used().data();
   const auto set_all = [&](auto common, auto shared) __attribute__((always_inline)) {

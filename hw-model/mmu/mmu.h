@@ -14,6 +14,7 @@
 
 #include "admission/admission_core.h"
 #include "admission/ecn_marker.h"
+#include "admission/threshold_form.h"
 #include "common/calendar.h"
 #include "cosim/rtl_engine.h"
 #include "config/block_config.h"
@@ -92,7 +93,9 @@ class Mmu : public sc_core::sc_module, public AdmissionIf {
   }
   void write_rows(uint64_t t);
   void write_row(uint64_t t);
-  void update_stats(uint64_t t);
+  // Inlined into admit and depart (defined in mmu.cc, their file): as a call it saved six
+  // registers and set up a frame at every operation.
+  [[gnu::always_inline]] inline void update_stats(uint64_t t);
   void mirror();  // the VCD byte mirrors from the series
   void mark_ce(Packet& p, uint8_t queue);
   // The egress queue the packet's TC joins at its egress port (tc_to_queue_map).
@@ -142,8 +145,6 @@ class Mmu : public sc_core::sc_module, public AdmissionIf {
   // The optional paths, null when off.
   std::unique_ptr<admission::EcnMarker> m_wred;  // wred configured only
   std::unique_ptr<RtlEngine> m_rtl;
-  std::ostream* m_ts = nullptr;
-  std::vector<char> m_row;  // a timeseries row, formatted before it is written
   // Traced per-queue and per-port values (--vcd-signals queues, ports, pfc), refreshed
   // for the queues an operation touched; absent when not traced.
   struct Traced {
@@ -153,48 +154,25 @@ class Mmu : public sc_core::sc_module, public AdmissionIf {
     std::unique_ptr<bool[]> xoff, port_xoff;
   };
   std::unique_ptr<Traced> m_tr;  // null: not traced
-  // A threshold statistic's last value in cells, kept while the pool that alone sets it
-  // (AdmissionCore::threshold_pool; -1: none does) reads the same and the configuration
-  // is unchanged.
-  struct KeptThreshold {
-    int pool = -1;
-    uint64_t version = ~uint64_t(0), used = 0, cells = 0;
-  };
-  KeptThreshold m_th_ll, m_th_ly;
-  // And the last values by occupancy (direct-mapped, cleared with a configuration change):
-  // a pool that moves at every operation often returns to a recent occupancy (on the
-  // artifact incast half the ingress lossless threshold's evaluations hit).
-  struct Memo {
-    uint64_t used = ~uint64_t(0), cells = 0;
-  };
-  static constexpr size_t kMemo = 16;
-  // `pools`: AdmissionCore::threshold_pools_used, read once for both statistics.
-  uint64_t threshold_cells(KeptThreshold& k, bool ingress, uint32_t port, uint32_t prio, const uint64_t* pools) {
-    Memo* memo = m_th_memo[ingress ? 0 : 1];
-    if (k.version != m_core.config_version()) {
-      k.version = m_core.config_version();
-      k.pool = m_core.threshold_pool(ingress, port, prio);
-      for (size_t i = 0; i < kMemo; ++i) memo[i] = Memo{};
-    } else if (k.pool >= 0) {
-      const uint64_t used = pools[k.pool];
-      if (used == k.used) return k.cells;
-      const Memo& m = memo[used % kMemo];
-      if (m.used == used) {
-        k.used = used;
-        return k.cells = m.cells;
-      }
-    }
-    if (k.pool >= 0) k.used = pools[k.pool];
-    k.cells = ingress ? m_core.ingress_threshold(port, prio) : m_core.egress_threshold(port, prio);
-    if (k.pool >= 0) memo[k.used % kMemo] = {k.used, k.cells};
-    return k.cells;
+  // The threshold statistics' forms (AdmissionCore::threshold_form; a fixed 0 without a
+  // representative queue), read again after a configuration change: a DT threshold is
+  // evaluated here, inline, from the pools, any other kind by the policy.
+  admission::ThresholdForm m_th_ll_form, m_th_ly_form;
+  uint64_t m_th_version = ~uint64_t(0);  // the core's configuration version they hold (none at first)
+  [[gnu::noinline]] void read_threshold_forms();  // out of line: once per configuration
+  uint64_t threshold_cells(const admission::ThresholdForm& f, bool ingress, int port, int prio,
+                           const uint64_t* pools) const {
+    if (f.kind != admission::ThresholdForm::Kind::kPolicy) return f.eval(pools);
+    return ingress ? m_core.ingress_threshold(uint32_t(port), uint32_t(prio))
+                   : m_core.egress_threshold(uint32_t(port), uint32_t(prio));
   }
   // Series 0..5: the Occupancy members in order; then one per pool. Equal series share
   // their statistics (update_stats sets every one, in order).
   enum : size_t { kLossless, kLossy, kHeadroom, kTotal, kThLossless, kThLossy, kPools };
   TimeWeightedGroup m_stats;
   // The rest: set up once, or read on rarer paths.
-  Memo m_th_memo[2][kMemo];  // ingress lossless, egress lossy
+  std::ostream* m_ts = nullptr;
+  std::vector<char> m_row;  // a timeseries row, formatted before it is written
   const uint64_t m_delay_ps;
   std::unique_ptr<Calendar::Client> m_cal;  // delayed PFC events; only with a delay
   OpHook m_op_hook;

@@ -43,7 +43,7 @@ class TimeWeightedGroup {
     for (size_t i = 0; i < n; ++i) m_s[i] = {0, 0, m_clipped, 0, m_hist[i].data(), 1};
     // All start at 0: with sharing, series 1..63 share series 0's value and statistics.
     for (size_t i = 0; i < kShareable; ++i) m_root[i] = uint8_t(shared ? 0 : i);
-    if (shared && n > 1) m_members = std::min(n, kShareable) - 1;
+    if (shared && n > 1) m_members = uint32_t(std::min(n, kShareable) - 1);
     m_in_window = m_start == 0 && m_end > 0;
     m_at_start = m_in_window;
     if ((m_bucket & (m_bucket - 1)) == 0) m_shift = __builtin_ctzll(m_bucket);
@@ -77,7 +77,7 @@ class TimeWeightedGroup {
         return;
       }
       if (kShared && r != i) {
-        if (m_g.leave(i, v, m_left, m_raised)) return;
+        if (m_g.leave(i, v)) return;
         old = m_v[i];
       }
       S& s = m_s[i];
@@ -115,7 +115,7 @@ class TimeWeightedGroup {
     void raise(size_t i, uint64_t v) {
       if (i < kShareable) {
         m_g.m_max_before[i] = m_s[i].max;
-        m_raised |= uint64_t(1) << i;
+        m_g.m_raised |= uint64_t(1) << i;
       }
       m_s[i].max = v;
     }
@@ -126,8 +126,6 @@ class TimeWeightedGroup {
     const int m_shift;
     const bool m_in_window, m_at_start, m_common;
     const uint8_t* const m_root;
-    uint64_t m_left = 0;    // series that left their root at this instant
-    uint64_t m_raised = 0;  // series whose maximum rose at this instant
   };
 
   // The values held since the last change are held up to `t` (non-decreasing).
@@ -147,6 +145,7 @@ class TimeWeightedGroup {
     // Mostly a later time inside the window with the last past its start: the flags hold.
     if (t > m_last && m_last > m_start && t < m_end) m_last = m_clipped = t;
     else advance(t);
+    m_left = m_raised = 0;
     return Instant(*this);
   }
   // Series i becomes v at the time of the last advance (not with sharing: an instant sets
@@ -181,12 +180,12 @@ class TimeWeightedGroup {
   // before the instant). Returns whether the change is done; if not, i holds r's value
   // and the stretch since r's last change is for the caller to add. Out of line: once
   // per series and divergence.
-  [[gnu::noinline, gnu::cold]] bool leave(size_t i, uint64_t v, uint64_t& left, uint64_t& raised) {
+  [[gnu::noinline, gnu::cold]] bool leave(size_t i, uint64_t v) {
     const size_t r = m_root[i];
-    left |= uint64_t(1) << i;
+    m_left |= uint64_t(1) << i;
     m_left_from[i] = uint8_t(r);
     for (size_t j = r + 1; j < i; ++j)
-      if ((left >> j & 1) && m_left_from[j] == r && m_v[m_root[j]] == v) {
+      if ((m_left >> j & 1) && m_left_from[j] == r && m_v[m_root[j]] == v) {
         m_root[i] = m_root[j];
         return true;
       }
@@ -196,7 +195,7 @@ class TimeWeightedGroup {
     S& s = m_s[i];
     s = m_s[r];
     s.hist = m_hist[i].data();
-    if (raised >> r & 1) s.max = m_max_before[r];
+    if (m_raised >> r & 1) s.max = m_max_before[r];
     if (s.since < m_clipped) {  // r kept its value since before the instant: i's too
       m_v[i] = m_v[r];
       return false;
@@ -207,7 +206,7 @@ class TimeWeightedGroup {
     s.bin = m_shift >= 0 ? size_t(v >> m_shift) : size_t(v / m_bucket);
     if (m_in_window && v > s.max) {
       m_max_before[i] = s.max;
-      raised |= uint64_t(1) << i;
+      m_raised |= uint64_t(1) << i;
       s.max = v;
     }
     if (s.bin >= s.bins) grow(i);
@@ -257,12 +256,18 @@ class TimeWeightedGroup {
   bool m_in_window = false;  // m_last is in the window
   bool m_at_start = false;   // m_last is the window's first instant
   bool m_common = false;     // in the window past its first instant, a bucket of a power of two
+  uint32_t m_members = 0;    // series sharing another's
+  // What every instant reads: the above and, below, the values' and records' pointers,
+  // the instant's masks and the first series' roots (130 bytes for ten series).
   std::vector<uint64_t> m_v;  // every series' value, side by side: most sets keep theirs
   std::vector<S> m_s;
+  // At the current instant (kept here, not in the Instant, so that an Instant holds only
+  // copies, which stay in registers): series that left their root, series whose maximum
+  // rose.
+  uint64_t m_left = 0, m_raised = 0;
+  std::array<uint8_t, kShareable> m_root{};       // the series keeping i's value and statistics (i: its own)
   std::vector<uint64_t> m_max_before;  // a series' maximum before its last rise
   std::vector<std::vector<uint64_t>> m_hist;
-  size_t m_members = 0;  // series sharing another's
-  std::array<uint8_t, kShareable> m_root{};       // the series keeping i's value and statistics (i: its own)
   std::array<uint8_t, kShareable> m_left_from{};  // the root i last left
 };
 

@@ -137,11 +137,11 @@ json threshold_record(const Mmu& m) {
   const auto& core = m.core();
   return {{"stat", m.occupancy().th_lossless.value()},
           {"core", core.ingress_threshold(0, 3) * 256},
-          {"pool_used", core.threshold_pool_used(uint16_t(core.threshold_pool(true, 0, 3)))}};
+          {"pool_used", core.threshold_pool_used(core.threshold_form(true, 0, 3).pool)}};
 }
 
-// The threshold statistics are kept while the pool that sets them reads the same, and
-// re-evaluated after a configuration change that leaves the pool as it was: the lossless
+// The threshold statistics follow a configuration change that leaves the pool that sets
+// them as it was (their forms are read again, not only the pool): the lossless
 // PG's alpha halved between two headroom admissions (which charge no ingress pool). The
 // representative lossless PG is (0, 3), on the ingress pool of 57,344 cells of which the
 // seven 4,096-cell packets hold 28,672: 28,672 x 256 B, then half of that.
@@ -182,14 +182,14 @@ TEST(Mmu, ThresholdStatisticFollowsAConfigurationChangeThatLeavesItsPool) {
   EXPECT_EQ(j.at("after").at("core"), 14'336 * 256);
 }
 
-// The threshold statistic's values kept by occupancy are dropped with a configuration
-// change: an occupancy the statistic saw before a CSR write (alpha halved) reads the new
-// threshold when the pool returns to it (the stale one without the clearing).
+// An occupancy the threshold statistic saw before a CSR write (alpha halved) reads the
+// new threshold when the pool returns to it (a statistic keeping its values by occupancy
+// across the write would read the stale one).
 TEST(Mmu, ThresholdStatisticKeptByOccupancyFollowsAConfigurationChange) {
   const json j = parse_ok(run_in_child([] {
     MmuBench b;
     std::vector<Packet> big(3, MmuBench::pkt(1, 0, 3, 4096));
-    Packet p = MmuBench::pkt(1, 0, 3, 3000);  // 3,000 cells, not a multiple of 16: two memo slots
+    Packet p = MmuBench::pkt(1, 0, 3, 3000);
     json j;
     const auto& core = b.mmu.core();
     const auto record = [&](const char* k) { j[k] = threshold_record(b.mmu); };

@@ -7,8 +7,8 @@ namespace {
 class DtPolicy final : public SonicPolicy {
  public:
   explicit DtPolicy(const CoreConfig& cfg) : SonicPolicy(cfg) { m_dt_thresholds = true; }
-  int threshold_pool(bool ingress, uint32_t port, uint32_t prio) const override {
-    return dt_pool(ingress, port, prio);
+  ThresholdForm threshold_form(bool ingress, uint32_t port, uint32_t prio) const override {
+    return dt_form(ingress, port, prio);
   }
 };
 

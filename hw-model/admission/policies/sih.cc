@@ -12,8 +12,8 @@ class SihPolicy : public SonicPolicy {
     config_changed();
   }
 
-  int threshold_pool(bool ingress, uint32_t port, uint32_t prio) const override {
-    return dt_pool(ingress, port, prio);
+  ThresholdForm threshold_form(bool ingress, uint32_t port, uint32_t prio) const override {
+    return dt_form(ingress, port, prio);
   }
 
   void config_changed() override {

@@ -17,9 +17,10 @@ class SonicPolicy : public Policy {
   // Threshold of a profile; DT (Eq. 1) unless overridden.
   virtual uint64_t threshold(const Counters& c, const Threshold& th, uint16_t pool, bool ingress, size_t queue,
                              uint32_t prio) const;
-  // The threshold_pool of a policy whose thresholds are this class's DT ones.
-  int dt_pool(bool ingress, uint32_t port, uint32_t prio) const {
-    return ingress ? pg(port, prio).pool : queue(port, prio).pool;
+  // The threshold_form of a policy whose thresholds are this class's DT ones.
+  ThresholdForm dt_form(bool ingress, uint32_t port, uint32_t prio) const {
+    if (ingress) return dt_threshold_form(pg(port, prio).th, pg(port, prio).pool);
+    return dt_threshold_form(queue(port, prio).th, queue(port, prio).pool);
   }
   // Headroom the lossless PGs may use in total.
   virtual uint64_t headroom_capacity() const { return m_cfg.headroom_pool_cells; }
