@@ -582,6 +582,41 @@ TEST(Pipelined, AThresholdWriteUnderTrafficReachesTheRequestsTakenAfterItsCycle)
   }
 }
 
+// Reverie's one shared pool is a derived register (mmu_adm_derive) that loads a cycle
+// after a write with PIPE 1; the read stage divides Gamma_p for the request taken in that
+// cycle from the register's input, not from the register (rev_pool_nx_o). Port 0's
+// lossless PG fills to 200 cells and drains (k 4, no clamp: q_hat stays above 0); on the
+// empty buffer its profile moves from pool 0 (600 cells, alpha 1) to pool 3 (50 cells,
+// alpha 2^-3). The first request after the write must compare q_hat with
+// Gamma = 50/8 = 6 (over it: headroom, XOFF), not with the old pool's 600/8 = 75.
+// Both units, against the golden core.
+template <class M>
+void reverie_pool_write_reaches_the_next_request(const UnitParams& p) {
+  namespace R = admission::regs;
+  admission::CoreConfig c = directed_config(p, "reverie");
+  c.pool_cells = {600, 1000, 600, 50};
+  c.ewma.k = 4;
+  c.ewma.clamp = false;
+  Lockstep<M> ls(c, p);
+  const admission::Request r{0, 1, uint8_t(kLl), 1, 0};
+  for (int i = 0; i < 200; ++i) ASSERT_EQ(ls.admit(r).verdict, Verdict::kAdmitShared) << "pipe " << p.pipe << " cell " << i;
+  while (ls.core().total_used()) ls.depart({0, 1, uint8_t(kLl), 1, 0});
+  const uint64_t q_hat = ls.unit().avg_in(0 * p.nprio + kLl) >> p.ewma_frac;
+  ASSERT_TRUE(q_hat > 6 && q_hat < 75) << "pipe " << p.pipe << ": q_hat " << q_hat << " cells separates no Gamma";
+  const uint32_t mode = 3u | (1u << R::IPROF_MODE_DYNAMIC_LSB) | ((uint32_t(-3) & 31u) << R::IPROF_MODE_SHIFT_LSB);
+  ASSERT_TRUE(ls.csr_write(R::IPROF_MODE_ADDR, mode));
+  const admission::Result first = ls.admit(r);
+  EXPECT_EQ(first.verdict, Verdict::kAdmitHeadroom) << "pipe " << p.pipe;
+  EXPECT_EQ(first.pfc, PfcEvent::kXoff) << "pipe " << p.pipe;
+  ls.idle();
+  expect_clean(ls);
+}
+
+TEST(Pipelined, AReveriePoolWriteReachesTheRequestTakenInTheNextCycle) {
+  reverie_pool_write_reaches_the_next_request<Vmmu_pmid>(kPipeMid);
+  reverie_pool_write_reaches_the_next_request<Vmmu_mid>(kMid);
+}
+
 // A profile's static threshold (IPROF_STATIC) likewise: port 1's lossy PG on the static
 // profile 1, 100 cells going to 0 in the request's cycle: admitted on both units (the old
 // threshold), and a request a cycle later dropped.
