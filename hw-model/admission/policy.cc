@@ -5,9 +5,9 @@
 namespace mmusim::admission {
 
 uint64_t Policy::divide_np(uint64_t v, uint64_t n_fx, int frac) const {
-  if (m_cfg.congestion.kind != CongestionRule::Kind::kThreshold || m_cfg.counter_bits > 32)
+  if (m_cfg.congestion.kind != CongestionRule::Kind::kThreshold || !rtl_width(m_cfg))
     return divide_fx(v, n_fx, frac);
-  return recip::divide(v, n_fx >> frac, int(m_cfg.counter_bits), recip::index_bits(2 * uint64_t(m_cfg.ports)));
+  return m_np_div(v, n_fx >> frac);
 }
 
 bool Policy::may_resume(const Counters& c, uint32_t port, uint32_t prio, uint64_t threshold) const {

@@ -8,6 +8,7 @@
 
 #include "admission/arch_state.h"
 #include "admission/counters.h"
+#include "admission/recip.h"
 #include "admission/threshold_block.h"
 #include "admission/threshold_form.h"
 #include "admission/types.h"
@@ -16,7 +17,10 @@ namespace mmusim::admission {
 
 class Policy {
  public:
-  explicit Policy(const CoreConfig& cfg) : m_cfg(cfg) {}
+  // divide_np's table holds n_p up to 2 x ports (it is used at the RTL's widths only,
+  // counter_bits <= 32; ports and counter_bits never change after construction).
+  explicit Policy(const CoreConfig& cfg)
+      : m_cfg(cfg), m_np_div(rtl_width(cfg) ? int(cfg.counter_bits) : 32, rtl_width(cfg) ? 2 * uint64_t(cfg.ports) : 0) {}
   virtual ~Policy() = default;
 
   virtual Result admit(Counters& c, const Request& r) = 0;
@@ -152,10 +156,12 @@ class Policy {
     c.sub(c.total, cells, "buffer");
     return from_hdrm;
   }
+  static bool rtl_width(const CoreConfig& cfg) { return cfg.counter_bits <= 32; }
   // SONiC XON test for a paused PG whose headroom is empty.
   bool may_resume(const Counters& c, uint32_t port, uint32_t prio, uint64_t threshold) const;
 
   const CoreConfig& m_cfg;
+  recip::Divider m_np_div;
   const ThresholdBlock* m_tb = nullptr;
 };
 

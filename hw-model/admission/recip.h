@@ -10,6 +10,7 @@
 // checks it against division for every n and a sweep of v; the RTL lockstep checks the
 // table against this code.
 #include <cstdint>
+#include <vector>
 
 namespace mmusim::admission::recip {
 
@@ -43,6 +44,30 @@ constexpr uint64_t divide(uint64_t v, uint64_t n, int vbits, int nbits) {
   return uint64_t(((unsigned __int128)v * reciprocal(n, s)) >> s);
 }
 
+// The table one divider of the RTL holds: m(n) and s(n) for n = 2..nmax, computed once,
+// so that a division is one product and one shift as in hardware (divide() searches s(n)
+// with a 128-bit division per candidate on every call).
+class Divider {
+ public:
+  Divider(int vbits, uint64_t nmax) : m_vbits(vbits), m_nbits(index_bits(nmax)), m_m(nmax + 1), m_s(nmax + 1) {
+    for (uint64_t n = 2; n <= nmax; ++n) {
+      m_s[n] = uint8_t(shift(n, vbits, m_nbits));
+      m_m[n] = reciprocal(n, m_s[n]);
+    }
+  }
+  // divide(v, n, vbits, index_bits(nmax)), for v < 2^vbits.
+  uint64_t operator()(uint64_t v, uint64_t n) const {
+    if (n <= 1) return v;
+    if (n >= m_m.size()) return divide(v, n, m_vbits, m_nbits);  // beyond the table: the rule itself
+    return uint64_t(((unsigned __int128)v * m_m[n]) >> m_s[n]);
+  }
+
+ private:
+  int m_vbits, m_nbits;
+  std::vector<uint64_t> m_m;
+  std::vector<uint8_t> m_s;
+};
+
 // ABM's drain ratio mu_q / mu_port in 1/256ths (rtl/mmu_adm_rate.sv, the same rule): the
 // cells a queue sent in the last interval over the cells its port can send in one, full
 // rate (256) when it sent nothing or at least the capacity. Otherwise
@@ -51,13 +76,14 @@ constexpr uint64_t divide(uint64_t v, uint64_t n, int vbits, int nbits) {
 // is by an 8-bit divisor through its reciprocal, a 16 x 17-bit product, at any counter width.
 constexpr int kRateFrac = 8;
 constexpr int kRateCapBits = 8;
-constexpr uint64_t drain_ratio(uint64_t sent, uint64_t cap) {
+inline uint64_t drain_ratio(uint64_t sent, uint64_t cap) {
+  static const Divider kDiv(kRateCapBits + kRateFrac, (uint64_t(1) << kRateCapBits) - 1);
   const uint64_t one = uint64_t(1) << kRateFrac;
   if (sent == 0 || sent >= cap) return one;
   const int len = index_bits(cap);
   const int sh = len > kRateCapBits ? len - kRateCapBits : 0;
   // sent < cap: sent >> sh <= cap >> sh < 2^8, the dividend below 2^16.
-  return divide((sent >> sh) << kRateFrac, cap >> sh, kRateCapBits + kRateFrac, kRateCapBits);
+  return kDiv((sent >> sh) << kRateFrac, cap >> sh);
 }
 
 }  // namespace mmusim::admission::recip
