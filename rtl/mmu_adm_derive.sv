@@ -162,10 +162,14 @@ module mmu_adm_derive
     // The read stage's reverie quotients (mmu_adm_quot) take the room of the pool the
     // decide stage will read: with PIPE 1 the register's input in a load's cycle, from the
     // stored fields (no CSR decode in front; they change only at a write).
+    // The tree under `if (load)` rather than a select of its result: the same mux in
+    // hardware, but Verilator then walks the queues only in a load's cycle, not at every
+    // edge (its stored-field inputs are registers).
     if (PIPE != 0) begin : g_nx
-      logic [PLW-1:0] d;
-      always_comb d = rev_pool_of(ip_pool_i, q_pg_prof_i, q_lossless_i);
-      assign rev_pool_nx_o = load ? d : rev_pool_o;
+      always_comb begin
+        rev_pool_nx_o = rev_pool_o;
+        if (load) rev_pool_nx_o = rev_pool_of(ip_pool_i, q_pg_prof_i, q_lossless_i);
+      end
     end else begin : g_nx_reg
       assign rev_pool_nx_o = rev_pool_o;
     end
