@@ -155,7 +155,7 @@ class AdmissionCore {
   CoreConfig m_cfg;
   Counters m_c;
   std::unique_ptr<Policy> m_policy;
-  SonicPolicy* m_sonic = nullptr;  // m_policy when it is plain(): its operations inline
+  SonicPolicy* m_sonic = nullptr;  // m_policy when it is plain(): its operations called by name
   ThresholdBlock m_tb;
   static constexpr uint64_t kNoCycle = ~uint64_t(0);
   bool m_idle_from_cycles = true;

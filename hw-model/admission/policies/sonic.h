@@ -9,7 +9,7 @@ class SonicPolicy : public Policy {
  public:
   using Policy::Policy;
   // Inline: the core calls them by name, not through the vtable, for a policy that keeps
-  // them (plain()), so that an MMU operation makes no call for its decision.
+  // them (plain()), and the compiler may then inline them into the MMU's operations.
   Result admit(Counters& c, const Request& r) override;
   PfcUpdate depart(Counters& c, const Departure& d) override;
   // Admits and departs as this class does (neither is overridden): dt, sih, static.
