@@ -84,6 +84,8 @@ AdmissionCore::AdmissionCore(CoreConfig cfg) : m_cfg(std::move(cfg)) {
 }
 
 void AdmissionCore::attach() {
+  auto* sonic = dynamic_cast<SonicPolicy*>(m_policy.get());
+  m_sonic = sonic && sonic->plain() ? sonic : nullptr;
   m_policy->attach(m_cfg.thresholds.zero_latency ? nullptr : &m_tb);
   m_tb.bind(&m_c.pool_used, &m_policy->congestion());
 }

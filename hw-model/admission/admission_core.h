@@ -9,6 +9,7 @@
 #include "admission/arch_state.h"
 #include "admission/counters.h"
 #include "admission/policy.h"
+#include "admission/policies/sonic.h"
 #include "admission/types.h"
 
 namespace mmusim::admission {
@@ -36,7 +37,7 @@ class AdmissionCore {
   Result admit(const Request& r) {
     check(r.in_port, r.out_port, r.prio, r.egress_queue(), "admission request");
     op_begin(r.cycle);
-    const Result res = m_policy->admit(m_c, r);
+    const Result res = m_sonic ? m_sonic->SonicPolicy::admit(m_c, r) : m_policy->admit(m_c, r);
     cycle_end(false);
     return res;
   }
@@ -45,7 +46,7 @@ class AdmissionCore {
   PfcUpdate depart(const Departure& d) {
     check(d.in_port, d.out_port, d.prio, d.egress_queue(), "departure");
     op_begin(d.cycle);
-    const PfcUpdate u = m_policy->depart(m_c, d);
+    const PfcUpdate u = m_sonic ? m_sonic->SonicPolicy::depart(m_c, d) : m_policy->depart(m_c, d);
     cycle_end(false);
     return u;
   }
@@ -154,6 +155,7 @@ class AdmissionCore {
   CoreConfig m_cfg;
   Counters m_c;
   std::unique_ptr<Policy> m_policy;
+  SonicPolicy* m_sonic = nullptr;  // m_policy when it is plain(): its operations called by name
   ThresholdBlock m_tb;
   static constexpr uint64_t kNoCycle = ~uint64_t(0);
   bool m_idle_from_cycles = true;

@@ -75,6 +75,8 @@ class Calendar {
       m_cal->post(t_ps, ph, m_id, &thunk<M>, o, Member<decltype(M)>::pack(arg));
     }
     uint32_t id() const { return m_id; }
+    // Whether an entry at t_ps would run (Calendar::runs).
+    bool runs(uint64_t t_ps) const { return m_cal->runs(t_ps); }
     // The posting order of a wake-up this block keeps itself instead of posting, for ran().
     uint64_t reserve() const { return m_cal->reserve(); }
     // Whether an entry of this block at (t_ps, ph) with posting order `seq`, reserved
@@ -109,6 +111,11 @@ class Calendar {
   // stop running ahead at once, as after a failed output write).
   void set_horizon(uint64_t t_ps);
   size_t pending() const { return m_size; }
+  // The run goes on to t_ps (the end of its last sc_start): every entry before it runs. A
+  // block may then do at once what an entry would, where nothing reads the result before
+  // the run ends. Unset (0), runs() is false.
+  void set_run_end(uint64_t t_ps) { m_run_end = t_ps; }
+  bool runs(uint64_t t_ps) const { return t_ps < m_run_end; }
   uint64_t reserve() {
     if (m_seq == (uint64_t(1) << kSeqBits)) fail("2^40 wake-ups posted");
     return m_seq++;
@@ -183,6 +190,7 @@ class Calendar {
   uint32_t m_components = 0;
   uint64_t m_key = 0;  // while dispatching: the running entry's key
   uint64_t m_horizon = 0;
+  uint64_t m_run_end = 0;
   uint64_t m_limit = 0;  // while dispatching: entries before this time run
   uint64_t m_armed = kNever;  // time the kernel event is notified for
   sc_core::sc_event m_ev;

@@ -66,9 +66,27 @@ void Host::enqueue(uint32_t id, uint64_t eligible_ps, uint64_t now) {
 
 tlm::tlm_sync_enum Host::nb_transport_fw(Packet& p, tlm::tlm_phase& ph, sc_core::sc_time& t) {
   expect_begin_req(ph, name());
-  if (p.kind == Packet::Kind::kData) ++m_rx_data_pending;
-  m_cal.at<&Host::on_rx>(now_ps() + t.value(), Phase::kArrival, this, &p);
+  const uint64_t arrival = now_ps() + t.value();
+  if (p.kind == Packet::Kind::kData) {
+    // Without ACKs a data frame's arrival counts it and its flow's bytes, which nothing
+    // reads before the run ends: done now, at its arrival time, if that is within the run
+    // (a calendar entry costs more than the frame's whole receipt).
+    if (!m_acks && !p.ack && !p.cnp && m_cal.runs(arrival)) {
+      ++m_delivered;
+      receive_plain(p, arrival);
+      m_pool.put(&p);
+      return tlm::TLM_COMPLETED;
+    }
+    ++m_rx_data_pending;
+  }
+  m_cal.at<&Host::on_rx>(arrival, Phase::kArrival, this, &p);
   return tlm::TLM_COMPLETED;
+}
+
+void Host::receive_plain(const Packet& p, uint64_t at) {
+  Flow& f = m_flows[p.flow];
+  f.received_bytes += std::min<uint64_t>(p.bytes - f.int_header_bytes, f.bytes - f.received_bytes);
+  if (f.received_bytes == f.bytes) f.finish_ps = at;
 }
 
 void Host::on_rx(Packet* p) {
@@ -92,9 +110,7 @@ void Host::on_rx(Packet* p) {
     } else if (m_acks) {
       receive_data(*p, now);
     } else {
-      Flow& f = m_flows[p->flow];
-      f.received_bytes += std::min<uint64_t>(p->bytes - f.int_header_bytes, f.bytes - f.received_bytes);
-      if (f.received_bytes == f.bytes) f.finish_ps = now;
+      receive_plain(*p, now);
     }
   }
   m_pool.put(p);

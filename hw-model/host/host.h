@@ -64,6 +64,8 @@ class Host : public sc_core::sc_module, public FrameTarget {
   tlm::tlm_sync_enum nb_transport_fw(Packet& p, tlm::tlm_phase& ph, sc_core::sc_time& t) override;  // rx
   tlm::tlm_sync_enum on_tx_bw(Packet&, tlm::tlm_phase&, sc_core::sc_time&) { return tlm::TLM_COMPLETED; }
   void on_rx(Packet* p);
+  // A data frame without ACKs, arrived at `at`: its bytes to its flow.
+  void receive_plain(const Packet& p, uint64_t at);
   void try_send();
   void on_tx_done();
   void wake_at(uint64_t t);  // retry at t; an earlier pending retry stands

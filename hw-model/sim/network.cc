@@ -96,6 +96,7 @@ nlohmann::json Network::run() {
   // Chunks only pace the progress line; the model has no periodic process.
   const uint64_t chunks = progress.chunks();
   const uint64_t step = (m_sc.duration_ps + chunks - 1) / chunks;
+  Calendar::get().set_run_end(m_sc.duration_ps);
   for (uint64_t done = 0; done < m_sc.duration_ps && !m_write_failed;) {
     const uint64_t d = std::min(step, m_sc.duration_ps - done);
     // Run ahead of the kernel up to the chunk's end, unless the VCD samples kernel time.

@@ -180,6 +180,45 @@ TEST(Host, ReceivingAllBytesSetsFinishTime) {
   EXPECT_EQ(j.at("frames").size(), 0u);
 }
 
+// With the run's end known (Network::run sets it), a data frame without ACKs that arrives
+// before it is received at once, with its arrival time; one arriving later stays pending.
+TEST(Host, PlainDataArrivingWithinTheRunIsReceivedAtOnce) {
+  const json j = parse_ok(run_in_child([] {
+    HostBench b;
+    Calendar::get().set_run_end(50 * kUs);
+    Flow f;
+    f.bytes = 2030;
+    b.flows.push_back(f);
+    auto rx = [&b](uint64_t at, uint32_t bytes) {
+      b.src.at(at, [&b, bytes] {
+        Packet& p = data_packet(b.pool, bytes, 0, 0);
+        b.src.send(0, p, 1 * kUs);  // last bit 1 us after the offer
+      });
+    };
+    rx(9 * kUs, 1000);
+    rx(19 * kUs, 1000);
+    rx(29 * kUs, 64);
+    rx(49'500 * kNs, 64);  // arrives at 50.5 us, after the run
+    json mid;
+    b.src.at(29'500 * kNs, [&] {  // before the third frame's arrival
+      mid = {{"finish", b.flows[0].finish_ps}, {"received", b.flows[0].received_bytes},
+             {"pool_in_use", b.pool.in_use()}};
+    });
+    sc_core::sc_start(ps(50 * kUs));
+    json r = b.result();
+    r["mid"] = mid;
+    return r.dump();
+  }));
+  EXPECT_EQ(j.at("mid").at("finish"), 30 * kUs);
+  EXPECT_EQ(j.at("mid").at("received"), 2030);
+  EXPECT_EQ(j.at("mid").at("pool_in_use"), 0);
+  EXPECT_EQ(j.at("flows").at(0).at("received"), 2030);
+  EXPECT_EQ(j.at("flows").at(0).at("finish"), 30 * kUs);
+  EXPECT_EQ(j.at("delivered"), 3);
+  EXPECT_EQ(j.at("pending_rx"), 1);
+  EXPECT_EQ(j.at("pool_in_use"), 1);
+}
+
 // TrafficManager + generators: flows start at their times, at their sources, numbered in
 // start order, classified with the source port's map.
 TEST(TrafficManager, StartsGeneratedFlowsAtTheirTimes) {

@@ -6,7 +6,10 @@ namespace {
 
 class DtPolicy final : public SonicPolicy {
  public:
-  explicit DtPolicy(const CoreConfig& cfg) : SonicPolicy(cfg) { m_dt_thresholds = true; }
+  explicit DtPolicy(const CoreConfig& cfg) : SonicPolicy(cfg) {
+    m_dt_thresholds = true;
+    m_plain = true;
+  }
   ThresholdForm threshold_form(bool ingress, uint32_t port, uint32_t prio) const override {
     return dt_form(ingress, port, prio);
   }

@@ -9,6 +9,7 @@ class SihPolicy : public SonicPolicy {
  public:
   explicit SihPolicy(const CoreConfig& cfg) : SonicPolicy(cfg) {
     m_dt_thresholds = true;
+    m_plain = true;
     config_changed();
   }
 

@@ -7,7 +7,7 @@ namespace {
 
 class StaticPolicy : public SonicPolicy {
  public:
-  using SonicPolicy::SonicPolicy;
+  explicit StaticPolicy(const CoreConfig& cfg) : SonicPolicy(cfg) { m_plain = true; }
 
  protected:
   uint64_t threshold(const Counters&, const Threshold& th, uint16_t pool, bool, size_t, uint32_t) const override {
