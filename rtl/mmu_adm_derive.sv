@@ -161,10 +161,9 @@ module mmu_adm_derive
     end
     // The read stage's reverie quotients (mmu_adm_quot) take the room of the pool the
     // decide stage will read: with PIPE 1 the register's input in a load's cycle, from the
-    // stored fields (no CSR decode in front; they change only at a write).
-    // The tree under `if (load)` rather than a select of its result: the same mux in
-    // hardware, but Verilator then walks the queues only in a load's cycle, not at every
-    // edge (its stored-field inputs are registers).
+    // stored fields (no CSR decode in front; they change only at a write). Written as an
+    // `if (load)`, not a select of the tree's result: the same mux in hardware, but the
+    // Verilated model then walks the queues only in a load's cycle, not after every edge.
     if (PIPE != 0) begin : g_nx
       always_comb begin
         rev_pool_nx_o = rev_pool_o;

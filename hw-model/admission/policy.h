@@ -1,6 +1,7 @@
 #pragma once
 // An admission policy: a threshold calculator plus an admission rule over the shared
 // counter bank. Adding one means one class and one line in policy_registry.cc.
+#include <algorithm>
 #include <functional>
 #include <memory>
 #include <string>
@@ -17,10 +18,10 @@ namespace mmusim::admission {
 
 class Policy {
  public:
-  // divide_np's table holds n_p up to 2 x ports (it is used at the RTL's widths only,
-  // counter_bits <= 32; ports and counter_bits never change after construction).
+  // divide_np's table holds n_p up to 2 x ports (used at the RTL's widths only, counter_bits
+  // <= 32; ports and counter_bits never change after construction).
   explicit Policy(const CoreConfig& cfg)
-      : m_cfg(cfg), m_np_div(rtl_width(cfg) ? int(cfg.counter_bits) : 32, rtl_width(cfg) ? 2 * uint64_t(cfg.ports) : 0) {}
+      : m_cfg(cfg), m_np_div(std::min(int(cfg.counter_bits), 32), 2 * uint64_t(cfg.ports)) {}
   virtual ~Policy() = default;
 
   virtual Result admit(Counters& c, const Request& r) = 0;

@@ -145,22 +145,28 @@ TEST(Host, PausedPriorityResumesAtExpiry) {
   EXPECT_EQ(fr[1].at("begin"), 5'120'000 + 81'600);
 }
 
+// A data frame of `bytes` offered to the bench's host at `at` (last bit 1 us later).
+void offer_data(HostBench& b, uint64_t at, uint32_t bytes) {
+  b.src.at(at, [&b, bytes] {
+    Packet& p = data_packet(b.pool, bytes, 0, 0);
+    b.src.send(0, p, 1 * kUs);
+  });
+}
+// A flow from elsewhere to this host: 2030 B = 1000 + 1000 + 30 (sent as 64 B), its frames
+// offered at 9, 19 and 29 us (so received at 10, 20 and 30 us).
+void offer_incoming_flow(HostBench& b) {
+  Flow f;
+  f.bytes = 2030;
+  b.flows.push_back(f);
+  offer_data(b, 9 * kUs, 1000);
+  offer_data(b, 19 * kUs, 1000);
+  offer_data(b, 29 * kUs, 64);
+}
+
 TEST(Host, ReceivingAllBytesSetsFinishTime) {
   const json j = parse_ok(run_in_child([] {
     HostBench b;
-    // A flow from elsewhere to this host: 2030 B = 1000 + 1000 + 30 (sent as 64 B).
-    Flow f;
-    f.bytes = 2030;
-    b.flows.push_back(f);
-    auto rx = [&b](uint64_t at, uint32_t bytes) {
-      b.src.at(at, [&b, bytes] {
-        Packet& p = data_packet(b.pool, bytes, 0, 0);
-        b.src.send(0, p, 1 * kUs);  // last bit 1 us after the offer
-      });
-    };
-    rx(9 * kUs, 1000);
-    rx(19 * kUs, 1000);
-    rx(29 * kUs, 64);
+    offer_incoming_flow(b);
     json mid;
     b.src.at(25 * kUs, [&] {
       mid = {{"finish", b.flows[0].finish_ps}, {"received", b.flows[0].received_bytes}};
@@ -186,19 +192,8 @@ TEST(Host, PlainDataArrivingWithinTheRunIsReceivedAtOnce) {
   const json j = parse_ok(run_in_child([] {
     HostBench b;
     Calendar::get().set_run_end(50 * kUs);
-    Flow f;
-    f.bytes = 2030;
-    b.flows.push_back(f);
-    auto rx = [&b](uint64_t at, uint32_t bytes) {
-      b.src.at(at, [&b, bytes] {
-        Packet& p = data_packet(b.pool, bytes, 0, 0);
-        b.src.send(0, p, 1 * kUs);  // last bit 1 us after the offer
-      });
-    };
-    rx(9 * kUs, 1000);
-    rx(19 * kUs, 1000);
-    rx(29 * kUs, 64);
-    rx(49'500 * kNs, 64);  // arrives at 50.5 us, after the run
+    offer_incoming_flow(b);
+    offer_data(b, 49'500 * kNs, 64);  // arrives at 50.5 us, after the run
     json mid;
     b.src.at(29'500 * kNs, [&] {  // before the third frame's arrival
       mid = {{"finish", b.flows[0].finish_ps}, {"received", b.flows[0].received_bytes},

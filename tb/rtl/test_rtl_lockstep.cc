@@ -599,7 +599,8 @@ void reverie_pool_write_reaches_the_next_request(const UnitParams& p) {
   c.ewma.clamp = false;
   Lockstep<M> ls(c, p);
   const admission::Request r{0, 1, uint8_t(kLl), 1, 0};
-  for (int i = 0; i < 200; ++i) ASSERT_EQ(ls.admit(r).verdict, Verdict::kAdmitShared) << "pipe " << p.pipe << " cell " << i;
+  for (int i = 0; i < 200; ++i)
+    ASSERT_EQ(ls.admit(r).verdict, Verdict::kAdmitShared) << "pipe " << p.pipe << " cell " << i;
   while (ls.core().total_used()) ls.depart({0, 1, uint8_t(kLl), 1, 0});
   const uint64_t q_hat = ls.unit().avg_in(0 * p.nprio + kLl) >> p.ewma_frac;
   ASSERT_TRUE(q_hat > 6 && q_hat < 75) << "pipe " << p.pipe << ": q_hat " << q_hat << " cells separates no Gamma";
