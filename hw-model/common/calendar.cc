@@ -16,22 +16,28 @@ struct Later {
   }
 };
 
+struct Earlier {
+  template <class E>
+  bool operator()(const E& a, const E& b) const {
+    return b.after(a);
+  }
+};
+
 constexpr size_t kSlotReserve = 8;  // entries each slot's buffer starts with
 
-// Sorts v latest first by insertion while that takes at most 4 moves an entry, as a
-// slot in posting order reversed mostly needs none; false (v a permutation of itself)
-// when it would take more.
+// Sorts v by insertion while that takes at most 4 moves an entry, as a slot in posting
+// order mostly needs none; false (v a permutation of itself) when it would take more.
 template <class E>
 bool nearly_sorted(std::vector<E>& v) {
   size_t budget = 4 * v.size();
   for (size_t i = 1; i < v.size(); ++i) {
-    if (!v[i].after(v[i - 1])) continue;
+    if (!v[i - 1].after(v[i])) continue;
     const E e = v[i];
     size_t j = i;
     do {
       v[j] = v[j - 1];
       --j;
-    } while (j > 0 && e.after(v[j - 1]) && --budget);
+    } while (j > 0 && v[j - 1].after(e) && --budget);
     v[j] = e;
     if (!budget) return false;
   }
@@ -46,6 +52,7 @@ Calendar::Calendar() {
   // (3.3 M instructions on the default scenario). Reserved at once, they mostly never grow.
   for (auto& s : m_slot) s.reserve(kSlotReserve);
   m_ready.reserve(kSlotReserve);
+  m_next = m_ready.data();
   sc_core::sc_spawn_options o;
   o.spawn_method();
   o.dont_initialize();
@@ -57,6 +64,20 @@ uint32_t Calendar::add_component() {
   if (m_components == (1u << kComponentBits))
     SC_REPORT_FATAL("mmusim_calendar", ("more than " + std::to_string(1u << kComponentBits) + " components").c_str());
   return m_components++;
+}
+
+void Calendar::insert_ready(const Entry& e) {
+  // Mostly the least (posted for now): it takes the place of the entry just run.
+  Entry* at = m_next;
+  for (Entry* end = m_ready.data() + m_ready.size(); at != end && e.after(*at);) ++at;
+  if (m_next != m_ready.data()) {
+    --m_next;
+    std::copy(m_next + 1, at, m_next);
+    at[-1] = e;
+  } else {
+    m_ready.insert(m_ready.begin() + (at - m_ready.data()), e);
+    m_next = m_ready.data();
+  }
 }
 
 void Calendar::insert_overflow(const Entry& e) {
@@ -77,24 +98,21 @@ int Calendar::next_slot(size_t from) const {
 }
 
 void Calendar::advance() {
+  m_ready.clear();
   const size_t cur = size_t(m_base >> kSlotShift) & (kSlots - 1);
-  if (m_in_slots) {
-    const size_t s = size_t(next_slot((cur + 1) % kSlots));
-    m_base += uint64_t((s + kSlots - cur) % kSlots) << kSlotShift;
-    auto& v = m_slot[s];
-    m_in_slots -= v.size();
+  if (const int next = next_slot((cur + 1) % kSlots); next >= 0) {
+    const size_t s = size_t(next);
+    m_base += uint64_t((s - cur) % kSlots) << kSlotShift;
     m_slot_used[s / 64] &= ~(uint64_t(1) << (s % 64));
-    m_ready.swap(v);  // empty before: keeps both buffers
-    // Posts mostly come in (time, key) order: reversed, such a slot is in order or nearly
-    // so, and an insertion sort costs a pass and its few moves; one far from order (many
-    // simultaneous flows) is sorted by std::sort.
-    if (m_ready.size() > 1) {
-      std::reverse(m_ready.begin(), m_ready.end());
-      if (!nearly_sorted(m_ready)) std::sort(m_ready.begin(), m_ready.end(), Later{});
-    }
+    m_ready.swap(m_slot[s]);  // the slot's buffer was empty: keeps both buffers
+    // Posts mostly come in (time, key) order: such a slot is in order or nearly so, and an
+    // insertion sort costs a pass and its few moves; one far from order (many simultaneous
+    // flows) is sorted by std::sort.
+    if (m_ready.size() > 1 && !nearly_sorted(m_ready)) std::sort(m_ready.begin(), m_ready.end(), Earlier{});
   } else {
     m_base = m_overflow.front().t >> kSlotShift << kSlotShift;
   }
+  m_next = m_ready.data();
   // The span moved: overflow entries now within it join the wheel (or the current slot).
   while (!m_overflow.empty() && m_overflow.front().t < m_base + kSpan) {
     std::pop_heap(m_overflow.begin(), m_overflow.end(), Later{});
@@ -105,8 +123,8 @@ void Calendar::advance() {
 }
 
 uint64_t Calendar::next_time() {
-  if (m_ready.empty()) advance();
-  return m_ready.back().t;
+  if (m_next == m_ready.data() + m_ready.size()) advance();
+  return m_next->t;
 }
 
 void Calendar::fail(const char* what) {
@@ -138,8 +156,7 @@ void Calendar::dispatch() {
   s_dispatching = true;
   // Entries posted while dispatching run in this same pass, in key order.
   while (m_size && next_time() < m_limit) {
-    const Entry e = m_ready.back();
-    m_ready.pop_back();
+    const Entry e = *m_next++;
     --m_size;
     s_now = e.t;
     m_key = e.key;

@@ -148,25 +148,24 @@ class Calendar {
   void arm(uint64_t t_ps, uint64_t kernel_now);
   // A timing wheel: slot s holds the entries of one slot width [start, start + W) up to a
   // wheel's span ahead of the current slot; the current slot's entries are in m_ready,
-  // sorted by (time, key), the least last; later ones wait in m_overflow, a heap, and join
-  // the wheel as it turns. Each entry is placed once or twice, whatever its distance.
+  // sorted by (time, key), those from m_next on still to run; later ones
+  // wait in m_overflow, a heap, and join the wheel as it turns. Each entry is placed once
+  // or twice, whatever its distance.
   void insert(const Entry& e) {
     if (e.t < m_base + (uint64_t(1) << kSlotShift)) {
-      auto at = m_ready.end();  // mostly the least: posted for now, or a slot turned just now
-      while (at != m_ready.begin() && e.after(*(at - 1))) --at;
-      m_ready.insert(at, e);
+      insert_ready(e);
     } else if (e.t < m_base + kSpan) {
       const size_t s = size_t(e.t >> kSlotShift) & (kSlots - 1);
       m_slot[s].push_back(e);
       m_slot_used[s / 64] |= uint64_t(1) << (s % 64);
-      ++m_in_slots;
     } else {
       insert_overflow(e);
     }
   }
+  void insert_ready(const Entry& e);
   void insert_overflow(const Entry& e);
   [[noreturn]] static void fail(const char* what);
-  void advance();  // m_ready is empty, an entry is pending: turn to the next slot holding one
+  void advance();  // m_ready has none left to run, an entry is pending: turn to the next slot holding one
   uint64_t next_time();
   int next_slot(size_t from) const;  // first non-empty slot at or after `from`, cyclically; -1: none
 
@@ -180,9 +179,9 @@ class Calendar {
   inline static bool s_dispatching = false;
   inline static uint64_t s_now = 0;
   std::vector<Entry> m_ready;
+  Entry* m_next = nullptr;  // m_ready's next entry to run (a pointer: no size() division)
   std::array<std::vector<Entry>, kSlots> m_slot;
   std::array<uint64_t, kSlots / 64> m_slot_used{};  // bit per non-empty slot
-  size_t m_in_slots = 0;
   std::vector<Entry> m_overflow;
   uint64_t m_base = 0;  // start of the current slot
   size_t m_size = 0;

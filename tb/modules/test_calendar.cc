@@ -1,7 +1,8 @@
 // Module tests: the calendar runs its entries in (time, phase, component, posting order),
-// whatever order a wheel slot's entries were posted in: a slot is reversed when the wheel
-// reaches it, then sorted by insertion, or by std::sort when that takes more than 4 moves
-// an entry.
+// whatever order a wheel slot's entries were posted in (a slot is sorted by insertion when
+// the wheel reaches it, or by std::sort when that takes more than 4 moves an entry), and
+// whether they were posted before the run or by running entries (those for the current
+// slot take the place of the entries already run).
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -125,6 +126,61 @@ TEST(Calendar, RandomPostsRunInKeyOrder) {
     posts.insert(posts.end(), batch.begin(), batch.end());
   }
   const ChildResult r = run_in_child([&] { return run_posts(posts); });
+  ASSERT_TRUE(r.ok) << r.text;
+  EXPECT_EQ(r.text, "ok") << "MMUSIM_SEED=" << seed;
+}
+
+// Entries that post entries while they run: for the current time (a later phase), the
+// current slot, later slots and past the wheel's span, from two blocks, interleaved.
+struct Poster {
+  std::mt19937_64 rng;
+  const Calendar::Client* c[2];
+  std::vector<std::tuple<uint64_t, Phase, uint32_t, uint64_t>> posted;  // (time, phase, component, tag)
+  std::vector<uint64_t> ran;  // tags in the order run
+  int left = 3000;
+
+  void post(uint64_t t, Phase ph) {
+    const int k = int(rng() % 2);
+    posted.emplace_back(t, ph, c[k]->id(), posted.size());
+    c[k]->at<&Poster::hit>(t, ph, this, uint64_t(posted.size() - 1));
+  }
+  void hit(uint64_t tag) {
+    ran.push_back(tag);
+    const uint64_t now = Calendar::now();
+    const auto ph = int(std::get<1>(posted[tag]));
+    for (int n = int(rng() % 4); n > 0 && left > 0; --n, --left) {
+      switch (rng() % 5) {
+        case 0:  // now, a later phase
+          if (ph < 5) post(now, Phase(ph + 1 + int(rng() % uint64_t(5 - ph))));
+          break;
+        case 1: post(now + 1 + rng() % 4000, Phase(rng() % 6)); break;  // mostly this slot
+        case 2: post(now + rng() % 50'000, Phase(rng() % 6)); break;    // later slots
+        case 3: post(now + 10'000'000 + rng() % 50'000, Phase(rng() % 6)); break;  // the overflow
+        default: post(now + 4096 * (1 + rng() % 3), Phase(rng() % 6)); break;  // a slot's start
+      }
+    }
+  }
+};
+
+TEST(Calendar, EntriesPostedWhileRunningRunInKeyOrder) {
+  uint64_t seed = (uint64_t(std::random_device{}()) << 32) | std::random_device{}();
+  if (const char* e = std::getenv("MMUSIM_SEED")) seed = std::strtoull(e, nullptr, 0);
+  std::printf("MMUSIM_SEED=%llu\n", (unsigned long long)seed);
+  const ChildResult r = run_in_child([&] {
+    const Calendar::Client a, b;
+    Poster p{std::mt19937_64(seed), {&a, &b}, {}, {}};
+    for (int i = 0; i < 20; ++i) p.post(uint64_t(p.rng() % 20'000), Phase(p.rng() % 6));
+    sc_core::sc_start();
+    auto want = p.posted;
+    std::sort(want.begin(), want.end());
+    if (p.ran.size() != want.size())
+      return "ran " + std::to_string(p.ran.size()) + " of " + std::to_string(want.size());
+    for (size_t k = 0; k < want.size(); ++k)
+      if (p.ran[k] != std::get<3>(want[k]))
+        return "entry " + std::to_string(k) + ": ran post " + std::to_string(p.ran[k]) + ", expected post " +
+               std::to_string(std::get<3>(want[k]));
+    return std::string(p.ran.size() > 1000 ? "ok" : "too few posts");
+  });
   ASSERT_TRUE(r.ok) << r.text;
   EXPECT_EQ(r.text, "ok") << "MMUSIM_SEED=" << seed;
 }
