@@ -49,7 +49,8 @@ Mmu::Mmu(sc_core::sc_module_name name, MmuConfig cfg)
     }
   if (m_cfg.th_lossless_port >= 0) m_ll_port = m_cfg.th_lossless_port, m_ll_prio = m_cfg.th_lossless_prio;
   if (m_cfg.th_lossy_port >= 0) m_ly_port = m_cfg.th_lossy_port, m_ly_prio = m_cfg.th_lossy_prio;
-  update_stats(0);
+  note_rare();
+  update_stats<true>(0);
 }
 
 void Mmu::enable_timeseries(std::ostream* out) {
@@ -69,6 +70,7 @@ void Mmu::enable_rtl(const std::string& waveform) {
   } catch (const std::invalid_argument& e) {
     throw ConfigError(std::string("admission.impl: rtl: ") + e.what() + " (" + RtlEngine::describe() + ")");
   }
+  note_rare();
 }
 
 uint64_t Mmu::rtl_cycles() const { return m_rtl ? m_rtl->cycles() : 0; }
@@ -85,6 +87,7 @@ void Mmu::trace(sc_core::sc_trace_file* tf, const VcdSignals& sel) {
   const std::string n = name();
   if (sel.mmu) {
     m_trace_mmu = true;
+    note_rare();
     mirror();
     sc_core::sc_trace(tf, m_v_ll, n + ".lossless_bytes");
     sc_core::sc_trace(tf, m_v_ly, n + ".lossy_bytes");
@@ -97,6 +100,7 @@ void Mmu::trace(sc_core::sc_trace_file* tf, const VcdSignals& sel) {
   const uint32_t ports = m_core.config().ports, prios = m_core.config().prios;
   const size_t nq = size_t(ports) * prios;
   m_tr = std::make_unique<Traced>();
+  note_rare();
   m_tr->sel = sel;
   // Sized once: sc_trace keeps references.
   m_tr->ing.assign(nq, 0);
@@ -204,6 +208,7 @@ void Mmu::read_threshold_forms() {
                                : m_core.threshold_form(false, uint32_t(m_ly_port), uint32_t(m_ly_prio));
 }
 
+template <bool kRare>
 void Mmu::update_stats(uint64_t t) {
   // The thresholds (calls, if any) first, then every set with the clock in registers.
   const uint64_t cell = m_cell;
@@ -234,7 +239,7 @@ void Mmu::update_stats(uint64_t t) {
   if (!at.common()) set_all(std::false_type{}, std::true_type{});
   else if (at.sharing()) set_all(std::true_type{}, std::true_type{});
   else set_all(std::true_type{}, std::false_type{});
-  if (m_trace_mmu) mirror();
+  if (kRare && m_trace_mmu) mirror();
 }
 
 void Mmu::mirror() {
@@ -262,7 +267,10 @@ void Mmu::mark_ce(Packet& p, uint8_t q) {
   if (m_tr && !m_tr->marked.empty()) m_tr->marked[i] = m_wred_marked[i];
 }
 
-bool Mmu::admit(Packet& p) {
+bool Mmu::admit(Packet& p) { return m_rare ? admit_as<true>(p) : admit_as<false>(p); }
+
+template <bool kRare>
+bool Mmu::admit_as(Packet& p) {
   const uint64_t t = now_ps();
   sample_until(t);
   // WRED first, on the egress queue without this packet: drops (lossy queue, and never a
@@ -270,7 +278,7 @@ bool Mmu::admit(Packet& p) {
   // the packet is admitted).
   const uint8_t q = queue_of(p);
   bool mark = false;
-  if (m_wred) {
+  if (kRare && m_wred) {
     const bool at_enqueue = !m_cfg.wred_mark_at_dequeue;
     const uint64_t cells = m_wred_cells[size_t(p.out_port) * kClasses + q];
     const auto a = m_wred->decide(p.out_port, q, cells, p.ecn, at_enqueue, !lossless(p.in_port, p.prio));
@@ -283,15 +291,15 @@ bool Mmu::admit(Packet& p) {
   }
   admission::Result r;
   const admission::Request req{p.in_port, p.out_port, p.prio, p.cells, t / m_clock_ps, q};
-  if (m_hooked) m_op_hook(true, req);
+  if (kRare && m_hooked) m_op_hook(true, req);
   try {
     r = m_core.admit(req);
-    if (m_rtl) r = m_rtl->admit(req);
+    if (kRare && m_rtl) r = m_rtl->admit(req);
   } catch (const std::exception& e) {
     model_error(e, p, "admission");
   }
   pfc_events(p.in_port, p.prio, r.pfc, r.port_pfc);
-  if (m_tr) trace_touch(p.in_port, p.out_port, p.prio, q);
+  if (kRare && m_tr) trace_touch(p.in_port, p.out_port, p.prio, q);
   if (r.verdict == Verdict::kDrop) {
     ++m_drop_reason[size_t(r.reason)];
     if (lossless(p.in_port, p.prio)) ++m_drop_lossless;
@@ -300,9 +308,9 @@ bool Mmu::admit(Packet& p) {
   }
   ++m_admitted;
   ++m_buffered;
-  if (mark) mark_ce(p, q);
-  if (m_wred) m_wred_cells[size_t(p.out_port) * kClasses + q] += p.cells;
-  if (m_int_classes) m_port[p.out_port].queued_bytes += p.bytes;
+  if (kRare && mark) mark_ce(p, q);
+  if (kRare && m_wred) m_wred_cells[size_t(p.out_port) * kClasses + q] += p.cells;
+  if (kRare && m_int_classes) m_port[p.out_port].queued_bytes += p.bytes;
   PortState& in = m_port[p.in_port];
   in.in_cells += p.cells;
   in.in_peak = std::max(in.in_peak, in.in_cells);
@@ -315,21 +323,24 @@ bool Mmu::admit(Packet& p) {
   } else {
     m_ly += p.cells;
   }
-  update_stats(t);
+  update_stats<kRare>(t);
   return true;
 }
 
-void Mmu::depart(const Packet& p) {
+void Mmu::depart(const Packet& p) { m_rare ? depart_as<true>(p) : depart_as<false>(p); }
+
+template <bool kRare>
+void Mmu::depart_as(const Packet& p) {
   const uint64_t t = now_ps();
   sample_until(t);
   const uint64_t hd_before = m_core.headroom_cells(p.in_port, p.prio);
   admission::PfcUpdate ev;
   const uint8_t q = queue_of(p);
   const admission::Departure dep{p.in_port, p.out_port, p.prio, p.cells, t / m_clock_ps, q};
-  if (m_hooked) m_op_hook(false, {dep.in_port, dep.out_port, dep.prio, dep.cells, dep.cycle, q});
+  if (kRare && m_hooked) m_op_hook(false, {dep.in_port, dep.out_port, dep.prio, dep.cells, dep.cycle, q});
   try {
     ev = m_core.depart(dep);
-    if (m_rtl) ev = m_rtl->depart(dep);
+    if (kRare && m_rtl) ev = m_rtl->depart(dep);
   } catch (const std::exception& e) {
     model_error(e, p, "departure");
   }
@@ -342,15 +353,15 @@ void Mmu::depart(const Packet& p) {
   }
   m_hd -= from_hd;
   cls -= p.cells - from_hd;
-  if (m_wred) {
+  if (kRare && m_wred) {
     uint64_t& w = m_wred_cells[size_t(p.out_port) * kClasses + q];
     if (w < p.cells) model_error(std::logic_error("egress queue cells would go negative"), p, "departure");
     w -= p.cells;
   }
   --m_buffered;
   m_port[p.in_port].in_cells -= p.cells;
-  update_stats(t);
-  if (m_tr) trace_touch(p.in_port, p.out_port, p.prio, q);
+  update_stats<kRare>(t);
+  if (kRare && m_tr) trace_touch(p.in_port, p.out_port, p.prio, q);
   pfc_events(p.in_port, p.prio, ev.pfc, ev.port_pfc);
 }
 

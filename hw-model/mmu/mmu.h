@@ -57,6 +57,7 @@ class Mmu : public sc_core::sc_module, public AdmissionIf {
   void set_op_hook(OpHook h) {
     m_op_hook = std::move(h);
     m_hooked = bool(m_op_hook);
+    note_rare();
   }
   // The selected groups of counters.vcd (before the simulation starts).
   void trace(sc_core::sc_trace_file* tf, const VcdSignals& sel);
@@ -95,7 +96,14 @@ class Mmu : public sc_core::sc_module, public AdmissionIf {
   void write_row(uint64_t t);
   // Inlined into admit and depart (defined in mmu.cc, their file): as a call it saved six
   // registers and set up a frame at every operation.
+  template <bool kRare>
   [[gnu::always_inline]] inline void update_stats(uint64_t t);
+  // admit and depart as compiled twice: kRare false leaves out every optional path's test.
+  template <bool kRare>
+  bool admit_as(Packet& p);
+  template <bool kRare>
+  void depart_as(const Packet& p);
+  void note_rare() { m_rare = m_wred || m_int_classes || m_hooked || m_rtl || m_tr || m_trace_mmu; }
   void mirror();  // the VCD byte mirrors from the series
   void mark_ce(Packet& p, uint8_t queue);
   // The egress queue the packet's TC joins at its egress port (tc_to_queue_map).
@@ -142,6 +150,7 @@ class Mmu : public sc_core::sc_module, public AdmissionIf {
   bool m_trace_mmu = false;  // byte mirrors for VCD tracing kept
   uint8_t m_int_classes = 0;
   bool m_hooked = false;  // m_op_hook set
+  bool m_rare = false;  // any of WRED, INT, the op hook, RTL, VCD traces (note_rare)
   // The optional paths, null when off.
   std::unique_ptr<admission::EcnMarker> m_wred;  // wred configured only
   std::unique_ptr<RtlEngine> m_rtl;

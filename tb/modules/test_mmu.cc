@@ -145,6 +145,27 @@ json threshold_record(const Mmu& m) {
 // PG's alpha halved between two headroom admissions (which charge no ingress pool). The
 // representative lossless PG is (0, 3), on the ingress pool of 57,344 cells of which the
 // seven 4,096-cell packets hold 28,672: 28,672 x 256 B, then half of that.
+// Without WRED, INT, RTL or traces an operation takes the path without their tests
+// (Mmu::note_rare); a hook set once the MMU is built must still see every operation.
+TEST(Mmu, AnOpHookSetAfterConstructionSeesEveryOperation) {
+  const json j = parse_ok(run_in_child([] {
+    MmuBench b;
+    json ops = json::array();
+    b.mmu.set_op_hook([&](bool admit, const admission::Request& op) {
+      ops.push_back({admit, op.in_port, op.out_port, op.prio, op.cells});
+    });
+    Packet p1 = MmuBench::pkt(1, 0, 3, 4), p2 = MmuBench::pkt(2, 5, 1, 2);
+    b.src.at(10 * kUs, [&] {
+      b.src.mmu->admit(p1);
+      b.src.mmu->admit(p2);
+    });
+    b.src.at(20 * kUs, [&] { b.src.mmu->depart(p1); });
+    sc_core::sc_start(ps(100 * kUs));
+    return ops.dump();
+  }));
+  EXPECT_EQ(j, json({{true, 1, 0, 3, 4}, {true, 2, 5, 1, 2}, {false, 1, 0, 3, 4}}));
+}
+
 TEST(Mmu, ThresholdStatisticFollowsAConfigurationChangeThatLeavesItsPool) {
   const json j = parse_ok(run_in_child([] {
     MmuBench b;
