@@ -105,14 +105,22 @@ void Calendar::advance() {
     m_base += uint64_t((s - cur) % kSlots) << kSlotShift;
     m_slot_used[s / 64] &= ~(uint64_t(1) << (s % 64));
     m_ready.swap(m_slot[s]);  // the slot's buffer was empty: keeps both buffers
-    // Posts mostly come in (time, key) order: such a slot is in order or nearly so, and an
-    // insertion sort costs a pass and its few moves; one far from order (many simultaneous
-    // flows) is sorted by std::sort.
-    if (m_ready.size() > 1 && !nearly_sorted(m_ready)) std::sort(m_ready.begin(), m_ready.end(), Earlier{});
+    if (m_ready.size() > 1) sort_ready();
   } else {
     m_base = m_overflow.front().t >> kSlotShift << kSlotShift;
   }
   m_next = m_ready.data();
+  if (!m_overflow.empty() && m_overflow.front().t < m_base + kSpan) take_overflow();
+}
+
+void Calendar::sort_ready() {
+  // Posts mostly come in (time, key) order: such a slot is in order or nearly so, and an
+  // insertion sort costs a pass and its few moves; one far from order (many simultaneous
+  // flows) is sorted by std::sort.
+  if (!nearly_sorted(m_ready)) std::sort(m_ready.begin(), m_ready.end(), Earlier{});
+}
+
+void Calendar::take_overflow() {
   // The span moved: overflow entries now within it join the wheel (or the current slot).
   while (!m_overflow.empty() && m_overflow.front().t < m_base + kSpan) {
     std::pop_heap(m_overflow.begin(), m_overflow.end(), Later{});

@@ -166,6 +166,9 @@ class Calendar {
   void insert_overflow(const Entry& e);
   [[noreturn]] static void fail(const char* what);
   void advance();  // m_ready has none left to run, an entry is pending: turn to the next slot holding one
+  // advance's rarer parts, out of line so that a turn saves few registers.
+  [[gnu::noinline]] void sort_ready();
+  [[gnu::noinline]] void take_overflow();
   uint64_t next_time();
   int next_slot(size_t from) const;  // first non-empty slot at or after `from`, cyclically; -1: none
 
