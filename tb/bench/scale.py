@@ -9,9 +9,14 @@ per leaf from the next leaf's servers (16 incasts at 16x4). Each point is one `m
 in a child process; the table gives packet-hops, CPU seconds of the child (user +
 system), packet-hops per CPU second, its peak RSS, and with --callgrind / --cachegrind the
 instructions and L1 data-cache misses per hop (whole process: start-up and output
-included). Not a test: figures go to docs/performance.md with this command.
+included). With --marginal (and --callgrind) each point also runs with half its traffic
+(one-shot incasts with half their bytes, else half the duration), and
+marginal_instr_per_hop is (instructions - those of the half run) / (hops - those of the
+half run): the cost of a further hop, start-up and output excluded, as issue 15 defines
+instructions per packet-hop. Not a test: figures go to docs/performance.md with this
+command.
 
-  tb/bench/scale.py [--mmusim build/mmusim] [--points a,b,...] [--callgrind] [--cachegrind]
+  tb/bench/scale.py [--mmusim build/mmusim] [--points a,b,...] [--callgrind [--marginal]] [--cachegrind]
                     [--burst-bytes N] [--out DIR]
 """
 import argparse
@@ -87,6 +92,31 @@ POINTS = {
 }
 
 
+def halved(sc):
+    """The scenario with half its traffic: one-shot incasts (one burst in the run) with half
+    their bytes, all delivered as in the full run; otherwise half the duration, the measure
+    window cut to it."""
+    sc = json.loads(json.dumps(sc))
+    d = sc["duration_us"]
+    if all(t["type"] == "incast" and t.get("start_us", 0) + t.get("period_us", d) >= d for t in sc["traffic"]):
+        for t in sc["traffic"]:
+            t["burst_bytes"] //= 2
+        return sc
+    sc["duration_us"] = d // 2 if isinstance(d, int) else d / 2
+    m = sc.get("measure")
+    if m:
+        m["end_us"] = min(m.get("end_us", sc["duration_us"]), sc["duration_us"])
+        m["start_us"] = min(m.get("start_us", 0), m["end_us"])
+    return sc
+
+
+def callgrind(mmusim, path, res, env):
+    """Instructions (callgrind, whole process) of one run of `path`."""
+    _, _, err = run(["valgrind", "--tool=callgrind", f"--callgrind-out-file={res}.callgrind", mmusim, "run",
+                     path, "--quiet", "--out", res + "-cg"], env)
+    return int(re.search(r"Collected : (\d+)", err).group(1))
+
+
 def run(cmd, env):
     """(CPU seconds user + system, peak RSS in MB, stderr) of one child."""
     p = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, env=env, text=True)
@@ -103,11 +133,15 @@ def main():
     ap.add_argument("--mmusim", default=os.path.join(ROOT, "build", "mmusim"), help="binary (default: %(default)s)")
     ap.add_argument("--points", default=",".join(POINTS), help="comma list (default: all: %(default)s)")
     ap.add_argument("--callgrind", action="store_true", help="also count instructions (valgrind, ~50x slower)")
+    ap.add_argument("--marginal", action="store_true",
+                    help="with --callgrind: also the instructions of a further hop (a run with half the traffic)")
     ap.add_argument("--cachegrind", action="store_true", help="also count L1 data-cache misses (valgrind)")
     ap.add_argument("--burst-bytes", type=int, default=1000000,
                     help="bytes per incast sender in the leaf-spine points (default: %(default)s)")
     ap.add_argument("--out", default=None, help="keep scenarios and outputs here (default: a temporary dir)")
     a = ap.parse_args()
+    if a.marginal and not a.callgrind:
+        sys.exit("scale: --marginal needs --callgrind")
     names = [n for n in a.points.split(",") if n]
     for n in names:
         if n not in POINTS:
@@ -118,6 +152,8 @@ def main():
     cols = ["point", "switches", "hops", "cpu_s", "hops_per_cpu_s", "max_rss_mb"]
     if a.callgrind:
         cols += ["instructions", "instr_per_hop"]
+    if a.marginal:
+        cols += ["marginal_instr_per_hop"]
     if a.cachegrind:
         cols += ["d1_misses", "d1_misses_per_hop"]
     print("  ".join(cols), flush=True)
@@ -135,11 +171,16 @@ def main():
         row = {"point": n, "switches": len(s["switches"]), "hops": hops, "cpu_s": round(cpu, 3),
                "hops_per_cpu_s": round(hops / cpu) if cpu else 0, "max_rss_mb": round(rss, 1)}
         if a.callgrind:
-            _, _, err = run(["valgrind", "--tool=callgrind", f"--callgrind-out-file={res}.callgrind", a.mmusim, "run",
-                             path, "--quiet", "--out", res + "-cg"], env)
-            m = re.search(r"Collected : (\d+)", err)
-            row["instructions"] = int(m.group(1))
+            row["instructions"] = callgrind(a.mmusim, path, res, env)
             row["instr_per_hop"] = round(row["instructions"] / hops)
+        if a.marginal:
+            short = os.path.join(out, n + "-half.json")
+            with open(short, "w") as f:
+                json.dump(halved(sc), f, indent=1)
+            instr = callgrind(a.mmusim, short, res + "-half", env)
+            with open(os.path.join(res + "-half-cg", "summary.json")) as f:
+                short_hops = json.load(f)["packets"]["hops"]
+            row["marginal_instr_per_hop"] = round((row["instructions"] - instr) / (hops - short_hops))
         if a.cachegrind:
             _, _, err = run(["valgrind", "--tool=cachegrind", "--cache-sim=yes", f"--cachegrind-out-file={res}.cachegrind",
                              a.mmusim, "run", path, "--quiet", "--out", res + "-cachegrind"], env)
