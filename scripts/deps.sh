@@ -3,9 +3,9 @@
 # otherwise it prints the apt-get line and fails. Usage: scripts/deps.sh [build|test]
 set -euo pipefail
 
-build_pkgs=(g++ cmake make pkg-config libsystemc-dev nlohmann-json3-dev libcli11-dev libpcap-dev
+build_pkgs=(g++ cmake make pkg-config libsystemc-dev nlohmann-json3-dev libcli11-dev
             python3 python3-numpy python3-matplotlib verilator)
-test_pkgs=(libgtest-dev libgmock-dev libbenchmark-dev tshark valgrind iverilog yosys opensta
+test_pkgs=(libgtest-dev libgmock-dev libbenchmark-dev libpcap-dev tshark valgrind iverilog yosys opensta
            python3-dask python3-distributed python3-dpkt)
 
 pkgs=("${build_pkgs[@]}")

@@ -1,64 +1,40 @@
 #include "output/pcap_writer.h"
 
-#include <pcap/pcap.h>
-#include <unistd.h>
-
-#include <cerrno>
-#include <cstdio>
 #include <stdexcept>
 
-#include "output/checked_file.h"
-
 namespace mmusim {
+namespace {
 
-PcapWriter::PcapWriter(const std::string& path, std::string name) : name_(name.empty() ? path : std::move(name)) {
-  pcap_ = pcap_open_dead_with_tstamp_precision(DLT_EN10MB, kSnapLen, PCAP_TSTAMP_PRECISION_NANO);
-  if (pcap_ == nullptr) throw OutputError(name_ + ": cannot create a pcap handle");
-  dumper_ = pcap_dump_open(pcap_, path.c_str());
-  if (dumper_ == nullptr) {
-    const std::string err = pcap_geterr(pcap_);
-    pcap_close(pcap_);
-    throw OutputError(name_ + ": cannot create: " + err);
-  }
-}
+// The file's header and a record's, in host byte order as libpcap writes them; the magic
+// number says nanosecond timestamps.
+struct FileHeader {
+  uint32_t magic = 0xa1b23c4d;
+  uint16_t version_major = 2, version_minor = 4;
+  int32_t thiszone = 0;
+  uint32_t sigfigs = 0;
+  uint32_t snaplen = PcapWriter::kSnapLen;
+  uint32_t linktype = 1;  // LINKTYPE_ETHERNET (DLT_EN10MB)
+};
+struct RecordHeader {
+  uint32_t sec, nsec, caplen, len;
+};
+static_assert(sizeof(FileHeader) == 24 && sizeof(RecordHeader) == 16);
 
-PcapWriter::~PcapWriter() {
-  if (dumper_) pcap_dump_close(dumper_);
-  pcap_close(pcap_);
-}
+}  // namespace
 
-void PcapWriter::fail(int err) {
-  if (err_) return;
-  err_ = err ? err : EIO;
-  if (on_error_) on_error_();
+PcapWriter::PcapWriter(const std::string& path, std::string name) : m_file(path, name.empty() ? path : name) {
+  const FileHeader h;
+  m_file.write(reinterpret_cast<const char*>(&h), sizeof h);
 }
 
 void PcapWriter::write(uint64_t time_ps, const uint8_t* data, size_t len) {
   if (len > static_cast<size_t>(kSnapLen)) throw std::invalid_argument("PcapWriter::write: frame exceeds snaplen");
-  if (err_) return;
+  if (failed()) return;
   constexpr uint64_t kPsPerSec = 1'000'000'000'000u;
-  pcap_pkthdr hdr{};
-  hdr.ts.tv_sec = static_cast<time_t>(time_ps / kPsPerSec);
-  // With PCAP_TSTAMP_PRECISION_NANO, libpcap stores nanoseconds in tv_usec.
-  hdr.ts.tv_usec = static_cast<suseconds_t>((time_ps % kPsPerSec) / 1000u);
-  hdr.caplen = static_cast<bpf_u_int32>(len);
-  hdr.len = static_cast<bpf_u_int32>(len);
-  // pcap_dump returns nothing; its stdio stream keeps the error.
-  errno = 0;
-  pcap_dump(reinterpret_cast<u_char*>(dumper_), &hdr, data);
-  if (std::ferror(pcap_dump_file(dumper_))) fail(errno);
-}
-
-void PcapWriter::close() {
-  if (!dumper_) return;
-  FILE* f = pcap_dump_file(dumper_);
-  errno = 0;
-  if (!err_ && (pcap_dump_flush(dumper_) != 0 || std::ferror(f))) fail(errno);
-  if (!err_ && ::fsync(fileno(f)) != 0 && errno != EINVAL) fail(errno);
-  // pcap_dump_close reports nothing, but nothing is left to write: the flush was checked.
-  pcap_dump_close(dumper_);
-  dumper_ = nullptr;
-  if (err_) throw_output_error(name_, "write failed", err_);
+  const RecordHeader h{uint32_t(time_ps / kPsPerSec), uint32_t(time_ps % kPsPerSec / 1000u), uint32_t(len),
+                       uint32_t(len)};
+  m_file.write(reinterpret_cast<const char*>(&h), sizeof h);
+  m_file.write(reinterpret_cast<const char*>(data), std::streamsize(len));
 }
 
 }  // namespace mmusim

@@ -5,21 +5,20 @@
 #include <functional>
 #include <string>
 
-// libpcap handle types, forward-declared so users need not include <pcap.h>.
-struct pcap;
-struct pcap_dumper;
+#include "output/checked_file.h"
 
 namespace mmusim {
 
-// Writes Ethernet frames to a nanosecond-resolution pcap file, so simulated
-// picosecond timestamps survive with as little truncation as the format allows.
+// Writes Ethernet frames to a nanosecond-resolution pcap file (libpcap's format, written
+// here through a CheckedFile: no libpcap to load at every start), so simulated picosecond
+// timestamps survive with as little truncation as the format allows.
 class PcapWriter {
  public:
   static constexpr int kSnapLen = 65535;
 
   // Throws OutputError naming `name` (default: `path`) if the file cannot be created.
   explicit PcapWriter(const std::string& path, std::string name = {});
-  ~PcapWriter();  // an abandoned file: closed without checks
+  ~PcapWriter() { m_file.flush(); }  // an abandoned file: what it holds goes out, unchecked
 
   PcapWriter(const PcapWriter&) = delete;
   PcapWriter& operator=(const PcapWriter&) = delete;
@@ -29,19 +28,13 @@ class PcapWriter {
   // A failed write is kept (errno) and later records are dropped.
   void write(uint64_t time_ps, const uint8_t* data, size_t len);
   // Flushes, fsyncs and closes; throws OutputError naming the file if a write failed.
-  void close();
-  bool failed() const { return err_ != 0; }
+  void close() { m_file.close(); }
+  bool failed() const { return m_file.failed(); }
   // Runs once, at the first failed write.
-  void on_error(std::function<void()> f) { on_error_ = std::move(f); }
+  void on_error(std::function<void()> f) { m_file.on_error(std::move(f)); }
 
  private:
-  void fail(int err);
-
-  std::string name_;
-  pcap* pcap_ = nullptr;
-  pcap_dumper* dumper_ = nullptr;
-  int err_ = 0;
-  std::function<void()> on_error_;
+  CheckedFile m_file;
 };
 
 }  // namespace mmusim

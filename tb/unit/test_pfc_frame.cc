@@ -202,7 +202,15 @@ TEST_F(PcapTest, WritesNanosecondTimestampsAndBytes) {
   char errbuf[PCAP_ERRBUF_SIZE];
   pcap_t* p = pcap_open_offline_with_tstamp_precision(path_.c_str(), PCAP_TSTAMP_PRECISION_NANO, errbuf);
   ASSERT_NE(p, nullptr) << errbuf;
+  // Read back by libpcap, which mmusim no longer uses to write: its header as libpcap's.
   EXPECT_EQ(pcap_datalink(p), DLT_EN10MB);
+  EXPECT_EQ(pcap_major_version(p), 2);
+  EXPECT_EQ(pcap_minor_version(p), 4);
+  EXPECT_EQ(pcap_snapshot(p), PcapWriter::kSnapLen);
+  EXPECT_FALSE(pcap_is_swapped(p));
+  size_t bytes = 24;
+  for (const Rec& r : recs) bytes += 16 + r.bytes.size();
+  EXPECT_EQ(std::filesystem::file_size(path_), bytes);
   for (const Rec& r : recs) {
     pcap_pkthdr* hdr = nullptr;
     const u_char* data = nullptr;
