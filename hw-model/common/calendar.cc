@@ -66,6 +66,14 @@ uint32_t Calendar::add_component() {
   return m_components++;
 }
 
+void Calendar::post_idle(uint64_t t_ps, Phase ph, uint32_t component, Fn fn, void* obj, uint64_t arg) {
+  const uint64_t t_now = sc_core::sc_time_stamp().value();
+  if (t_ps < t_now) fail("wake-up posted in the past");
+  insert({t_ps, uint64_t(ph) << 61 | uint64_t(component) << kSeqBits | reserve(), fn, obj, arg});
+  ++m_size;
+  if (t_ps < m_armed) arm(t_ps, t_now);
+}
+
 void Calendar::insert_ready(const Entry& e) {
   // Mostly the least (posted for now): it takes the place of the entry just run.
   Entry* at = m_next;

@@ -101,11 +101,11 @@ class Calendar {
   }
 
   void post(uint64_t t_ps, Phase ph, uint32_t component, Fn fn, void* obj, uint64_t arg) {
-    const uint64_t t_now = now();
-    if (t_ps < t_now) fail("wake-up posted in the past");
+    // Mostly posted while dispatching: the flag tested once.
+    if (!s_dispatching) return post_idle(t_ps, ph, component, fn, obj, arg);
+    if (t_ps < s_now) fail("wake-up posted in the past");
     insert({t_ps, uint64_t(ph) << 61 | uint64_t(component) << kSeqBits | reserve(), fn, obj, arg});
     ++m_size;
-    if (!s_dispatching && t_ps < m_armed) arm(t_ps, t_now);
   }
   // Run entries ahead of the kernel up to (not including) t_ps; 0: never run ahead (and
   // stop running ahead at once, as after a failed output write).
@@ -163,6 +163,8 @@ class Calendar {
     }
   }
   void insert_ready(const Entry& e);
+  // post() between activations: checked against and arming the kernel's time.
+  void post_idle(uint64_t t_ps, Phase ph, uint32_t component, Fn fn, void* obj, uint64_t arg);
   void insert_overflow(const Entry& e);
   [[noreturn]] static void fail(const char* what);
   void advance();  // m_ready has none left to run, an entry is pending: turn to the next slot holding one

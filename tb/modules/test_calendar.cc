@@ -185,5 +185,33 @@ TEST(Calendar, EntriesPostedWhileRunningRunInKeyOrder) {
   EXPECT_EQ(r.text, "ok") << "MMUSIM_SEED=" << seed;
 }
 
+// A wake-up before the model's time is a model error, whether posted by a running entry
+// (checked against the calendar's time) or between activations (the kernel's).
+struct PastPoster {
+  const Calendar::Client* c;
+  void hit(uint64_t t) { c->at<&PastPoster::hit>(t, Phase::kArrival, this, uint64_t(0)); }
+};
+
+TEST(Calendar, AWakeUpPostedInThePastStopsTheModel) {
+  const ChildResult running = run_in_child([] {
+    const Calendar::Client a;
+    PastPoster p{&a};
+    a.at<&PastPoster::hit>(5000, Phase::kArrival, &p, uint64_t(4999));  // runs at 5000, posts for 4999
+    sc_core::sc_start();
+    return std::string("ran");
+  });
+  EXPECT_FALSE(running.ok);
+  EXPECT_NE(running.text.find("posted in the past"), std::string::npos) << running.text;
+  const ChildResult idle = run_in_child([] {
+    const Calendar::Client a;
+    PastPoster p{&a};
+    sc_core::sc_start(sc_core::sc_time(10, sc_core::SC_NS));
+    p.hit(9999);
+    return std::string("posted");
+  });
+  EXPECT_FALSE(idle.ok);
+  EXPECT_NE(idle.text.find("posted in the past"), std::string::npos) << idle.text;
+}
+
 }  // namespace
 }  // namespace mmusim
