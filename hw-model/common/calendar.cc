@@ -172,11 +172,15 @@ void Calendar::dispatch() {
   s_dispatching = true;
   // Entries posted while dispatching run in this same pass, in key order.
   while (m_size && next_time() < m_limit) {
-    const Entry e = *m_next++;
+    // What the call needs, read before it (it may move m_ready): not a copy of the entry.
+    const Entry& e = *m_next++;
+    const Fn fn = e.fn;
+    void* const obj = e.obj;
+    const uint64_t arg = e.arg;
     --m_size;
     s_now = e.t;
     m_key = e.key;
-    e.fn(e.obj, e.arg);
+    fn(obj, arg);
   }
   s_dispatching = false;
   if (m_size) arm(next_time(), kernel);
