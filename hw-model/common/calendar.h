@@ -148,9 +148,9 @@ class Calendar {
   void arm(uint64_t t_ps, uint64_t kernel_now);
   // A timing wheel: slot s holds the entries of one slot width [start, start + W) up to a
   // wheel's span ahead of the current slot; the current slot's entries are in m_ready,
-  // sorted by (time, key), those from m_next on still to run; later ones
-  // wait in m_overflow, a heap, and join the wheel as it turns. Each entry is placed once
-  // or twice, whatever its distance.
+  // sorted by (time, key), those from m_next on still to run; later ones wait in
+  // m_overflow, a heap, and join the wheel as it turns. Each entry is placed once or twice,
+  // whatever its distance.
   void insert(const Entry& e) {
     if (e.t < m_base + (uint64_t(1) << kSlotShift)) {
       insert_ready(e);
@@ -167,7 +167,8 @@ class Calendar {
   void post_idle(uint64_t t_ps, Phase ph, uint32_t component, Fn fn, void* obj, uint64_t arg);
   void insert_overflow(const Entry& e);
   [[noreturn]] static void fail(const char* what);
-  void advance();  // m_ready has none left to run, an entry is pending: turn to the next slot holding one
+  // m_ready has none left to run, an entry is pending: turn to the next slot holding one.
+  void advance();
   // advance's rarer parts, out of line so that a turn saves few registers.
   [[gnu::noinline]] void sort_ready();
   [[gnu::noinline]] void take_overflow();
