@@ -11,6 +11,9 @@
 // read stage reads the queue map, the profiles' shift fields and CTRL.policy as stored: an
 // operation taken in the cycle of a write to them takes the old values (the golden core
 // takes none there; docs/rtl.md, "CSR write latency").
+// reverie reads one side per operation (its lossless PG's, or its egress queue's), so
+// without abm each slot divides once, on the side of its queue's stored lossless bit, and
+// hands that quotient out on both sides.
 `default_nettype none
 
 module mmu_adm_quot #(
@@ -37,10 +40,12 @@ module mmu_adm_quot #(
   input  wire [PFW-1:0]        a_epf_i,
   input  wire [2:0]            a_prio_i,
   input  wire [2:0]            a_eq_i,
+  input  wire                  a_ll_i,      // the slot's ingress queue is lossless (stored)
   input  wire [PFW-1:0]        b_ipf_i,
   input  wire [PFW-1:0]        b_epf_i,
   input  wire [2:0]            b_prio_i,
   input  wire [2:0]            b_eq_i,
+  input  wire                  b_ll_i,
   /* verilator lint_on UNUSEDSIGNAL */
   output logic [CW-1:0]        a_in_o,      // the ingress profile's quotient
   output logic [CW-1:0]        a_eg_o,      // the egress profile's
@@ -52,8 +57,8 @@ module mmu_adm_quot #(
   localparam bit RV = POLICIES[mmu_adm_pkg::POLICY_REVERIE];
   localparam int NMAX = RV ? 2 * NPORTS : NPORTS;
 
-  if (AB || RV) begin : g_on
-    wire rev = RV && (!AB || policy_i == mmu_adm_pkg::POLICY_REVERIE);
+  if (AB) begin : g_four
+    wire rev = RV && policy_i == mmu_adm_pkg::POLICY_REVERIE;
     wire [4*PFW-1:0] pf = {b_epf_i, b_ipf_i, a_epf_i, a_ipf_i};
     wire [4*3-1:0] idx = {b_eq_i, b_prio_i, a_eq_i, a_prio_i};
     wire [4*CW-1:0] quot;
@@ -72,6 +77,23 @@ module mmu_adm_quot #(
     end else begin : g_comb
       assign {b_eg_o, b_in_o, a_eg_o, a_in_o} = quot;
     end
+  end else if (RV) begin : g_two
+    wire [2*CW-1:0] quot;
+    for (genvar j = 0; j < 2; j++) begin : g_quot
+      wire ll = j == 0 ? a_ll_i : b_ll_i;
+      wire [PFW-1:0] ipf = j == 0 ? a_ipf_i : b_ipf_i;
+      wire [PFW-1:0] epf = j == 0 ? a_epf_i : b_epf_i;
+      wire [4:0] shift = ll ? ip_shift_i[ipf*5 +: 5] : ep_shift_i[epf*5 +: 5];
+      wire [2:0] e = ll ? (j == 0 ? a_prio_i : b_prio_i) : (j == 0 ? a_eq_i : b_eq_i);
+      mmu_adm_recip_div #(.VW(CW), .NW(NW), .NMAX(NMAX)) u_div (
+        .v_i(scale(room_i, shift)), .n_i(np_i[e*NW +: NW]), .q_o(quot[j*CW +: CW]));
+    end
+    if (PIPE != 0) begin : g_reg
+      always_ff @(posedge clk_i) {b_in_o, a_in_o} <= quot;
+    end else begin : g_comb
+      assign {b_in_o, a_in_o} = quot;
+    end
+    assign {b_eg_o, a_eg_o} = {b_in_o, a_in_o};
   end else begin : g_off
     assign {a_in_o, a_eg_o, b_in_o, b_eg_o} = '0;
   end

@@ -274,6 +274,9 @@ module mmu_admission
   // The single-issue request's are slot a's (r_a names it when no release is offered).
   wire [PFW-1:0] q_b_ipf = DUAL_ISSUE != 0 ? st_b_ipf : st_a_ipf;
   wire [PFW-1:0] q_b_epf = DUAL_ISSUE != 0 ? st_b_epf : st_a_epf;
+  // Likewise the lossless bit, which side reverie's one quotient per slot divides on.
+  wire st_a_ll = q_lossless[r_a_ii];
+  wire q_b_ll = DUAL_ISSUE != 0 ? q_lossless[r_b_ii] : st_a_ll;
   /* verilator lint_off UNUSEDSIGNAL */ // policy state: its policy only
   wire [CW-1:0] rd_ing_a = ing_valid[r_a_ii] ? ing_q[r_a_ii] : '0;
   wire [CW-1:0] rd_ing_b = ing_valid[r_b_ii] ? ing_q[r_b_ii] : '0;
@@ -570,8 +573,8 @@ module mmu_admission
     .clk_i, .policy_i(cfg_policy), .th_i(PIPE != 0 ? th_nx : {th_egr, th_ing}), .room_i(PIPE != 0 ? room_nx : room),
     .ip_shift_i(ip_shift), .ep_shift_i(ep_shift), .np_i(PIPE != 0 ? np_nx : np_reg),
     .a_ipf_i(st_a_ipf), .a_epf_i(st_a_epf), .a_prio_i(PIPE != 0 ? rel_prio_i : a_prio),
-    .a_eq_i(PIPE != 0 ? rel_queue_i : a_queue), .b_ipf_i(q_b_ipf), .b_epf_i(q_b_epf),
-    .b_prio_i(PIPE != 0 ? req_prio_i : b_prio), .b_eq_i(PIPE != 0 ? req_queue_i : b_queue),
+    .a_eq_i(PIPE != 0 ? rel_queue_i : a_queue), .a_ll_i(st_a_ll), .b_ipf_i(q_b_ipf), .b_epf_i(q_b_epf),
+    .b_prio_i(PIPE != 0 ? req_prio_i : b_prio), .b_eq_i(PIPE != 0 ? req_queue_i : b_queue), .b_ll_i(q_b_ll),
     .a_in_o(a_quot_in), .a_eg_o(a_quot_eg), .b_in_o(b_quot_in), .b_eg_o(b_quot_eg)
   );
 
@@ -610,7 +613,7 @@ module mmu_admission
           <= look;
   end else begin : g_lookup_comb
     assign {a_ipf, a_epf, b_ipf, b_epf} = {st_a_ipf, st_a_epf, st_b_ipf, st_b_epf};
-    assign {a_ll, b_ll} = {q_lossless[r_a_ii], q_lossless[r_b_ii]};
+    assign {a_ll, b_ll} = {st_a_ll, q_lossless[r_b_ii]};
     assign {a_ipool, a_epool} = {ip_pool[a_ipf*4 +: PLW], ep_pool[a_epf*4 +: PLW]};
     assign {a_ires, a_eres} = {ip_reserved[a_ipf*CW +: CW], ep_reserved[a_epf*CW +: CW]};
     assign {b_ipool, b_epool} = {ip_pool[b_ipf*4 +: PLW], ep_pool[b_epf*4 +: PLW]};

@@ -62,7 +62,13 @@ module mmu_pol_reverie #(`MMU_POL_PARAMS) (`MMU_POL_PORTS);
   wire [CW-1:0] t_keep = CW'(shared_part(pq, res_q));
   wire [CW-1:0] t_ing = pq + ph > rn + SW'(res_q) ? CW'(pq + ph - rn - SW'(res_q)) : '0;
   wire [CW-1:0] t_egr = pq > rn + SW'(res_q) ? CW'(pq - rn - SW'(res_q)) : '0;
-  wire [CW-1:0] t_req = !pre_step || (ll_i && rn <= ph) ? t_keep : ll_i ? t_ing : t_egr;
+  // The same-cycle release's case on the request's queue (c1..c3, below with the tests
+  // that also select by it): the target moves only when the release takes shared cells.
+  wire c_hl = rn <= ph;
+  wire c1 = pre_step && ll_i && c_hl;
+  wire c2 = pre_step && ll_i && !c_hl;
+  wire c3 = pre_step && !ll_i;
+  wire [CW-1:0] t_req = c2 ? t_ing : c3 ? t_egr : t_keep;
   wire [CW-1:0] q_filt = is_req_i ? t_req : CW'(shared_part(qq - from_q, res_q));
   wire [AW-1:0] avg_step;
   mmu_adm_ewma #(.CW(CW), .EWMA_FRAC(EWMA_FRAC), .CELLW(CELLW)) u_ewma (
@@ -106,10 +112,6 @@ module mmu_pol_reverie #(`MMU_POL_PARAMS) (`MMU_POL_PORTS);
     diff = (SW+4)'(e) + (SW+4)'(f) + (SW+4)'(g) - (SW+4)'(a) - (SW+4)'(b) - (SW+4)'(c) - (SW+4)'(d);
     gt4 = diff[SW+3];
   endfunction
-  wire c_hl = rn <= ph;
-  wire c1 = pre_step && ll_i && c_hl;
-  wire c2 = pre_step && ll_i && !c_hl;
-  wire c3 = pre_step && !ll_i;
   wire [SW-1:0] res = SW'(res_q);
   wire [SW-1:0] ru = SW'(rused_reg);
   wire [SW-1:0] rs = SW'(rsize);

@@ -346,6 +346,34 @@ TEST(CoSimulation, QueueOtherThanPgOnTheRtlGivesTheSameSummary) {
   }
 }
 
+// reverie's unit (without abm) divides once per operation, on the side its queue's
+// lossless bit names (rtl/mmu_adm_quot.sv). Each side its own alpha (the lossy egress
+// profile's 2^-2 against the lossless PG's 1) and its own n_p (the lossy TC 1 on queue 5):
+// a quotient of the other side moves the lossy drops, which the run must reach (the lossy
+// packets' side swapped, or their n_p read at the PG's index, fails it).
+TEST(CoSimulation, ReverieDividesOnTheSideOfItsQueueOnTheRtl) {
+  if (!mmusim::RtlEngine::available()) GTEST_SKIP() << "built without Verilator";
+  json sc = load_default();
+  sc["buffer"]["BUFFER_PROFILE"]["egress_lossy_profile"]["dynamic_th"] = "-2";
+  sc["buffer"]["TC_TO_QUEUE_MAP"] = {{"MOVED", {{"1", "5"}}}};
+  for (auto& [ports, qos] : sc["buffer"]["PORT_QOS_MAP"].items()) qos["tc_to_queue_map"] = "MOVED";
+  for (const std::string pipe : {"", " --set admission.pipeline=1"}) {
+    const std::string arg = "--policy reverie" + pipe;
+    RunResult c = run_mmusim(sc, arg), r = run_mmusim(sc, arg + " --impl rtl");
+    ASSERT_EQ(c.status, 0) << c.output;
+    ASSERT_EQ(r.status, 0) << r.output;
+    EXPECT_NE(r.output.find("0 mismatches"), std::string::npos) << r.output;
+    for (const char* k : {"wall_time_s", "impl"}) {
+      c.summary.erase(k);
+      r.summary.erase(k);
+    }
+    EXPECT_GT(c.summary["drops"]["by_reason"]["egress_threshold"].get<uint64_t>(), 0u) << pipe;
+    EXPECT_EQ(c.summary.dump(), r.summary.dump()) << pipe;
+    std::filesystem::remove_all(c.dir);
+    std::filesystem::remove_all(r.dir);
+  }
+}
+
 // Multi-switch networks of 3-port switches (the 32-port unit uses their first ports): the
 // incast cascade (dt) and the DSH collateral-damage unit (dsh) give the C++ run's summary
 // on the RTL, with the one-cycle and the pipelined unit (a unit per switch).
