@@ -55,6 +55,34 @@ json fig4_scenario(int n_ll, int n_ly) {
 
 double within(double measured, double expected) { return std::fabs(measured - expected) / expected; }
 
+// A scenario run on the C++ core and again on the RTL (`--impl rtl`, checked in lockstep):
+// both succeed, the RTL run with 0 mismatches, and they write the same summary (less
+// wall_time_s and impl) and the same `files`. Returns the C++ run's summary for the
+// caller's checks (null after a failed run); the runs' folders are removed.
+json rtl_gives_cpp_summary(const json& sc, const std::string& arg, const std::string& what,
+                           std::initializer_list<const char*> files = {}) {
+  RunResult c = run_mmusim(sc, arg), r = run_mmusim(sc, arg + " --impl rtl");
+  json out;
+  if (c.status != 0 || r.status != 0) {
+    ADD_FAILURE() << what << ": " << c.output << r.output;
+  } else {
+    EXPECT_NE(r.output.find("0 mismatches"), std::string::npos) << what << ": " << r.output;
+    EXPECT_EQ(c.summary["impl"], "cpp") << what;
+    EXPECT_EQ(r.summary["impl"], "rtl") << what;
+    for (const char* k : {"wall_time_s", "impl"}) {
+      c.summary.erase(k);
+      r.summary.erase(k);
+    }
+    EXPECT_EQ(c.summary.dump(), r.summary.dump()) << what;
+    for (const char* f : files)
+      EXPECT_EQ(slurp(c.dir + "/out/" + f), slurp(r.dir + "/out/" + f)) << what << ": " << f;
+    out = c.summary;
+  }
+  std::filesystem::remove_all(c.dir);
+  std::filesystem::remove_all(r.dir);
+  return out;
+}
+
 }  // namespace
 
 TEST(Headroom, LoaderDerivesEtaPerLosslessPgWhenXoffIsAbsent) {
@@ -266,23 +294,8 @@ TEST(Compare, UnknownPolicyIsBadInput) {
 
 TEST(CoSimulation, DefaultScenarioOnTheRtlGivesTheSameSummary) {
   if (!mmusim::RtlEngine::available()) GTEST_SKIP() << "built without Verilator";
-  for (const char* policy : {"dt", "reverie", "dsh", "static", "sih", "abm"}) {
-    const std::string arg = std::string("--policy ") + policy;
-    RunResult c = run_mmusim(load_default(), arg), r = run_mmusim(load_default(), arg + " --impl rtl");
-    ASSERT_EQ(c.status, 0) << c.output;
-    ASSERT_EQ(r.status, 0) << r.output;
-    EXPECT_NE(r.output.find("0 mismatches"), std::string::npos) << r.output;
-    EXPECT_EQ(c.summary["impl"], "cpp");
-    EXPECT_EQ(r.summary["impl"], "rtl");
-    for (const char* k : {"wall_time_s", "impl"}) {
-      c.summary.erase(k);
-      r.summary.erase(k);
-    }
-    EXPECT_EQ(c.summary.dump(), r.summary.dump()) << policy;
-    EXPECT_EQ(slurp(c.dir + "/out/timeseries.csv"), slurp(r.dir + "/out/timeseries.csv")) << policy;
-    std::filesystem::remove_all(c.dir);
-    std::filesystem::remove_all(r.dir);
-  }
+  for (const char* policy : {"dt", "reverie", "dsh", "static", "sih", "abm"})
+    rtl_gives_cpp_summary(load_default(), std::string("--policy ") + policy, policy, {"timeseries.csv"});
 }
 
 // The pipelined unit (admission.pipeline 1: PIPE 1, Vmmu_cosim_pipe_<policy>, streamed,
@@ -292,28 +305,16 @@ TEST(CoSimulation, DefaultScenarioOnTheRtlGivesTheSameSummary) {
 TEST(CoSimulation, PipelinedUnitOnTheRtlGivesTheSameSummary) {
   if (!mmusim::RtlEngine::available()) GTEST_SKIP() << "built without Verilator";
   for (const char* policy : {"dt", "reverie", "dsh", "static", "sih", "abm"}) {
-    const std::string arg = std::string("--policy ") + policy + " --set admission.pipeline=1";
-    RunResult c = run_mmusim(load_default(), arg), r = run_mmusim(load_default(), arg + " --impl rtl");
-    ASSERT_EQ(c.status, 0) << c.output;
-    ASSERT_EQ(r.status, 0) << r.output;
-    EXPECT_NE(r.output.find("0 mismatches"), std::string::npos) << r.output;
-    for (const char* k : {"wall_time_s", "impl"}) {
-      c.summary.erase(k);
-      r.summary.erase(k);
-    }
-    EXPECT_EQ(c.summary.dump(), r.summary.dump()) << policy;
-    EXPECT_EQ(slurp(c.dir + "/out/timeseries.csv"), slurp(r.dir + "/out/timeseries.csv")) << policy;
-    EXPECT_EQ(slurp(c.dir + "/out/flows.csv"), slurp(r.dir + "/out/flows.csv")) << policy;
+    const json piped = rtl_gives_cpp_summary(load_default(), std::string("--policy ") + policy + " --set admission.pipeline=1",
+                                             policy, {"timeseries.csv", "flows.csv"});
     if (std::string(policy) == "dt") {
       RunResult one = run_mmusim(load_default(), "--policy dt");
       ASSERT_EQ(one.status, 0) << one.output;
       one.summary.erase("wall_time_s");
       one.summary.erase("impl");
-      EXPECT_NE(one.summary.dump(), c.summary.dump());
+      EXPECT_NE(one.summary.dump(), piped.dump());
       std::filesystem::remove_all(one.dir);
     }
-    std::filesystem::remove_all(c.dir);
-    std::filesystem::remove_all(r.dir);
   }
 }
 
@@ -327,22 +328,12 @@ TEST(CoSimulation, QueueOtherThanPgOnTheRtlGivesTheSameSummary) {
   sc["buffer"]["TC_TO_QUEUE_MAP"] = {{"MOVED", {{"0", "5"}, {"3", "6"}}}};
   for (auto& [ports, qos] : sc["buffer"]["PORT_QOS_MAP"].items()) qos["tc_to_queue_map"] = "MOVED";
   for (const char* policy : {"dt", "reverie", "abm"}) {
-    const std::string arg = std::string("--policy ") + policy;
-    RunResult c = run_mmusim(sc, arg), r = run_mmusim(sc, arg + " --impl rtl");
-    ASSERT_EQ(c.status, 0) << c.output;
-    ASSERT_EQ(r.status, 0) << r.output;
-    EXPECT_NE(r.output.find("0 mismatches"), std::string::npos) << r.output;
-    for (const char* k : {"wall_time_s", "impl"}) {
-      c.summary.erase(k);
-      r.summary.erase(k);
-    }
+    const json c = rtl_gives_cpp_summary(sc, std::string("--policy ") + policy, policy);
+    ASSERT_FALSE(c.is_null());
     // Queue 6's BUFFER_QUEUE profile is the lossy one: the lossless incast meets a dynamic
     // egress threshold there, so the run drops at egress rather than pausing.
-    EXPECT_GT(c.summary["drops"]["by_reason"]["egress_threshold"].get<uint64_t>(), 0u)
+    EXPECT_GT(c["drops"]["by_reason"]["egress_threshold"].get<uint64_t>(), 0u)
         << policy << ": the run should reach a threshold";
-    EXPECT_EQ(c.summary.dump(), r.summary.dump()) << policy;
-    std::filesystem::remove_all(c.dir);
-    std::filesystem::remove_all(r.dir);
   }
 }
 
@@ -358,19 +349,9 @@ TEST(CoSimulation, ReverieDividesOnTheSideOfItsQueueOnTheRtl) {
   sc["buffer"]["TC_TO_QUEUE_MAP"] = {{"MOVED", {{"1", "5"}}}};
   for (auto& [ports, qos] : sc["buffer"]["PORT_QOS_MAP"].items()) qos["tc_to_queue_map"] = "MOVED";
   for (const std::string pipe : {"", " --set admission.pipeline=1"}) {
-    const std::string arg = "--policy reverie" + pipe;
-    RunResult c = run_mmusim(sc, arg), r = run_mmusim(sc, arg + " --impl rtl");
-    ASSERT_EQ(c.status, 0) << c.output;
-    ASSERT_EQ(r.status, 0) << r.output;
-    EXPECT_NE(r.output.find("0 mismatches"), std::string::npos) << r.output;
-    for (const char* k : {"wall_time_s", "impl"}) {
-      c.summary.erase(k);
-      r.summary.erase(k);
-    }
-    EXPECT_GT(c.summary["drops"]["by_reason"]["egress_threshold"].get<uint64_t>(), 0u) << pipe;
-    EXPECT_EQ(c.summary.dump(), r.summary.dump()) << pipe;
-    std::filesystem::remove_all(c.dir);
-    std::filesystem::remove_all(r.dir);
+    const json c = rtl_gives_cpp_summary(sc, "--policy reverie" + pipe, "reverie" + pipe);
+    ASSERT_FALSE(c.is_null());
+    EXPECT_GT(c["drops"]["by_reason"]["egress_threshold"].get<uint64_t>(), 0u) << pipe;
   }
 }
 
@@ -382,18 +363,9 @@ TEST(CoSimulation, MultiSwitchNetworksOnTheRtlGiveTheSameSummary) {
   for (const char* file : {"incast_cascade.json", "dsh_collateral.json"}) {
     for (const std::string pipe : {"", "--set admission.pipeline=1"}) {
       const json s = mmusim::parse_json_file(std::string(MMUSIM_SOURCE_DIR) + "/scenarios/" + file);
-      RunResult c = run_mmusim(s, pipe), r = run_mmusim(s, pipe + " --impl rtl");
-      ASSERT_EQ(c.status, 0) << c.output;
-      ASSERT_EQ(r.status, 0) << r.output;
-      EXPECT_NE(r.output.find("0 mismatches"), std::string::npos) << r.output;
-      EXPECT_GT(c.summary["switches"].size(), 1u) << file;
-      for (const char* k : {"wall_time_s", "impl"}) {
-        c.summary.erase(k);
-        r.summary.erase(k);
-      }
-      EXPECT_EQ(c.summary.dump(), r.summary.dump()) << file << " " << pipe;
-      std::filesystem::remove_all(c.dir);
-      std::filesystem::remove_all(r.dir);
+      const json c = rtl_gives_cpp_summary(s, pipe, std::string(file) + " " + pipe);
+      ASSERT_FALSE(c.is_null());
+      EXPECT_GT(c["switches"].size(), 1u) << file;
     }
   }
 }
