@@ -69,8 +69,7 @@ uint32_t Calendar::add_component() {
 void Calendar::post_idle(uint64_t t_ps, Phase ph, uint32_t component, Fn fn, void* obj, uint64_t arg) {
   const uint64_t t_now = sc_core::sc_time_stamp().value();
   if (t_ps < t_now) fail("wake-up posted in the past");
-  insert({t_ps, uint64_t(ph) << 61 | uint64_t(component) << kSeqBits | reserve(), fn, obj, arg});
-  ++m_size;
+  put(t_ps, ph, component, fn, obj, arg);
   if (t_ps < m_armed) arm(t_ps, t_now);
 }
 

@@ -104,8 +104,7 @@ class Calendar {
     // Mostly posted while dispatching: the flag tested once.
     if (!s_dispatching) return post_idle(t_ps, ph, component, fn, obj, arg);
     if (t_ps < s_now) fail("wake-up posted in the past");
-    insert({t_ps, uint64_t(ph) << 61 | uint64_t(component) << kSeqBits | reserve(), fn, obj, arg});
-    ++m_size;
+    put(t_ps, ph, component, fn, obj, arg);
   }
   // Run entries ahead of the kernel up to (not including) t_ps; 0: never run ahead (and
   // stop running ahead at once, as after a failed output write).
@@ -161,6 +160,11 @@ class Calendar {
     } else {
       insert_overflow(e);
     }
+  }
+  // An entry keyed (phase, component, posting order), placed: post's and post_idle's.
+  void put(uint64_t t_ps, Phase ph, uint32_t component, Fn fn, void* obj, uint64_t arg) {
+    insert({t_ps, uint64_t(ph) << 61 | uint64_t(component) << kSeqBits | reserve(), fn, obj, arg});
+    ++m_size;
   }
   void insert_ready(const Entry& e);
   // post() between activations: checked against and arming the kernel's time.
