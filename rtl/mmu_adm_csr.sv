@@ -215,15 +215,16 @@ module mmu_adm_csr
                    (hit_eprof_mode && !(32'(w_eprof_mode_pool) < 32'(NPOOLS) && (w_eprof_mode_shift ^ 5'h10) >= 5'd1)) ||
                    (hit_qmap && !(32'(w_qmap_pg_profile) < 32'(NPROF) && 32'(w_qmap_queue_profile) < 32'(NPROF)));
 
-  // Quiesce fields: a write changes one when it differs from what the register reads.
+  // Quiesce fields: a write changes one when it differs from what the field holds (its
+  // own store, not the read mux: the write enables do not wait for the counters' reads).
   logic [31:0] rdata;
-  wire changes_quiesce = (hit_ctrl && (rdata[0 +: 3] != w_ctrl_policy)) ||
-                         (hit_congested_cells && (rdata[0 +: CW] != w_congested_cells_cells)) ||
-                         (hit_iprof_mode && (rdata[0 +: 4] != w_iprof_mode_pool)) ||
-                         (hit_iprof_reserved && (rdata[0 +: CW] != w_iprof_reserved_cells)) ||
-                         (hit_eprof_mode && (rdata[0 +: 4] != w_eprof_mode_pool)) ||
-                         (hit_eprof_reserved && (rdata[0 +: CW] != w_eprof_reserved_cells)) ||
-                         (hit_qmap && (rdata[0 +: 5] != w_qmap_pg_profile || rdata[8 +: 5] != w_qmap_queue_profile || rdata[16 +: 1] != w_qmap_lossless));
+  wire changes_quiesce = (hit_ctrl && (reg2hw_ctrl_policy_o != w_ctrl_policy)) ||
+                         (hit_congested_cells && (reg2hw_congested_cells_cells_o != w_congested_cells_cells)) ||
+                         (hit_iprof_mode && (reg2hw_iprof_mode_pool_o[idx_g040_s8*4 +: 4] != w_iprof_mode_pool)) ||
+                         (hit_iprof_reserved && (reg2hw_iprof_reserved_cells_o[idx_g040_s8*CW +: CW] != w_iprof_reserved_cells)) ||
+                         (hit_eprof_mode && (reg2hw_eprof_mode_pool_o[idx_g0c0_s4*4 +: 4] != w_eprof_mode_pool)) ||
+                         (hit_eprof_reserved && (reg2hw_eprof_reserved_cells_o[idx_g0c0_s4*CW +: CW] != w_eprof_reserved_cells)) ||
+                         (hit_qmap && (reg2hw_qmap_pg_profile_o[idx_g200*5 +: 5] != w_qmap_pg_profile || reg2hw_qmap_queue_profile_o[idx_g200*5 +: 5] != w_qmap_queue_profile || reg2hw_qmap_lossless_o[idx_g200*1 +: 1] != w_qmap_lossless));
   wire refused = (changes_quiesce && busy_i) || bad_value;
   wire wr_access = cfg_valid_i && cfg_write_i;
   wire do_write = wr_access && rw_hit && !refused;
@@ -369,7 +370,7 @@ module mmu_adm_csr
     end
   end
 
-  // Read data of the addressed register (also the quiesce comparison's old value).
+  // Read data of the addressed register.
   always_comb begin
     rdata = '0;
     if (hit_id) rdata[0 +: 32] = 32'h4d4d5541;

@@ -792,11 +792,13 @@ def gen_block(m):
         if legal:
             bad.append(f"(hit_{r.ident} && !({' && '.join(legal)}))")
     L.append("  wire bad_value = " + (" ||\n                   ".join(bad) if bad else "1'b0") + ";")
-    L += ["", "  // Quiesce fields: a write changes one when it differs from what the register reads."]
+    L += ["", "  // Quiesce fields: a write changes one when it differs from what the field holds (its",
+          "  // own store, not the read mux: the write enables do not wait for the counters' reads)."]
     L.append(f"  logic [{m.data_width - 1}:0] rdata;")
     chg = []
     for r in rw:
-        terms = [f"rdata[{f.lsb} +: {sv_w(f)}] != w_{f.ident}" for f in r.fields if f.quiesce]
+        terms = [f"reg2hw_{f.ident}_o" + (f"[idx_{gname[r.name]}*{sv_w(f)} +: {sv_w(f)}]" if r.is_array else "")
+                 + f" != w_{f.ident}" for f in r.fields if f.quiesce]
         if terms:
             chg.append(f"(hit_{r.ident} && ({' || '.join(terms)}))")
     L.append("  wire changes_quiesce = " + (" ||\n                         ".join(chg) if chg else "1'b0") + ";")
@@ -856,7 +858,7 @@ def gen_block(m):
         else:
             L.append(f"      if (hw2reg_{r.ident}_inc_i) cnt_{r.ident} <= cnt_{r.ident} + {w}'d1;")
     L += ["    end", "  end", "",
-          "  // Read data of the addressed register (also the quiesce comparison's old value).",
+          "  // Read data of the addressed register.",
           "  always_comb begin",
           "    rdata = '0;"]
     first = True

@@ -68,7 +68,10 @@ class GenRegs(unittest.TestCase):
         self.assertIn("wire hit_iprof_xoff = in_g040_s8 && a[2:0] == 3'd3;", sv)
         self.assertIn("32'(w_ctrl_ewma_k) <= 32'd30", sv)
         self.assertIn("(w_iprof_mode_shift ^ 5'h10) >= 5'd1", sv)
-        self.assertIn("(hit_congested_cells && (rdata[0 +: CW] != w_congested_cells_cells))", sv)
+        # The quiesce test reads each field's own store, not the read mux.
+        self.assertIn("(hit_congested_cells && (reg2hw_congested_cells_cells_o != w_congested_cells_cells))", sv)
+        self.assertIn("reg2hw_qmap_lossless_o[idx_g200*1 +: 1] != w_qmap_lossless", sv)
+        self.assertNotIn("rdata[0 +: CW] != w_", sv)
         self.assertIn("reg2hw_congested_cells_cells_o <= CW'(80);", sv)
         # A field marked wport: this cycle's accepted write, entry and value on their own.
         self.assertIn("output wire reg2hw_iprof_xoff_we_o,", sv)
