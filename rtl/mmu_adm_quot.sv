@@ -57,43 +57,38 @@ module mmu_adm_quot #(
   localparam bit RV = POLICIES[mmu_adm_pkg::POLICY_REVERIE];
   localparam int NMAX = RV ? 2 * NPORTS : NPORTS;
 
-  if (AB) begin : g_four
-    wire rev = RV && policy_i == mmu_adm_pkg::POLICY_REVERIE;
-    wire [4*PFW-1:0] pf = {b_epf_i, b_ipf_i, a_epf_i, a_ipf_i};
-    wire [4*3-1:0] idx = {b_eq_i, b_prio_i, a_eq_i, a_prio_i};
-    wire [4*CW-1:0] quot;
-    for (genvar j = 0; j < 4; j++) begin : g_quot
-      localparam bit EG = j % 2 == 1;
-      wire [PFW-1:0] k = pf[j*PFW +: PFW];
-      wire [4:0] shift = EG ? ep_shift_i[k*5 +: 5] : ip_shift_i[k*5 +: 5];
-      wire [CW-1:0] v = rev ? scale(room_i, shift) : th_i[(EG ? NPROF + 32'(k) : 32'(k))*CW +: CW];
-      // reverie's n_p has one entry per priority; abm's egress entries follow its ingress.
-      wire [3:0] e = {EG && !rev, idx[j*3 +: 3]};
+  // abm: four dividers, each slot's ingress (j even) and egress side; reverie alone: one
+  // per slot (j), on the side of its queue's lossless bit, its quotient on both sides.
+  localparam int ND = AB ? 4 : 2;
+  if (AB || RV) begin : g_on
+    wire rev = RV && (!AB || policy_i == mmu_adm_pkg::POLICY_REVERIE);
+    wire [ND*CW-1:0] quot;
+    for (genvar j = 0; j < ND; j++) begin : g_quot
+      localparam int SL = AB ? j / 2 : j;  // the slot: 0 a, 1 b
+      wire ll = SL == 0 ? a_ll_i : b_ll_i;
+      wire eg = AB ? j % 2 == 1 : !ll;
+      wire [PFW-1:0] k = eg ? (SL == 0 ? a_epf_i : b_epf_i) : (SL == 0 ? a_ipf_i : b_ipf_i);
+      wire [4:0] shift = eg ? ep_shift_i[k*5 +: 5] : ip_shift_i[k*5 +: 5];
+      wire [CW-1:0] v = rev ? scale(room_i, shift) : th_i[(eg ? NPROF + 32'(k) : 32'(k))*CW +: CW];
+      // reverie's n_p has one entry per priority (a lossy packet's: its egress queue's);
+      // abm's egress entries follow its ingress ones.
+      wire [2:0] p = eg ? (SL == 0 ? a_eq_i : b_eq_i) : (SL == 0 ? a_prio_i : b_prio_i);
+      wire [3:0] e = {eg && !rev, p};
       mmu_adm_recip_div #(.VW(CW), .NW(NW), .NMAX(NMAX)) u_div (
         .v_i(v), .n_i(np_i[e*NW +: NW]), .q_o(quot[j*CW +: CW]));
     end
-    if (PIPE != 0) begin : g_reg
-      always_ff @(posedge clk_i) {b_eg_o, b_in_o, a_eg_o, a_in_o} <= quot;
-    end else begin : g_comb
-      assign {b_eg_o, b_in_o, a_eg_o, a_in_o} = quot;
-    end
-  end else if (RV) begin : g_two
-    wire [2*CW-1:0] quot;
-    for (genvar j = 0; j < 2; j++) begin : g_quot
-      wire ll = j == 0 ? a_ll_i : b_ll_i;
-      wire [PFW-1:0] ipf = j == 0 ? a_ipf_i : b_ipf_i;
-      wire [PFW-1:0] epf = j == 0 ? a_epf_i : b_epf_i;
-      wire [4:0] shift = ll ? ip_shift_i[ipf*5 +: 5] : ep_shift_i[epf*5 +: 5];
-      wire [2:0] e = ll ? (j == 0 ? a_prio_i : b_prio_i) : (j == 0 ? a_eq_i : b_eq_i);
-      mmu_adm_recip_div #(.VW(CW), .NW(NW), .NMAX(NMAX)) u_div (
-        .v_i(scale(room_i, shift)), .n_i(np_i[e*NW +: NW]), .q_o(quot[j*CW +: CW]));
+    // Each slot's ingress and egress quotients.
+    wire [4*CW-1:0] out;
+    if (AB) begin : g_sides
+      assign out = quot;
+    end else begin : g_slots
+      assign out = {quot[CW +: CW], quot[CW +: CW], quot[0 +: CW], quot[0 +: CW]};
     end
     if (PIPE != 0) begin : g_reg
-      always_ff @(posedge clk_i) {b_in_o, a_in_o} <= quot;
+      always_ff @(posedge clk_i) {b_eg_o, b_in_o, a_eg_o, a_in_o} <= out;
     end else begin : g_comb
-      assign {b_in_o, a_in_o} = quot;
+      assign {b_eg_o, b_in_o, a_eg_o, a_in_o} = out;
     end
-    assign {b_eg_o, a_eg_o} = {b_in_o, a_in_o};
   end else begin : g_off
     assign {a_in_o, a_eg_o, b_in_o, b_eg_o} = '0;
   end
