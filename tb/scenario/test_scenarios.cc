@@ -307,6 +307,7 @@ TEST(CoSimulation, PipelinedUnitOnTheRtlGivesTheSameSummary) {
   for (const char* policy : {"dt", "reverie", "dsh", "static", "sih", "abm"}) {
     const json piped = rtl_gives_cpp_summary(load_default(), std::string("--policy ") + policy + " --set admission.pipeline=1",
                                              policy, {"timeseries.csv", "flows.csv"});
+    ASSERT_FALSE(piped.is_null()) << policy;
     if (std::string(policy) == "dt") {
       RunResult one = run_mmusim(load_default(), "--policy dt");
       ASSERT_EQ(one.status, 0) << one.output;
