@@ -63,7 +63,9 @@ module mmu_adm_derive
   /* verilator lint_off UNUSEDSIGNAL */
   wire we = ip_pool_we_i || ip_xoff_we_i || qmap_we_i;
   /* verilator lint_on UNUSEDSIGNAL */
+  /* verilator lint_off UNUSEDSIGNAL */ // no derived register without reverie, dsh and sih
   logic load;  // the registers' enable
+  /* verilator lint_on UNUSEDSIGNAL */
   if (PIPE != 0) begin : g_load_late
     always_ff @(posedge clk_i or negedge rst_ni) begin
       if (!rst_ni) load <= 1'b0;

@@ -45,6 +45,11 @@ module mmu_adm_op
   // The operation: at most one of is_req_i, is_rel_i.
   input  wire                 is_req_i,
   input  wire                 is_rel_i,
+  // PIPE 3: a request's tests, registered by the test stage, and a release's counts less
+  // the view's (the same-cycle request's charge): mmu_adm_pol_if.svh. Else 0.
+  input  wire                 t_on_i,
+  input  wire [4:0]           t_i,
+  input  wire [3*CW-1:0]      t_d_i,
   input  wire [PW-1:0]        in_port_i,
   // The configuration the operation's queues name (looked up by mmu_admission): the
   // profiles of its ingress queue (PG) and egress queue, their pools and reserved cells,
@@ -245,7 +250,9 @@ module mmu_adm_op
       assert (!(pfc_o == mmu_adm_pkg::PFC_XOFF && !is_req_i)) else $error("XOFF outside an admission");
       // Pause only above threshold: every policy's threshold sits above the queue's reserved
       // cells, so an XOFF needs a lossless, unpaused queue pushed past its reserve.
-      assert (!(pfc_o == mmu_adm_pkg::PFC_XOFF) || (ll_i && !v_paused_i && 64'(v_ing_i) + 64'(cells_i) > 64'(ires_i)))
+      // (PIPE 3 tests a view that may hold a release of the cycle before: not v_ing_i.)
+      assert (!(pfc_o == mmu_adm_pkg::PFC_XOFF) ||
+              (ll_i && !v_paused_i && (t_on_i || 64'(v_ing_i) + 64'(cells_i) > 64'(ires_i))))
         else $error("XOFF for a queue that is paused, lossy or within its reserved cells");
       assert (!(pfc_o == mmu_adm_pkg::PFC_XON) || (is_rel_i && v_paused_i))
         else $error("XON for a queue that is not paused");

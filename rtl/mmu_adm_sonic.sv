@@ -37,23 +37,35 @@ module mmu_adm_sonic #(`MMU_POL_PARAMS) (
   // Charges and refunds of the pools, which count modulo 2^CW.
   wire [CW-1:0] grow = CW'(grow_of(q_ing, n, ires_i));
   wire [CW-1:0] egrow = CW'(grow_of(q_egr, n, eres_i));
-  wire over_in = over(v_ing_i, cells_i, ires_i, ith_i, ipool_size, ipool_used);
-  wire over_eg = over(v_egr_i, cells_i, eres_i, eth_i, epool_size, epool_used);
+  // The request's tests: here, or (PIPE 3) registered by the test stage on its view.
   wire [KW+1:0] hdrm_room = (KW+2)'(hdrm_cap_i) + (KW+2)'(rf_hdrm_used_i) - (KW+2)'(v_hdrm_used_i) - (KW+2)'(n);
-  wire hdrm_full = hdrm_room[KW+1];  // hdrm_used - rf + n > capacity
+  wire over_in = t_on_i ? t_i[0] : over(v_ing_i, cells_i, ires_i, ith_i, ipool_size, ipool_used);
+  wire over_eg = t_on_i ? t_i[1] : over(v_egr_i, cells_i, eres_i, eth_i, epool_size, epool_used);
+  wire hdrm_over = t_on_i ? t_i[2] : q_hdrm + n > SW'(ip_xoff_i);  // the PG's headroom
+  wire hdrm_full = t_on_i ? t_i[3] : hdrm_room[KW+1];  // hdrm_used - rf + n > capacity
   // A release: headroom drains first (§2.2.1), then the ingress share; it underflows
-  // unless n <= ing + hdrm and n <= egr.
-  wire rel_under = n > q_in || n > q_egr;
-  wire h_left = n < q_hdrm;  // headroom cells left after the release
-  wire [CW-1:0] shrink = CW'(shrink_of(q_ing, q_hdrm, n, ires_i));
-  wire [CW-1:0] eshrink = CW'(shrink_of(q_egr, '0, n, eres_i));
+  // unless n <= ing + hdrm and n <= egr. PIPE 3: its counts are the view's plus the
+  // same-cycle request's charge (t_d_i), an operand of each sum rather than an adder in
+  // front.
+  wire [SW-1:0] di = SW'(t_d_i[0 +: CW]), dh = SW'(t_d_i[CW +: CW]), de = SW'(t_d_i[2*CW +: CW]);
+  wire [SW-1:0] dsum = di + dh;
+  wire rel_under = sum_gt(n, '0, '0, q_ing, q_hdrm, dsum) || sum_gt(n, '0, '0, q_egr, de, '0);
+  wire h_left = sum_gt(q_hdrm, dh, '0, n, '0, '0);  // headroom cells left after the release
+  // shrink_of(ing + di, hdrm + dh, n, ires) and shrink_of(egr + de, 0, n, eres), each
+  // compare one sum.
+  wire s_zero = !sum_gt(n, '0, '0, q_hdrm, dh, '0) || !sum_gt(q_ing, di, '0, SW'(ires_i), '0, '0);
+  wire s_all = !sum_gt(n, SW'(ires_i), '0, q_ing, q_hdrm, dsum);
+  wire [CW-1:0] shrink = s_zero ? '0 : s_all ? CW'(n - q_hdrm - dh) : CW'(q_ing + di - SW'(ires_i));
+  wire e_zero = n == '0 || !sum_gt(q_egr, de, '0, SW'(eres_i), '0, '0);
+  wire e_all = !sum_gt(n, SW'(eres_i), '0, q_egr, de, '0);
+  wire [CW-1:0] eshrink = e_zero ? '0 : e_all ? CW'(n) : CW'(q_egr + de - SW'(eres_i));
 
   logic over_buf, to_h;
   logic paused_book;  // the pause bit before the XON test
   logic [1:0] pfc_book;
   logic [CW-1:0] rf_h, rf_t;  // this release's refund of the headroom pool and the total
   wire [NPOOLS*CW-1:0] pool_next;
-  assign over_buf = sum_gt(SW'(v_total_i), n, '0, SW'(cfg_buffer_i), SW'(rf_total_i), '0);
+  assign over_buf = t_on_i ? t_i[4] : sum_gt(SW'(v_total_i), n, '0, SW'(cfg_buffer_i), SW'(rf_total_i), '0);
 
   // Bookkeeping: charge or refund every counter; XOFF.
   always_comb begin
@@ -87,7 +99,7 @@ module mmu_adm_sonic #(`MMU_POL_PARAMS) (
           to_h = 1'b1;
         end
       end
-      if (ll_i && to_h && (q_hdrm + n > SW'(ip_xoff_i) || hdrm_full)) begin
+      if (ll_i && to_h && (hdrm_over || hdrm_full)) begin
         reason = mmu_adm_pkg::REASON_HEADROOM;
       end else if (!ll_i && over_in) begin
         reason = mmu_adm_pkg::REASON_INGRESS;
@@ -106,12 +118,12 @@ module mmu_adm_sonic #(`MMU_POL_PARAMS) (
       if (rel_under) begin
         underflow = 1'b1;
       end else begin
-        n_hdrm = h_left ? CW'(q_hdrm - n) : '0;
-        n_ing = h_left ? CW'(q_ing) : CW'(q_in - n);
-        n_egr = CW'(q_egr - n);
+        n_hdrm = h_left ? CW'(q_hdrm + dh - n) : '0;
+        n_ing = h_left ? CW'(q_ing + di) : CW'(q_in + dsum - n);
+        n_egr = CW'(q_egr + de - n);
         rf_pool_used[ipool_i*CW +: CW] = shrink;
         rf_pool_used[epool_i*CW +: CW] = rf_pool_used[epool_i*CW +: CW] + eshrink;
-        rf_h = CW'(h_left ? n : q_hdrm);
+        rf_h = CW'(h_left ? n : q_hdrm + dh);
         rf_t = CW'(n);
       end
     end
@@ -119,7 +131,7 @@ module mmu_adm_sonic #(`MMU_POL_PARAMS) (
   assign rf_hdrm_used = rf_h;
   assign rf_total = rf_t;
 
-  // The same refund of each pool as terms (mmu_adm_pol_if.svh): shrink_of's cases as
+  // The same refund of each pool as terms (mmu_adm_pol_if.svh; PIPE 0 and 1, t_d_i 0): shrink_of's cases as
   // operands selected by its compares, n - hdrm or ing - res of the ingress queue and n or
   // egr - eres of the egress queue, so that the request adds them into its tests and updates
   // as they come rather than their sum.
@@ -160,9 +172,11 @@ module mmu_adm_sonic #(`MMU_POL_PARAMS) (
   // s + xon_offset <= th iff xon_offset <= th and ing + hdrm + xon_offset <= th + n + res.
   // (A block of its own: it reads the first block's results.)
   wire xon_test = is_rel_i && v_paused_i && !rel_under && !h_left;
-  wire xon_hit = q_in == n ||
-                 (ip_xon_i != '0 && sum_gt(n, SW'(ires_i), SW'(ip_xon_i), q_ing, q_hdrm, '0)) ||
-                 (ip_xon_offset_i <= ith_i && !sum_gt(q_ing, q_hdrm, SW'(ip_xon_offset_i), SW'(ith_i), n, SW'(ires_i)));
+  wire [SW+2:0] xo_d = (SW+3)'(ith_i) + (SW+3)'(n) + (SW+3)'(ires_i) - (SW+3)'(q_ing) - (SW+3)'(q_hdrm)
+                      - (SW+3)'(dsum) - (SW+3)'(ip_xon_offset_i);
+  wire xon_hit = (SW+1)'(q_in) + (SW+1)'(dsum) == (SW+1)'(n) ||
+                 (ip_xon_i != '0 && sum_gt(n, SW'(ires_i), SW'(ip_xon_i), q_ing, q_hdrm, dsum)) ||
+                 (ip_xon_offset_i <= ith_i && !xo_d[SW+2]);
   always_comb begin
     n_paused = paused_book;
     pfc = pfc_book;

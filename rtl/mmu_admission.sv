@@ -37,7 +37,10 @@ module mmu_admission
   // 1: a two-stage request path (read, then decide and write, with the entries the
   // decide stage writes forwarded into the read stage's view): responses two cycles after
   // acceptance, the same verdicts and states as 0 a cycle later; 0: read, decide and write
-  // in the cycle of acceptance (response latency 1).
+  // in the cycle of acceptance (response latency 1); 3: look-up, memory, test and decide
+  // stages (response latency 4), the request's tests registered by the test stage for
+  // each outcome of the request before it, the decide stage selecting ("PIPE 3" below;
+  // dual issue, dt, static and sih only).
   parameter int PIPE = 0,
   // Read lanes of the debug/state port: a simulation's lockstep reads every word an
   // operation touches in the same evaluation (hw-model/cosim/rtl_unit.h). 0: no port (one
@@ -111,7 +114,9 @@ module mmu_admission
   `MMU_PARAM_CHECK(CELLW < 1 || CELLW > 16, "CELLW must be 1..16")
   `MMU_PARAM_CHECK(POLICIES == 6'b000000, "POLICIES must name at least one policy")
   `MMU_PARAM_CHECK(DUAL_ISSUE < 0 || DUAL_ISSUE > 1, "DUAL_ISSUE must be 0 or 1")
-  `MMU_PARAM_CHECK(PIPE < 0 || PIPE > 1, "PIPE must be 0 or 1")
+  `MMU_PARAM_CHECK(PIPE != 0 && PIPE != 1 && PIPE != 3, "PIPE must be 0, 1 or 3")
+  `MMU_PARAM_CHECK(PIPE == 3 && DUAL_ISSUE != 1, "PIPE 3 needs DUAL_ISSUE 1")
+  `MMU_PARAM_CHECK(PIPE == 3 && (POLICIES & 6'b100110) != 0, "PIPE 3 has dt, static and sih only (POLICIES)")
   `MMU_PARAM_CHECK(DBG_LANES < 0 || DBG_LANES > 32, "DBG_LANES must be 0..32")
 
   localparam int PLW = NPOOLS > 1 ? $clog2(NPOOLS) : 1; // pool index bits
@@ -175,6 +180,19 @@ module mmu_admission
   logic [CW-1:0]        hdrm_used;
   logic [CW-1:0]        total_used;
   logic [8*(QW+1)-1:0]  ncong;        // reverie n_p: congested queues per priority
+  // PIPE 3: the release's refund of the pools, headroom pool and total, registered and
+  // taken off a cycle later (so that a request's charge does not wait for the release's
+  // compares; zero otherwise). pool_now, hdrm_now and total_now are the counters as every
+  // operation decided so far leaves them: what the calculator, the statistics, the
+  // quiesce rule and the debug port read.
+  logic [NPOOLS*CW-1:0] rfq_pool;
+  logic [CW-1:0]        rfq_h, rfq_t;
+  wire [NPOOLS*CW-1:0]  pool_now;
+  wire [CW-1:0]         hdrm_now = hdrm_used - rfq_h;
+  wire [CW-1:0]         total_now = total_used - rfq_t;
+  for (genvar p = 0; p < NPOOLS; p++) begin : g_pool_now
+    assign pool_now[p*CW +: CW] = pool_used[p*CW +: CW] - rfq_pool[p*CW +: CW];
+  end
 
   // ---------------------------------------------------------------------------------
   // Operations: slot a is the release, slot b the request; the request sees the state the
@@ -222,17 +240,44 @@ module mmu_admission
   logic [2:0]       a_prio, a_queue, b_prio, b_queue;
   logic [CELLW-1:0] a_cells, b_cells;
   logic [31:0]      d_now;  // the cycle count the operations were taken with (abm's interval)
+  // PIPE 3: the operations of the look-up stage (l_*, taken the cycle before) and of the
+  // memory stage (m_*), the test stage's being the decide stage's inputs (s_*); PIPE 1:
+  // stage 1's as offered.
+  localparam bit P3 = PIPE == 3;
+  localparam int OPW = 2*QW + 2*PW + 6 + CELLW;  // an operation's fields
+  /* verilator lint_off UNUSEDSIGNAL */ // PIPE 0 reads none, PIPE 1 the memory stage's (stage 1's)
+  logic           l_a_valid, l_b_valid, m_a_valid, m_b_valid;
+  logic [OPW-1:0] l_a_op, l_b_op, m_a_op, m_b_op;
+  /* verilator lint_on UNUSEDSIGNAL */
+  wire [OPW-1:0]  i_a_op = {i_a_ii, i_a_ei, rel_in_port_i, rel_out_port_i, rel_prio_i, rel_queue_i, rel_cells_i};
+  wire [OPW-1:0]  i_b_op = {i_b_ii, i_b_ei, req_in_port_i, req_out_port_i, req_prio_i, req_queue_i, req_cells_i};
+  /* verilator lint_off UNUSEDSIGNAL */ // the fields the stages read (PIPE 3 only)
+  wire [QW-1:0]   l_a_ii = l_a_op[OPW-1 -: QW], l_b_ii = l_b_op[OPW-1 -: QW];
+  wire [QW-1:0]   l_a_ei = l_a_op[OPW-QW-1 -: QW], l_b_ei = l_b_op[OPW-QW-1 -: QW];
+  wire [PW-1:0]   l_a_in = l_a_op[OPW-2*QW-1 -: PW], l_b_in = l_b_op[OPW-2*QW-1 -: PW];
+  wire [QW-1:0]   m_a_ii = m_a_op[OPW-1 -: QW], m_b_ii = m_b_op[OPW-1 -: QW];
+  wire [QW-1:0]   m_a_ei = m_a_op[OPW-QW-1 -: QW], m_b_ei = m_b_op[OPW-QW-1 -: QW];
+  wire [CELLW-1:0] m_b_cells = m_b_op[CELLW-1:0];
+  /* verilator lint_on UNUSEDSIGNAL */
+  if (P3) begin : g_front
+    always_ff @(posedge clk_i or negedge rst_ni) begin
+      if (!rst_ni) {l_a_valid, l_b_valid, m_a_valid, m_b_valid} <= '0;
+      else {l_a_valid, l_b_valid, m_a_valid, m_b_valid} <= {i_a_valid, i_b_valid, l_a_valid, l_b_valid};
+    end
+    always_ff @(posedge clk_i) {l_a_op, l_b_op, m_a_op, m_b_op} <= {i_a_op, i_b_op, l_a_op, l_b_op};
+  end else begin : g_no_front
+    assign {l_a_valid, l_b_valid, m_a_valid, m_b_valid} = {i_a_valid, i_b_valid, i_a_valid, i_b_valid};
+    assign {l_a_op, l_b_op, m_a_op, m_b_op} = {i_a_op, i_b_op, i_a_op, i_b_op};
+  end
   if (PIPE != 0) begin : g_pipe_op
     always_ff @(posedge clk_i or negedge rst_ni) begin
       if (!rst_ni) {a_valid, b_valid} <= '0;
-      else {a_valid, b_valid} <= {i_a_valid, i_b_valid};
+      else {a_valid, b_valid} <= {m_a_valid, m_b_valid};
     end
     always_ff @(posedge clk_i) begin
-      {a_ii, a_ei, a_in, a_out, a_prio, a_queue, a_cells} <=
-          {i_a_ii, i_a_ei, rel_in_port_i, rel_out_port_i, rel_prio_i, rel_queue_i, rel_cells_i};
-      {b_ii, b_ei, b_in, b_out, b_prio, b_queue, b_cells} <=
-          {i_b_ii, i_b_ei, req_in_port_i, req_out_port_i, req_prio_i, req_queue_i, req_cells_i};
-      d_now <= now_i;
+      {a_ii, a_ei, a_in, a_out, a_prio, a_queue, a_cells} <= m_a_op;
+      {b_ii, b_ei, b_in, b_out, b_prio, b_queue, b_cells} <= m_b_op;
+      d_now <= now_i;  // abm's: PIPE 1 only
     end
   end else begin : g_comb_op
     assign {a_valid, b_valid} = {i_a_valid, i_b_valid};
@@ -256,14 +301,16 @@ module mmu_admission
   logic [AW-1:0] va_avg_in, va_avg_eg, vb_avg_in, vb_avg_eg;
   logic          va_paused, vb_paused, va_port_paused, vb_port_paused;
   /* verilator lint_on UNUSEDSIGNAL */
-  // The read indices: stage 1's operations (PIPE 1) or stage 2's (PIPE 0).
+  // The read indices: the memory stage's operations (PIPE 3: the look-up stage's registers),
+  // stage 1's (PIPE 1) or stage 2's (PIPE 0).
   wire          r_a_first = DUAL_ISSUE != 0 || (PIPE != 0 ? rel_valid_i : a_valid);
-  wire [QW-1:0] r_a_ii = PIPE != 0 ? (r_a_first ? i_a_ii : i_b_ii) : (r_a_first ? a_ii : b_ii);
-  wire [QW-1:0] r_a_ei = PIPE != 0 ? (r_a_first ? i_a_ei : i_b_ei) : (r_a_first ? a_ei : b_ei);
-  wire [PW-1:0] r_a_port = PIPE != 0 ? (r_a_first ? rel_in_port_i : req_in_port_i) : (r_a_first ? a_in : b_in);
-  wire [QW-1:0] r_b_ii = PIPE != 0 ? i_b_ii : b_ii;
-  wire [QW-1:0] r_b_ei = PIPE != 0 ? i_b_ei : b_ei;
-  wire [PW-1:0] r_b_port = PIPE != 0 ? req_in_port_i : b_in;
+  wire [QW-1:0] r_a_ii = P3 ? l_a_ii : PIPE != 0 ? (r_a_first ? i_a_ii : i_b_ii) : (r_a_first ? a_ii : b_ii);
+  wire [QW-1:0] r_a_ei = P3 ? l_a_ei : PIPE != 0 ? (r_a_first ? i_a_ei : i_b_ei) : (r_a_first ? a_ei : b_ei);
+  wire [PW-1:0] r_a_port = P3 ? l_a_in : PIPE != 0 ? (r_a_first ? rel_in_port_i : req_in_port_i) :
+                           (r_a_first ? a_in : b_in);
+  wire [QW-1:0] r_b_ii = P3 ? l_b_ii : PIPE != 0 ? i_b_ii : b_ii;
+  wire [QW-1:0] r_b_ei = P3 ? l_b_ei : PIPE != 0 ? i_b_ei : b_ei;
+  wire [PW-1:0] r_b_port = P3 ? l_b_in : PIPE != 0 ? req_in_port_i : b_in;
   // Each slot's profiles in the stored queue map: the look-up's with PIPE 0, and what abm's
   // quotients read under both PIPE values (with PIPE 1 not the look-up's, whose write
   // substitution is selected by the register block's accepted write, late in the cycle: an
@@ -367,7 +414,7 @@ module mmu_admission
     .NPORTS(NPORTS), .NPRIO(NPRIO), .CW(CW), .NPOOLS(NPOOLS), .NPROF(NPROF), .POLICIES(POLICIES), .REG_OUT(PIPE != 0)
   ) u_thresh (
     .clk_i, .rst_ni, .period_i(cfg_thresh_period), .restart_i(cfg_valid_i && cfg_write_i),
-    .pool_used_i(pool_used), .ncong_i(ncong), .abm_np_i(abm_np_live), .rev_pool_i(rev_pool), .rev_pool_nx_i(rev_pool_nx),
+    .pool_used_i(pool_now), .ncong_i(ncong), .abm_np_i(abm_np_live), .rev_pool_i(rev_pool), .rev_pool_nx_i(rev_pool_nx),
     .cfg_i({cfg_policy, cfg_pool_size, ip_static, ip_shift, ip_dynamic, ip_pool, ep_static, ep_shift, ep_dynamic, ep_pool}),
     .ith_o(th_ing), .eth_o(th_egr), .room_o(room), .np_o(np_reg), .th_nx_o(th_nx), .room_nx_o(room_nx),
     .np_nx_o(np_nx)
@@ -380,8 +427,12 @@ module mmu_admission
   logic                 a_underflow;
   logic [CW-1:0]        a_ing, a_hdrm, a_egr, b_ing, b_hdrm, b_egr;
   logic                 a_paused, b_paused;
-  logic [NPOOLS*CW-1:0] a_pool_used, b_pool_used;
-  logic [CW-1:0]        a_hdrm_used, a_total, b_hdrm_used, b_total;
+  /* verilator lint_off UNUSEDSIGNAL */ // the release's: PIPE 3 takes its refund (a_rf_*) instead
+  logic [NPOOLS*CW-1:0] a_pool_used;
+  logic [CW-1:0]        a_hdrm_used, a_total;
+  /* verilator lint_on UNUSEDSIGNAL */
+  logic [NPOOLS*CW-1:0] b_pool_used;
+  logic [CW-1:0]        b_hdrm_used, b_total;
   // Policy state, unread when its policy is left out (POLICIES).
   /* verilator lint_off UNUSEDSIGNAL */
   logic [AW-1:0]        a_avg_in, a_avg_eg, b_avg_in, b_avg_eg;
@@ -417,6 +468,18 @@ module mmu_admission
     .tab_ep_dynamic_i(ep_dynamic), .tab_ep_shift_i(ep_shift), .tab_ep_static_i(ep_static), \
     .rev_pool_i(rev_pool), .tab_dsh_nq_i(dsh_nq), .tab_dsh_ins_i(dsh_ins), .sih_hdrm_i(sih_hdrm), \
     .tab_ith_i(th_ing), .tab_eth_i(th_egr)
+  // PIPE 3's release: its XON fields and threshold as the test stage registered them (the
+  // threshold one cycle old, as the request's tests read it).
+  `define MMU_OP_CFG_REL \
+    .clk_i, .rst_ni, .policy_i(cfg_policy), \
+    .cfg_ewma_rule_i(cfg_ewma_rule), .cfg_ewma_clamp_i(cfg_ewma_clamp), .cfg_ewma_k_i(cfg_ewma_k), \
+    .cfg_buffer_i(cfg_buffer), .cfg_hdrm_pool_i(cfg_hdrm_pool), .cfg_congested_i(cfg_congested), \
+    .cfg_dsh_port_xon_off_i(cfg_dsh_port_xon_off), .cfg_pool_size_i(cfg_pool_size), \
+    .tab_ip_dynamic_i(ip_dynamic), .tab_ip_shift_i(ip_shift), .tab_ip_static_i(ip_static), \
+    .tab_ip_xoff_i(ip_xoff), .tab_ip_xon_i({NPROF{a_xon_q}}), .tab_ip_xon_offset_i({NPROF{a_xoff_q}}), \
+    .tab_ep_dynamic_i(ep_dynamic), .tab_ep_shift_i(ep_shift), .tab_ep_static_i(ep_static), \
+    .rev_pool_i(rev_pool), .tab_dsh_nq_i(dsh_nq), .tab_dsh_ins_i(dsh_ins), .sih_hdrm_i(sih_hdrm), \
+    .tab_ith_i({NPROF{a_ith_q}}), .tab_eth_i(th_egr)
 
   // A datapath's next state and PFC events, by name: the release's (rl_*), the request's
   // (rq_*) and each slot's (a_*, b_*).
@@ -438,30 +501,91 @@ module mmu_admission
   logic                 rl_paused, rl_port_paused, rq_paused, rq_port_paused;
   /* verilator lint_on UNUSEDSIGNAL */
 
+  // PIPE 3's test stage (below): the request's five tests for each outcome of the request
+  // before it, selected in the decide stage by that request's verdict (t_sel); whether the
+  // release names the request's queues; the release's XON fields and threshold.
+  /* verilator lint_off UNUSEDSIGNAL */ // PIPE 3 only
+  logic [4:0]    t_sel;
+  logic          rs_iq, rs_eq;
+  logic [CW-1:0] a_xon_q, a_xoff_q, a_ith_q;
+  logic [CW-1:0] m_vb_ing, m_vb_hdrm, m_vb_egr;  // the test stage's request's view
+  /* verilator lint_on UNUSEDSIGNAL */
+  // rfq_pool as the request's refund terms (PIPE 3).
+  wire [NPOOLS*RFP*CW-1:0] rfq_terms;
+  for (genvar p = 0; p < NPOOLS; p++) begin : g_rfq
+    assign rfq_terms[p*RFP*CW +: RFP*CW] = {{(RFP-1)*CW{1'b0}}, rfq_pool[p*CW +: CW]};
+  end
+
   // Release datapath (slot a) on the registers. A release has no verdict, a request no
-  // underflow.
+  // underflow. PIPE 3: after the same-cycle request, once for each of its outcomes (its
+  // charge of the release's queues an operand of the release's sums: t_d_i), the request's
+  // verdict selecting; its XON threshold and fields registered by the test stage.
+  wire [3*CW-1:0] no_d = '0;
   /* verilator lint_off PINCONNECTEMPTY */
-  mmu_adm_op #(
-    .NPORTS(NPORTS), .NPRIO(NPRIO), .CW(CW), .NPOOLS(NPOOLS), .NPROF(NPROF), .EWMA_FRAC(EWMA_FRAC), .CELLW(CELLW),
-    .POLICIES(POLICIES), .REFUND(1'b0)
-  ) u_rel (
-    `MMU_OP_CFG,
-    .is_req_i(1'b0), .is_rel_i(a_valid), .in_port_i(a_in), .cells_i(a_cells),
-    .ipf_i(a_ipf), .epf_i(a_epf), .ll_i(a_ll), .ipool_i(a_ipool), .epool_i(a_epool), .ires_i(a_ires), .eres_i(a_eres),
-    .v_ing_i(va_ing), .v_hdrm_i(va_hdrm), .v_paused_i(va_paused),
-    .v_avg_in_i(va_avg_in), .v_egr_i(va_egr), .v_avg_eg_i(va_avg_eg),
-    .pre_avg_in_i(va_avg_in), .pre_avg_eg_i(va_avg_eg), .pre_step_in_i(no_step), .pre_step_eg_i(no_step),
-    .pre_ing_i(va_ing), .pre_hdrm_i(va_hdrm), .pre_egr_i(va_egr), .pre_cells_i(a_cells),
-    .v_pool_used_i(pool_used), .v_hdrm_used_i(hdrm_used), .v_total_i(total_used),
-    .v_ncong_i(ncong[a_np*(QW+1) +: (QW+1)]), .v_port_paused_i(va_port_paused),
-    .v_port_shared_i(va_port_shared), .v_port_ins_i(va_port_ins),
-    .rf_pool_used_i(no_rf_pool), .rf_hdrm_used_i(no_rf), .rf_total_i(no_rf),
-    .rfp_pool_used_i(no_rfp), .rfm_pool_used_i(no_rfm),
-    .quot_in_i(a_quot_in), .quot_eg_i(a_quot_eg), .abm_ratio_in_i(a_abm_ratio_in), .abm_ratio_eg_i(a_abm_ratio_eg),
-    .verdict_o(), .reason_o(), .underflow_o(a_underflow), `MMU_OP_NEXT_OUT(rl),
-    .rf_pool_used_o(a_rf_pool_used), .rf_hdrm_used_o(a_rf_hdrm_used), .rf_total_o(a_rf_total),
-    .rfp_pool_used_o(a_rfp_pool_used), .rfm_pool_used_o(a_rfm_pool_used)
-  );
+  if (P3) begin : g_rel3
+    localparam int RLW = 4 + 7*CW + 2 + 2*AW + NPOOLS*CW + (QW+1) + 1 + NPOOLS*CW + 2*CW;  // ro_bus's fields
+    logic [3*RLW-1:0] ro_bus;
+    for (genvar o = 0; o < 3; o++) begin : g_out
+      // (o: the request's verdict, mmu_adm_pkg::VERDICT_*; 2 also no request.)
+      logic [1:0]           x_pfc, x_port_pfc;
+      logic [CW-1:0]        x_ing, x_hdrm, x_egr, x_hdrm_used, x_total, x_port_shared, x_port_ins;
+      logic [AW-1:0]        x_avg_in, x_avg_eg;
+      logic [NPOOLS*CW-1:0] x_pool_used, x_rf_pool_used;
+      logic [QW:0]          x_ncong;
+      logic                 x_paused, x_port_paused, x_underflow;
+      logic [CW-1:0]        x_rf_hdrm_used, x_rf_total;
+      wire [CW-1:0] d_i = rs_iq && o == 0 ? CW'(b_cells) : '0;
+      wire [CW-1:0] d_h = rs_iq && o == 1 ? CW'(b_cells) : '0;
+      wire [CW-1:0] d_e = rs_eq && o != 2 ? CW'(b_cells) : '0;
+      mmu_adm_op #(
+        .NPORTS(NPORTS), .NPRIO(NPRIO), .CW(CW), .NPOOLS(NPOOLS), .NPROF(NPROF), .EWMA_FRAC(EWMA_FRAC), .CELLW(CELLW),
+        .POLICIES(POLICIES), .REFUND(1'b0)
+      ) u_rel (
+        `MMU_OP_CFG_REL,
+        .is_req_i(1'b0), .is_rel_i(a_valid), .t_on_i(1'b0), .t_i(5'b0), .t_d_i({d_e, d_h, d_i}), .in_port_i(a_in), .cells_i(a_cells),
+        .ipf_i(a_ipf), .epf_i(a_epf), .ll_i(a_ll), .ipool_i(a_ipool), .epool_i(a_epool), .ires_i(a_ires), .eres_i(a_eres),
+        .v_ing_i(va_ing), .v_hdrm_i(va_hdrm), .v_paused_i(rs_iq ? rq_paused : va_paused),
+        .v_avg_in_i(va_avg_in), .v_egr_i(va_egr), .v_avg_eg_i(va_avg_eg),
+        .pre_avg_in_i(va_avg_in), .pre_avg_eg_i(va_avg_eg), .pre_step_in_i(no_step), .pre_step_eg_i(no_step),
+        .pre_ing_i(va_ing), .pre_hdrm_i(va_hdrm), .pre_egr_i(va_egr), .pre_cells_i(a_cells),
+        .v_pool_used_i(pool_used), .v_hdrm_used_i(hdrm_used), .v_total_i(total_used),
+        .v_ncong_i(ncong[a_np*(QW+1) +: (QW+1)]), .v_port_paused_i(va_port_paused),
+        .v_port_shared_i(va_port_shared), .v_port_ins_i(va_port_ins),
+        .rf_pool_used_i(no_rf_pool), .rf_hdrm_used_i(no_rf), .rf_total_i(no_rf),
+        .rfp_pool_used_i(no_rfp), .rfm_pool_used_i(no_rfm),
+        .quot_in_i(a_quot_in), .quot_eg_i(a_quot_eg), .abm_ratio_in_i(a_abm_ratio_in), .abm_ratio_eg_i(a_abm_ratio_eg),
+        .verdict_o(), .reason_o(), .underflow_o(x_underflow), `MMU_OP_NEXT_OUT(x),
+        .rf_pool_used_o(x_rf_pool_used), .rf_hdrm_used_o(x_rf_hdrm_used), .rf_total_o(x_rf_total),
+        .rfp_pool_used_o(), .rfm_pool_used_o()
+      );
+      assign ro_bus[o*RLW +: RLW] = {`MMU_OP_NEXT(x), x_underflow, x_rf_pool_used, x_rf_hdrm_used, x_rf_total};
+    end
+    wire [1:0] ro_sel = b_valid && b_verdict != 2'd3 ? b_verdict : 2'd2;
+    assign {`MMU_OP_NEXT(rl), a_underflow, a_rf_pool_used, a_rf_hdrm_used, a_rf_total} = ro_bus[ro_sel*RLW +: RLW];
+    assign {a_rfp_pool_used, a_rfm_pool_used} = '0;  // PIPE 0 and 1's request only
+  end else begin : g_rel
+    mmu_adm_op #(
+      .NPORTS(NPORTS), .NPRIO(NPRIO), .CW(CW), .NPOOLS(NPOOLS), .NPROF(NPROF), .EWMA_FRAC(EWMA_FRAC), .CELLW(CELLW),
+      .POLICIES(POLICIES), .REFUND(1'b0)
+    ) u_rel (
+      `MMU_OP_CFG,
+      .is_req_i(1'b0), .is_rel_i(a_valid), .t_on_i(1'b0), .t_i(5'b0), .t_d_i(no_d), .in_port_i(a_in), .cells_i(a_cells),
+      .ipf_i(a_ipf), .epf_i(a_epf), .ll_i(a_ll), .ipool_i(a_ipool), .epool_i(a_epool), .ires_i(a_ires), .eres_i(a_eres),
+      .v_ing_i(va_ing), .v_hdrm_i(va_hdrm), .v_paused_i(va_paused),
+      .v_avg_in_i(va_avg_in), .v_egr_i(va_egr), .v_avg_eg_i(va_avg_eg),
+      .pre_avg_in_i(va_avg_in), .pre_avg_eg_i(va_avg_eg), .pre_step_in_i(no_step), .pre_step_eg_i(no_step),
+      .pre_ing_i(va_ing), .pre_hdrm_i(va_hdrm), .pre_egr_i(va_egr), .pre_cells_i(a_cells),
+      .v_pool_used_i(pool_used), .v_hdrm_used_i(hdrm_used), .v_total_i(total_used),
+      .v_ncong_i(ncong[a_np*(QW+1) +: (QW+1)]), .v_port_paused_i(va_port_paused),
+      .v_port_shared_i(va_port_shared), .v_port_ins_i(va_port_ins),
+      .rf_pool_used_i(no_rf_pool), .rf_hdrm_used_i(no_rf), .rf_total_i(no_rf),
+      .rfp_pool_used_i(no_rfp), .rfm_pool_used_i(no_rfm),
+      .quot_in_i(a_quot_in), .quot_eg_i(a_quot_eg), .abm_ratio_in_i(a_abm_ratio_in), .abm_ratio_eg_i(a_abm_ratio_eg),
+      .verdict_o(), .reason_o(), .underflow_o(a_underflow), `MMU_OP_NEXT_OUT(rl),
+      .rf_pool_used_o(a_rf_pool_used), .rf_hdrm_used_o(a_rf_hdrm_used), .rf_total_o(a_rf_total),
+      .rfp_pool_used_o(a_rfp_pool_used), .rfm_pool_used_o(a_rfm_pool_used)
+    );
+  end
 
   // Request datapath (slot b). Dual issue: on its own configuration and the registers as
   // the release leaves them: a queue, priority or port entry the release names is
@@ -470,12 +594,15 @@ module mmu_admission
   // request's tests and updates add in ("The decide stage"). Single issue: on the one
   // operation's configuration and view (slot a's look-up and read), beside the release's
   // datapath; a_valid selects behind both (only one of the slots fires) instead of
-  // selecting the cells in front of every sum.
+  // selecting the cells in front of every sum. PIPE 3: before the release, on its view,
+  // its tests from the test stage (t_sel), the pools, headroom pool and total the registers
+  // less the refund of the release of the cycle before (rfq_*, applied a cycle late).
   wire dual = DUAL_ISSUE != 0;
-  wire same_iq = dual && a_ii == b_ii;
-  wire same_eq = dual && a_ei == b_ei;
-  wire same_prio = dual && a_np == b_np;
-  wire same_port = dual && a_in == b_in;
+  wire fwd = dual && !P3;  // the release's next state forwarded into the request's view
+  wire same_iq = fwd && a_ii == b_ii;
+  wire same_eq = fwd && a_ei == b_ei;
+  wire same_prio = fwd && a_np == b_np;
+  wire same_port = fwd && a_in == b_in;
   // The release steps the filter of its queue (reverie: ingress if lossless, else egress)
   // unless it underflows: the request on that queue steps it again, from the view before
   // the release (pre_*), both steps in parallel (mmu_pol_reverie).
@@ -485,7 +612,7 @@ module mmu_admission
     .POLICIES(POLICIES), .REFUND(DUAL_ISSUE != 0)
   ) u_req (
     `MMU_OP_CFG,
-    .is_req_i(b_valid), .is_rel_i(1'b0), .in_port_i(b_in), .cells_i(b_cells),
+    .is_req_i(b_valid), .is_rel_i(1'b0), .t_on_i(P3), .t_i(t_sel), .t_d_i(no_d), .in_port_i(b_in), .cells_i(b_cells),
     .ipf_i(dual ? b_ipf : a_ipf), .epf_i(dual ? b_epf : a_epf), .ll_i(dual ? b_ll : a_ll),
     .ipool_i(dual ? b_ipool : a_ipool), .epool_i(dual ? b_epool : a_epool),
     .ires_i(dual ? b_ires : a_ires), .eres_i(dual ? b_eres : a_eres),
@@ -503,9 +630,9 @@ module mmu_admission
     .v_port_paused_i(same_port ? rl_port_paused : dual ? vb_port_paused : va_port_paused),
     .v_port_shared_i(same_port ? rl_port_shared : dual ? vb_port_shared : va_port_shared),
     .v_port_ins_i(same_port ? rl_port_ins : dual ? vb_port_ins : va_port_ins),
-    .rf_pool_used_i(dual ? a_rf_pool_used : no_rf_pool), .rf_hdrm_used_i(dual ? a_rf_hdrm_used : no_rf),
-    .rf_total_i(dual ? a_rf_total : no_rf),
-    .rfp_pool_used_i(dual ? a_rfp_pool_used : no_rfp), .rfm_pool_used_i(dual ? a_rfm_pool_used : no_rfm),
+    .rf_pool_used_i(fwd ? a_rf_pool_used : no_rf_pool), .rf_hdrm_used_i(P3 ? rfq_h : dual ? a_rf_hdrm_used : no_rf),
+    .rf_total_i(P3 ? rfq_t : dual ? a_rf_total : no_rf),
+    .rfp_pool_used_i(P3 ? rfq_terms : dual ? a_rfp_pool_used : no_rfp), .rfm_pool_used_i(fwd ? a_rfm_pool_used : no_rfm),
     .quot_in_i(b_quot_in), .quot_eg_i(b_quot_eg), .abm_ratio_in_i(b_abm_ratio_in), .abm_ratio_eg_i(b_abm_ratio_eg),
     .verdict_o(b_verdict), .reason_o(b_reason), .underflow_o(), `MMU_OP_NEXT_OUT(rq),
     .rf_pool_used_o(), .rf_hdrm_used_o(), .rf_total_o(), .rfp_pool_used_o(), .rfm_pool_used_o()
@@ -521,6 +648,7 @@ module mmu_admission
   `undef MMU_OP_NEXT
   `undef MMU_OP_NEXT_OUT
   `undef MMU_OP_CFG
+  `undef MMU_OP_CFG_REL
 
 
   // ---------------------------------------------------------------------------------
@@ -578,10 +706,12 @@ module mmu_admission
     .a_in_o(a_quot_in), .a_eg_o(a_quot_eg), .b_in_o(b_quot_in), .b_eg_o(b_quot_eg)
   );
 
-  // Memory writes: slot a writes unless slot b names the same entry, whose value already
-  // includes the release's effect.
-  wire a_wr_iq = a_fire && !(b_fire && b_ii == a_ii);
-  wire a_wr_eq = a_fire && !(b_fire && b_ei == a_ei);
+  // Memory writes: of two slots naming the same entry the one decided second writes, its
+  // value including the other's effect: the request (PIPE 0 and 1), or the release (PIPE 3).
+  wire a_wr_iq = a_fire && (P3 || !(b_fire && b_ii == a_ii));
+  wire a_wr_eq = a_fire && (P3 || !(b_fire && b_ei == a_ei));
+  wire b_wr_iq = b_fire && !(P3 && a_fire && b_ii == a_ii);
+  wire b_wr_eq = b_fire && !(P3 && a_fire && b_ei == a_ei);
   /* verilator lint_off UNUSEDSIGNAL */ // dsh's port state only
   wire a_wr_port = a_fire && !(b_fire && b_in == a_in);
   /* verilator lint_on UNUSEDSIGNAL */
@@ -594,7 +724,7 @@ module mmu_admission
     localparam int LW = 2 * (2*PFW + 2*PLW + 2*CW + 1);
     wire [LW-1:0] look;
     mmu_adm_lookup #(.NQ(NQ), .NPOOLS(NPOOLS), .NPROF(NPROF), .CW(CW)) u_look (
-      .ii_i({r_b_ii, r_a_ii}), .ei_i({r_b_ei, r_a_ei}),
+      .ii_i(P3 ? {i_b_ii, i_a_ii} : {r_b_ii, r_a_ii}), .ei_i(P3 ? {i_b_ei, i_a_ei} : {r_b_ei, r_a_ei}),
       .q_pg_prof_i(q_pg_prof), .q_queue_prof_i(q_queue_prof), .q_lossless_i(q_lossless),
       .ip_pool_i(ip_pool), .ep_pool_i(ep_pool), .ip_res_i(ip_reserved), .ep_res_i(ep_reserved),
       .we_i(cfg_we), .qmap_wsel_i(qmap_wsel), .qmap_widx_i(QW'(qmap_widx)),
@@ -608,10 +738,106 @@ module mmu_admission
       .epool_o(look[4*PFW+2*PLW +: 2*PLW]), .ires_o(look[4*PFW+4*PLW +: 2*CW]),
       .eres_o(look[4*PFW+4*PLW+2*CW +: 2*CW]), .ll_o(look[LW-2 +: 2])
     );
+    // PIPE 3: registered in the look-up stage and again in the memory stage (m_look, the
+    // test stage's).
+    /* verilator lint_off UNUSEDSIGNAL */ // l_look: PIPE 3 only
+    logic [LW-1:0] l_look, m_look;
+    /* verilator lint_on UNUSEDSIGNAL */
+    if (P3) begin : g_look3
+      always_ff @(posedge clk_i) {m_look, l_look} <= {l_look, look};
+
+      // The test stage (PIPE 3). The request here (X: m_b_*, the memory stage's view
+      // m_vb_*, the profiles m_look names) runs its five tests once for each outcome of the
+      // request in the decide stage (Q: b_*), each compare one flat sum of registered
+      // operands: the queue counts plus Q's charge when Q names X's queue, the pools,
+      // headroom pool and total less the refund of the release decided the cycle before
+      // (rfq_*), plus Q's cells, in full, in each pool it charges (a bound of its charge,
+      // which would otherwise put Q's reserve compares in front). The release decided with
+      // Q is not seen (its refund reaches the next request's tests a cycle late), nor its
+      // refund of X's queue. The thresholds are the calculator's registers of this cycle.
+      // The golden core's rules: hw-model/admission/admission_core.h (pipe 3).
+      localparam int TW = (CW > CELLW ? CW : CELLW) + 1;  // a counter plus cells
+      localparam int KW = (TW > HW ? TW : HW) + 3;         // the headroom pool's compare
+      // p0 + ... + p5 > m0 + m1 + m2, the sign of one sum.
+      function automatic logic gt6(input logic [TW-1:0] p0, input logic [TW-1:0] p1, input logic [TW-1:0] p2,
+                                   input logic [TW-1:0] p3, input logic [TW-1:0] p4, input logic [TW-1:0] p5,
+                                   input logic [TW-1:0] m0, input logic [TW-1:0] m1, input logic [TW-1:0] m2);
+        logic [TW+3:0] d;
+        d = (TW+4)'(m0) + (TW+4)'(m1) + (TW+4)'(m2) - (TW+4)'(p0) - (TW+4)'(p1) - (TW+4)'(p2) - (TW+4)'(p3)
+            - (TW+4)'(p4) - (TW+4)'(p5);
+        gt6 = d[TW+3];
+      endfunction
+      // The golden core's over() on a queue of q + dq cells and a pool of pu - rf + g1 + g2.
+      function automatic logic over_v(input logic [TW-1:0] q, input logic [TW-1:0] dq, input logic [TW-1:0] n,
+                                      input logic [TW-1:0] res, input logic [TW-1:0] th, input logic [TW-1:0] size,
+                                      input logic [TW-1:0] pu, input logic [TW-1:0] rf, input logic [TW-1:0] g1,
+                                      input logic [TW-1:0] g2);
+        logic in_res, ge_res, full_n, full_part, th_hit;
+        in_res = !gt6(q, dq, n, '0, '0, '0, res, '0, '0);        // q + n <= reserved
+        ge_res = !gt6(res, '0, '0, '0, '0, '0, q, dq, '0);       // q >= reserved
+        full_n = gt6(pu, g1, g2, n, '0, '0, size, rf, '0);       // pool + n > size
+        full_part = gt6(pu, g1, g2, q, dq, n, size, res, rf);    // pool + q + n - reserved > size
+        th_hit = th == '0 || !gt6(res, th, '0, '0, '0, '0, q, dq, '0);  // shared part >= th
+        if (in_res) over_v = 1'b0;
+        else if (ge_res ? full_n : full_part) over_v = 1'b1;
+        else over_v = th_hit;
+      endfunction
+      wire [PFW-1:0] s_a_ipf = m_look[0 +: PFW];
+      wire [PFW-1:0] s_ipf = m_look[PFW +: PFW];
+      wire [PFW-1:0] s_epf = m_look[3*PFW +: PFW];
+      wire [PLW-1:0] s_ipool = m_look[4*PFW+PLW +: PLW];
+      wire [PLW-1:0] s_epool = m_look[4*PFW+3*PLW +: PLW];
+      wire [TW-1:0]  s_ires = TW'(m_look[4*PFW+4*PLW+CW +: CW]);
+      wire [TW-1:0]  s_eres = TW'(m_look[4*PFW+4*PLW+3*CW +: CW]);
+      // The release's XON fields and threshold, and whether it names the request's queues.
+      always_ff @(posedge clk_i) begin
+        a_xon_q <= ip_xon[s_a_ipf*CW +: CW];
+        a_xoff_q <= ip_xon_offset[s_a_ipf*CW +: CW];
+        a_ith_q <= th_ing[s_a_ipf*CW +: CW];
+        rs_iq <= m_b_valid && m_a_ii == m_b_ii;
+        rs_eq <= m_b_valid && m_a_ei == m_b_ei;
+      end
+      wire sq_i = b_valid && b_ii == m_b_ii;  // Q names X's ingress queue
+      wire sq_e = b_valid && b_ei == m_b_ei;  // ... X's egress queue
+      wire [TW-1:0] n = TW'(m_b_cells), qn = TW'(b_cells);
+      wire [TW-1:0] ith = TW'(th_ing[s_ipf*CW +: CW]), eth = TW'(th_egr[s_epf*CW +: CW]);
+      wire [TW-1:0] xoff = TW'(ip_xoff[s_ipf*CW +: CW]);
+      wire [TW-1:0] ip_size = TW'(cfg_pool_size[s_ipool*CW +: CW]), ep_size = TW'(cfg_pool_size[s_epool*CW +: CW]);
+      wire [TW-1:0] ip_used = TW'(pool_used[s_ipool*CW +: CW]), ep_used = TW'(pool_used[s_epool*CW +: CW]);
+      wire [TW-1:0] ip_rf = TW'(rfq_pool[s_ipool*CW +: CW]), ep_rf = TW'(rfq_pool[s_epool*CW +: CW]);
+      wire [HW-1:0] hcap = cfg_policy == mmu_adm_pkg::POLICY_SIH ? sih_hdrm : HW'(cfg_hdrm_pool);
+      logic [14:0] t_q;  // outcome o's tests at [5o +: 5]
+      for (genvar o = 0; o < 3; o++) begin : g_out
+        // o: Q's verdict (mmu_adm_pkg::VERDICT_*: 0 shared, 1 headroom, 2 dropped or none).
+        localparam bit SH = o == 0, HD = o == 1, ADM = o != 2;
+        wire [TW-1:0] di = SH && sq_i ? qn : '0;
+        wire [TW-1:0] dh = HD && sq_i ? qn : '0;
+        wire [TW-1:0] de = ADM && sq_e ? qn : '0;
+        // Q's cells in X's ingress and egress pools: its ingress pool if shared, its egress
+        // pool if admitted.
+        wire [TW-1:0] ig1 = SH && b_ipool == s_ipool ? qn : '0, ig2 = ADM && b_epool == s_ipool ? qn : '0;
+        wire [TW-1:0] eg1 = SH && b_ipool == s_epool ? qn : '0, eg2 = ADM && b_epool == s_epool ? qn : '0;
+        wire t_in = over_v(TW'(m_vb_ing), di, n, s_ires, ith, ip_size, ip_used, ip_rf, ig1, ig2);
+        wire t_eg = over_v(TW'(m_vb_egr), de, n, s_eres, eth, ep_size, ep_used, ep_rf, eg1, eg2);
+        wire t_hx = gt6(TW'(m_vb_hdrm), dh, n, '0, '0, '0, xoff, '0, '0);
+        wire [TW-1:0] hq = HD ? qn : '0;
+        wire [KW-1:0] hf_d = KW'(hcap) + KW'(rfq_h) - KW'(hdrm_used) - KW'(hq) - KW'(n);
+        wire t_hf = hf_d[KW-1];
+        wire t_bf = gt6(TW'(total_used), ADM ? qn : '0, n, '0, '0, '0, TW'(cfg_buffer), TW'(rfq_t), '0);
+        always_ff @(posedge clk_i) t_q[o*5 +: 5] <= {t_bf, t_hf, t_hx, t_eg, t_in};
+      end
+      // The decide stage: Q's registered verdict selects.
+      wire [1:0] t_o = rsp_valid_o && rsp_verdict_o != 2'd3 ? rsp_verdict_o : 2'd2;
+      assign t_sel = t_q[t_o*5 +: 5];
+    end else begin : g_look1
+      assign {m_look, l_look} = {look, look};
+      assign {t_sel, rs_iq, rs_eq, a_xon_q, a_xoff_q, a_ith_q} = '0;
+    end
     always_ff @(posedge clk_i)
       {b_ll, a_ll, b_eres, a_eres, b_ires, a_ires, b_epool, a_epool, b_ipool, a_ipool, b_epf, a_epf, b_ipf, a_ipf}
-          <= look;
+          <= m_look;
   end else begin : g_lookup_comb
+    assign {t_sel, rs_iq, rs_eq, a_xon_q, a_xoff_q, a_ith_q} = '0;
     assign {a_ipf, a_epf, b_ipf, b_epf} = {st_a_ipf, st_a_epf, st_b_ipf, st_b_epf};
     assign {a_ll, b_ll} = {st_a_ll, q_lossless[r_b_ii]};
     assign {a_ipool, a_epool} = {ip_pool[a_ipf*4 +: PLW], ep_pool[a_epf*4 +: PLW]};
@@ -623,24 +849,47 @@ module mmu_admission
   // The view: with PIPE 1 registered at the end of stage 1 from the entries as this
   // cycle's stage-2 writes leave them (slot b's write wins, as in the memories; a policy
   // change clears the filters), else the entries read in stage 2.
+  // PIPE 3: registered so by the memory stage (m_v*), and again by the test stage with the
+  // decide stage's writes of its cycle.
   if (PIPE != 0) begin : g_view_reg
     /* verilator lint_off UNUSEDSIGNAL */ // the port flags: dsh only
-    wire fa_a_iq = a_wr_iq && a_ii == r_a_ii, fb_a_iq = b_fire && b_ii == r_a_ii;
-    wire fa_b_iq = a_wr_iq && a_ii == r_b_ii, fb_b_iq = b_fire && b_ii == r_b_ii;
-    wire fa_a_eq = a_wr_eq && a_ei == r_a_ei, fb_a_eq = b_fire && b_ei == r_a_ei;
-    wire fa_b_eq = a_wr_eq && a_ei == r_b_ei, fb_b_eq = b_fire && b_ei == r_b_ei;
+    wire fa_a_iq = a_wr_iq && a_ii == r_a_ii, fb_a_iq = b_wr_iq && b_ii == r_a_ii;
+    wire fa_b_iq = a_wr_iq && a_ii == r_b_ii, fb_b_iq = b_wr_iq && b_ii == r_b_ii;
+    wire fa_a_eq = a_wr_eq && a_ei == r_a_ei, fb_a_eq = b_wr_eq && b_ei == r_a_ei;
+    wire fa_b_eq = a_wr_eq && a_ei == r_b_ei, fb_b_eq = b_wr_eq && b_ei == r_b_ei;
     wire fa_a_pt = a_wr_port && a_in == r_a_port, fb_a_pt = b_fire && b_in == r_a_port;
     wire fa_b_pt = a_wr_port && a_in == r_b_port, fb_b_pt = b_fire && b_in == r_b_port;
     /* verilator lint_on UNUSEDSIGNAL */
+    logic m_va_paused, m_vb_paused;
+    logic [CW-1:0] m_va_ing, m_va_hdrm, m_va_egr;
     always_ff @(posedge clk_i) begin
-      va_ing <= fb_a_iq ? b_ing : fa_a_iq ? a_ing : rd_ing_a;
-      va_hdrm <= fb_a_iq ? b_hdrm : fa_a_iq ? a_hdrm : rd_hdrm_a;
-      va_paused <= fb_a_iq ? b_paused : fa_a_iq ? a_paused : paused_q[r_a_ii];
-      va_egr <= fb_a_eq ? b_egr : fa_a_eq ? a_egr : rd_egr_a;
-      vb_ing <= fb_b_iq ? b_ing : fa_b_iq ? a_ing : rd_ing_b;
-      vb_hdrm <= fb_b_iq ? b_hdrm : fa_b_iq ? a_hdrm : rd_hdrm_b;
-      vb_paused <= fb_b_iq ? b_paused : fa_b_iq ? a_paused : paused_q[r_b_ii];
-      vb_egr <= fb_b_eq ? b_egr : fa_b_eq ? a_egr : rd_egr_b;
+      m_va_ing <= fb_a_iq ? b_ing : fa_a_iq ? a_ing : rd_ing_a;
+      m_va_hdrm <= fb_a_iq ? b_hdrm : fa_a_iq ? a_hdrm : rd_hdrm_a;
+      m_va_paused <= fb_a_iq ? b_paused : fa_a_iq ? a_paused : paused_q[r_a_ii];
+      m_va_egr <= fb_a_eq ? b_egr : fa_a_eq ? a_egr : rd_egr_a;
+      m_vb_ing <= fb_b_iq ? b_ing : fa_b_iq ? a_ing : rd_ing_b;
+      m_vb_hdrm <= fb_b_iq ? b_hdrm : fa_b_iq ? a_hdrm : rd_hdrm_b;
+      m_vb_paused <= fb_b_iq ? b_paused : fa_b_iq ? a_paused : paused_q[r_b_ii];
+      m_vb_egr <= fb_b_eq ? b_egr : fa_b_eq ? a_egr : rd_egr_b;
+    end
+    if (P3) begin : g_view3
+      wire ta_a_iq = a_wr_iq && a_ii == m_a_ii, tb_a_iq = b_wr_iq && b_ii == m_a_ii;
+      wire ta_b_iq = a_wr_iq && a_ii == m_b_ii, tb_b_iq = b_wr_iq && b_ii == m_b_ii;
+      wire ta_a_eq = a_wr_eq && a_ei == m_a_ei, tb_a_eq = b_wr_eq && b_ei == m_a_ei;
+      wire ta_b_eq = a_wr_eq && a_ei == m_b_ei, tb_b_eq = b_wr_eq && b_ei == m_b_ei;
+      always_ff @(posedge clk_i) begin
+        va_ing <= tb_a_iq ? b_ing : ta_a_iq ? a_ing : m_va_ing;
+        va_hdrm <= tb_a_iq ? b_hdrm : ta_a_iq ? a_hdrm : m_va_hdrm;
+        va_paused <= tb_a_iq ? b_paused : ta_a_iq ? a_paused : m_va_paused;
+        va_egr <= tb_a_eq ? b_egr : ta_a_eq ? a_egr : m_va_egr;
+        vb_ing <= tb_b_iq ? b_ing : ta_b_iq ? a_ing : m_vb_ing;
+        vb_hdrm <= tb_b_iq ? b_hdrm : ta_b_iq ? a_hdrm : m_vb_hdrm;
+        vb_paused <= tb_b_iq ? b_paused : ta_b_iq ? a_paused : m_vb_paused;
+        vb_egr <= tb_b_eq ? b_egr : ta_b_eq ? a_egr : m_vb_egr;
+      end
+    end else begin : g_view1
+      assign {va_ing, va_hdrm, va_paused, va_egr} = {m_va_ing, m_va_hdrm, m_va_paused, m_va_egr};
+      assign {vb_ing, vb_hdrm, vb_paused, vb_egr} = {m_vb_ing, m_vb_hdrm, m_vb_paused, m_vb_egr};
     end
     if (POLICIES[mmu_adm_pkg::POLICY_REVERIE]) begin : g_avg
       always_ff @(posedge clk_i) begin
@@ -667,6 +916,7 @@ module mmu_admission
   end else begin : g_view_comb
     assign {va_ing, va_hdrm, va_paused, va_egr} = {rd_ing_a, rd_hdrm_a, paused_q[r_a_ii], rd_egr_a};
     assign {vb_ing, vb_hdrm, vb_paused, vb_egr} = {rd_ing_b, rd_hdrm_b, paused_q[r_b_ii], rd_egr_b};
+    assign {m_vb_ing, m_vb_hdrm, m_vb_egr} = '0;  // PIPE 3's
     assign {va_avg_in, va_avg_eg, vb_avg_in, vb_avg_eg} = {rd_avg_in_a, rd_avg_eg_a, rd_avg_in_b, rd_avg_eg_b};
     assign {va_port_paused, va_port_shared, va_port_ins} = {port_paused[r_a_port], rd_port_shared_a, rd_port_ins_a};
     assign {vb_port_paused, vb_port_shared, vb_port_ins} = {port_paused[r_b_port], rd_port_shared_b, rd_port_ins_b};
@@ -676,12 +926,12 @@ module mmu_admission
       ing_q[a_ii] <= a_ing;
       hdrm_q[a_ii] <= a_hdrm;
     end
-    if (b_fire) begin
+    if (b_wr_iq) begin
       ing_q[b_ii] <= b_ing;
       hdrm_q[b_ii] <= b_hdrm;
     end
     if (a_wr_eq) egr_q[a_ei] <= a_egr;
-    if (b_fire) egr_q[b_ei] <= b_egr;
+    if (b_wr_eq) egr_q[b_ei] <= b_egr;
   end
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
@@ -693,12 +943,12 @@ module mmu_admission
         ing_valid[a_ii] <= 1'b1;
         paused_q[a_ii] <= a_paused;
       end
-      if (b_fire) begin
+      if (b_wr_iq) begin
         ing_valid[b_ii] <= 1'b1;
         paused_q[b_ii] <= b_paused;
       end
       if (a_wr_eq) egr_valid[a_ei] <= 1'b1;
-      if (b_fire) egr_valid[b_ei] <= 1'b1;
+      if (b_wr_eq) egr_valid[b_ei] <= 1'b1;
     end
   end
 
@@ -763,19 +1013,45 @@ module mmu_admission
     assign port_paused = '0;
   end
 
-  always_ff @(posedge clk_i or negedge rst_ni) begin
-    if (!rst_ni) begin
-      pool_used <= '0;
-      hdrm_used <= '0;
-      total_used <= '0;
-    end else if (b_fire) begin
-      pool_used <= b_pool_used;
-      hdrm_used <= b_hdrm_used;
-      total_used <= b_total;
-    end else if (a_fire) begin
-      pool_used <= a_pool_used;
-      hdrm_used <= a_hdrm_used;
-      total_used <= a_total;
+  // The shared counters. PIPE 3: the release's refund is registered (rfq_*) and taken off
+  // a cycle later, by the request's next values (its view is the registers less rfq_*) or
+  // alone.
+  if (P3) begin : g_shared3
+    always_ff @(posedge clk_i or negedge rst_ni) begin
+      if (!rst_ni) begin
+        pool_used <= '0;
+        hdrm_used <= '0;
+        total_used <= '0;
+        {rfq_pool, rfq_h, rfq_t} <= '0;
+      end else begin
+        {rfq_pool, rfq_h, rfq_t} <= a_fire ? {a_rf_pool_used, a_rf_hdrm_used, a_rf_total} : '0;
+        if (b_fire) begin
+          pool_used <= b_pool_used;
+          hdrm_used <= b_hdrm_used;
+          total_used <= b_total;
+        end else begin
+          pool_used <= pool_now;
+          hdrm_used <= hdrm_now;
+          total_used <= total_now;
+        end
+      end
+    end
+  end else begin : g_shared
+    assign {rfq_pool, rfq_h, rfq_t} = '0;
+    always_ff @(posedge clk_i or negedge rst_ni) begin
+      if (!rst_ni) begin
+        pool_used <= '0;
+        hdrm_used <= '0;
+        total_used <= '0;
+      end else if (b_fire) begin
+        pool_used <= b_pool_used;
+        hdrm_used <= b_hdrm_used;
+        total_used <= b_total;
+      end else if (a_fire) begin
+        pool_used <= a_pool_used;
+        hdrm_used <= a_hdrm_used;
+        total_used <= a_total;
+      end
     end
   end
 
@@ -804,8 +1080,8 @@ module mmu_admission
     end
   end
 
-  assign stat_total_o = total_used;
-  assign stat_hdrm_pool_o = hdrm_used;
+  assign stat_total_o = total_now;
+  assign stat_hdrm_pool_o = hdrm_now;
 
   // ---------------------------------------------------------------------------------
   // Debug/state read port: a lane's address is {region, index}, its word one zero-extended
@@ -840,11 +1116,11 @@ module mmu_admission
         4'd7: if (dbg_in_port) dbg_word = 64'(port_paused[dbg_p]);
         4'd8: if (dbg_in_port && port_valid[dbg_p]) dbg_word = 64'(port_shared[dbg_p]);
         4'd9: if (dbg_in_port && port_valid[dbg_p]) dbg_word = 64'(port_ins[dbg_p]);
-        4'd10: if (32'(dbg_index) < NPOOLS) dbg_word = 64'(pool_used[dbg_index[PLW-1:0]*CW +: CW]);
+        4'd10: if (32'(dbg_index) < NPOOLS) dbg_word = 64'(pool_now[dbg_index[PLW-1:0]*CW +: CW]);
         4'd11:
           case (dbg_index)
-            12'd0: dbg_word = 64'(total_used);
-            12'd1: dbg_word = 64'(hdrm_used);
+            12'd0: dbg_word = 64'(total_now);
+            12'd1: dbg_word = 64'(hdrm_now);
             12'd2: dbg_word = 64'(stat_underflow_o);
             default: ;
           endcase
@@ -876,7 +1152,7 @@ module mmu_admission
                                         POLICIES[4] ? mmu_adm_pkg::POLICY_SIH : mmu_adm_pkg::POLICY_ABM;
   // A named net, not an expression on the port: yosys 0.23 otherwise re-derives the top
   // module under a $paramod name and loses it.
-  wire csr_busy = total_used != '0;  // quiesce fields keep their values
+  wire csr_busy = total_now != '0;  // quiesce fields keep their values
 
   mmu_adm_csr #(
     .NPORTS(NPORTS), .NPRIO(NPRIO), .CW(CW), .NPOOLS(NPOOLS), .NPROF(NPROF), .CTRL_POLICY_RESET(POLICY_RESET)
@@ -917,8 +1193,8 @@ module mmu_admission
     /* verilator lint_off PINCONNECTEMPTY */ // the look-up takes the accepted write from reg2hw_we_o
     .reg2hw_eprof_mode_we_o(), .reg2hw_iprof_reserved_we_o(), .reg2hw_eprof_reserved_we_o(),
     /* verilator lint_on PINCONNECTEMPTY */
-    .hw2reg_stat_total_cells_i(total_used), .hw2reg_stat_hdrm_pool_cells_i(hdrm_used),
-    .hw2reg_stat_pool_used_cells_i(pool_used),
+    .hw2reg_stat_total_cells_i(total_now), .hw2reg_stat_hdrm_pool_cells_i(hdrm_now),
+    .hw2reg_stat_pool_used_cells_i(pool_now),
     .hw2reg_stat_decisions_inc_i(b_valid),
     .hw2reg_stat_drops_inc_i(b_valid && b_verdict == mmu_adm_pkg::VERDICT_DROP)
   );

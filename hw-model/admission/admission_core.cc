@@ -71,13 +71,18 @@ void CoreConfig::validate() const {
   if (buffer_cells > (~uint64_t(0) >> ewma.frac_bits)) fail("buffer_cells << ewma fraction bits does not fit 64 bits");
   if (ewma.period_cycles == 0) fail("ewma period must be > 0 cycles");
   if (thresholds.period_cycles < 1 || thresholds.period_cycles > 255) fail("threshold period must be 1..255 cycles");
-  if (pipe > 1) fail("pipeline depth (pipe) must be 0 or 1");
+  if (pipe != 0 && pipe != 1 && pipe != 3) fail("pipeline depth (pipe) must be 0, 1 or 3");
+  if (pipe == 3 && policy != "dt" && policy != "static" && policy != "sih")
+    fail("pipe 3 supports dt, static and sih, not " + policy);
   if (abm.interval_log2 > 20) fail("abm interval must be at most 2^20 cycles");
   if (abm.port_cells_per_interval.size() > ports) fail("abm: more ports with a rate than the switch has");
 }
 
 AdmissionCore::AdmissionCore(CoreConfig cfg) : m_cfg(std::move(cfg)) {
   m_cfg.validate();
+  // Pipe 3 (fixed: reconfigure keeps it and the ports): rule 4, and its operations aside.
+  m_tb.set_lag(m_cfg.pipe == 3);
+  m_inline_ports = m_cfg.pipe == 3 ? 0 : m_cfg.ports;
   m_policy = make_policy(m_cfg);
   attach();
   reset();
@@ -85,13 +90,17 @@ AdmissionCore::AdmissionCore(CoreConfig cfg) : m_cfg(std::move(cfg)) {
 
 void AdmissionCore::attach() {
   auto* sonic = dynamic_cast<SonicPolicy*>(m_policy.get());
-  m_sonic = sonic && sonic->plain() ? sonic : nullptr;
+  const bool plain = sonic && sonic->plain();
+  // validate() lets pipe 3 have only dt, static and sih, all plain.
+  m_sonic = plain && m_cfg.pipe != 3 ? sonic : nullptr;
+  m_sonic3 = plain && m_cfg.pipe == 3 ? sonic : nullptr;
   m_policy->attach(m_cfg.thresholds.zero_latency ? nullptr : &m_tb);
   m_tb.bind(&m_c.pool_used, &m_policy->congestion());
 }
 
 void AdmissionCore::reset() {
   m_c.reset(m_cfg);
+  m_prev.size(m_c.pool_used.size());
   m_policy->reset();
   sync_thresholds();
   m_idle_from = kNoCycle;
@@ -102,29 +111,49 @@ void AdmissionCore::reset() {
 void AdmissionCore::sync_thresholds() {
   m_tb.sync(m_cfg.thresholds.period_cycles);
   m_pending = m_cfg.pipe;
+  m_prev.clear();
 }
 
 void AdmissionCore::cycle_begin() {
-  if (!m_cfg.thresholds.zero_latency) m_tb.begin();
+  if (m_cfg.thresholds.zero_latency) return;
+  if (m_cfg.pipe == 3) m_tb.begin_lagged();
+  else m_tb.begin();
+}
+
+void AdmissionCore::csr_cycle_end() {
+  if (!m_cfg.thresholds.zero_latency) {
+    if (m_cfg.pipe == 3) m_tb.end_lagged(true, m_cfg.thresholds.period_cycles);
+    else m_tb.end(true, m_cfg.thresholds.period_cycles);
+  }
+  m_pending = m_cfg.pipe;
+  m_prev.clear();  // (the pending cycles would clear it anyway)
 }
 
 void AdmissionCore::idle(uint64_t cycles) {
   m_pending += cycles;
   if (m_pending <= m_cfg.pipe) return;
-  if (!m_cfg.thresholds.zero_latency) m_tb.idle(m_pending - m_cfg.pipe, m_cfg.thresholds.period_cycles);
+  if (!m_cfg.thresholds.zero_latency) {
+    if (m_cfg.pipe == 3) m_tb.idle_lagged(m_pending - m_cfg.pipe, m_cfg.thresholds.period_cycles);
+    else m_tb.idle(m_pending - m_cfg.pipe, m_cfg.thresholds.period_cycles);
+  }
   m_pending = m_cfg.pipe;
 }
 
 // The pending cycles and the gap reach the calculator at once before the operation (as
-// op_begin does); the unit, clocked after the pending ones, needs the rest. pipe <= 1 and
-// equivalent_idle(n) >= 1 for n >= 1 keep it non-negative.
+// op_begin does); the unit, clocked after the pending ones, needs the rest. Pipe 0 and 1:
+// pending <= 1 and equivalent_idle(n) >= 1 for n >= 1 keep it non-negative. Pipe 3's 3
+// pending may exceed it: only when a load falls among the n cycles, and then any count
+// past it by the same number modulo the period holds the same (the lag bank too).
 uint64_t AdmissionCore::idle_clocks_before(uint64_t cycle) const {
-  return m_tb.equivalent_idle(m_pending + gap_before(cycle), m_cfg.thresholds.period_cycles) - m_pending;
+  const uint32_t period = m_cfg.thresholds.period_cycles;
+  uint64_t n = m_tb.equivalent_idle(m_pending + gap_before(cycle), period);
+  while (n < m_pending) n += period;
+  return n - m_pending;
 }
 
 void AdmissionCore::refused_write() {
   cycle_begin();
-  cycle_end(true);
+  csr_cycle_end();
 }
 
 void AdmissionCore::reconfigure(const CoreConfig& cfg) {
@@ -149,7 +178,7 @@ void AdmissionCore::reconfigure(const CoreConfig& cfg) {
   }
   attach();
   if (was_live && !m_cfg.thresholds.zero_latency) sync_thresholds();
-  cycle_end(true);
+  csr_cycle_end();
 }
 
 ArchState AdmissionCore::state() const {
@@ -200,6 +229,7 @@ void AdmissionCore::out_of_range(const char* what) {
 std::pair<PfcUpdate, Result> AdmissionCore::depart_and_admit(const Departure& d, const Request& r) {
   check(d.in_port, d.out_port, d.prio, d.egress_queue(), "departure");
   check(r.in_port, r.out_port, r.prio, r.egress_queue(), "admission request");
+  if (m_sonic3) return depart_and_admit3(d, r);
   op_begin(d.cycle);
   // The request tests the pools as the cycle began: the release's refund of a pool reaches
   // the pool tests a cycle later (the unit's dual issue, "The pool refund's lag" in
@@ -215,7 +245,94 @@ std::pair<PfcUpdate, Result> AdmissionCore::depart_and_admit(const Departure& d,
   }
   const Result res = m_policy->admit(m_c, r);
   for (size_t p = 0; p < pools.size(); ++p) pools[p] -= m_pool_refund[p];
-  cycle_end(false);
+  cycle_end();
+  return {u, res};
+}
+
+Result AdmissionCore::admit_aside(const Request& r) {
+  check(r.in_port, r.out_port, r.prio, r.egress_queue(), "admission request");
+  return admit3(r);
+}
+
+PfcUpdate AdmissionCore::depart_aside(const Departure& d) {
+  check(d.in_port, d.out_port, d.prio, d.egress_queue(), "departure");
+  return depart3(d);
+}
+
+// Pipe 3. A decide cycle follows an operation's exactly when no idle cycle came between:
+// none pending (a CSR write, reset, load_state or sync leaves pipe of them) and no gap.
+void AdmissionCore::op_begin3(uint64_t cycle) {
+  const uint64_t n = m_pending + gap_before(cycle);
+  if (!m_cfg.thresholds.zero_latency) {
+    if (n) m_tb.idle_lagged(n, m_cfg.thresholds.period_cycles);
+    m_tb.begin_lagged();
+  }
+  m_pending = 0;
+  if (m_idle_from_cycles) m_idle_from = cycle + 1;
+  if (n) m_prev.clear();
+}
+
+Result AdmissionCore::request3(const Request& r) {
+  const std::vector<uint64_t>& pools = m_c.pool_used;
+  m_pool_refund = pools;  // the pools before the request
+  const Result res = m_sonic3->admit_after(m_c, r, m_prev);
+  PrevCycle::Admitted& q = m_prev.q;
+  if (res.verdict == Verdict::kDrop) {
+    m_prev.clear_q();
+    return res;
+  }
+  q.ii = m_c.idx(r.in_port, r.prio);
+  q.ei = m_c.idx(r.out_port, r.egress_queue());
+  q.cells = r.cells;
+  q.verdict = res.verdict;
+  for (size_t p = 0; p < pools.size(); ++p) {
+    q.charge[p] = pools[p] - m_pool_refund[p];
+    q.bound[p] = 0;
+  }
+  // Its full cells in each pool it charges: the ingress pool if admitted to the shared
+  // part, the egress pool if admitted.
+  if (res.verdict == Verdict::kAdmitShared) q.bound[m_cfg.ingress_profiles[m_c.q[q.ii].pg_profile].pool] += r.cells;
+  q.bound[m_cfg.egress_profiles[m_c.q[q.ei].queue_profile].pool] += r.cells;
+  return res;
+}
+
+PfcUpdate AdmissionCore::release3(const Departure& d) {
+  const std::vector<uint64_t>& pools = m_c.pool_used;
+  PrevCycle::Released& rel = m_prev.r;
+  rel.ii = m_c.idx(d.in_port, d.prio);
+  rel.ei = m_c.idx(d.out_port, d.egress_queue());
+  const uint64_t hdrm = m_c.q[rel.ii].hdrm, ing = m_c.q[rel.ii].ing;
+  m_pool_refund = pools;  // the pools before the release
+  const PfcUpdate u = m_sonic3->SonicPolicy::depart(m_c, d);
+  rel.cells = d.cells;
+  rel.from_hdrm = hdrm - m_c.q[rel.ii].hdrm;
+  rel.from_ing = ing - m_c.q[rel.ii].ing;
+  for (size_t p = 0; p < pools.size(); ++p) rel.refund[p] = m_pool_refund[p] - pools[p];
+  return u;
+}
+
+Result AdmissionCore::admit3(const Request& r) {
+  op_begin3(r.cycle);
+  const Result res = request3(r);
+  m_prev.clear_r();
+  cycle_end3();
+  return res;
+}
+
+PfcUpdate AdmissionCore::depart3(const Departure& d) {
+  op_begin3(d.cycle);
+  const PfcUpdate u = release3(d);
+  m_prev.clear_q();
+  cycle_end3();
+  return u;
+}
+
+// Rule 1: the request first, on the view of the previous cycle; then the release.
+std::pair<PfcUpdate, Result> AdmissionCore::depart_and_admit3(const Departure& d, const Request& r) {
+  op_begin3(d.cycle);
+  const Result res = request3(r);
+  const PfcUpdate u = release3(d);
+  cycle_end3();
   return {u, res};
 }
 

@@ -32,27 +32,44 @@ class AdmissionCore {
   // idle through the cycles between (see set_idle_from_cycles). A CSR write acts in the
   // decide stage directly, after the operations taken before it are decided: the first
   // pipe cycles after it are idle there.
+  //
+  // Pipe 3 (docs/ppa.md "v2, step 17": look-up, memory, test and decide stages, the
+  // decide stage selecting among outcomes the test stage computed) decides as that unit
+  // does, which its clock needs:
+  //  1. in a pair the request is decided before the release, each on the exact state;
+  //  2. a request's five tests do not see the release decided in the previous decide
+  //     cycle (its refund of every counter reaches them a cycle late) ...
+  //  3. ... and count the request admitted then at its full cells in each pool it charged,
+  //     not its exact charge (the previous cycle's records: PrevCycle, sonic.h);
+  //  4. every threshold (the request's tests, the release's XON test) is read from the
+  //     calculator's registers of the previous decide cycle (ThresholdBlock's lag mode).
+  // The verdicts' updates, the pause bits and XOFF/XON are exact. "The previous decide
+  // cycle" is none after an idle cycle, a CSR write, reset, load_state or a sync: then the
+  // tests are exact. Pipe 3 runs out of line (admit3 ...) for dt, static and sih.
+  //
   // Inline, as depart: the MMU calls one per frame and switch, and its request then needs
-  // no copy in memory nor the call's saved registers.
+  // no copy in memory nor the call's saved registers. Pipe 3 leaves through the range
+  // check's cold branch (inline_ok), so pipe 0 and 1's path tests nothing more for it.
   Result admit(const Request& r) {
-    check(r.in_port, r.out_port, r.prio, r.egress_queue(), "admission request");
+    if (!inline_ok(r.in_port, r.out_port, r.prio, r.egress_queue())) return admit_aside(r);
     op_begin(r.cycle);
     const Result res = m_sonic ? m_sonic->SonicPolicy::admit(m_c, r) : m_policy->admit(m_c, r);
-    cycle_end(false);
+    cycle_end();
     return res;
   }
   // Headroom drains first, then the ingress share (reverie §2.2.1). Returns XON events when
   // a paused queue (or, for DSH, port) may resume.
   PfcUpdate depart(const Departure& d) {
-    check(d.in_port, d.out_port, d.prio, d.egress_queue(), "departure");
+    if (!inline_ok(d.in_port, d.out_port, d.prio, d.egress_queue())) return depart_aside(d);
     op_begin(d.cycle);
     const PfcUpdate u = m_sonic ? m_sonic->SonicPolicy::depart(m_c, d) : m_policy->depart(m_c, d);
-    cycle_end(false);
+    cycle_end();
     return u;
   }
-  // A release and a request in one cycle (a dual-issue unit), the release first; the
-  // pair's cycle is the release's. The request's pool tests see the pools before the
-  // release (its refund of them lags a cycle there), everything else after it.
+  // A release and a request in one cycle (a dual-issue unit); the pair's cycle is the
+  // release's. Pipe 0 and 1: the release first; the request's pool tests see the pools
+  // before the release (its refund of them lags a cycle there), everything else after it.
+  // Pipe 3: the request first (rule 1), then the release.
   std::pair<PfcUpdate, Result> depart_and_admit(const Departure& d, const Request& r);
   // Unit cycles in which no operation is taken (the clock running idle; a CSR read), in
   // O(1). The decide stage sees them pipe cycles later: the last pipe of them come after
@@ -70,7 +87,9 @@ class AdmissionCore {
   // The idle cycles a clock-gated unit must be clocked before taking an operation at
   // `cycle` to hold what this core's calculator will when it decides it (fewer than the
   // gap: ThresholdBlock::equivalent_idle; those idle() told and not yet seen by the decide
-  // stage included).
+  // stage included). Pipe 3: the idle cycles the decide stage then sees (those pending and
+  // these) are none exactly when the gap and those pending are none, as the core's (an
+  // operation follows the previous cycle's only then).
   uint64_t idle_clocks_before(uint64_t cycle) const;
   // Unit cycles from taking an operation to the clock edge that registers its response
   // (pipe + 1), and that edge for an operation taken at unit cycle `taken`.
@@ -132,6 +151,13 @@ class AdmissionCore {
     if (in >= m_cfg.ports || out >= m_cfg.ports || prio >= m_cfg.prios || queue >= m_cfg.prios) out_of_range(what);
   }
   [[noreturn, gnu::cold, gnu::noinline]] static void out_of_range(const char* what);
+  // check() for the inline admit and depart: with m_inline_ports 0 under pipe 3, every
+  // operation fails it and goes aside, where check() tells a bad one from pipe 3's.
+  bool inline_ok(uint32_t in, uint32_t out, uint8_t prio, uint8_t queue) const {
+    return in < m_inline_ports && out < m_inline_ports && prio < m_cfg.prios && queue < m_cfg.prios;
+  }
+  [[gnu::cold, gnu::noinline]] Result admit_aside(const Request& r);
+  [[gnu::cold, gnu::noinline]] PfcUpdate depart_aside(const Departure& d);
   void attach();
   // Idle cycles between the last operation and one at `cycle`; 0 unless counted from cycles.
   uint64_t gap_before(uint64_t cycle) const { return cycle > m_idle_from ? cycle - m_idle_from : 0; }
@@ -146,16 +172,32 @@ class AdmissionCore {
     if (m_idle_from_cycles) m_idle_from = cycle + 1;
   }
   void cycle_begin();
-  void cycle_end(bool csr_write) {
-    if (!m_cfg.thresholds.zero_latency) m_tb.end(csr_write, m_cfg.thresholds.period_cycles);
-    // A CSR write: the next operation is decided pipe cycles after it is taken.
-    if (csr_write) m_pending = m_cfg.pipe;
+  void cycle_end() {
+    if (!m_cfg.thresholds.zero_latency) m_tb.end(false, m_cfg.thresholds.period_cycles);
   }
+  // A CSR write's cycle ends: the next operation is decided pipe cycles after it is taken.
+  void csr_cycle_end();
+
+  // Pipe 3 (m_sonic3): its operations, and its decide cycle's begin (an idle cycle before
+  // it clears the previous cycle's records) and end.
+  Result admit3(const Request& r);
+  PfcUpdate depart3(const Departure& d);
+  std::pair<PfcUpdate, Result> depart_and_admit3(const Departure& d, const Request& r);
+  void op_begin3(uint64_t cycle);
+  void cycle_end3() {
+    if (!m_cfg.thresholds.zero_latency) m_tb.end_lagged(false, m_cfg.thresholds.period_cycles);
+  }
+  // A request decided on the view of m_prev, which then records it as Q (the pool
+  // counters diffed around its charge); a release on the exact state, recorded as R.
+  Result request3(const Request& r);
+  PfcUpdate release3(const Departure& d);
 
   CoreConfig m_cfg;
   Counters m_c;
   std::unique_ptr<Policy> m_policy;
-  SonicPolicy* m_sonic = nullptr;  // m_policy when it is plain(): its operations called by name
+  SonicPolicy* m_sonic = nullptr;  // m_policy when it is plain(), pipe 0 or 1: its operations called by name
+  SonicPolicy* m_sonic3 = nullptr;  // m_policy under pipe 3 (dt, static, sih: plain)
+  uint32_t m_inline_ports = 0;      // ports, or 0 under pipe 3 (inline_ok)
   ThresholdBlock m_tb;
   static constexpr uint64_t kNoCycle = ~uint64_t(0);
   bool m_idle_from_cycles = true;
@@ -168,7 +210,9 @@ class AdmissionCore {
   // Idle cycles told (idle(), or owed after a CSR write) that the decide stage has not yet
   // seen: at most pipe.
   uint64_t m_pending = 0;
-  std::vector<uint64_t> m_pool_refund;  // depart_and_admit's scratch: each pool's refund
+  // Scratch: each pool's refund (depart_and_admit), the pools before an operation (pipe 3).
+  std::vector<uint64_t> m_pool_refund;
+  PrevCycle m_prev;  // pipe 3: the previous decide cycle's admitted request Q and release R
 };
 
 }  // namespace mmusim::admission

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <map>
 
 #include "admission/policy.h"
@@ -98,7 +99,11 @@ void load_admission(Scenario& sc, JsonReader r) {
   else if (rule == "saturation") a.congestion_rule = admission::CongestionRule::Kind::kSaturation;
   else r.fail("congestion_rule", "must be threshold or saturation");
   a.congested_bytes = r.positive("congested_bytes", a.congested_bytes);
-  a.pipeline = uint32_t(r.integer("pipeline", 0, 1, a.pipeline));
+  // PIPE 0, 1 or 3 (3 with dt, static or sih only: CoreConfig::validate names the policy).
+  using Lim = std::numeric_limits<int32_t>;
+  const int64_t pipe = r.integer("pipeline", Lim::min(), Lim::max(), a.pipeline);
+  if (pipe != 0 && pipe != 1 && pipe != 3) r.fail("pipeline", "must be 0, 1 or 3, got " + std::to_string(pipe));
+  a.pipeline = uint32_t(pipe);
   if (r.has("ewma")) {
     JsonReader e = r.child("ewma");
     a.ewma.k = uint8_t(e.integer("k", 0, 30, a.ewma.k));

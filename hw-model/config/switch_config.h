@@ -92,7 +92,8 @@ struct AdmissionCfg {
   // admission.thresholds: the threshold calculator's period, and the zero-latency core
   // (thresholds from the live counters) for the staleness study; hardware timing by default.
   admission::ThresholdTiming thresholds{1, false};
-  // admission.pipeline: the unit's PIPE (0 or 1); its verdicts take effect pipeline MMU
+  // admission.pipeline: the unit's PIPE (0, 1 or 3; 3 with dt, static or sih only, and it
+  // changes what is decided: admission_core.h); its verdicts take effect pipeline MMU
   // cycles after the decision edge (Mmu::verdict_delay_ps).
   uint32_t pipeline = 0;
 };

@@ -190,6 +190,10 @@ RtlEngine::RtlEngine(const admission::CoreConfig& cfg, std::string waveform_path
   if (cfg.ewma.frac_bits != kParams.ewma_frac)
     throw std::invalid_argument("admission.ewma.frac_bits must be " + std::to_string(kParams.ewma_frac) +
                                 " for the RTL unit");
+  // The four-stage unit (PIPE 3) is Verilated for the lockstep tests and the soak only.
+  if (cfg.pipe > 1)
+    throw std::invalid_argument("admission.pipeline " + std::to_string(cfg.pipe) +
+                                ": admission.impl rtl co-simulates pipeline 0 and 1 (pipeline 3 runs with impl cpp)");
   // The unit is programmed at its first operation; refuse a configuration it cannot hold now.
   const admission::CoreConfig unit_cfg = pad_ports(cfg);
   admission::encode(unit_cfg, params());

@@ -244,10 +244,12 @@ def make_config(ports=8, prios=2, cw=16, pools=2, prof=2, ewma_frac=16, cellw=16
         raise PpaError(f"--policies: expected a comma list of {', '.join(POLICY_BITS)}; got {','.join(policies) or 'nothing'}")
     checks = [(ports, 1, 64, '--ports'), (prios, 1, 8, '--prios'), (cw, 8, 32, '--cw'),
               (pools, 1, 16, '--pools'), (prof, 1, 16, '--prof'), (ewma_frac, 0, 16, '--ewma-frac'),
-              (cellw, 1, 16, '--cellw'), (dual_issue, 0, 1, '--dual-issue'), (pipe, 0, 1, '--pipe')]
+              (cellw, 1, 16, '--cellw'), (dual_issue, 0, 1, '--dual-issue'), (pipe, 0, 3, '--pipe')]
     for v, lo, hi, name in checks:
         if not lo <= v <= hi:
             raise PpaError(f"{name} {v}: must be {lo}..{hi} (the RTL's parameter range)")
+    if pipe == 2:
+        raise PpaError("--pipe 2: must be 0, 1 or 3 (the RTL's PIPE values)")
     abc = abc or ABC_DEFAULT
     if abc not in ABC_SCRIPTS:
         raise PpaError(f"--abc {abc}: must be one of {', '.join(ABC_SCRIPTS)}")
@@ -262,7 +264,7 @@ def make_config(ports=8, prios=2, cw=16, pools=2, prof=2, ewma_frac=16, cellw=16
 def config_tag(cfg):
     # Reports written before DUAL_ISSUE existed are of the single-issue design.
     return (f"p{cfg['ports']}x{cfg['prios']}_cw{cfg['cw']}_po{cfg['pools']}_pr{cfg['prof']}_"
-            f"{'+'.join(cfg['policies'])}_di{cfg.get('dual_issue', 0)}" + ('_pipe' if cfg.get('pipe') else '')
+            f"{'+'.join(cfg['policies'])}_di{cfg.get('dual_issue', 0)}" + ('_pipe' if cfg.get('pipe') == 1 else f"_pipe{cfg['pipe']}" if cfg.get('pipe') else '')
             + ('' if cfg.get('abc', 'fast') == 'fast' else '_' + cfg['abc']))
 
 

@@ -3,7 +3,7 @@
 // with hazards and run-time CSR writes (rtl_soak.h), comparing decisions, PFC events and
 // the whole architectural state after every operation.
 //
-//   rtl_soak [--seed N] [--requests N] [--variants small,mid,big,psmall,pmid] [--out DIR] [--require-coverage]
+//   rtl_soak [--seed N] [--requests N] [--variants small,mid,big,psmall,pmid,p3mid] [--out DIR] [--require-coverage]
 //   rtl_soak --replay FILE
 //
 // Cases of 5 000 to 30 000 requests rotate over the variants and the policies dt, reverie,
@@ -30,6 +30,7 @@
 
 #include "Vmmu_big.h"
 #include "Vmmu_mid.h"
+#include "Vmmu_p3mid.h"
 #include "Vmmu_pmid.h"
 #include "Vmmu_psmall.h"
 #include "Vmmu_small.h"
@@ -53,7 +54,7 @@ struct Outcome {
 
 [[noreturn]] void usage_error(const std::string& msg) {
   std::fprintf(stderr, "rtl_soak: %s\n", msg.c_str());
-  std::fprintf(stderr, "usage: rtl_soak [--seed N] [--requests N] [--variants small,mid,big,psmall,pmid] [--out DIR] "
+  std::fprintf(stderr, "usage: rtl_soak [--seed N] [--requests N] [--variants small,mid,big,psmall,pmid,p3mid] [--out DIR] "
                        "[--require-coverage]\n"
                        "       rtl_soak --replay FILE\n");
   std::exit(2);
@@ -86,17 +87,18 @@ Outcome run_variant(const Case& c, const std::string& fst = "") {
   if (c.variant == "mid") return run_case<Vmmu_mid>(kMid, c, fst);
   if (c.variant == "psmall") return run_case<Vmmu_psmall>(kPipeSmall, c, fst);
   if (c.variant == "pmid") return run_case<Vmmu_pmid>(kPipeMid, c, fst);
+  if (c.variant == "p3mid") return run_case<Vmmu_p3mid>(kPipe3Mid, c, fst);
   return run_case<Vmmu_big>(kBig, c, fst);
 }
 
 bool known_variant(const std::string& v) {
-  return v == "small" || v == "mid" || v == "big" || v == "psmall" || v == "pmid";
+  return v == "small" || v == "mid" || v == "big" || v == "psmall" || v == "pmid" || v == "p3mid";
 }
 
 const rtl::UnitParams& params_of(const std::string& variant) {
   using namespace rtl::testcfg;
   return variant == "small" ? kSmall : variant == "mid" ? kMid : variant == "psmall" ? kPipeSmall
-         : variant == "pmid" ? kPipeMid : kBig;
+         : variant == "pmid" ? kPipeMid : variant == "p3mid" ? kPipe3Mid : kBig;
 }
 
 // The case and its initial configuration (drawn first from the case seed) as register writes.
@@ -151,7 +153,7 @@ int replay(const std::string& file) {
     else if (key == "requests") c.requests = parse_u64(where + ": requests", value);
     else usage_error(where + ": unknown key '" + key + "'");
   }
-  if (!known_variant(c.variant)) usage_error(file + ": variant must be small, mid, big, psmall or pmid");
+  if (!known_variant(c.variant)) usage_error(file + ": variant must be small, mid, big, psmall, pmid or p3mid");
   if (c.policy != "dt" && c.policy != "reverie" && c.policy != "dsh" && c.policy != "static" && c.policy != "sih" &&
       c.policy != "abm")
     usage_error(file + ": policy must be dt, reverie, dsh, static, sih or abm");
@@ -193,7 +195,7 @@ int main(int argc, char** argv) {
       variants.clear();
       std::stringstream ss(value());
       for (std::string v; std::getline(ss, v, ',');) {
-        if (!known_variant(v)) usage_error("unknown variant '" + v + "' (small, mid, big, psmall, pmid)");
+        if (!known_variant(v)) usage_error("unknown variant '" + v + "' (small, mid, big, psmall, pmid, p3mid)");
         variants.push_back(v);
       }
       if (variants.empty()) usage_error("--variants names none");
@@ -217,6 +219,7 @@ int main(int argc, char** argv) {
   std::fflush(stdout);
 
   const char* policies[] = {"dt", "reverie", "dsh", "static", "sih", "abm"};
+  const char* pipe3_policies[] = {"dt", "static", "sih"};  // what a PIPE 3 unit has
   std::map<std::string, soak::Stats> per;  // "variant policy"
   std::map<std::string, uint64_t> cases;
   std::mt19937_64 rng(seed);
@@ -226,7 +229,8 @@ int main(int argc, char** argv) {
   for (uint64_t k = 0; total.requests < requests; ++k) {
     Case c;
     c.variant = variants[k % variants.size()];
-    c.policy = policies[(k / variants.size()) % std::size(policies)];
+    c.policy = c.variant == "p3mid" ? pipe3_policies[(k / variants.size()) % std::size(pipe3_policies)]
+                                    : policies[(k / variants.size()) % std::size(policies)];
     c.seed = rng();
     c.requests = std::min<uint64_t>(requests - total.requests, 5000 + rng() % 25001);
     // The case's replay file exists while it runs: an RTL assertion aborts the process

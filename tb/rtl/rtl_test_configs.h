@@ -8,12 +8,15 @@
 namespace mmusim::rtl::testcfg {
 
 // The parameter sets the CMake build verilates (tb/CMakeLists.txt); the small units are
-// single-issue (DUAL_ISSUE 0); the pipe units have the two-stage request path (PIPE 1).
+// single-issue (DUAL_ISSUE 0); the pipe units have the two-stage request path (PIPE 1),
+// kPipe3Mid the four-stage one.
 const UnitParams kSmall{4, 4, 16, 3, 4, 8, false};
 const UnitParams kMid{8, 8, 32, 4, 8, 16};
 const UnitParams kBig{32, 8, 32, 4, 8, 16};
 const UnitParams kPipeSmall{4, 4, 16, 3, 4, 8, false, 1};
 const UnitParams kPipeMid{8, 8, 32, 4, 8, 16, true, 1};
+// The four-stage request path (PIPE 3: look-up, memory, test, decide), dt, static and sih.
+const UnitParams kPipe3Mid{8, 8, 32, 4, 8, 16, true, 3};
 
 constexpr uint8_t kLl = 3;  // lossless priority in the directed cases
 constexpr uint8_t kLy = 1;

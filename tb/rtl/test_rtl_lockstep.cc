@@ -16,6 +16,7 @@
 
 #include "Vmmu_big.h"
 #include "Vmmu_mid.h"
+#include "Vmmu_p3mid.h"
 #include "Vmmu_pmid.h"
 #include "Vmmu_psmall.h"
 #include "Vmmu_small.h"
@@ -773,6 +774,101 @@ TEST_P(Pipelined, ReleasesOfEverySizeFromOneState) {
 INSTANTIATE_TEST_SUITE_P(Policies, Pipelined, ::testing::Values("dt", "reverie", "dsh", "static", "sih", "abm"),
                          [](const auto& info) { return info.param; });
 
+// -------- PIPE 3 (the four-stage request path) -------------------------------------------
+
+// The response comes four cycles after the request (look-up, memory, test, decide), the
+// counters with it.
+TEST(Pipe3, ResponseFourCyclesAfterTheRequest) {
+  Lockstep<Vmmu_p3mid> ls(directed_config(kPipe3Mid, "dt"), kPipe3Mid);
+  auto& u = ls.unit();
+  EXPECT_EQ(ls.core().latency(), 4u);
+  const admission::Request r{0, 1, uint8_t(kLl), 5, 0};
+  CycleOut o = u.step(nullptr, &r);
+  for (int i = 0; i < 3; ++i) {
+    EXPECT_FALSE(o.rsp_valid) << i;
+    EXPECT_EQ(u.total(), 0u) << i;
+    o = u.step(nullptr, nullptr);
+  }
+  EXPECT_TRUE(o.rsp_valid);
+  EXPECT_EQ(o.rsp.verdict, Verdict::kAdmitShared);
+  EXPECT_EQ(u.total(), 5u);
+  EXPECT_FALSE(u.step(nullptr, nullptr).rsp_valid);
+}
+
+// A release and a request on one queue in every cycle: the request is decided first, then
+// the release, and the request's tests miss the release of the cycle before. The lossless
+// queue of directed_config fills past XOFF into headroom (50 cells) with a request of 3
+// cells every cycle, then releases of 1 cell and requests of 3 cells together, then
+// releases only until XON; unit and core agree on every decision and state.
+class Pipe3 : public ::testing::TestWithParam<std::string> {};
+
+TEST_P(Pipe3, SameQueueEveryCycleWithReleases) {
+  Lockstep<Vmmu_p3mid> ls(directed_config(kPipe3Mid, GetParam()), kPipe3Mid);
+  ls.set_streaming(true);
+  const admission::Request r{0, 1, uint8_t(kLl), 3, 0};
+  const admission::Departure d{0, 1, uint8_t(kLl), 1, 0};
+  uint32_t xoff = 0, xon = 0, drops = 0, admitted = 0;
+  // (Each loop stops at a mismatch: the unit's state is then not the core's, and a release
+  // could underflow it.)
+  for (int i = 0; i < 300 && !ls.mismatch().any; ++i) {
+    const auto a = ls.admit(r);
+    xoff += a.pfc == PfcEvent::kXoff;
+    drops += a.verdict == Verdict::kDrop;
+    admitted += a.verdict != Verdict::kDrop;
+  }
+  for (int i = 0; i < 200 && !ls.mismatch().any; ++i) {
+    const auto [u, a] = ls.depart_and_admit(d, r);
+    xon += u.pfc == PfcEvent::kXon;
+    xoff += a.pfc == PfcEvent::kXoff;
+    admitted += a.verdict != Verdict::kDrop;
+  }
+  while (ls.core().total_used() && !ls.mismatch().any) xon += ls.depart(d).pfc == PfcEvent::kXon;
+  ls.drain();
+  expect_clean(ls);
+  EXPECT_GE(xoff, 1u);
+  EXPECT_GT(drops, 0u);
+  EXPECT_GE(xon, 1u);
+  EXPECT_EQ(ls.unit().total(), 0u);
+  std::printf("%s: %u admitted, %u dropped, %u XOFF, %u XON\n", GetParam().c_str(), admitted, drops, xoff, xon);
+}
+
+// One request and one release every cycle, streamed (Sustained's traffic).
+TEST_P(Pipe3, OneRequestAndOneReleasePerCycle) {
+  Lockstep<Vmmu_p3mid> ls(directed_config(kPipe3Mid, GetParam()), kPipe3Mid);
+  ls.set_streaming(true);
+  constexpr uint64_t kCycles = 4000;
+  const SustainedCounts k = sustained_traffic(ls, kCycles);
+  expect_clean(ls);
+  EXPECT_EQ(k.cycles, kCycles);
+  EXPECT_EQ(k.decisions, kCycles);
+  EXPECT_GT(k.xoff, 0u);
+  EXPECT_GT(k.xon, 0u);
+}
+
+// Gaps counted from the operations' cycles, the unit clock-gated between them
+// (AdmissionCore::idle_clocks_before with three idle cycles owed after a CSR write).
+TEST_P(Pipe3, GapsCountedFromTheCyclesAsACoSimulation) {
+  namespace R = admission::regs;
+  admission::CoreConfig c = directed_config(kPipe3Mid, GetParam());
+  c.thresholds.period_cycles = 3;
+  Lockstep<Vmmu_p3mid> ls(c, kPipe3Mid);
+  ls.set_streaming(true);
+  ls.set_idle_from_cycles(true);
+  uint64_t cycle = 0;
+  uint32_t xoff = 0;
+  for (int i = 0; i < 500; ++i) {
+    cycle += uint64_t(i * 7 % 10);
+    xoff += ls.admit({uint32_t(i % 2), 1, uint8_t(kLl), 2, cycle}).pfc == PfcEvent::kXoff;
+    if (i == 250) EXPECT_TRUE(ls.csr_write(R::IPROF_XOFF_ADDR, 60));
+  }
+  ls.drain();
+  expect_clean(ls);
+  EXPECT_GT(xoff, 0u);
+}
+
+INSTANTIATE_TEST_SUITE_P(Policies, Pipe3, ::testing::Values("dt", "static", "sih"),
+                         [](const auto& info) { return info.param; });
+
 // -------- constrained random ------------------------------------------------------------
 
 // Seed of the random suites: MMUSIM_SEED if set, else fresh; printed for a replay.
@@ -786,17 +882,20 @@ uint64_t suite_seed() {
 
 // Random configurations on one parameter set, each driven by the soak's traffic
 // (tb/campaign/rtl_soak.h: hazards, run-time and accounting CSR writes, drains, resets).
+const std::vector<std::string> kAllPolicies = {"dt", "reverie", "dsh", "static", "sih", "abm"};
+const std::vector<std::string> kPipe3Policies = {"dt", "static", "sih"};  // PIPE 3's
+
 template <class M>
-void random_suite(const UnitParams& p, int configs, uint64_t per_config, const char* tag) {
+void random_suite(const UnitParams& p, int configs, uint64_t per_config, const char* tag,
+                  const std::vector<std::string>& policies = kAllPolicies) {
   const bool stream = p.pipe != 0;  // a pipelined unit takes the operations in consecutive cycles
   const uint64_t seed = suite_seed();
   std::printf("%s: MMUSIM_SEED=%llu\n", tag, (unsigned long long)seed);
   std::mt19937_64 rng(seed ^ std::hash<std::string>{}(tag));
-  const char* policies[] = {"dt", "reverie", "dsh", "static", "sih", "abm"};
   soak::Stats total;
   const admission::RtlParams rp{p.nports, p.nprio, p.npools, p.nprof, p.cw};
   for (int c = 0; c < configs; ++c) {
-    const std::string pol = policies[c % std::size(policies)];
+    const std::string pol = policies[c % policies.size()];
     const uint64_t cfg_seed = rng();
     std::mt19937_64 crng(cfg_seed);
     Lockstep<M> ls(testgen::random_config(crng, rp, uint8_t(p.ewma_frac), pol), p);
@@ -889,5 +988,10 @@ TEST(RandomLockstep, BigUnit32x8Counters32) { random_suite<Vmmu_big>(kBig, 10, 1
 // path (the same queue, port, priority, pool in consecutive cycles; the soak's pairs).
 TEST(RandomLockstep, PipelinedSmallUnit4x4Counters16) { random_suite<Vmmu_psmall>(kPipeSmall, 12, 12000, "psmall"); }
 TEST(RandomLockstep, PipelinedMidUnit8x8Counters32) { random_suite<Vmmu_pmid>(kPipeMid, 12, 12000, "pmid"); }
+// The four-stage unit (PIPE 3): its rules (a request's tests blind to the release of the
+// cycle before, the request first in a cycle, ...) are the golden core's under pipe 3.
+TEST(RandomLockstep, Pipe3MidUnit8x8Counters32) {
+  random_suite<Vmmu_p3mid>(kPipe3Mid, 12, 12000, "p3mid", kPipe3Policies);
+}
 
 }  // namespace

@@ -2,6 +2,10 @@
 
 namespace mmusim::admission {
 
+Result SonicPolicy::admit_after(Counters& c, const Request& r, const PrevCycle& prev) {
+  return admit_as(c, r, View{prev});
+}
+
 uint64_t SonicPolicy::threshold(const Counters& c, const Threshold& th, uint16_t pool, bool, size_t,
                                 uint32_t) const {
   return dt_threshold(c, th, pool);
