@@ -56,9 +56,9 @@ module mmu_adm_sonic #(`MMU_POL_PARAMS) (
   wire s_zero = !sum_gt(n, '0, '0, q_hdrm, dh, '0) || !sum_gt(q_ing, di, '0, SW'(ires_i), '0, '0);
   wire s_all = !sum_gt(n, SW'(ires_i), '0, q_ing, q_hdrm, dsum);
   wire [CW-1:0] shrink = s_zero ? '0 : s_all ? CW'(n - q_hdrm - dh) : CW'(q_ing + di - SW'(ires_i));
-  wire e_zero = n == '0 || !sum_gt(q_egr, de, '0, SW'(eres_i), '0, '0);
-  wire e_all = !sum_gt(n, SW'(eres_i), '0, q_egr, de, '0);
-  wire [CW-1:0] eshrink = e_zero ? '0 : e_all ? CW'(n) : CW'(q_egr + de - SW'(eres_i));
+  wire es_zero = n == '0 || !sum_gt(q_egr, de, '0, SW'(eres_i), '0, '0);
+  wire es_all = !sum_gt(n, SW'(eres_i), '0, q_egr, de, '0);
+  wire [CW-1:0] eshrink = es_zero ? '0 : es_all ? CW'(n) : CW'(q_egr + de - SW'(eres_i));
 
   logic over_buf, to_h;
   logic paused_book;  // the pause bit before the XON test

@@ -13,11 +13,11 @@ from traffic import sweep
 
 @functools.lru_cache(maxsize=None)
 def _query(rate_bps, delay_ps, mtu, cell=256, overhead=20, clock_period_ps=1000, latency_cycles=4,
-           shared_ports=1, mmusim=None):
+           shared_ports=1, mmusim=None, admission_pipeline=0):
     cmd = [sweep.mmusim_path(mmusim), "headroom", "--rate-bps", str(int(rate_bps)), "--delay-ps", str(int(delay_ps)),
            "--mtu", str(int(mtu)), "--cell", str(int(cell)), "--overhead", str(int(overhead)),
            "--clock-period-ps", str(int(clock_period_ps)), "--latency-cycles", str(int(latency_cycles)),
-           "--pipeline-ports", str(int(shared_ports))]
+           "--pipeline-ports", str(int(shared_ports)), "--admission-pipeline", str(int(admission_pipeline))]
     r = subprocess.run(cmd, capture_output=True, text=True)
     if r.returncode != 0:
         raise ValueError(f"{' '.join(cmd)}: {r.stderr.strip()}")
@@ -39,10 +39,11 @@ def headroom_wire_bytes(rate_bps, delay_ps, mtu, overhead=20, clock_period_ps=10
 
 
 def safe_headroom_cells(rate_bps, delay_ps, mtu, cell, overhead=20, clock_period_ps=1000, latency_cycles=4,
-                        shared_ports=1, mmusim=None):
-    """The per-PG xoff, in cells, that makes a headroom_full drop impossible."""
+                        shared_ports=1, mmusim=None, admission_pipeline=0):
+    """The per-PG xoff, in cells, that makes a headroom_full drop impossible (admission_pipeline:
+    the unit's PIPE, admission.pipeline)."""
     return _query(rate_bps, delay_ps, mtu, cell, overhead, clock_period_ps, latency_cycles, shared_ports,
-                  mmusim)["safe_cells"]
+                  mmusim, admission_pipeline)["safe_cells"]
 
 
 def pipeline_ports(ports, pipelines, port):

@@ -21,6 +21,8 @@ CLI::App* add_headroom_command(CLI::App& app, HeadroomLink& l) {
       ->check(CLI::Range(0u, 1u << 16));
   c->add_option("--pipeline-ports", l.pipeline_ports, "ports sharing this port's decision pipeline")
       ->capture_default_str()->check(CLI::Range(1u, 1u << 16));
+  c->add_option("--admission-pipeline", l.admission_pipeline, "the admission unit's PIPE (admission.pipeline)")
+      ->capture_default_str()->check(CLI::IsMember({0u, 1u, 3u}));
   return c;
 }
 

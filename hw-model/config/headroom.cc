@@ -54,12 +54,14 @@ uint64_t headroom_wire_bytes(const HeadroomLink& l) {
   const uint64_t frame = uint64_t(l.mtu_bytes) + l.wire_overhead_bytes;
   // Arrival to decision: latency, up to a cycle to the next clock edge, and the backlog of a
   // pipeline that keeps up (< pipeline_ports cycles; docs/configuration.md, Headroom).
-  const uint64_t decision_ps = (uint64_t(l.pipeline_latency_cycles) + l.pipeline_ports) * l.clock_period_ps;
+  const uint64_t decision_ps =
+      (uint64_t(l.pipeline_latency_cycles) + l.admission_pipeline + l.pipeline_ports) * l.clock_period_ps;
   return bytes_in(l.rate_bps, 2 * l.delay_ps + decision_ps)  // PFC frame there, last frame back; decision
          + frame                                             // the frame that triggers XOFF
          + 2 * frame                                         // MTU on the wire at each end (Eq. 1)
          + kPfcFrame + l.wire_overhead_bytes                 // the PFC frame itself
-         + kPfcResponse;                                     // Eq. 1's processing allowance
+         + kPfcResponse                                      // Eq. 1's processing allowance
+         + (l.admission_pipeline == 3 ? frame : 0);          // PIPE 3: a released frame not yet seen
 }
 
 uint64_t safe_headroom_cells(const HeadroomLink& l) {
@@ -72,13 +74,12 @@ std::vector<uint64_t> safe_headroom_cells(const SwitchConfig& v) {
   const uint32_t np = v.ports(), pipes = v.mmu.pipelines;
   std::vector<uint64_t> out(np);
   for (uint32_t p = 0; p < np; ++p) {
-    // Ports are spread over pipelines by port number (ingress/ingress_pipeline.cc). A
-    // pipelined admission unit sends its XOFF admission.pipeline cycles after the decision.
+    // Ports are spread over pipelines by port number (ingress/ingress_pipeline.cc).
     const uint32_t shared = np / pipes + (p % pipes < np % pipes ? 1 : 0);
     out[p] = safe_headroom_cells({v.topo.ports[p].rate_bps, v.topo.ports[p].delay_ps,
                                   v.int_telemetry.max_frame_bytes(v.topo.mtu_bytes),
                                   v.topo.wire_overhead_bytes, v.mmu.cell_bytes, v.mmu.clock_period_ps,
-                                  v.mmu.pipeline_latency_cycles + v.admission.pipeline, shared});
+                                  v.mmu.pipeline_latency_cycles, shared, v.admission.pipeline});
   }
   return out;
 }

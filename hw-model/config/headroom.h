@@ -33,6 +33,10 @@ struct HeadroomLink {
   uint64_t clock_period_ps = 1000;
   uint32_t pipeline_latency_cycles = 4;
   uint32_t pipeline_ports = 1;  // ports sharing this port's decision pipeline
+  // The admission unit's PIPE (admission.pipeline: 0, 1 or 3): its XOFF leaves that many
+  // cycles after the decision; with 3 a request's headroom tests also miss the release of
+  // the cycle before (docs/rtl.md, "The four-stage request path"), one frame more.
+  uint32_t admission_pipeline = 0;
 };
 
 // Wire bytes that can reach the PG from the arrival of the frame that triggers XOFF until

@@ -1,8 +1,8 @@
 #!/usr/bin/python3
 """Random-scenario campaign (docs/validation.md, "Headroom safety campaign").
 
-Draws scenarios over every topology generator (and the single switch), the six policies, cells
-of 64..512 B, MTUs up to 9000, 25..400 Gb/s, 1..4 pipelines, lossless incasts of any frame
+Draws scenarios over every topology generator (and the single switch), the six policies, the
+admission unit's PIPE 0, 1 and 3 (3 with dt, static and sih), cells of 64..512 B, MTUs up to 9000, 25..400 Gb/s, 1..4 pipelines, lossless incasts of any frame
 size over lossy background; headroom is derived (no xoff), a shared pool sized by the safe
 rule, or, in a share of runs, deliberately short (the old DSH Eq. 1 + one cell, a quarter of
 the pool); PFC pause times are sometimes short. Each run is checked:
@@ -87,11 +87,16 @@ def scenario(seed, index, force_mode=None):
     pipelines = min(pipelines, ports)
     topo.update(mtu_bytes=mtu, wire_overhead_bytes=ovh)
     lossless = rng.choice([[3], [3], [3, 4]])
+    # The admission unit's PIPE (admission.pipeline; 3 for dt, static and sih only), from a
+    # generator of its own so that the other draws stay those of earlier campaigns.
+    prng = random.Random(seed * 1_000_003 + index + (1 << 40))
+    apipe = prng.choice([0, 1, 3] if policy in ("dt", "static", "sih") else [0, 1])
 
     # Headroom budget: the safe xoff of the fastest port in the fullest pipeline, per lossless
     # PG (dt, static, abm, reverie, sih) or per port (dsh's insurance) of the largest switch.
     safe = headroom.safe_headroom_cells(max_rate * 10**9, delay * 1000, mtu, cell, ovh,
-                                        headroom.clock_period_ps(mhz), lat, -(-ports // pipelines))
+                                        headroom.clock_period_ps(mhz), lat, -(-ports // pipelines),
+                                        admission_pipeline=apipe)
     pgs = ports * (1 if policy == "dsh" else len(lossless))
     hdrm_cells = pgs * safe
     mode = rng.choices(MODES, weights=[40, 35, 15, 10])[0]
@@ -142,9 +147,10 @@ def scenario(seed, index, force_mode=None):
           "topology": topo,
           "mmu": {"buffer_bytes": buffer, "cell_bytes": cell, "clock_mhz": mhz, "pipeline_latency_cycles": lat,
                   "pipelines": pipelines},
-          "buffer": buf, "admission": {"policy": policy}, "pfc": pfc,
+          "buffer": buf, "admission": {"policy": policy, "pipeline": apipe}, "pfc": pfc,
           "output": {"sample_interval_ns": 10000}, "traffic": traffic}
-    meta = {"index": index, "topology": kind, "policy": policy, "cell": cell, "mtu": mtu, "rate": rate,
+    meta = {"index": index, "topology": kind, "policy": policy, "admission_pipeline": apipe, "cell": cell, "mtu": mtu,
+            "rate": rate,
             "pipelines": pipelines, "headroom": mode}
     return sc, meta
 
@@ -291,6 +297,7 @@ def main():
     for t in TOPOLOGIES:
         print(f"  {t:>14} " + " ".join(f"{by[(t, p)]:>8}" for p in POLICIES))
     print(f"headroom modes: {dict(collections.Counter(r['headroom'] for r in rows))}")
+    print(f"admission.pipeline: {dict(sorted(collections.Counter(r['admission_pipeline'] for r in rows).items()))}")
     print(f"runs that paused (XOFF > 0): {sum(1 for r in rows if r['xoff'] > 0)}")
     print(f"warned runs: {sum(1 for r in rows if r['warned'])}, of which with lossless drops: "
           f"{sum(1 for r in rows if r['warned'] and r['lossless_drops'] > 0)}")

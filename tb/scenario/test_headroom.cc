@@ -81,6 +81,20 @@ TEST(HeadroomFormula, SafeCellsByHand) {
   EXPECT_EQ(mmusim::headroom_wire_bytes(l), one + 40);
 }
 
+TEST(HeadroomFormula, TheAdmissionUnitsPipeline) {
+  // 100 Gb/s, 2 us, 1 GHz, 4 cycles as above: 58547 wire bytes. PIPE 1 sends XOFF a cycle
+  // later: C*(2D + 6 cycles) = 100e9/8 * 4.006e-6 = 50075 B, 12 more. PIPE 3: three cycles,
+  // 100e9/8 * 4.008e-6 = 50100 B (37 more), and one frame (1520 B) for the release of the
+  // cycle before, which a request's headroom tests do not see: 60104 wire bytes, 716 cells
+  // (84 wire bytes per cell: 60104 / 84 = 715.5).
+  mmusim::HeadroomLink l{100'000'000'000ull, 2'000'000ull, 1500, 20, 256, 1000, 4, 1};
+  l.admission_pipeline = 1;
+  EXPECT_EQ(mmusim::headroom_wire_bytes(l), 58559u);
+  l.admission_pipeline = 3;
+  EXPECT_EQ(mmusim::headroom_wire_bytes(l), 60104u);
+  EXPECT_EQ(mmusim::safe_headroom_cells(l), 716u);
+}
+
 // A 17-port switch, h1..h16 -> h0 lossless incast of `frame`-byte packets; 3 pipelines of
 // 6, 6 and 5 ports keep up with 64-B frames at 100 Gb/s (6 * 12.5 B/ns < 84 B/ns). With
 // `cross`, 16 more hosts send lossy line-rate traffic to the senders, so each sender's port
