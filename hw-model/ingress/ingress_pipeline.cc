@@ -166,8 +166,12 @@ void IngressPipeline::decide(Packet* p) {
     m_pool.put(p);
     return;
   }
-  if (m_verdict_delay) m_cal.at<&IngressPipeline::forward>(now_ps() + m_verdict_delay, Phase::kDecision, this, p);
-  else forward(p);
+  if (m_verdict_delay) {
+    ++m_admitted;
+    m_cal.at<&IngressPipeline::forward_admitted>(now_ps() + m_verdict_delay, Phase::kDecision, this, p);
+  } else {
+    forward(p);
+  }
 }
 
 void IngressPipeline::forward(Packet* p) {

@@ -44,7 +44,7 @@ class IngressPipeline : public sc_core::sc_module {
   uint64_t received_pfc() const { return m_rx_pfc; }
   uint64_t received_bfc() const { return m_rx_bfc; }
   uint64_t no_route_drops() const { return m_no_route; }
-  uint64_t pending_data() const { return m_arrivals_data + m_waiting; }
+  uint64_t pending_data() const { return m_arrivals_data + m_waiting + m_admitted; }
 
  private:
   friend class IndexedFrameSocket<IngressPipeline>;
@@ -59,6 +59,11 @@ class IngressPipeline : public sc_core::sc_module {
   void decide(Packet* p);
   // An admitted frame joins its egress queue (through BFC) when the verdict takes effect.
   void forward(Packet* p);
+  // A frame admitted by a pipelined unit, its verdict taking effect now (verdict_delay_ps).
+  void forward_admitted(Packet* p) {
+    --m_admitted;
+    forward(p);
+  }
   void end_of_elaboration() override;
 
   const IngressConfig m_cfg;
@@ -108,6 +113,7 @@ class IngressPipeline : public sc_core::sc_module {
   std::vector<Pipeline> m_pipes;
   uint32_t m_last_bytes = 0, m_last_cells = 0;  // cells of the last frame size seen
   uint64_t m_waiting = 0;  // frames waiting in the pipelines
+  uint64_t m_admitted = 0;  // frames admitted whose verdict has not yet taken effect (held)
   // The bound interfaces a decision calls, here rather than in the ports' own (cold) lines.
   AdmissionIf* m_mmu = nullptr;
   BfcIf* m_bfc_unit = nullptr;  // when bound
