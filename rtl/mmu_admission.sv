@@ -452,34 +452,24 @@ module mmu_admission
   wire [NPOOLS*RFP*CW-1:0] no_rfp = '0;
   wire [NPOOLS*RFM*CW-1:0] no_rfm = '0;
   wire                  no_step = 1'b0;  // no same-cycle release in front (pre_step)
+  wire [3*CW-1:0]       no_d = '0;       // no same-cycle request in front (t_d_i)
   /* verilator lint_on UNUSEDSIGNAL */
   // Each slot's quotients (mmu_adm_quot) and abm's drain ratios (mmu_adm_rate), below.
   logic [CW-1:0]        a_quot_in, a_quot_eg, b_quot_in, b_quot_eg;
   logic [8:0]           a_abm_ratio_in, a_abm_ratio_eg, b_abm_ratio_in, b_abm_ratio_eg;
 
-  // Configuration ports common to every datapath instance.
-  `define MMU_OP_CFG \
+  // Configuration ports common to every datapath instance, but for the XON fields and the
+  // ingress thresholds (PIPE 3's release takes them from the test stage).
+  `define MMU_OP_CFG(xon, xon_offset, ith) \
     .clk_i, .rst_ni, .policy_i(cfg_policy), \
     .cfg_ewma_rule_i(cfg_ewma_rule), .cfg_ewma_clamp_i(cfg_ewma_clamp), .cfg_ewma_k_i(cfg_ewma_k), \
     .cfg_buffer_i(cfg_buffer), .cfg_hdrm_pool_i(cfg_hdrm_pool), .cfg_congested_i(cfg_congested), \
     .cfg_dsh_port_xon_off_i(cfg_dsh_port_xon_off), .cfg_pool_size_i(cfg_pool_size), \
     .tab_ip_dynamic_i(ip_dynamic), .tab_ip_shift_i(ip_shift), .tab_ip_static_i(ip_static), \
-    .tab_ip_xoff_i(ip_xoff), .tab_ip_xon_i(ip_xon), .tab_ip_xon_offset_i(ip_xon_offset), \
+    .tab_ip_xoff_i(ip_xoff), .tab_ip_xon_i(xon), .tab_ip_xon_offset_i(xon_offset), \
     .tab_ep_dynamic_i(ep_dynamic), .tab_ep_shift_i(ep_shift), .tab_ep_static_i(ep_static), \
     .rev_pool_i(rev_pool), .tab_dsh_nq_i(dsh_nq), .tab_dsh_ins_i(dsh_ins), .sih_hdrm_i(sih_hdrm), \
-    .tab_ith_i(th_ing), .tab_eth_i(th_egr)
-  // PIPE 3's release: its XON fields and threshold as the test stage registered them (the
-  // threshold one cycle old, as the request's tests read it).
-  `define MMU_OP_CFG_REL \
-    .clk_i, .rst_ni, .policy_i(cfg_policy), \
-    .cfg_ewma_rule_i(cfg_ewma_rule), .cfg_ewma_clamp_i(cfg_ewma_clamp), .cfg_ewma_k_i(cfg_ewma_k), \
-    .cfg_buffer_i(cfg_buffer), .cfg_hdrm_pool_i(cfg_hdrm_pool), .cfg_congested_i(cfg_congested), \
-    .cfg_dsh_port_xon_off_i(cfg_dsh_port_xon_off), .cfg_pool_size_i(cfg_pool_size), \
-    .tab_ip_dynamic_i(ip_dynamic), .tab_ip_shift_i(ip_shift), .tab_ip_static_i(ip_static), \
-    .tab_ip_xoff_i(ip_xoff), .tab_ip_xon_i({NPROF{a_xon_q}}), .tab_ip_xon_offset_i({NPROF{a_xoff_q}}), \
-    .tab_ep_dynamic_i(ep_dynamic), .tab_ep_shift_i(ep_shift), .tab_ep_static_i(ep_static), \
-    .rev_pool_i(rev_pool), .tab_dsh_nq_i(dsh_nq), .tab_dsh_ins_i(dsh_ins), .sih_hdrm_i(sih_hdrm), \
-    .tab_ith_i({NPROF{a_ith_q}}), .tab_eth_i(th_egr)
+    .tab_ith_i(ith), .tab_eth_i(th_egr)
 
   // A datapath's next state and PFC events, by name: the release's (rl_*), the request's
   // (rq_*) and each slot's (a_*, b_*).
@@ -519,59 +509,37 @@ module mmu_admission
   // Release datapath (slot a) on the registers. A release has no verdict, a request no
   // underflow. PIPE 3: after the same-cycle request, once for each of its outcomes (its
   // charge of the release's queues an operand of the release's sums: t_d_i), the request's
-  // verdict selecting; its XON threshold and fields registered by the test stage.
-  wire [3*CW-1:0] no_d = '0;
+  // verdict selecting; its XON fields and threshold registered by the test stage (the
+  // threshold one cycle old, as the request's tests read it).
+  localparam int NOUT = P3 ? 3 : 1;  // outcome o: the request's verdict (VERDICT_*; 2 also none)
+  localparam int RLW = 4 + 7*CW + 2 + 2*AW + NPOOLS*CW + (QW+1) + 1 + NPOOLS*CW + 2*CW + NPOOLS*(RFP+RFM)*CW;
+  wire [NPROF*CW-1:0] rel_xon = P3 ? {NPROF{a_xon_q}} : ip_xon;
+  wire [NPROF*CW-1:0] rel_xon_offset = P3 ? {NPROF{a_xoff_q}} : ip_xon_offset;
+  wire [NPROF*CW-1:0] rel_ith = P3 ? {NPROF{a_ith_q}} : th_ing;
+  wire [NOUT*RLW-1:0] ro_bus;
   /* verilator lint_off PINCONNECTEMPTY */
-  if (P3) begin : g_rel3
-    localparam int RLW = 4 + 7*CW + 2 + 2*AW + NPOOLS*CW + (QW+1) + 1 + NPOOLS*CW + 2*CW;  // ro_bus's fields
-    logic [3*RLW-1:0] ro_bus;
-    for (genvar o = 0; o < 3; o++) begin : g_out
-      // (o: the request's verdict, mmu_adm_pkg::VERDICT_*; 2 also no request.)
-      logic [1:0]           x_pfc, x_port_pfc;
-      logic [CW-1:0]        x_ing, x_hdrm, x_egr, x_hdrm_used, x_total, x_port_shared, x_port_ins;
-      logic [AW-1:0]        x_avg_in, x_avg_eg;
-      logic [NPOOLS*CW-1:0] x_pool_used, x_rf_pool_used;
-      logic [QW:0]          x_ncong;
-      logic                 x_paused, x_port_paused, x_underflow;
-      logic [CW-1:0]        x_rf_hdrm_used, x_rf_total;
-      wire [CW-1:0] d_i = rs_iq && o == 0 ? CW'(b_cells) : '0;
-      wire [CW-1:0] d_h = rs_iq && o == 1 ? CW'(b_cells) : '0;
-      wire [CW-1:0] d_e = rs_eq && o != 2 ? CW'(b_cells) : '0;
-      mmu_adm_op #(
-        .NPORTS(NPORTS), .NPRIO(NPRIO), .CW(CW), .NPOOLS(NPOOLS), .NPROF(NPROF), .EWMA_FRAC(EWMA_FRAC), .CELLW(CELLW),
-        .POLICIES(POLICIES), .REFUND(1'b0)
-      ) u_rel (
-        `MMU_OP_CFG_REL,
-        .is_req_i(1'b0), .is_rel_i(a_valid), .t_on_i(1'b0), .t_i(5'b0), .t_d_i({d_e, d_h, d_i}), .in_port_i(a_in), .cells_i(a_cells),
-        .ipf_i(a_ipf), .epf_i(a_epf), .ll_i(a_ll), .ipool_i(a_ipool), .epool_i(a_epool), .ires_i(a_ires), .eres_i(a_eres),
-        .v_ing_i(va_ing), .v_hdrm_i(va_hdrm), .v_paused_i(rs_iq ? rq_paused : va_paused),
-        .v_avg_in_i(va_avg_in), .v_egr_i(va_egr), .v_avg_eg_i(va_avg_eg),
-        .pre_avg_in_i(va_avg_in), .pre_avg_eg_i(va_avg_eg), .pre_step_in_i(no_step), .pre_step_eg_i(no_step),
-        .pre_ing_i(va_ing), .pre_hdrm_i(va_hdrm), .pre_egr_i(va_egr), .pre_cells_i(a_cells),
-        .v_pool_used_i(pool_used), .v_hdrm_used_i(hdrm_used), .v_total_i(total_used),
-        .v_ncong_i(ncong[a_np*(QW+1) +: (QW+1)]), .v_port_paused_i(va_port_paused),
-        .v_port_shared_i(va_port_shared), .v_port_ins_i(va_port_ins),
-        .rf_pool_used_i(no_rf_pool), .rf_hdrm_used_i(no_rf), .rf_total_i(no_rf),
-        .rfp_pool_used_i(no_rfp), .rfm_pool_used_i(no_rfm),
-        .quot_in_i(a_quot_in), .quot_eg_i(a_quot_eg), .abm_ratio_in_i(a_abm_ratio_in), .abm_ratio_eg_i(a_abm_ratio_eg),
-        .verdict_o(), .reason_o(), .underflow_o(x_underflow), `MMU_OP_NEXT_OUT(x),
-        .rf_pool_used_o(x_rf_pool_used), .rf_hdrm_used_o(x_rf_hdrm_used), .rf_total_o(x_rf_total),
-        .rfp_pool_used_o(), .rfm_pool_used_o()
-      );
-      assign ro_bus[o*RLW +: RLW] = {`MMU_OP_NEXT(x), x_underflow, x_rf_pool_used, x_rf_hdrm_used, x_rf_total};
-    end
-    wire [1:0] ro_sel = b_valid && b_verdict != 2'd3 ? b_verdict : 2'd2;
-    assign {`MMU_OP_NEXT(rl), a_underflow, a_rf_pool_used, a_rf_hdrm_used, a_rf_total} = ro_bus[ro_sel*RLW +: RLW];
-    assign {a_rfp_pool_used, a_rfm_pool_used} = '0;  // PIPE 0 and 1's request only
-  end else begin : g_rel
+  for (genvar o = 0; o < NOUT; o++) begin : g_rel
+    logic [1:0]           x_pfc, x_port_pfc;
+    logic [CW-1:0]        x_ing, x_hdrm, x_egr, x_hdrm_used, x_total, x_port_shared, x_port_ins;
+    logic [AW-1:0]        x_avg_in, x_avg_eg;
+    logic [NPOOLS*CW-1:0] x_pool_used, x_rf_pool_used;
+    logic [QW:0]          x_ncong;
+    logic                 x_paused, x_port_paused, x_underflow;
+    logic [CW-1:0]        x_rf_hdrm_used, x_rf_total;
+    logic [NPOOLS*RFP*CW-1:0] x_rfp;
+    logic [NPOOLS*RFM*CW-1:0] x_rfm;
+    wire [CW-1:0] d_i = P3 && rs_iq && o == 0 ? CW'(b_cells) : '0;
+    wire [CW-1:0] d_h = P3 && rs_iq && o == 1 ? CW'(b_cells) : '0;
+    wire [CW-1:0] d_e = P3 && rs_eq && o != 2 ? CW'(b_cells) : '0;
     mmu_adm_op #(
       .NPORTS(NPORTS), .NPRIO(NPRIO), .CW(CW), .NPOOLS(NPOOLS), .NPROF(NPROF), .EWMA_FRAC(EWMA_FRAC), .CELLW(CELLW),
       .POLICIES(POLICIES), .REFUND(1'b0)
     ) u_rel (
-      `MMU_OP_CFG,
-      .is_req_i(1'b0), .is_rel_i(a_valid), .t_on_i(1'b0), .t_i(5'b0), .t_d_i(no_d), .in_port_i(a_in), .cells_i(a_cells),
+      `MMU_OP_CFG(rel_xon, rel_xon_offset, rel_ith),
+      .is_req_i(1'b0), .is_rel_i(a_valid), .t_on_i(1'b0), .t_i(5'b0), .t_d_i({d_e, d_h, d_i}), .in_port_i(a_in),
+      .cells_i(a_cells),
       .ipf_i(a_ipf), .epf_i(a_epf), .ll_i(a_ll), .ipool_i(a_ipool), .epool_i(a_epool), .ires_i(a_ires), .eres_i(a_eres),
-      .v_ing_i(va_ing), .v_hdrm_i(va_hdrm), .v_paused_i(va_paused),
+      .v_ing_i(va_ing), .v_hdrm_i(va_hdrm), .v_paused_i(P3 && rs_iq ? rq_paused : va_paused),
       .v_avg_in_i(va_avg_in), .v_egr_i(va_egr), .v_avg_eg_i(va_avg_eg),
       .pre_avg_in_i(va_avg_in), .pre_avg_eg_i(va_avg_eg), .pre_step_in_i(no_step), .pre_step_eg_i(no_step),
       .pre_ing_i(va_ing), .pre_hdrm_i(va_hdrm), .pre_egr_i(va_egr), .pre_cells_i(a_cells),
@@ -581,11 +549,15 @@ module mmu_admission
       .rf_pool_used_i(no_rf_pool), .rf_hdrm_used_i(no_rf), .rf_total_i(no_rf),
       .rfp_pool_used_i(no_rfp), .rfm_pool_used_i(no_rfm),
       .quot_in_i(a_quot_in), .quot_eg_i(a_quot_eg), .abm_ratio_in_i(a_abm_ratio_in), .abm_ratio_eg_i(a_abm_ratio_eg),
-      .verdict_o(), .reason_o(), .underflow_o(a_underflow), `MMU_OP_NEXT_OUT(rl),
-      .rf_pool_used_o(a_rf_pool_used), .rf_hdrm_used_o(a_rf_hdrm_used), .rf_total_o(a_rf_total),
-      .rfp_pool_used_o(a_rfp_pool_used), .rfm_pool_used_o(a_rfm_pool_used)
+      .verdict_o(), .reason_o(), .underflow_o(x_underflow), `MMU_OP_NEXT_OUT(x),
+      .rf_pool_used_o(x_rf_pool_used), .rf_hdrm_used_o(x_rf_hdrm_used), .rf_total_o(x_rf_total),
+      .rfp_pool_used_o(x_rfp), .rfm_pool_used_o(x_rfm)
     );
+    assign ro_bus[o*RLW +: RLW] = {`MMU_OP_NEXT(x), x_underflow, x_rf_pool_used, x_rf_hdrm_used, x_rf_total, x_rfp, x_rfm};
   end
+  wire [1:0] ro_sel = !P3 ? 2'd0 : b_valid && b_verdict != 2'd3 ? b_verdict : 2'd2;
+  assign {`MMU_OP_NEXT(rl), a_underflow, a_rf_pool_used, a_rf_hdrm_used, a_rf_total, a_rfp_pool_used, a_rfm_pool_used}
+      = ro_bus[ro_sel*RLW +: RLW];
 
   // Request datapath (slot b). Dual issue: on its own configuration and the registers as
   // the release leaves them: a queue, priority or port entry the release names is
@@ -611,7 +583,7 @@ module mmu_admission
     .NPORTS(NPORTS), .NPRIO(NPRIO), .CW(CW), .NPOOLS(NPOOLS), .NPROF(NPROF), .EWMA_FRAC(EWMA_FRAC), .CELLW(CELLW),
     .POLICIES(POLICIES), .REFUND(DUAL_ISSUE != 0)
   ) u_req (
-    `MMU_OP_CFG,
+    `MMU_OP_CFG(ip_xon, ip_xon_offset, th_ing),
     .is_req_i(b_valid), .is_rel_i(1'b0), .t_on_i(P3), .t_i(t_sel), .t_d_i(no_d), .in_port_i(b_in), .cells_i(b_cells),
     .ipf_i(dual ? b_ipf : a_ipf), .epf_i(dual ? b_epf : a_epf), .ll_i(dual ? b_ll : a_ll),
     .ipool_i(dual ? b_ipool : a_ipool), .epool_i(dual ? b_epool : a_epool),
@@ -648,7 +620,6 @@ module mmu_admission
   `undef MMU_OP_NEXT
   `undef MMU_OP_NEXT_OUT
   `undef MMU_OP_CFG
-  `undef MMU_OP_CFG_REL
 
 
   // ---------------------------------------------------------------------------------

@@ -709,11 +709,12 @@ TEST_P(Pipelined, SameQueueInConsecutiveCyclesDecidesAsTheOneCycleUnit) {
   EXPECT_EQ(lp.unit().total(), 0u);
 }
 
-// A request every cycle, streamed, on the pipelined dual-issue unit, with the traffic of
+// A request every cycle, streamed, on a pipelined dual-issue unit, with the traffic of
 // Sustained above (a release in every cycle while draining, every other cycle while
 // filling): 4 000 requests in exactly 4 000 cycles.
-TEST_P(Pipelined, OneRequestAndOneReleasePerCycle) {
-  Lockstep<Vmmu_pmid> ls(directed_config(kPipeMid, GetParam()), kPipeMid);
+template <class M>
+void one_request_and_one_release_per_cycle(const UnitParams& p, const std::string& policy) {
+  Lockstep<M> ls(directed_config(p, policy), p);
   ls.set_streaming(true);
   constexpr uint64_t kCycles = 4000;
   const SustainedCounts k = sustained_traffic(ls, kCycles);
@@ -722,8 +723,13 @@ TEST_P(Pipelined, OneRequestAndOneReleasePerCycle) {
   EXPECT_EQ(k.decisions, kCycles);
   EXPECT_GT(k.xoff, 0u);
   EXPECT_GT(k.xon, 0u);
-  std::printf("%s: %llu requests and %u releases in %llu cycles; %u XOFF, %u XON, %u drops\n", GetParam().c_str(),
-              (unsigned long long)kCycles, k.releases, (unsigned long long)k.cycles, k.xoff, k.xon, k.drops);
+  std::printf("%s, PIPE %u: %llu requests and %u releases in %llu cycles; %u XOFF, %u XON, %u drops\n",
+              policy.c_str(), p.pipe, (unsigned long long)kCycles, k.releases, (unsigned long long)k.cycles, k.xoff,
+              k.xon, k.drops);
+}
+
+TEST_P(Pipelined, OneRequestAndOneReleasePerCycle) {
+  one_request_and_one_release_per_cycle<Vmmu_pmid>(kPipeMid, GetParam());
 }
 
 // Streamed with the gaps counted from the operations' cycles, as the co-simulated
@@ -832,17 +838,8 @@ TEST_P(Pipe3, SameQueueEveryCycleWithReleases) {
   std::printf("%s: %u admitted, %u dropped, %u XOFF, %u XON\n", GetParam().c_str(), admitted, drops, xoff, xon);
 }
 
-// One request and one release every cycle, streamed (Sustained's traffic).
 TEST_P(Pipe3, OneRequestAndOneReleasePerCycle) {
-  Lockstep<Vmmu_p3mid> ls(directed_config(kPipe3Mid, GetParam()), kPipe3Mid);
-  ls.set_streaming(true);
-  constexpr uint64_t kCycles = 4000;
-  const SustainedCounts k = sustained_traffic(ls, kCycles);
-  expect_clean(ls);
-  EXPECT_EQ(k.cycles, kCycles);
-  EXPECT_EQ(k.decisions, kCycles);
-  EXPECT_GT(k.xoff, 0u);
-  EXPECT_GT(k.xon, 0u);
+  one_request_and_one_release_per_cycle<Vmmu_p3mid>(kPipe3Mid, GetParam());
 }
 
 // Gaps counted from the operations' cycles, the unit clock-gated between them
