@@ -23,6 +23,10 @@
 #include "Vmmu_cosim_pipe_reverie.h"
 #include "Vmmu_cosim_pipe_sih.h"
 #include "Vmmu_cosim_pipe_static.h"
+#include "Vmmu_cosim_pipe3_all.h"
+#include "Vmmu_cosim_pipe3_dt.h"
+#include "Vmmu_cosim_pipe3_sih.h"
+#include "Vmmu_cosim_pipe3_static.h"
 #include "Vmmu_cosim_reverie.h"
 #include "Vmmu_cosim_sih.h"
 #include "Vmmu_cosim_static.h"
@@ -49,19 +53,28 @@ const rtl::UnitParams kPipeParams = [] {
   p.pipe = 1;
   return p;
 }();
+// The four-stage unit (PIPE 3, admission.pipeline 3; dt, static and sih), streamed too.
+const rtl::UnitParams kPipe3Params = [] {
+  rtl::UnitParams p = kParams;
+  p.pipe = 3;
+  return p;
+}();
 
 // The builds of it, by CTRL.policy value: each with that policy alone (POLICIES) and no
 // tracing, so that Verilator drops the logic of the others and every signal no output
 // reads (docs/performance.md); `All`, with all six and tracing, for a waveform (--vcd,
 // the replay after a mismatch) and for a run that switches policy. Then the same for the
-// pipelined unit (admission.pipeline 1): the six `pipe_<policy>` and `PipeAll`.
+// pipelined unit (admission.pipeline 1): the six `pipe_<policy>` and `PipeAll`; then the
+// four-stage unit's (admission.pipeline 3): `pipe3_` dt, static, sih and `Pipe3All`.
 using All = Vmmu_cosim_all;
 using PipeAll = Vmmu_cosim_pipe_all;
+using Pipe3All = Vmmu_cosim_pipe3_all;
 template <class... M>
 using SessionOf = std::variant<std::unique_ptr<rtl::Lockstep<M>>...>;
 using Session = SessionOf<Vmmu_cosim_dt, Vmmu_cosim_reverie, Vmmu_cosim_dsh, Vmmu_cosim_static, Vmmu_cosim_sih,
                           Vmmu_cosim_abm, All, Vmmu_cosim_pipe_dt, Vmmu_cosim_pipe_reverie, Vmmu_cosim_pipe_dsh,
-                          Vmmu_cosim_pipe_static, Vmmu_cosim_pipe_sih, Vmmu_cosim_pipe_abm, PipeAll>;
+                          Vmmu_cosim_pipe_static, Vmmu_cosim_pipe_sih, Vmmu_cosim_pipe_abm, PipeAll,
+                          Vmmu_cosim_pipe3_dt, Vmmu_cosim_pipe3_static, Vmmu_cosim_pipe3_sih, Pipe3All>;
 namespace R = admission::regs;
 // The variant's alternative for a policy is its CTRL.policy value.
 static_assert(R::CTRL_POLICY_DT == 0 && R::CTRL_POLICY_REVERIE == 1 && R::CTRL_POLICY_DSH == 2 &&
@@ -75,9 +88,20 @@ size_t model_of(const std::string& policy) {
 constexpr size_t kAll = 6;
 constexpr size_t kPipe = kAll + 1;  // the pipelined unit's models: kPipe + policy, then all
 constexpr size_t kPipeAll = kPipe + kAll;
-static_assert(std::variant_size_v<Session> == kPipeAll + 1);
-// The model of `policy` (a model_of index, or kAll) for the one-cycle or pipelined unit.
-size_t model_at(size_t policy, bool pipe) { return pipe ? kPipe + policy : policy; }
+constexpr size_t kPipe3 = kPipeAll + 1;  // the four-stage unit's: dt, static, sih, all
+constexpr size_t kPipe3All = kPipe3 + 3;
+static_assert(std::variant_size_v<Session> == kPipe3All + 1);
+// The model of `policy` (a model_of index, or kAll) for the unit with PIPE `pipe`. PIPE 3
+// leaves out reverie, dsh and abm: its model with all it has for them (which refuses them,
+// as the core does).
+size_t model_at(size_t policy, uint32_t pipe) {
+  if (pipe == 3)
+    return kPipe3 + (policy == R::CTRL_POLICY_DT ? 0 : policy == R::CTRL_POLICY_STATIC ? 1
+                     : policy == R::CTRL_POLICY_SIH ? 2 : 3);
+  return pipe ? kPipe + policy : policy;
+}
+// The PIPE of the model at `index`.
+uint32_t pipe_at(size_t index) { return index >= kPipe3 ? 3 : index >= kPipe ? 1 : 0; }
 
 constexpr uint32_t kFullStateEvery = MMUSIM_RTL_FULL_STATE_EVERY;
 
@@ -104,7 +128,7 @@ struct RtlEngine::Impl {
 
   // `f` on the lockstep, built at the first operation, as the MMU's core is by then: on the
   // model of the configuration's policy, or the one with all six (traced) if a waveform is
-  // asked for; the pipelined unit's for admission.pipeline 1.
+  // asked for; the pipelined units' for admission.pipeline 1 and 3.
   template <class F>
   decltype(auto) with(F&& f) {
     if (!ls) ls = make(model_at(trace.empty() ? model_of(cfg.policy) : kAll, cfg.pipe), trace, false);
@@ -122,14 +146,14 @@ struct RtlEngine::Impl {
   template <size_t... I>
   Session make_at(size_t index, const std::string& fst, std::index_sequence<I...>) {
     Session s;
-    ((index == I ? void(s.template emplace<I>(make_one<LockstepAt<I>>(fst, I >= kPipe))) : void()), ...);
+    ((index == I ? void(s.template emplace<I>(make_one<LockstepAt<I>>(fst, pipe_at(I)))) : void()), ...);
     return s;
   }
   template <class L>
-  std::unique_ptr<L> make_one(const std::string& fst, bool pipe) {
-    auto l = std::make_unique<L>(cfg, pipe ? kPipeParams : kParams, fst, period_ps);
+  std::unique_ptr<L> make_one(const std::string& fst, uint32_t pipe) {
+    auto l = std::make_unique<L>(cfg, pipe == 3 ? kPipe3Params : pipe ? kPipeParams : kParams, fst, period_ps);
     l->set_idle_from_cycles(true);
-    l->set_streaming(pipe);
+    l->set_streaming(pipe != 0);
     // The counters an operation names after each one, the whole state (every queue's
     // counters and filters, a debug-port read per word) every kFullStateEvery-th
     // (docs/performance.md: its cost).
@@ -156,8 +180,8 @@ struct RtlEngine::Impl {
   void before_csr_write(uint32_t addr, uint32_t data) {
     const uint32_t p = (data & R::CTRL_POLICY_MASK) >> R::CTRL_POLICY_LSB;
     if (addr != R::CTRL_ADDR || p >= kAll || !ls) return;
-    const size_t now = ls->index(), first = model_at(0, cfg.pipe);
-    if (now == model_at(kAll, cfg.pipe) || now - first == p) return;
+    const size_t now = ls->index();
+    if (now == model_at(kAll, cfg.pipe) || now == model_at(p, cfg.pipe)) return;
     Session all = make(model_at(kAll, cfg.pipe), "", true);
     ls = std::move(all);
     if (failed()) fail();
@@ -190,10 +214,6 @@ RtlEngine::RtlEngine(const admission::CoreConfig& cfg, std::string waveform_path
   if (cfg.ewma.frac_bits != kParams.ewma_frac)
     throw std::invalid_argument("admission.ewma.frac_bits must be " + std::to_string(kParams.ewma_frac) +
                                 " for the RTL unit");
-  // The four-stage unit (PIPE 3) is Verilated for the lockstep tests and the soak only.
-  if (cfg.pipe > 1)
-    throw std::invalid_argument("admission.pipeline " + std::to_string(cfg.pipe) +
-                                ": admission.impl rtl co-simulates pipeline 0 and 1 (pipeline 3 runs with impl cpp)");
   // The unit is programmed at its first operation; refuse a configuration it cannot hold now.
   const admission::CoreConfig unit_cfg = pad_ports(cfg);
   admission::encode(unit_cfg, params());

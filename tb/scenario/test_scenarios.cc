@@ -298,6 +298,27 @@ TEST(CoSimulation, DefaultScenarioOnTheRtlGivesTheSameSummary) {
     rtl_gives_cpp_summary(load_default(), std::string("--policy ") + policy, policy, {"timeseries.csv"});
 }
 
+// The four-stage unit (admission.pipeline 3: PIPE 3, Vmmu_cosim_pipe3_<policy>, streamed)
+// for the policies it has: the C++ run's summary, flows and time series on the RTL. Its
+// rules (a request's tests blind to the release of the cycle before, ...) move the run away
+// from pipeline 1's.
+TEST(CoSimulation, FourStageUnitOnTheRtlGivesTheSameSummary) {
+  if (!mmusim::RtlEngine::available()) GTEST_SKIP() << "built without Verilator";
+  for (const char* policy : {"dt", "static", "sih"}) {
+    const json p3 = rtl_gives_cpp_summary(load_default(), std::string("--policy ") + policy + " --set admission.pipeline=3",
+                                          policy, {"timeseries.csv", "flows.csv"});
+    ASSERT_FALSE(p3.is_null()) << policy;
+    if (std::string(policy) == "dt") {
+      RunResult one = run_mmusim(load_default(), "--policy dt --set admission.pipeline=1");
+      ASSERT_EQ(one.status, 0) << one.output;
+      one.summary.erase("wall_time_s");
+      one.summary.erase("impl");
+      EXPECT_NE(one.summary.dump(), p3.dump());
+      std::filesystem::remove_all(one.dir);
+    }
+  }
+}
+
 // A pipelined unit's verdict takes effect admission.pipeline cycles after the decision: a
 // frame admitted in that window at the end of the run holds cells and is counted buffered
 // (it was in no count before: conservation failed by one frame in 4 of 300 campaign runs
