@@ -120,4 +120,12 @@ TEST_F(Ranges, GeneratorsStartingFlowsFasterThanFrames) {
   refused({"traffic.0.load=1e-300"}, {"traffic[0].load", "2^62 ps"}, "leaf_spine.json");
 }
 
+// The admission unit's PIPE: 0, 1 or 3, and 3 only with the policies the four-stage unit has.
+TEST_F(Ranges, AdmissionPipelineNamesTheFieldAndThePolicy) {
+  refused({"admission.pipeline=2"}, {"admission.pipeline", "must be 0, 1 or 3, got 2"});
+  refused({"admission.pipeline=-1"}, {"admission.pipeline", "got -1"});
+  refused({"admission.policy=reverie", "admission.pipeline=3"}, {"admission.pipeline", "not reverie"});
+  accepted({"admission.policy=sih", "admission.pipeline=3"});
+}
+
 }  // namespace

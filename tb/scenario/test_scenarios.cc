@@ -298,25 +298,43 @@ TEST(CoSimulation, DefaultScenarioOnTheRtlGivesTheSameSummary) {
     rtl_gives_cpp_summary(load_default(), std::string("--policy ") + policy, policy, {"timeseries.csv"});
 }
 
+namespace {
+
+// The default scenario with admission.pipeline `pipe` for each policy: the C++ run's
+// summary, flows and time series on the RTL; and dt's summary differs from pipeline
+// `other`'s (C++), the verdicts taking effect later or on other rules.
+void pipelined_unit_gives_the_same_summary(int pipe, std::initializer_list<const char*> policies, int other) {
+  const std::string set = " --set admission.pipeline=";
+  for (const char* policy : policies) {
+    const json piped = rtl_gives_cpp_summary(load_default(), std::string("--policy ") + policy + set + std::to_string(pipe),
+                                             policy, {"timeseries.csv", "flows.csv"});
+    ASSERT_FALSE(piped.is_null()) << policy;
+    if (std::string(policy) != "dt") continue;
+    RunResult o = run_mmusim(load_default(), "--policy dt" + set + std::to_string(other));
+    ASSERT_EQ(o.status, 0) << o.output;
+    o.summary.erase("wall_time_s");
+    o.summary.erase("impl");
+    EXPECT_NE(o.summary.dump(), piped.dump());
+    std::filesystem::remove_all(o.dir);
+  }
+}
+
+}  // namespace
+
+// The pipelined unit (admission.pipeline 1: PIPE 1, Vmmu_cosim_pipe_<policy>, streamed,
+// each operation checked when the unit decides it) for every policy. The verdicts take
+// effect a cycle later than with pipeline 0, which moves the run.
+TEST(CoSimulation, PipelinedUnitOnTheRtlGivesTheSameSummary) {
+  if (!mmusim::RtlEngine::available()) GTEST_SKIP() << "built without Verilator";
+  pipelined_unit_gives_the_same_summary(1, {"dt", "reverie", "dsh", "static", "sih", "abm"}, 0);
+}
+
 // The four-stage unit (admission.pipeline 3: PIPE 3, Vmmu_cosim_pipe3_<policy>, streamed)
-// for the policies it has: the C++ run's summary, flows and time series on the RTL. Its
-// rules (a request's tests blind to the release of the cycle before, ...) move the run away
-// from pipeline 1's.
+// for the policies it has. Its rules (a request's tests blind to the release of the cycle
+// before, ...) and its latency move the run away from pipeline 1's.
 TEST(CoSimulation, FourStageUnitOnTheRtlGivesTheSameSummary) {
   if (!mmusim::RtlEngine::available()) GTEST_SKIP() << "built without Verilator";
-  for (const char* policy : {"dt", "static", "sih"}) {
-    const json p3 = rtl_gives_cpp_summary(load_default(), std::string("--policy ") + policy + " --set admission.pipeline=3",
-                                          policy, {"timeseries.csv", "flows.csv"});
-    ASSERT_FALSE(p3.is_null()) << policy;
-    if (std::string(policy) == "dt") {
-      RunResult one = run_mmusim(load_default(), "--policy dt --set admission.pipeline=1");
-      ASSERT_EQ(one.status, 0) << one.output;
-      one.summary.erase("wall_time_s");
-      one.summary.erase("impl");
-      EXPECT_NE(one.summary.dump(), p3.dump());
-      std::filesystem::remove_all(one.dir);
-    }
-  }
+  pipelined_unit_gives_the_same_summary(3, {"dt", "static", "sih"}, 1);
 }
 
 // A pipelined unit's verdict takes effect admission.pipeline cycles after the decision: a
@@ -336,27 +354,6 @@ TEST(PipelinedVerdicts, FramesAdmittedButNotYetQueuedAreBufferedAtTheEnd) {
     SCOPED_TRACE("admission.pipeline " + std::to_string(pipe));
     expect_conservation(r.summary);
     std::filesystem::remove_all(r.dir);
-  }
-}
-
-// The pipelined unit (admission.pipeline 1: PIPE 1, Vmmu_cosim_pipe_<policy>, streamed,
-// each operation checked when the unit decides it): the C++ run's summary, flows and time
-// series on the RTL for every policy. The verdicts take effect a cycle later than with pipeline 0,
-// which moves the run (dt's summary differs from the one-cycle unit's).
-TEST(CoSimulation, PipelinedUnitOnTheRtlGivesTheSameSummary) {
-  if (!mmusim::RtlEngine::available()) GTEST_SKIP() << "built without Verilator";
-  for (const char* policy : {"dt", "reverie", "dsh", "static", "sih", "abm"}) {
-    const json piped = rtl_gives_cpp_summary(load_default(), std::string("--policy ") + policy + " --set admission.pipeline=1",
-                                             policy, {"timeseries.csv", "flows.csv"});
-    ASSERT_FALSE(piped.is_null()) << policy;
-    if (std::string(policy) == "dt") {
-      RunResult one = run_mmusim(load_default(), "--policy dt");
-      ASSERT_EQ(one.status, 0) << one.output;
-      one.summary.erase("wall_time_s");
-      one.summary.erase("impl");
-      EXPECT_NE(one.summary.dump(), piped.dump());
-      std::filesystem::remove_all(one.dir);
-    }
   }
 }
 
