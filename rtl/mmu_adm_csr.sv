@@ -370,58 +370,57 @@ module mmu_adm_csr
     end
   end
 
-  // Read data of the addressed register.
+  // Read data of the addressed register: register r's word at [r*W +: W], zero unless
+  // it is hit; each bit of rdata the OR of its column (one hit at most).
+  logic [26*32-1:0] rd_words;
   always_comb begin
-    rdata = '0;
-    if (hit_id) rdata[0 +: 32] = 32'h4d4d5541;
-    else if (hit_params) begin
-      rdata[0 +: 8] = 8'(NPORTS);
-      rdata[8 +: 4] = 4'(NPRIO);
-      rdata[12 +: 4] = 4'(NPOOLS);
-      rdata[16 +: 5] = 5'(NPROF);
-      rdata[24 +: 6] = 6'(CW);
+    rd_words = '0;
+    rd_words[0 +: 32] = {32{hit_id}} & (32'h4d4d5541);
+    rd_words[32 +: 8] = {8{hit_params}} & (8'(NPORTS));
+    rd_words[40 +: 4] = {4{hit_params}} & (4'(NPRIO));
+    rd_words[44 +: 4] = {4{hit_params}} & (4'(NPOOLS));
+    rd_words[48 +: 5] = {5{hit_params}} & (5'(NPROF));
+    rd_words[56 +: 6] = {6{hit_params}} & (6'(CW));
+    rd_words[64 +: 3] = {3{hit_ctrl}} & (reg2hw_ctrl_policy_o);
+    rd_words[68 +: 1] = {1{hit_ctrl}} & (reg2hw_ctrl_ewma_rule_o);
+    rd_words[69 +: 1] = {1{hit_ctrl}} & (reg2hw_ctrl_ewma_clamp_o);
+    rd_words[72 +: 5] = {5{hit_ctrl}} & (reg2hw_ctrl_ewma_k_o);
+    rd_words[96 +: CW] = {CW{hit_buffer_cells}} & (reg2hw_buffer_cells_cells_o);
+    rd_words[128 +: CW] = {CW{hit_hdrm_pool_cells}} & (reg2hw_hdrm_pool_cells_cells_o);
+    rd_words[160 +: CW] = {CW{hit_congested_cells}} & (reg2hw_congested_cells_cells_o);
+    rd_words[192 +: CW] = {CW{hit_dsh_port_xon_offset}} & (reg2hw_dsh_port_xon_offset_cells_o);
+    rd_words[224 +: 5] = {5{hit_abm_interval}} & (reg2hw_abm_interval_log2_o);
+    rd_words[256 +: CW] = {CW{hit_abm_port_cells}} & (reg2hw_abm_port_cells_cells_o[idx_g400*CW +: CW]);
+    rd_words[288 +: 8] = {8{hit_thresh_period}} & (reg2hw_thresh_period_cycles_o);
+    rd_words[320 +: CW] = {CW{hit_pool_size}} & (reg2hw_pool_size_cells_o[idx_g010*CW +: CW]);
+    rd_words[352 +: 4] = {4{hit_iprof_mode}} & (reg2hw_iprof_mode_pool_o[idx_g040_s8*4 +: 4]);
+    rd_words[360 +: 1] = {1{hit_iprof_mode}} & (reg2hw_iprof_mode_dynamic_o[idx_g040_s8*1 +: 1]);
+    rd_words[368 +: 5] = {5{hit_iprof_mode}} & (reg2hw_iprof_mode_shift_o[idx_g040_s8*5 +: 5]);
+    rd_words[384 +: CW] = {CW{hit_iprof_reserved}} & (reg2hw_iprof_reserved_cells_o[idx_g040_s8*CW +: CW]);
+    rd_words[416 +: CW] = {CW{hit_iprof_static}} & (reg2hw_iprof_static_cells_o[idx_g040_s8*CW +: CW]);
+    rd_words[448 +: CW] = {CW{hit_iprof_xoff}} & (reg2hw_iprof_xoff_cells_o[idx_g040_s8*CW +: CW]);
+    rd_words[480 +: CW] = {CW{hit_iprof_xon}} & (reg2hw_iprof_xon_cells_o[idx_g040_s8*CW +: CW]);
+    rd_words[512 +: CW] = {CW{hit_iprof_xon_offset}} & (reg2hw_iprof_xon_offset_cells_o[idx_g040_s8*CW +: CW]);
+    rd_words[544 +: 4] = {4{hit_eprof_mode}} & (reg2hw_eprof_mode_pool_o[idx_g0c0_s4*4 +: 4]);
+    rd_words[552 +: 1] = {1{hit_eprof_mode}} & (reg2hw_eprof_mode_dynamic_o[idx_g0c0_s4*1 +: 1]);
+    rd_words[560 +: 5] = {5{hit_eprof_mode}} & (reg2hw_eprof_mode_shift_o[idx_g0c0_s4*5 +: 5]);
+    rd_words[576 +: CW] = {CW{hit_eprof_reserved}} & (reg2hw_eprof_reserved_cells_o[idx_g0c0_s4*CW +: CW]);
+    rd_words[608 +: CW] = {CW{hit_eprof_static}} & (reg2hw_eprof_static_cells_o[idx_g0c0_s4*CW +: CW]);
+    rd_words[640 +: 5] = {5{hit_qmap}} & (reg2hw_qmap_pg_profile_o[idx_g200*5 +: 5]);
+    rd_words[648 +: 5] = {5{hit_qmap}} & (reg2hw_qmap_queue_profile_o[idx_g200*5 +: 5]);
+    rd_words[656 +: 1] = {1{hit_qmap}} & (reg2hw_qmap_lossless_o[idx_g200*1 +: 1]);
+    rd_words[672 +: CW] = {CW{hit_stat_total}} & (hw2reg_stat_total_cells_i);
+    rd_words[704 +: CW] = {CW{hit_stat_hdrm_pool}} & (hw2reg_stat_hdrm_pool_cells_i);
+    rd_words[736 +: CW] = {CW{hit_stat_pool_used}} & (hw2reg_stat_pool_used_cells_i[idx_g110*CW +: CW]);
+    rd_words[768 +: 32] = {32{hit_stat_decisions}} & (cnt_stat_decisions);
+    rd_words[800 +: 32] = {32{hit_stat_drops}} & (cnt_stat_drops + 32'(pend_stat_drops));
+  end
+  for (genvar b = 0; b < 32; b++) begin : g_rdata
+    wire [25:0] col;
+    for (genvar r = 0; r < 26; r++) begin : g_reg
+      assign col[r] = rd_words[r*32 + b];
     end
-    else if (hit_ctrl) begin
-      rdata[0 +: 3] = reg2hw_ctrl_policy_o;
-      rdata[4 +: 1] = reg2hw_ctrl_ewma_rule_o;
-      rdata[5 +: 1] = reg2hw_ctrl_ewma_clamp_o;
-      rdata[8 +: 5] = reg2hw_ctrl_ewma_k_o;
-    end
-    else if (hit_buffer_cells) rdata[0 +: CW] = reg2hw_buffer_cells_cells_o;
-    else if (hit_hdrm_pool_cells) rdata[0 +: CW] = reg2hw_hdrm_pool_cells_cells_o;
-    else if (hit_congested_cells) rdata[0 +: CW] = reg2hw_congested_cells_cells_o;
-    else if (hit_dsh_port_xon_offset) rdata[0 +: CW] = reg2hw_dsh_port_xon_offset_cells_o;
-    else if (hit_abm_interval) rdata[0 +: 5] = reg2hw_abm_interval_log2_o;
-    else if (hit_abm_port_cells) rdata[0 +: CW] = reg2hw_abm_port_cells_cells_o[idx_g400*CW +: CW];
-    else if (hit_thresh_period) rdata[0 +: 8] = reg2hw_thresh_period_cycles_o;
-    else if (hit_pool_size) rdata[0 +: CW] = reg2hw_pool_size_cells_o[idx_g010*CW +: CW];
-    else if (hit_iprof_mode) begin
-      rdata[0 +: 4] = reg2hw_iprof_mode_pool_o[idx_g040_s8*4 +: 4];
-      rdata[8 +: 1] = reg2hw_iprof_mode_dynamic_o[idx_g040_s8*1 +: 1];
-      rdata[16 +: 5] = reg2hw_iprof_mode_shift_o[idx_g040_s8*5 +: 5];
-    end
-    else if (hit_iprof_reserved) rdata[0 +: CW] = reg2hw_iprof_reserved_cells_o[idx_g040_s8*CW +: CW];
-    else if (hit_iprof_static) rdata[0 +: CW] = reg2hw_iprof_static_cells_o[idx_g040_s8*CW +: CW];
-    else if (hit_iprof_xoff) rdata[0 +: CW] = reg2hw_iprof_xoff_cells_o[idx_g040_s8*CW +: CW];
-    else if (hit_iprof_xon) rdata[0 +: CW] = reg2hw_iprof_xon_cells_o[idx_g040_s8*CW +: CW];
-    else if (hit_iprof_xon_offset) rdata[0 +: CW] = reg2hw_iprof_xon_offset_cells_o[idx_g040_s8*CW +: CW];
-    else if (hit_eprof_mode) begin
-      rdata[0 +: 4] = reg2hw_eprof_mode_pool_o[idx_g0c0_s4*4 +: 4];
-      rdata[8 +: 1] = reg2hw_eprof_mode_dynamic_o[idx_g0c0_s4*1 +: 1];
-      rdata[16 +: 5] = reg2hw_eprof_mode_shift_o[idx_g0c0_s4*5 +: 5];
-    end
-    else if (hit_eprof_reserved) rdata[0 +: CW] = reg2hw_eprof_reserved_cells_o[idx_g0c0_s4*CW +: CW];
-    else if (hit_eprof_static) rdata[0 +: CW] = reg2hw_eprof_static_cells_o[idx_g0c0_s4*CW +: CW];
-    else if (hit_qmap) begin
-      rdata[0 +: 5] = reg2hw_qmap_pg_profile_o[idx_g200*5 +: 5];
-      rdata[8 +: 5] = reg2hw_qmap_queue_profile_o[idx_g200*5 +: 5];
-      rdata[16 +: 1] = reg2hw_qmap_lossless_o[idx_g200*1 +: 1];
-    end
-    else if (hit_stat_total) rdata[0 +: CW] = hw2reg_stat_total_cells_i;
-    else if (hit_stat_hdrm_pool) rdata[0 +: CW] = hw2reg_stat_hdrm_pool_cells_i;
-    else if (hit_stat_pool_used) rdata[0 +: CW] = hw2reg_stat_pool_used_cells_i[idx_g110*CW +: CW];
-    else if (hit_stat_decisions) rdata[0 +: 32] = cnt_stat_decisions;
-    else if (hit_stat_drops) rdata[0 +: 32] = cnt_stat_drops + 32'(pend_stat_drops);
+    assign rdata[b] = |col;
   end
 
   always_ff @(posedge clk_i or negedge rst_ni) begin

@@ -26,6 +26,7 @@ module mmu_adm_op
   parameter int CELLW = 16,      // width of a packet's cell count
   parameter logic [5:0] POLICIES = 6'b111111,  // policies present: bit i = CTRL.policy value i
   parameter bit REFUND = 1'b1,   // a same-cycle release's refund comes in (rf_*, rfp_*, rfm_*)
+  parameter bit RF_PARTS = 1'b0, // the refund terms as ingress and egress parts (mmu_adm_pol_if.svh)
   localparam int NQ = NPORTS * NPRIO,
   localparam int PW = NPORTS > 1 ? $clog2(NPORTS) : 1,
   localparam int QW = NQ > 1 ? $clog2(NQ) : 1,

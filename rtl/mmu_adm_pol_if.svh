@@ -15,6 +15,9 @@
   parameter int CELLW = 16,      /* width of a packet's cell count */ \
   /* verilator lint_off UNUSEDPARAM */ \
   parameter bit REFUND = 1'b1,   /* rfp/rfm_pool_used_i may be non-zero (dual issue's request) */ \
+  /* rfp/rfm_pool_used_o as each pool's ingress and egress refunds, rfm 0 (PIPE 3 registers */ \
+  /* them), else as the operands the refunds are formed of (mmu_adm_sonic). */ \
+  parameter bit RF_PARTS = 1'b0, \
   /* verilator lint_on UNUSEDPARAM */ \
   localparam int NQ = NPORTS * NPRIO, \
   localparam int QW = NQ > 1 ? $clog2(NQ) : 1, \
@@ -138,7 +141,7 @@
 
 // Parameter and input connections of a policy instance, by name.
 `define MMU_POL_PARAM_MAP .NPORTS(NPORTS), .NPRIO(NPRIO), .CW(CW), .NPOOLS(NPOOLS), .EWMA_FRAC(EWMA_FRAC), .CELLW(CELLW), \
-  .REFUND(REFUND)
+  .REFUND(REFUND), .RF_PARTS(RF_PARTS)
 `define MMU_POL_INPUTS `MMU_POL_INPUTS_BUT_TH, .ith_i, .eth_i
 // All but the thresholds, for a policy that hands the SONiC module thresholds of its own.
 `define MMU_POL_INPUTS_BUT_TH \

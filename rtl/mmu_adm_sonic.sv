@@ -136,20 +136,29 @@ module mmu_adm_sonic #(`MMU_POL_PARAMS) (
   // egr - eres of the egress queue, so that the request adds them into its tests and updates
   // as they come rather than their sum.
   wire rel_fire = is_rel_i && !rel_under;
-  wire i_none = n <= q_hdrm || q_ing <= SW'(ires_i);
-  wire i_all = !i_none && q_ing + q_hdrm >= n + SW'(ires_i);  // n - hdrm, else ing - res
-  wire e_none = n == '0 || q_egr <= SW'(eres_i);
-  wire e_all = !e_none && q_egr >= n + SW'(eres_i);           // n, else egr - eres
+  // RF_PARTS (PIPE 3, which registers the terms): the ingress and egress refunds apart, so
+  // that no adder of the two stands in front of the registers.
   for (genvar p = 0; p < NPOOLS; p++) begin : g_rf_terms
-    wire ip = rel_fire && !i_none && ipool_i == PLW'(p);
-    wire ep = rel_fire && !e_none && epool_i == PLW'(p);
-    // (Each term a wire of its own: an unsized '0 in a concatenation is sized apart.)
-    wire [CW-1:0] ip_add = !ip ? '0 : i_all ? CW'(n) : CW'(q_ing);
-    wire [CW-1:0] ip_sub = !ip ? '0 : i_all ? CW'(q_hdrm) : ires_i;
-    wire [CW-1:0] ep_add = !ep ? '0 : e_all ? CW'(n) : CW'(q_egr);
-    wire [CW-1:0] ep_sub = !ep || e_all ? '0 : eres_i;
-    assign rfp_pool_used_o[p*RFP*CW +: RFP*CW] = {ep_add, ip_add};
-    assign rfm_pool_used_o[p*RFM*CW +: RFM*CW] = {ep_sub, ip_sub};
+    if (RF_PARTS) begin : g_parts
+      wire [CW-1:0] ip_part = rel_fire && ipool_i == PLW'(p) ? shrink : '0;
+      wire [CW-1:0] ep_part = rel_fire && epool_i == PLW'(p) ? eshrink : '0;
+      assign rfp_pool_used_o[p*RFP*CW +: RFP*CW] = {ep_part, ip_part};
+      assign rfm_pool_used_o[p*RFM*CW +: RFM*CW] = '0;
+    end else begin : g_ops
+      wire i_none = n <= q_hdrm || q_ing <= SW'(ires_i);
+      wire i_all = !i_none && q_ing + q_hdrm >= n + SW'(ires_i);  // n - hdrm, else ing - res
+      wire e_none = n == '0 || q_egr <= SW'(eres_i);
+      wire e_all = !e_none && q_egr >= n + SW'(eres_i);           // n, else egr - eres
+      wire ip = rel_fire && !i_none && ipool_i == PLW'(p);
+      wire ep = rel_fire && !e_none && epool_i == PLW'(p);
+      // (Each term a wire of its own: an unsized '0 in a concatenation is sized apart.)
+      wire [CW-1:0] ip_add = !ip ? '0 : i_all ? CW'(n) : CW'(q_ing);
+      wire [CW-1:0] ip_sub = !ip ? '0 : i_all ? CW'(q_hdrm) : ires_i;
+      wire [CW-1:0] ep_add = !ep ? '0 : e_all ? CW'(n) : CW'(q_egr);
+      wire [CW-1:0] ep_sub = !ep || e_all ? '0 : eres_i;
+      assign rfp_pool_used_o[p*RFP*CW +: RFP*CW] = {ep_add, ip_add};
+      assign rfm_pool_used_o[p*RFM*CW +: RFM*CW] = {ep_sub, ip_sub};
+    end
   end
 
   // The shared counters' next values (counter_next): a request's charge of its pools,

@@ -1,6 +1,8 @@
 // One configuration's thresholds (TH: every profile's, on its own pool) and each pool's
 // room (ROOM, reverie's b* - q*), from the registered occupancy: the calculator's
-// combinational half, a block of its own (the area breakdown's thresholds).
+// combinational half, a block of its own (the area breakdown's thresholds). Each pool's
+// room is one sum, size - used + the refund's two terms (PIPE 3's registered refund,
+// else 0), and its sign: no difference waits for another; each profile selects its pool's.
 `default_nettype none
 
 module mmu_adm_thcalc #(
@@ -18,10 +20,11 @@ module mmu_adm_thcalc #(
   input  wire [CFGW-1:0]       cfg_i,    // as mmu_adm_thresh's
   /* verilator lint_on UNUSEDSIGNAL */
   input  wire [NPOOLS*CW-1:0]  used_i,
+  input  wire [NPOOLS*2*CW-1:0] rf_i,    // pool p's refund still to come off used_i: two terms at [2p*CW]
   output wire [2*NPROF*CW-1:0] th_o,     // ingress profile k at k, egress at NPROF + k
   output wire [NPOOLS*CW-1:0]  room_o
 );
-  // scale and dt_threshold at CW bits; the other helpers of the include go unused.
+  // scale at CW bits; the other helpers of the include go unused.
   localparam int EWMA_FRAC = 0;
   localparam int CELLW = 1;
 `include "mmu_adm_fn.svh"
@@ -38,18 +41,23 @@ module mmu_adm_thcalc #(
     f_at = base + (i == 0 ? k*4 : i == 1 ? NPROF*4 + k : i == 2 ? NPROF*5 + k*5 : NPROF*10 + k*CW);
   endfunction
 
+  // Each pool's room, max(size - (used - rf), 0): the occupancy never wraps (it is at most
+  // the buffer), so the sum is exact and at most size.
+  wire [NPOOLS*CW-1:0] free;
+  for (genvar p = 0; p < NPOOLS; p++) begin : g_pool
+    wire [CW+2:0] d = (CW+3)'(size[p*CW +: CW]) + (CW+3)'(rf_i[2*p*CW +: CW]) + (CW+3)'(rf_i[(2*p+1)*CW +: CW])
+                      - (CW+3)'(used_i[p*CW +: CW]);
+    assign free[p*CW +: CW] = d[CW+2] ? '0 : d[CW-1:0];
+    assign room_o[p*CW +: CW] = ROOM ? free[p*CW +: CW] : '0;
+  end
   for (genvar e = 0; e < 2; e++) begin : g_side
     for (genvar k = 0; k < NPROF; k++) begin : g_prof
       wire [PLW-1:0] pool = cfg_i[f_at(e, k, 0) +: PLW];
-      // static: the threshold of an empty pool.
+      // Dynamic Thresholds (reverie Eq. 1): alpha x room; static: the room of an empty pool.
+      wire [CW-1:0] room = is_static ? size[pool*CW +: CW] : free[pool*CW +: CW];
       assign th_o[(e*NPROF+k)*CW +: CW] = !TH ? '0 :
-          dt_threshold(cfg_i[f_at(e, k, 1)], cfg_i[f_at(e, k, 2) +: 5], cfg_i[f_at(e, k, 3) +: CW], size[pool*CW +: CW],
-                       is_static ? '0 : used_i[pool*CW +: CW]);
+          !cfg_i[f_at(e, k, 1)] ? cfg_i[f_at(e, k, 3) +: CW] : scale(room, cfg_i[f_at(e, k, 2) +: 5]);
     end
-  end
-  for (genvar p = 0; p < NPOOLS; p++) begin : g_pool
-    wire [CW-1:0] sz = size[p*CW +: CW], used = used_i[p*CW +: CW];
-    assign room_o[p*CW +: CW] = !ROOM || used >= sz ? '0 : sz - used;
   end
 endmodule
 

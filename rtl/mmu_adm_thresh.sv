@@ -44,6 +44,7 @@ module mmu_adm_thresh #(
   input  wire [7:0]           period_i,    // THRESH_PERIOD (1..255)
   input  wire                 restart_i,   // a CSR write this cycle
   input  wire [NPOOLS*CW-1:0] pool_used_i, // the pool counters (registers)
+  input  wire [NPOOLS*2*CW-1:0] pool_rf_i, // PIPE 3: their registered refund, two terms per pool (else 0)
   /* verilator lint_off UNUSEDSIGNAL */ // n_p is at most 2 NPORTS: each entry's NCW low bits
   input  wire [8*(QW+1)-1:0]  ncong_i,     // reverie n_p per priority (registers)
   /* verilator lint_on UNUSEDSIGNAL */
@@ -73,8 +74,15 @@ module mmu_adm_thresh #(
 
   logic [7:0]           count;   // cycles since the last load, wrapping at period_i - 1
   logic [NPOOLS*CW-1:0] pool_r;
-  // The occupancy the thresholds come from: the registers, or (REG_OUT) their next value.
-  wire [NPOOLS*CW-1:0]  pool_src = REG_OUT && count == '0 ? pool_used_i : pool_r;
+  // The occupancy the thresholds come from: the registers, or (REG_OUT) their next value,
+  // with the refund as terms of the calculator's sum.
+  wire                    live = REG_OUT && count == '0;
+  wire [NPOOLS*CW-1:0]    pool_src = live ? pool_used_i : pool_r;
+  wire [NPOOLS*2*CW-1:0]  rf_src = live ? pool_rf_i : '0;
+  wire [NPOOLS*CW-1:0]    pool_less;  // pool_used_i less the refund
+  for (genvar p = 0; p < NPOOLS; p++) begin : g_less
+    assign pool_less[p*CW +: CW] = pool_used_i[p*CW +: CW] - pool_rf_i[2*p*CW +: CW] - pool_rf_i[(2*p+1)*CW +: CW];
+  end
   localparam bit AB = POLICIES[mmu_adm_pkg::POLICY_ABM];
   // 16 entries: 0..7 reverie's, or abm's ingress, n_p; 8..15 abm's egress n_p.
   logic [16*NCW-1:0]    np_r;
@@ -92,7 +100,7 @@ module mmu_adm_thresh #(
       np_r <= '0;
     end else begin
       if (count == '0) begin
-        pool_r <= pool_used_i;
+        pool_r <= pool_less;
         np_r <= np_live;
       end
       count <= restart_i || 9'(count) + 9'd1 >= 9'(period_i) ? '0 : count + 8'd1;
@@ -109,7 +117,7 @@ module mmu_adm_thresh #(
   wire [2*NPROF*CW-1:0] th_s;
   wire [NPOOLS*CW-1:0] room_s;
   mmu_adm_thcalc #(.CW(CW), .NPOOLS(NPOOLS), .NPROF(NPROF), .ONLY(ONLY), .TH(TH), .ROOM(RV)) u_calc_s (
-    .cfg_i, .used_i(pool_src), .th_o(th_s), .room_o(room_s));
+    .cfg_i, .used_i(pool_src), .rf_i(rf_src), .th_o(th_s), .room_o(room_s));
   logic [2*NPROF*CW-1:0] th;
   assign th_nx_o = th_s;
   assign room_nx_o = room_s[rev_pool_nx_i*CW +: CW];

@@ -182,16 +182,19 @@ module mmu_admission
   logic [8*(QW+1)-1:0]  ncong;        // reverie n_p: congested queues per priority
   // PIPE 3: the release's refund of the pools, headroom pool and total, registered and
   // taken off a cycle later (so that a request's charge does not wait for the release's
-  // compares; zero otherwise). pool_now, hdrm_now and total_now are the counters as every
-  // operation decided so far leaves them: what the calculator, the statistics, the
-  // quiesce rule and the debug port read.
-  logic [NPOOLS*CW-1:0] rfq_pool;
+  // compares; zero otherwise); each pool's as its ingress and egress parts (RFP terms, so
+  // that no adder of the two stands in front of the registers). pool_now, hdrm_now and
+  // total_now are the counters as every operation decided so far leaves them: what the
+  // statistics, the quiesce rule and the debug port read (the calculator adds the terms
+  // into its own sum).
+  localparam int RFP = mmu_adm_pkg::RF_ADD, RFM = mmu_adm_pkg::RF_SUB;  // the refund's terms per pool
+  logic [NPOOLS*RFP*CW-1:0] rfq_pool;
   logic [CW-1:0]        rfq_h, rfq_t;
   wire [NPOOLS*CW-1:0]  pool_now;
   wire [CW-1:0]         hdrm_now = hdrm_used - rfq_h;
   wire [CW-1:0]         total_now = total_used - rfq_t;
   for (genvar p = 0; p < NPOOLS; p++) begin : g_pool_now
-    assign pool_now[p*CW +: CW] = pool_used[p*CW +: CW] - rfq_pool[p*CW +: CW];
+    assign pool_now[p*CW +: CW] = pool_used[p*CW +: CW] - rfq_pool[p*RFP*CW +: CW] - rfq_pool[p*RFP*CW + CW +: CW];
   end
 
   // ---------------------------------------------------------------------------------
@@ -414,7 +417,7 @@ module mmu_admission
     .NPORTS(NPORTS), .NPRIO(NPRIO), .CW(CW), .NPOOLS(NPOOLS), .NPROF(NPROF), .POLICIES(POLICIES), .REG_OUT(PIPE != 0)
   ) u_thresh (
     .clk_i, .rst_ni, .period_i(cfg_thresh_period), .restart_i(cfg_valid_i && cfg_write_i),
-    .pool_used_i(pool_now), .ncong_i(ncong), .abm_np_i(abm_np_live), .rev_pool_i(rev_pool), .rev_pool_nx_i(rev_pool_nx),
+    .pool_used_i(pool_used), .pool_rf_i(rfq_pool), .ncong_i(ncong), .abm_np_i(abm_np_live), .rev_pool_i(rev_pool), .rev_pool_nx_i(rev_pool_nx),
     .cfg_i({cfg_policy, cfg_pool_size, ip_static, ip_shift, ip_dynamic, ip_pool, ep_static, ep_shift, ep_dynamic, ep_pool}),
     .ith_o(th_ing), .eth_o(th_egr), .room_o(room), .np_o(np_reg), .th_nx_o(th_nx), .room_nx_o(room_nx),
     .np_nx_o(np_nx)
@@ -442,7 +445,6 @@ module mmu_admission
   // The release's refund of the shared counters (read by dual issue's request).
   logic [NPOOLS*CW-1:0] a_rf_pool_used;
   logic [CW-1:0]        a_rf_hdrm_used, a_rf_total;
-  localparam int RFP = mmu_adm_pkg::RF_ADD, RFM = mmu_adm_pkg::RF_SUB;  // the refund's terms per pool
   logic [NPOOLS*RFP*CW-1:0] a_rfp_pool_used;
   logic [NPOOLS*RFM*CW-1:0] a_rfm_pool_used;
   // No refund into a datapath that sees the registers as they are (named nets, not
@@ -500,11 +502,6 @@ module mmu_admission
   logic [CW-1:0] a_xon_q, a_xoff_q, a_ith_q;
   logic [CW-1:0] m_vb_ing, m_vb_hdrm, m_vb_egr;  // the test stage's request's view
   /* verilator lint_on UNUSEDSIGNAL */
-  // rfq_pool as the request's refund terms (PIPE 3).
-  wire [NPOOLS*RFP*CW-1:0] rfq_terms;
-  for (genvar p = 0; p < NPOOLS; p++) begin : g_rfq
-    assign rfq_terms[p*RFP*CW +: RFP*CW] = {{(RFP-1)*CW{1'b0}}, rfq_pool[p*CW +: CW]};
-  end
 
   // Release datapath (slot a) on the registers. A release has no verdict, a request no
   // underflow. PIPE 3: after the same-cycle request, once for each of its outcomes (its
@@ -533,7 +530,7 @@ module mmu_admission
     wire [CW-1:0] d_e = P3 && rs_eq && o != 2 ? CW'(b_cells) : '0;
     mmu_adm_op #(
       .NPORTS(NPORTS), .NPRIO(NPRIO), .CW(CW), .NPOOLS(NPOOLS), .NPROF(NPROF), .EWMA_FRAC(EWMA_FRAC), .CELLW(CELLW),
-      .POLICIES(POLICIES), .REFUND(1'b0)
+      .POLICIES(POLICIES), .REFUND(1'b0), .RF_PARTS(P3)
     ) u_rel (
       `MMU_OP_CFG(rel_xon, rel_xon_offset, rel_ith),
       .is_req_i(1'b0), .is_rel_i(a_valid), .t_on_i(1'b0), .t_i(5'b0), .t_d_i({d_e, d_h, d_i}), .in_port_i(a_in),
@@ -604,7 +601,7 @@ module mmu_admission
     .v_port_ins_i(same_port ? rl_port_ins : dual ? vb_port_ins : va_port_ins),
     .rf_pool_used_i(fwd ? a_rf_pool_used : no_rf_pool), .rf_hdrm_used_i(P3 ? rfq_h : dual ? a_rf_hdrm_used : no_rf),
     .rf_total_i(P3 ? rfq_t : dual ? a_rf_total : no_rf),
-    .rfp_pool_used_i(P3 ? rfq_terms : dual ? a_rfp_pool_used : no_rfp), .rfm_pool_used_i(fwd ? a_rfm_pool_used : no_rfm),
+    .rfp_pool_used_i(P3 ? rfq_pool : dual ? a_rfp_pool_used : no_rfp), .rfm_pool_used_i(fwd ? a_rfm_pool_used : no_rfm),
     .quot_in_i(b_quot_in), .quot_eg_i(b_quot_eg), .abm_ratio_in_i(b_abm_ratio_in), .abm_ratio_eg_i(b_abm_ratio_eg),
     .verdict_o(b_verdict), .reason_o(b_reason), .underflow_o(), `MMU_OP_NEXT_OUT(rq),
     .rf_pool_used_o(), .rf_hdrm_used_o(), .rf_total_o(), .rfp_pool_used_o(), .rfm_pool_used_o()
@@ -729,26 +726,27 @@ module mmu_admission
       // The golden core's rules: hw-model/admission/admission_core.h (pipe 3).
       localparam int TW = (CW > CELLW ? CW : CELLW) + 1;  // a counter plus cells
       localparam int KW = (TW > HW ? TW : HW) + 3;         // the headroom pool's compare
-      // p0 + ... + p5 > m0 + m1 + m2, the sign of one sum.
+      // p0 + ... + p5 > m0 + ... + m3, the sign of one sum.
       function automatic logic gt6(input logic [TW-1:0] p0, input logic [TW-1:0] p1, input logic [TW-1:0] p2,
                                    input logic [TW-1:0] p3, input logic [TW-1:0] p4, input logic [TW-1:0] p5,
-                                   input logic [TW-1:0] m0, input logic [TW-1:0] m1, input logic [TW-1:0] m2);
+                                   input logic [TW-1:0] m0, input logic [TW-1:0] m1, input logic [TW-1:0] m2,
+                                   input logic [TW-1:0] m3);
         logic [TW+3:0] d;
-        d = (TW+4)'(m0) + (TW+4)'(m1) + (TW+4)'(m2) - (TW+4)'(p0) - (TW+4)'(p1) - (TW+4)'(p2) - (TW+4)'(p3)
-            - (TW+4)'(p4) - (TW+4)'(p5);
+        d = (TW+4)'(m0) + (TW+4)'(m1) + (TW+4)'(m2) + (TW+4)'(m3) - (TW+4)'(p0) - (TW+4)'(p1) - (TW+4)'(p2)
+            - (TW+4)'(p3) - (TW+4)'(p4) - (TW+4)'(p5);
         gt6 = d[TW+3];
       endfunction
-      // The golden core's over() on a queue of q + dq cells and a pool of pu - rf + g1 + g2.
+      // The golden core's over() on a queue of q + dq cells and a pool of pu - rf - rf2 + g1 + g2.
       function automatic logic over_v(input logic [TW-1:0] q, input logic [TW-1:0] dq, input logic [TW-1:0] n,
                                       input logic [TW-1:0] res, input logic [TW-1:0] th, input logic [TW-1:0] size,
-                                      input logic [TW-1:0] pu, input logic [TW-1:0] rf, input logic [TW-1:0] g1,
-                                      input logic [TW-1:0] g2);
+                                      input logic [TW-1:0] pu, input logic [TW-1:0] rf, input logic [TW-1:0] rf2,
+                                      input logic [TW-1:0] g1, input logic [TW-1:0] g2);
         logic in_res, ge_res, full_n, full_part, th_hit;
-        in_res = !gt6(q, dq, n, '0, '0, '0, res, '0, '0);        // q + n <= reserved
-        ge_res = !gt6(res, '0, '0, '0, '0, '0, q, dq, '0);       // q >= reserved
-        full_n = gt6(pu, g1, g2, n, '0, '0, size, rf, '0);       // pool + n > size
-        full_part = gt6(pu, g1, g2, q, dq, n, size, res, rf);    // pool + q + n - reserved > size
-        th_hit = th == '0 || !gt6(res, th, '0, '0, '0, '0, q, dq, '0);  // shared part >= th
+        in_res = !gt6(q, dq, n, '0, '0, '0, res, '0, '0, '0);       // q + n <= reserved
+        ge_res = !gt6(res, '0, '0, '0, '0, '0, q, dq, '0, '0);      // q >= reserved
+        full_n = gt6(pu, g1, g2, n, '0, '0, size, rf, rf2, '0);     // pool + n > size
+        full_part = gt6(pu, g1, g2, q, dq, n, size, res, rf, rf2);  // pool + q + n - reserved > size
+        th_hit = th == '0 || !gt6(res, th, '0, '0, '0, '0, q, dq, '0, '0);  // shared part >= th
         if (in_res) over_v = 1'b0;
         else if (ge_res ? full_n : full_part) over_v = 1'b1;
         else over_v = th_hit;
@@ -775,7 +773,8 @@ module mmu_admission
       wire [TW-1:0] xoff = TW'(ip_xoff[s_ipf*CW +: CW]);
       wire [TW-1:0] ip_size = TW'(cfg_pool_size[s_ipool*CW +: CW]), ep_size = TW'(cfg_pool_size[s_epool*CW +: CW]);
       wire [TW-1:0] ip_used = TW'(pool_used[s_ipool*CW +: CW]), ep_used = TW'(pool_used[s_epool*CW +: CW]);
-      wire [TW-1:0] ip_rf = TW'(rfq_pool[s_ipool*CW +: CW]), ep_rf = TW'(rfq_pool[s_epool*CW +: CW]);
+      wire [TW-1:0] ip_rf = TW'(rfq_pool[s_ipool*RFP*CW +: CW]), ep_rf = TW'(rfq_pool[s_epool*RFP*CW +: CW]);
+      wire [TW-1:0] ip_rf2 = TW'(rfq_pool[s_ipool*RFP*CW + CW +: CW]), ep_rf2 = TW'(rfq_pool[s_epool*RFP*CW + CW +: CW]);
       wire [HW-1:0] hcap = cfg_policy == mmu_adm_pkg::POLICY_SIH ? sih_hdrm : HW'(cfg_hdrm_pool);
       logic [14:0] t_q;  // outcome o's tests at [5o +: 5]
       for (genvar o = 0; o < 3; o++) begin : g_out
@@ -788,13 +787,13 @@ module mmu_admission
         // pool if admitted.
         wire [TW-1:0] ig1 = SH && b_ipool == s_ipool ? qn : '0, ig2 = ADM && b_epool == s_ipool ? qn : '0;
         wire [TW-1:0] eg1 = SH && b_ipool == s_epool ? qn : '0, eg2 = ADM && b_epool == s_epool ? qn : '0;
-        wire t_in = over_v(TW'(m_vb_ing), di, n, s_ires, ith, ip_size, ip_used, ip_rf, ig1, ig2);
-        wire t_eg = over_v(TW'(m_vb_egr), de, n, s_eres, eth, ep_size, ep_used, ep_rf, eg1, eg2);
-        wire t_hx = gt6(TW'(m_vb_hdrm), dh, n, '0, '0, '0, xoff, '0, '0);
+        wire t_in = over_v(TW'(m_vb_ing), di, n, s_ires, ith, ip_size, ip_used, ip_rf, ip_rf2, ig1, ig2);
+        wire t_eg = over_v(TW'(m_vb_egr), de, n, s_eres, eth, ep_size, ep_used, ep_rf, ep_rf2, eg1, eg2);
+        wire t_hx = gt6(TW'(m_vb_hdrm), dh, n, '0, '0, '0, xoff, '0, '0, '0);
         wire [TW-1:0] hq = HD ? qn : '0;
         wire [KW-1:0] hf_d = KW'(hcap) + KW'(rfq_h) - KW'(hdrm_used) - KW'(hq) - KW'(n);
         wire t_hf = hf_d[KW-1];
-        wire t_bf = gt6(TW'(total_used), ADM ? qn : '0, n, '0, '0, '0, TW'(cfg_buffer), TW'(rfq_t), '0);
+        wire t_bf = gt6(TW'(total_used), ADM ? qn : '0, n, '0, '0, '0, TW'(cfg_buffer), TW'(rfq_t), '0, '0);
         always_ff @(posedge clk_i) t_q[o*5 +: 5] <= {t_bf, t_hf, t_hx, t_eg, t_in};
       end
       // The decide stage: Q's registered verdict selects.
@@ -995,7 +994,7 @@ module mmu_admission
         total_used <= '0;
         {rfq_pool, rfq_h, rfq_t} <= '0;
       end else begin
-        {rfq_pool, rfq_h, rfq_t} <= a_fire ? {a_rf_pool_used, a_rf_hdrm_used, a_rf_total} : '0;
+        {rfq_pool, rfq_h, rfq_t} <= a_fire ? {a_rfp_pool_used, a_rf_hdrm_used, a_rf_total} : '0;
         if (b_fire) begin
           pool_used <= b_pool_used;
           hdrm_used <= b_hdrm_used;

@@ -857,14 +857,17 @@ def gen_block(m):
             L.append(f"      if (pend_{r.ident}) cnt_{r.ident} <= cnt_{r.ident} + {w}'d1;")
         else:
             L.append(f"      if (hw2reg_{r.ident}_inc_i) cnt_{r.ident} <= cnt_{r.ident} + {w}'d1;")
+    # The hits are one-hot (_check_overlap), so the read data is each bit's OR over the
+    # registers' masked words: a reduction (a balanced tree), not a priority chain as deep
+    # as the map is long.
+    dw = m.data_width
     L += ["    end", "  end", "",
-          "  // Read data of the addressed register.",
+          "  // Read data of the addressed register: register r's word at [r*W +: W], zero unless",
+          "  // it is hit; each bit of rdata the OR of its column (one hit at most).",
+          f"  logic [{len(m.regs)}*{dw}-1:0] rd_words;",
           "  always_comb begin",
-          "    rdata = '0;"]
-    first = True
-    for r in m.regs:
-        kw = "if" if first else "else if"
-        first = False
+          "    rd_words = '0;"]
+    for ri, r in enumerate(m.regs):
         body = []
         for f in r.fields:
             w = sv_w(f)
@@ -881,14 +884,16 @@ def gen_block(m):
                 src = f"hw2reg_{f.ident}_i" + (f"[idx_{gname[r.name]}*{w} +: {w}]" if r.is_array else "")
             else:
                 src = f"reg2hw_{f.ident}_o" + (f"[idx_{gname[r.name]}*{w} +: {w}]" if r.is_array else "")
-            body.append(f"rdata[{f.lsb} +: {w}] = {src};")
-        if len(body) == 1:
-            L.append(f"    {kw} (hit_{r.ident}) {body[0]}")
-        else:
-            L.append(f"    {kw} (hit_{r.ident}) begin")
-            L += [f"      {b}" for b in body]
-            L.append("    end")
-    L += ["  end", "",
+            body.append(f"rd_words[{ri * dw + f.lsb} +: {w}] = {{{w}{{hit_{r.ident}}}}} & ({src});")
+        L += [f"    {b}" for b in body]
+    L += ["  end",
+          f"  for (genvar b = 0; b < {dw}; b++) begin : g_rdata",
+          f"    wire [{len(m.regs) - 1}:0] col;",
+          f"    for (genvar r = 0; r < {len(m.regs)}; r++) begin : g_reg",
+          f"      assign col[r] = rd_words[r*{dw} + b];",
+          "    end",
+          "    assign rdata[b] = |col;",
+          "  end", "",
           "  always_ff @(posedge clk_i or negedge rst_ni) begin",
           "    if (!rst_ni) begin",
           "      cfg_rvalid_o <= 1'b0;",

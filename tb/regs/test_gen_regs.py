@@ -85,7 +85,7 @@ class GenRegs(unittest.TestCase):
         # A counter with inc_reg: the increment registered, and a read adds it.
         self.assertIn("pend_stat_drops <= hw2reg_stat_drops_inc_i;", sv)
         self.assertIn("if (pend_stat_drops) cnt_stat_drops <= cnt_stat_drops + 32'd1;", sv)
-        self.assertIn("else if (hit_stat_drops) rdata[0 +: 32] = cnt_stat_drops + 32'(pend_stat_drops);", sv)
+        self.assertIn("rd_words[800 +: 32] = {32{hit_stat_drops}} & (cnt_stat_drops + 32'(pend_stat_drops));", sv)
         self.assertIn("if (hw2reg_stat_decisions_inc_i) cnt_stat_decisions <= cnt_stat_decisions + 32'd1;", sv)
         self.assertNotIn("pend_stat_decisions", sv)
         # No field with a write port: no accepted-write output.
