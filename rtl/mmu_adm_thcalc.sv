@@ -3,6 +3,8 @@
 // combinational half, a block of its own (the area breakdown's thresholds). Each pool's
 // room is one sum, size - used + the refund's two terms (PIPE 3's registered refund,
 // else 0), and its sign: no difference waits for another; each profile selects its pool's.
+// The room of the occupancy held between loads (held_i) is a sum of its own, selected by
+// live_i behind both, so that the select does not stand in front of the live sum.
 `default_nettype none
 
 module mmu_adm_thcalc #(
@@ -19,8 +21,10 @@ module mmu_adm_thcalc #(
   /* verilator lint_off UNUSEDSIGNAL */ // the pool fields' high bits; all of it without TH
   input  wire [CFGW-1:0]       cfg_i,    // as mmu_adm_thresh's
   /* verilator lint_on UNUSEDSIGNAL */
+  input  wire                  live_i,   // the occupancy is used_i less rf_i, else held_i
   input  wire [NPOOLS*CW-1:0]  used_i,
   input  wire [NPOOLS*2*CW-1:0] rf_i,    // pool p's refund still to come off used_i: two terms at [2p*CW]
+  input  wire [NPOOLS*CW-1:0]  held_i,
   output wire [2*NPROF*CW-1:0] th_o,     // ingress profile k at k, egress at NPROF + k
   output wire [NPOOLS*CW-1:0]  room_o
 );
@@ -45,8 +49,10 @@ module mmu_adm_thcalc #(
   // the buffer), so the sum is exact and at most size.
   wire [NPOOLS*CW-1:0] free;
   for (genvar p = 0; p < NPOOLS; p++) begin : g_pool
-    wire [CW+2:0] d = (CW+3)'(size[p*CW +: CW]) + (CW+3)'(rf_i[2*p*CW +: CW]) + (CW+3)'(rf_i[(2*p+1)*CW +: CW])
-                      - (CW+3)'(used_i[p*CW +: CW]);
+    wire [CW+2:0] d_live = (CW+3)'(size[p*CW +: CW]) + (CW+3)'(rf_i[2*p*CW +: CW])
+                           + (CW+3)'(rf_i[(2*p+1)*CW +: CW]) - (CW+3)'(used_i[p*CW +: CW]);
+    wire [CW+2:0] d_held = (CW+3)'(size[p*CW +: CW]) - (CW+3)'(held_i[p*CW +: CW]);
+    wire [CW+2:0] d = live_i ? d_live : d_held;
     assign free[p*CW +: CW] = d[CW+2] ? '0 : d[CW-1:0];
     assign room_o[p*CW +: CW] = ROOM ? free[p*CW +: CW] : '0;
   end

@@ -75,10 +75,8 @@ module mmu_adm_thresh #(
   logic [7:0]           count;   // cycles since the last load, wrapping at period_i - 1
   logic [NPOOLS*CW-1:0] pool_r;
   // The occupancy the thresholds come from: the registers, or (REG_OUT) their next value,
-  // with the refund as terms of the calculator's sum.
+  // with the refund as terms of the calculator's sum (live).
   wire                    live = REG_OUT && count == '0;
-  wire [NPOOLS*CW-1:0]    pool_src = live ? pool_used_i : pool_r;
-  wire [NPOOLS*2*CW-1:0]  rf_src = live ? pool_rf_i : '0;
   wire [NPOOLS*CW-1:0]    pool_less;  // pool_used_i less the refund
   for (genvar p = 0; p < NPOOLS; p++) begin : g_less
     assign pool_less[p*CW +: CW] = pool_used_i[p*CW +: CW] - pool_rf_i[2*p*CW +: CW] - pool_rf_i[(2*p+1)*CW +: CW];
@@ -117,7 +115,7 @@ module mmu_adm_thresh #(
   wire [2*NPROF*CW-1:0] th_s;
   wire [NPOOLS*CW-1:0] room_s;
   mmu_adm_thcalc #(.CW(CW), .NPOOLS(NPOOLS), .NPROF(NPROF), .ONLY(ONLY), .TH(TH), .ROOM(RV)) u_calc_s (
-    .cfg_i, .used_i(pool_src), .rf_i(rf_src), .th_o(th_s), .room_o(room_s));
+    .cfg_i, .live_i(live), .used_i(pool_used_i), .rf_i(pool_rf_i), .held_i(pool_r), .th_o(th_s), .room_o(room_s));
   logic [2*NPROF*CW-1:0] th;
   assign th_nx_o = th_s;
   assign room_nx_o = room_s[rev_pool_nx_i*CW +: CW];

@@ -175,6 +175,11 @@ module mmu_admission
   // reverie's filters, ingress (lossless) and egress (lossy) queues: mmu_adm_qmem (below).
   logic [NPORTS-1:0]    port_valid;
   logic [NQ-1:0]        paused_q;     // queue-level XOFF
+  // PIPE 3: the release's write of its queue's pause bit, pending a cycle (a register in
+  // front of the NQ bits, so that the XON test does not also drive their fan-out); every
+  // reader of paused_q takes it over the array.
+  logic                 pw_we, pw_bit;
+  logic [QW-1:0]        pw_ii;
   logic [NPORTS-1:0]    port_paused;  // dsh port-level XOFF
   logic [NPOOLS*CW-1:0] pool_used;
   logic [CW-1:0]        hdrm_used;
@@ -835,11 +840,11 @@ module mmu_admission
     always_ff @(posedge clk_i) begin
       m_va_ing <= fb_a_iq ? b_ing : fa_a_iq ? a_ing : rd_ing_a;
       m_va_hdrm <= fb_a_iq ? b_hdrm : fa_a_iq ? a_hdrm : rd_hdrm_a;
-      m_va_paused <= fb_a_iq ? b_paused : fa_a_iq ? a_paused : paused_q[r_a_ii];
+      m_va_paused <= fb_a_iq ? b_paused : fa_a_iq ? a_paused : (pw_we && pw_ii == r_a_ii ? pw_bit : paused_q[r_a_ii]);
       m_va_egr <= fb_a_eq ? b_egr : fa_a_eq ? a_egr : rd_egr_a;
       m_vb_ing <= fb_b_iq ? b_ing : fa_b_iq ? a_ing : rd_ing_b;
       m_vb_hdrm <= fb_b_iq ? b_hdrm : fa_b_iq ? a_hdrm : rd_hdrm_b;
-      m_vb_paused <= fb_b_iq ? b_paused : fa_b_iq ? a_paused : paused_q[r_b_ii];
+      m_vb_paused <= fb_b_iq ? b_paused : fa_b_iq ? a_paused : (pw_we && pw_ii == r_b_ii ? pw_bit : paused_q[r_b_ii]);
       m_vb_egr <= fb_b_eq ? b_egr : fa_b_eq ? a_egr : rd_egr_b;
     end
     if (P3) begin : g_view3
@@ -908,10 +913,14 @@ module mmu_admission
       ing_valid <= '0;
       egr_valid <= '0;
       paused_q <= '0;
+      {pw_we, pw_bit, pw_ii} <= '0;
     end else begin
+      // The pending write lands before the request's of this cycle, which is newer.
+      if (P3 && pw_we) paused_q[pw_ii] <= pw_bit;
+      {pw_we, pw_bit, pw_ii} <= P3 ? {a_wr_iq, a_paused, a_ii} : '0;
       if (a_wr_iq) begin
         ing_valid[a_ii] <= 1'b1;
-        paused_q[a_ii] <= a_paused;
+        if (!P3) paused_q[a_ii] <= a_paused;
       end
       if (b_wr_iq) begin
         ing_valid[b_ii] <= 1'b1;
@@ -1071,6 +1080,7 @@ module mmu_admission
     wire [QW-1:0] dbg_q = dbg_in_q ? dbg_index[QW-1:0] : '0;
     wire [PW-1:0] dbg_p = dbg_in_port ? dbg_index[PW-1:0] : '0;
     logic [63:0]  dbg_word;
+    wire          dbg_paused = pw_we && pw_ii == dbg_q ? pw_bit : paused_q[dbg_q];
     assign rd_avg_in_addr[(2+l)*QW +: QW] = dbg_q;
     assign rd_avg_eg_addr[(2+l)*QW +: QW] = dbg_q;
     always_comb begin
@@ -1079,7 +1089,7 @@ module mmu_admission
         4'd0: if (dbg_in_q && ing_valid[dbg_q]) dbg_word = 64'(ing_q[dbg_q]);
         4'd1: if (dbg_in_q && ing_valid[dbg_q]) dbg_word = 64'(hdrm_q[dbg_q]);
         4'd2: if (dbg_in_q && egr_valid[dbg_q]) dbg_word = 64'(egr_q[dbg_q]);
-        4'd3: if (dbg_in_q) dbg_word = 64'(paused_q[dbg_q]);
+        4'd3: if (dbg_in_q) dbg_word = 64'(dbg_paused);
         4'd4: if (dbg_in_q) dbg_word = 64'(rd_avg_in[(2+l)*AW +: AW]);
         4'd5: if (dbg_in_q) dbg_word = 64'(rd_avg_eg[(2+l)*AW +: AW]);
         4'd6: if (dbg_index < 12'd8) dbg_word = 64'(ncong[dbg_index[2:0]*(QW+1) +: (QW+1)]);
