@@ -776,10 +776,6 @@ module mmu_admission
       wire [TW-1:0] n = TW'(m_b_cells), qn = TW'(b_cells);
       wire [TW-1:0] ith = TW'(th_ing[s_ipf*CW +: CW]), eth = TW'(th_egr[s_epf*CW +: CW]);
       wire [TW-1:0] xoff = TW'(ip_xoff[s_ipf*CW +: CW]);
-      wire [TW-1:0] ip_size = TW'(cfg_pool_size[s_ipool*CW +: CW]), ep_size = TW'(cfg_pool_size[s_epool*CW +: CW]);
-      wire [TW-1:0] ip_used = TW'(pool_used[s_ipool*CW +: CW]), ep_used = TW'(pool_used[s_epool*CW +: CW]);
-      wire [TW-1:0] ip_rf = TW'(rfq_pool[s_ipool*RFP*CW +: CW]), ep_rf = TW'(rfq_pool[s_epool*RFP*CW +: CW]);
-      wire [TW-1:0] ip_rf2 = TW'(rfq_pool[s_ipool*RFP*CW + CW +: CW]), ep_rf2 = TW'(rfq_pool[s_epool*RFP*CW + CW +: CW]);
       wire [HW-1:0] hcap = cfg_policy == mmu_adm_pkg::POLICY_SIH ? sih_hdrm : HW'(cfg_hdrm_pool);
       logic [14:0] t_q;  // outcome o's tests at [5o +: 5]
       for (genvar o = 0; o < 3; o++) begin : g_out
@@ -788,12 +784,18 @@ module mmu_admission
         wire [TW-1:0] di = SH && sq_i ? qn : '0;
         wire [TW-1:0] dh = HD && sq_i ? qn : '0;
         wire [TW-1:0] de = ADM && sq_e ? qn : '0;
-        // Q's cells in X's ingress and egress pools: its ingress pool if shared, its egress
-        // pool if admitted.
-        wire [TW-1:0] ig1 = SH && b_ipool == s_ipool ? qn : '0, ig2 = ADM && b_epool == s_ipool ? qn : '0;
-        wire [TW-1:0] eg1 = SH && b_ipool == s_epool ? qn : '0, eg2 = ADM && b_epool == s_epool ? qn : '0;
-        wire t_in = over_v(TW'(m_vb_ing), di, n, s_ires, ith, ip_size, ip_used, ip_rf, ip_rf2, ig1, ig2);
-        wire t_eg = over_v(TW'(m_vb_egr), de, n, s_eres, eth, ep_size, ep_used, ep_rf, ep_rf2, eg1, eg2);
+        // The ingress and egress tests on each pool, X's pools selecting the results: the
+        // select drives a bit per test rather than every operand of the sums.
+        logic [NPOOLS-1:0] t_in_p, t_eg_p;
+        for (genvar p = 0; p < NPOOLS; p++) begin : g_pool
+          wire [TW-1:0] size = TW'(cfg_pool_size[p*CW +: CW]), used = TW'(pool_used[p*CW +: CW]);
+          wire [TW-1:0] rf = TW'(rfq_pool[p*RFP*CW +: CW]), rf2 = TW'(rfq_pool[p*RFP*CW + CW +: CW]);
+          // Q's cells in pool p: its ingress pool if shared, its egress pool if admitted.
+          wire [TW-1:0] g1 = SH && b_ipool == PLW'(p) ? qn : '0, g2 = ADM && b_epool == PLW'(p) ? qn : '0;
+          assign t_in_p[p] = over_v(TW'(m_vb_ing), di, n, s_ires, ith, size, used, rf, rf2, g1, g2);
+          assign t_eg_p[p] = over_v(TW'(m_vb_egr), de, n, s_eres, eth, size, used, rf, rf2, g1, g2);
+        end
+        wire t_in = t_in_p[s_ipool], t_eg = t_eg_p[s_epool];
         wire t_hx = gt6(TW'(m_vb_hdrm), dh, n, '0, '0, '0, xoff, '0, '0, '0);
         wire [TW-1:0] hq = HD ? qn : '0;
         wire [KW-1:0] hf_d = KW'(hcap) + KW'(rfq_h) - KW'(hdrm_used) - KW'(hq) - KW'(n);
