@@ -33,7 +33,6 @@ module mmu_adm_sonic #(`MMU_POL_PARAMS) (
   wire [SW-1:0] q_ing = SW'(v_ing_i);
   wire [SW-1:0] q_hdrm = SW'(v_hdrm_i);
   wire [SW-1:0] q_egr = SW'(v_egr_i);
-  wire [SW-1:0] q_in = q_ing + q_hdrm;  // the PG's cells
   // Charges and refunds of the pools, which count modulo 2^CW.
   wire [CW-1:0] grow = CW'(grow_of(q_ing, n, ires_i));
   wire [CW-1:0] egrow = CW'(grow_of(q_egr, n, eres_i));
@@ -119,7 +118,7 @@ module mmu_adm_sonic #(`MMU_POL_PARAMS) (
         underflow = 1'b1;
       end else begin
         n_hdrm = h_left ? CW'(q_hdrm + dh - n) : '0;
-        n_ing = h_left ? CW'(q_ing + di) : CW'(q_in + dsum - n);
+        n_ing = h_left ? CW'(q_ing + di) : CW'(q_ing + q_hdrm + dsum - n);
         n_egr = CW'(q_egr + de - n);
         rf_pool_used[ipool_i*CW +: CW] = shrink;
         rf_pool_used[epool_i*CW +: CW] = rf_pool_used[epool_i*CW +: CW] + eshrink;
@@ -183,7 +182,8 @@ module mmu_adm_sonic #(`MMU_POL_PARAMS) (
   wire xon_test = is_rel_i && v_paused_i && !rel_under && !h_left;
   wire [SW+2:0] xo_d = (SW+3)'(ith_i) + (SW+3)'(n) + (SW+3)'(ires_i) - (SW+3)'(q_ing) - (SW+3)'(q_hdrm)
                       - (SW+3)'(dsum) - (SW+3)'(ip_xon_offset_i);
-  wire xon_hit = (SW+1)'(q_in) + (SW+1)'(dsum) == (SW+1)'(n) ||
+  wire [SW+1:0] empty_d = (SW+2)'(q_ing) + (SW+2)'(q_hdrm) + (SW+2)'(dsum) - (SW+2)'(n);  // the PG empties
+  wire xon_hit = empty_d == '0 ||
                  (ip_xon_i != '0 && sum_gt(n, SW'(ires_i), SW'(ip_xon_i), q_ing, q_hdrm, dsum)) ||
                  (ip_xon_offset_i <= ith_i && !xo_d[SW+2]);
   always_comb begin
