@@ -837,16 +837,23 @@ module mmu_admission
     wire fa_a_pt = a_wr_port && a_in == r_a_port, fb_a_pt = b_fire && b_in == r_a_port;
     wire fa_b_pt = a_wr_port && a_in == r_b_port, fb_b_pt = b_fire && b_in == r_b_port;
     /* verilator lint_on UNUSEDSIGNAL */
+    // PIPE 3: the pause bits are registered without the release's forward (its XON test
+    // ends at pw_bit and a flag instead, m_fa_*), which the next cycle selects.
     logic m_va_paused, m_vb_paused;
+    /* verilator lint_off UNUSEDSIGNAL */ // PIPE 3 only
+    logic m_fa_a, m_fa_b;
+    /* verilator lint_on UNUSEDSIGNAL */
     logic [CW-1:0] m_va_ing, m_va_hdrm, m_va_egr;
     always_ff @(posedge clk_i) begin
+      m_fa_a <= P3 && fa_a_iq;
+      m_fa_b <= P3 && fa_b_iq;
       m_va_ing <= fb_a_iq ? b_ing : fa_a_iq ? a_ing : rd_ing_a;
       m_va_hdrm <= fb_a_iq ? b_hdrm : fa_a_iq ? a_hdrm : rd_hdrm_a;
-      m_va_paused <= fb_a_iq ? b_paused : fa_a_iq ? a_paused : (pw_we && pw_ii == r_a_ii ? pw_bit : paused_q[r_a_ii]);
+      m_va_paused <= fb_a_iq ? b_paused : !P3 && fa_a_iq ? a_paused : (pw_we && pw_ii == r_a_ii ? pw_bit : paused_q[r_a_ii]);
       m_va_egr <= fb_a_eq ? b_egr : fa_a_eq ? a_egr : rd_egr_a;
       m_vb_ing <= fb_b_iq ? b_ing : fa_b_iq ? a_ing : rd_ing_b;
       m_vb_hdrm <= fb_b_iq ? b_hdrm : fa_b_iq ? a_hdrm : rd_hdrm_b;
-      m_vb_paused <= fb_b_iq ? b_paused : fa_b_iq ? a_paused : (pw_we && pw_ii == r_b_ii ? pw_bit : paused_q[r_b_ii]);
+      m_vb_paused <= fb_b_iq ? b_paused : !P3 && fa_b_iq ? a_paused : (pw_we && pw_ii == r_b_ii ? pw_bit : paused_q[r_b_ii]);
       m_vb_egr <= fb_b_eq ? b_egr : fa_b_eq ? a_egr : rd_egr_b;
     end
     if (P3) begin : g_view3
@@ -854,14 +861,23 @@ module mmu_admission
       wire ta_b_iq = a_wr_iq && a_ii == m_b_ii, tb_b_iq = b_wr_iq && b_ii == m_b_ii;
       wire ta_a_eq = a_wr_eq && a_ei == m_a_ei, tb_a_eq = b_wr_eq && b_ei == m_a_ei;
       wire ta_b_eq = a_wr_eq && a_ei == m_b_ei, tb_b_eq = b_wr_eq && b_ei == m_b_ei;
+      // The pause bits likewise: the registers without the release's forward, its flag
+      // (t_fa_*) selecting pw_bit (the release's bit, a cycle later) in the decide stage.
+      logic va_pq, vb_pq, t_fa_a, t_fa_b;
+      always_ff @(posedge clk_i) begin
+        va_pq <= tb_a_iq ? b_paused : m_fa_a ? pw_bit : m_va_paused;
+        vb_pq <= tb_b_iq ? b_paused : m_fa_b ? pw_bit : m_vb_paused;
+        t_fa_a <= ta_a_iq;
+        t_fa_b <= ta_b_iq;
+      end
+      assign va_paused = t_fa_a ? pw_bit : va_pq;
+      assign vb_paused = t_fa_b ? pw_bit : vb_pq;
       always_ff @(posedge clk_i) begin
         va_ing <= tb_a_iq ? b_ing : ta_a_iq ? a_ing : m_va_ing;
         va_hdrm <= tb_a_iq ? b_hdrm : ta_a_iq ? a_hdrm : m_va_hdrm;
-        va_paused <= tb_a_iq ? b_paused : ta_a_iq ? a_paused : m_va_paused;
         va_egr <= tb_a_eq ? b_egr : ta_a_eq ? a_egr : m_va_egr;
         vb_ing <= tb_b_iq ? b_ing : ta_b_iq ? a_ing : m_vb_ing;
         vb_hdrm <= tb_b_iq ? b_hdrm : ta_b_iq ? a_hdrm : m_vb_hdrm;
-        vb_paused <= tb_b_iq ? b_paused : ta_b_iq ? a_paused : m_vb_paused;
         vb_egr <= tb_b_eq ? b_egr : ta_b_eq ? a_egr : m_vb_egr;
       end
     end else begin : g_view1
