@@ -204,13 +204,16 @@ module mmu_adm_derive
     logic [NPROF*NW-1:0] cnt;  // lossless PGs per ingress profile
     function automatic logic [NPROF*NW-1:0] cnt_after(input logic [NPROF*NW-1:0] c);
       logic [PFW-1:0] old_pf, new_pf;
-      logic old_ll;
+      logic old_ll, dec, inc;
       old_pf = q_pg_prof_i[QW'(qmap_widx_i)*5 +: PFW];
       old_ll = q_lossless_i[QW'(qmap_widx_i)];
       new_pf = q_pg_prof_wd_i[PFW-1:0];
-      cnt_after = c;
-      if (old_ll) cnt_after[old_pf*NW +: NW] = cnt_after[old_pf*NW +: NW] - NW'(1);
-      if (q_lossless_wd_i) cnt_after[new_pf*NW +: NW] = cnt_after[new_pf*NW +: NW] + NW'(1);
+      // Each count steps by -1, 0 or +1: one adder, not a decrement and an increment in series.
+      for (int p = 0; p < NPROF; p++) begin
+        dec = old_ll && old_pf == PFW'(p);
+        inc = q_lossless_wd_i && new_pf == PFW'(p);
+        cnt_after[p*NW +: NW] = c[p*NW +: NW] + (inc && !dec ? NW'(1) : dec && !inc ? {NW{1'b1}} : NW'(0));
+      end
     endfunction
     function automatic logic [HW-1:0] sum_of_products(input logic [NPROF*NW-1:0] c,
                                                        input logic [NPROF*CW-1:0] xoff);

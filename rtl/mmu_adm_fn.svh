@@ -19,12 +19,14 @@ function automatic logic [SW-1:0] shared_part(input logic [SW-1:0] q, input logi
 endfunction
 
 // alpha * v with alpha = 2^shift (shift -15..15), saturating at CMAX like the golden
-// core: CW + 15 bits hold the largest shift before the saturation test.
+// core. A left shift saturates when it moves a set bit past CW: v's top `shift` bits,
+// masked by the shift alone (a configuration field), so the test runs beside the shifter
+// rather than on its output.
 function automatic logic [CW-1:0] scale(input logic [CW-1:0] v, input logic signed [4:0] shift);
-  logic [CW+14:0] wide;
-  wide = (CW+15)'(v) << shift;
+  logic [CW-1:0] lost;
+  lost = ~(CMAX >> shift[3:0]);
   if (shift < 0) scale = v >> (-shift);
-  else scale = wide > (CW+15)'(CMAX) ? CMAX : wide[CW-1:0];
+  else scale = (v & lost) != '0 ? CMAX : v << shift[3:0];
 endfunction
 
 // Dynamic Thresholds (reverie Eq. 1), or a static threshold.

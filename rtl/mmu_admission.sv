@@ -741,16 +741,19 @@ module mmu_admission
             - (TW+4)'(p3) - (TW+4)'(p4) - (TW+4)'(p5);
         gt6 = d[TW+3];
       endfunction
-      // The golden core's over() on a queue of q + dq cells and a pool of pu - rf - rf2 + g1 + g2.
+      // The golden core's over() on a queue of q + dq cells and a pool of pu - rf - rf2 + g1 + g2;
+      // s1 + s2 = g1 + g2 + dq (each 0 or Q's cells: their count in binary, one operand
+      // fewer in the widest sum).
       function automatic logic over_v(input logic [TW-1:0] q, input logic [TW-1:0] dq, input logic [TW-1:0] n,
                                       input logic [TW-1:0] res, input logic [TW-1:0] th, input logic [TW-1:0] size,
                                       input logic [TW-1:0] pu, input logic [TW-1:0] rf, input logic [TW-1:0] rf2,
-                                      input logic [TW-1:0] g1, input logic [TW-1:0] g2);
+                                      input logic [TW-1:0] g1, input logic [TW-1:0] g2, input logic [TW-1:0] s1,
+                                      input logic [TW-1:0] s2);
         logic in_res, ge_res, full_n, full_part, th_hit;
         in_res = !gt6(q, dq, n, '0, '0, '0, res, '0, '0, '0);       // q + n <= reserved
         ge_res = !gt6(res, '0, '0, '0, '0, '0, q, dq, '0, '0);      // q >= reserved
         full_n = gt6(pu, g1, g2, n, '0, '0, size, rf, rf2, '0);     // pool + n > size
-        full_part = gt6(pu, g1, g2, q, dq, n, size, res, rf, rf2);  // pool + q + n - reserved > size
+        full_part = gt6(pu, s1, s2, q, n, '0, size, res, rf, rf2);   // pool + q + n - reserved > size
         th_hit = th == '0 || !gt6(res, th, '0, '0, '0, '0, q, dq, '0, '0);  // shared part >= th
         if (in_res) over_v = 1'b0;
         else if (ge_res ? full_n : full_part) over_v = 1'b1;
@@ -791,9 +794,14 @@ module mmu_admission
           wire [TW-1:0] size = TW'(cfg_pool_size[p*CW +: CW]), used = TW'(pool_used[p*CW +: CW]);
           wire [TW-1:0] rf = TW'(rfq_pool[p*RFP*CW +: CW]), rf2 = TW'(rfq_pool[p*RFP*CW + CW +: CW]);
           // Q's cells in pool p: its ingress pool if shared, its egress pool if admitted.
-          wire [TW-1:0] g1 = SH && b_ipool == PLW'(p) ? qn : '0, g2 = ADM && b_epool == PLW'(p) ? qn : '0;
-          assign t_in_p[p] = over_v(TW'(m_vb_ing), di, n, s_ires, ith, size, used, rf, rf2, g1, g2);
-          assign t_eg_p[p] = over_v(TW'(m_vb_egr), de, n, s_eres, eth, size, used, rf, rf2, g1, g2);
+          wire f1 = SH && b_ipool == PLW'(p), f2 = ADM && b_epool == PLW'(p);
+          wire [TW-1:0] g1 = f1 ? qn : '0, g2 = f2 ? qn : '0;
+          // With X's queue's own charge (di, de): Q's cells times the count of the three flags.
+          wire [1:0] ci = 2'(f1) + 2'(f2) + 2'(SH && sq_i), ce = 2'(f1) + 2'(f2) + 2'(ADM && sq_e);
+          wire [TW-1:0] si1 = ci[0] ? qn : '0, si2 = ci[1] ? qn << 1 : '0;
+          wire [TW-1:0] se1 = ce[0] ? qn : '0, se2 = ce[1] ? qn << 1 : '0;
+          assign t_in_p[p] = over_v(TW'(m_vb_ing), di, n, s_ires, ith, size, used, rf, rf2, g1, g2, si1, si2);
+          assign t_eg_p[p] = over_v(TW'(m_vb_egr), de, n, s_eres, eth, size, used, rf, rf2, g1, g2, se1, se2);
         end
         wire t_in = t_in_p[s_ipool], t_eg = t_eg_p[s_epool];
         wire t_hx = gt6(TW'(m_vb_hdrm), dh, n, '0, '0, '0, xoff, '0, '0, '0);
