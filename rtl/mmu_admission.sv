@@ -731,34 +731,6 @@ module mmu_admission
       // The golden core's rules: hw-model/admission/admission_core.h (pipe 3).
       localparam int TW = (CW > CELLW ? CW : CELLW) + 1;  // a counter plus cells
       localparam int KW = (TW > HW ? TW : HW) + 3;         // the headroom pool's compare
-      // p0 + ... + p5 > m0 + ... + m3, the sign of one sum.
-      function automatic logic gt6(input logic [TW-1:0] p0, input logic [TW-1:0] p1, input logic [TW-1:0] p2,
-                                   input logic [TW-1:0] p3, input logic [TW-1:0] p4, input logic [TW-1:0] p5,
-                                   input logic [TW-1:0] m0, input logic [TW-1:0] m1, input logic [TW-1:0] m2,
-                                   input logic [TW-1:0] m3);
-        logic [TW+3:0] d;
-        d = (TW+4)'(m0) + (TW+4)'(m1) + (TW+4)'(m2) + (TW+4)'(m3) - (TW+4)'(p0) - (TW+4)'(p1) - (TW+4)'(p2)
-            - (TW+4)'(p3) - (TW+4)'(p4) - (TW+4)'(p5);
-        gt6 = d[TW+3];
-      endfunction
-      // The golden core's over() on a queue of q + dq cells and a pool of pu - rf - rf2 + g1 + g2;
-      // s1 + s2 = g1 + g2 + dq (each 0 or Q's cells: their count in binary, one operand
-      // fewer in the widest sum).
-      function automatic logic over_v(input logic [TW-1:0] q, input logic [TW-1:0] dq, input logic [TW-1:0] n,
-                                      input logic [TW-1:0] res, input logic [TW-1:0] th, input logic [TW-1:0] size,
-                                      input logic [TW-1:0] pu, input logic [TW-1:0] rf, input logic [TW-1:0] rf2,
-                                      input logic [TW-1:0] g1, input logic [TW-1:0] g2, input logic [TW-1:0] s1,
-                                      input logic [TW-1:0] s2);
-        logic in_res, ge_res, full_n, full_part, th_hit;
-        in_res = !gt6(q, dq, n, '0, '0, '0, res, '0, '0, '0);       // q + n <= reserved
-        ge_res = !gt6(res, '0, '0, '0, '0, '0, q, dq, '0, '0);      // q >= reserved
-        full_n = gt6(pu, g1, g2, n, '0, '0, size, rf, rf2, '0);     // pool + n > size
-        full_part = gt6(pu, s1, s2, q, n, '0, size, res, rf, rf2);   // pool + q + n - reserved > size
-        th_hit = th == '0 || !gt6(res, th, '0, '0, '0, '0, q, dq, '0, '0);  // shared part >= th
-        if (in_res) over_v = 1'b0;
-        else if (ge_res ? full_n : full_part) over_v = 1'b1;
-        else over_v = th_hit;
-      endfunction
       wire [PFW-1:0] s_a_ipf = m_look[0 +: PFW];
       wire [PFW-1:0] s_ipf = m_look[PFW +: PFW];
       wire [PFW-1:0] s_epf = m_look[3*PFW +: PFW];
@@ -800,15 +772,41 @@ module mmu_admission
           wire [1:0] ci = 2'(f1) + 2'(f2) + 2'(SH && sq_i), ce = 2'(f1) + 2'(f2) + 2'(ADM && sq_e);
           wire [TW-1:0] si1 = ci[0] ? qn : '0, si2 = ci[1] ? qn << 1 : '0;
           wire [TW-1:0] se1 = ce[0] ? qn : '0, se2 = ce[1] ? qn << 1 : '0;
-          assign t_in_p[p] = over_v(TW'(m_vb_ing), di, n, s_ires, ith, size, used, rf, rf2, g1, g2, si1, si2);
-          assign t_eg_p[p] = over_v(TW'(m_vb_egr), de, n, s_eres, eth, size, used, rf, rf2, g1, g2, se1, se2);
+          // The golden core's over() on X's queue of q + dq cells (ingress, egress) and
+          // pool p of used - rf - rf2 + g1 + g2 cells; s1 + s2 = g1 + g2 + dq. Each
+          // compare one sum (mmu_adm_sumgt).
+          for (genvar sd = 0; sd < 2; sd++) begin : g_side
+            wire [TW-1:0] q = sd == 0 ? TW'(m_vb_ing) : TW'(m_vb_egr), dq = sd == 0 ? di : de;
+            wire [TW-1:0] res = sd == 0 ? s_ires : s_eres, th = sd == 0 ? ith : eth;
+            wire [TW-1:0] s1 = sd == 0 ? si1 : se1, s2 = sd == 0 ? si2 : se2;
+            wire past_res, below_res, full_n, full_part, th_above;
+            // q + n > reserved; reserved > q; pool + n > size; pool + q + n - reserved > size;
+            // reserved + th > q (the shared part below th).
+            mmu_adm_sumgt #(.W(TW), .NP(3), .NM(1)) u_past (.p_i({q, dq, n}), .m_i(res), .gt_o(past_res));
+            mmu_adm_sumgt #(.W(TW), .NP(1), .NM(2)) u_below (.p_i(res), .m_i({q, dq}), .gt_o(below_res));
+            mmu_adm_sumgt #(.W(TW), .NP(4), .NM(3)) u_full_n (
+              .p_i({used, g1, g2, n}), .m_i({size, rf, rf2}), .gt_o(full_n));
+            mmu_adm_sumgt #(.W(TW), .NP(5), .NM(4)) u_full_part (
+              .p_i({used, s1, s2, q, n}), .m_i({size, res, rf, rf2}), .gt_o(full_part));
+            mmu_adm_sumgt #(.W(TW), .NP(2), .NM(2)) u_th (.p_i({res, th}), .m_i({q, dq}), .gt_o(th_above));
+            wire over = !past_res ? 1'b0 : (below_res ? full_part : full_n) ? 1'b1 : th == '0 || !th_above;
+            if (sd == 0) begin : g_in
+              assign t_in_p[p] = over;
+            end else begin : g_eg
+              assign t_eg_p[p] = over;
+            end
+          end
         end
         wire t_in = t_in_p[s_ipool], t_eg = t_eg_p[s_epool];
-        wire t_hx = gt6(TW'(m_vb_hdrm), dh, n, '0, '0, '0, xoff, '0, '0, '0);
+        wire t_hx;
+        mmu_adm_sumgt #(.W(TW), .NP(3), .NM(1)) u_hx (.p_i({TW'(m_vb_hdrm), dh, n}), .m_i(xoff), .gt_o(t_hx));
         wire [TW-1:0] hq = HD ? qn : '0;
         wire [KW-1:0] hf_d = KW'(hcap) + KW'(rfq_h) - KW'(hdrm_used) - KW'(hq) - KW'(n);
         wire t_hf = hf_d[KW-1];
-        wire t_bf = gt6(TW'(total_used), ADM ? qn : '0, n, '0, '0, '0, TW'(cfg_buffer), TW'(rfq_t), '0, '0);
+        wire [TW-1:0] bq = ADM ? qn : '0;
+        wire t_bf;
+        mmu_adm_sumgt #(.W(TW), .NP(3), .NM(2)) u_bf (
+          .p_i({TW'(total_used), bq, n}), .m_i({TW'(cfg_buffer), TW'(rfq_t)}), .gt_o(t_bf));
         always_ff @(posedge clk_i) t_q[o*5 +: 5] <= {t_bf, t_hf, t_hx, t_eg, t_in};
       end
       // The decide stage: Q's registered verdict selects.

@@ -434,6 +434,7 @@ MODULE_CATEGORY = {
     'mmu_adm_derive': 'thresholds',     # configuration-derived tables (pool, N_q, insurance, xoff sum)
     'mmu_adm_thresh': 'thresholds',     # the threshold calculator: registered pools and n_p, per-profile thresholds
     'mmu_adm_thcalc': 'thresholds',     # its combinational half, on the stored configuration
+    'mmu_adm_sumgt': 'thresholds',      # one compare as one sum (PIPE 3's test stage)
     'mmu_adm_op': 'control',            # profile lookup, policy select
     'mmu_adm_lookup': 'control',        # PIPE 1: the read stage's look-up, with the written entry substituted
     'mmu_adm_csr': 'csr',
