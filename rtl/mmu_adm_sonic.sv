@@ -34,11 +34,8 @@ module mmu_adm_sonic #(`MMU_POL_PARAMS) (
   wire [SW-1:0] q_hdrm = SW'(v_hdrm_i);
   wire [SW-1:0] q_egr = SW'(v_egr_i);
   // Charges and refunds of the pools, which count modulo 2^CW.
-  // A request's growth of its queues' shared parts (grow_of) by case: 0 (within the
-  // reserve), n (above it), or q + n - reserved (crossing it), each case's operands summed
-  // into the pool counters' candidates and the compares selecting behind the sums.
-  wire [1:0] icase = q_ing + n <= SW'(ires_i) ? 2'd0 : q_ing >= SW'(ires_i) ? 2'd1 : 2'd2;
-  wire [1:0] ecase = q_egr + n <= SW'(eres_i) ? 2'd0 : q_egr >= SW'(eres_i) ? 2'd1 : 2'd2;
+  wire [CW-1:0] grow = CW'(grow_of(q_ing, n, ires_i));
+  wire [CW-1:0] egrow = CW'(grow_of(q_egr, n, eres_i));
   // The request's tests: here, or (PIPE 3) registered by the test stage on its view.
   wire [KW+1:0] hdrm_room = (KW+2)'(hdrm_cap_i) + (KW+2)'(rf_hdrm_used_i) - (KW+2)'(v_hdrm_used_i) - (KW+2)'(n);
   wire over_in = t_on_i ? t_i[0] : over(v_ing_i, cells_i, ires_i, ith_i, ipool_size, ipool_used);
@@ -164,27 +161,14 @@ module mmu_adm_sonic #(`MMU_POL_PARAMS) (
   end
 
   // The shared counters' next values (counter_next): a request's charge of its pools,
-  // the headroom pool and the total. A pool's candidates: its value less the refunds plus
-  // the ingress case i's and the egress case e's growth where the pool is that side's
-  // (sum[3i + e]); the verdict and the cases select.
+  // the headroom pool and the total.
   for (genvar p = 0; p < NPOOLS; p++) begin : g_pool
-    wire gi = ipool_i == PLW'(p), ge = epool_i == PLW'(p);
+    wire [CW-1:0] ing = ipool_i == PLW'(p) ? grow : '0;
+    wire [CW-1:0] eg = epool_i == PLW'(p) ? egrow : '0;
     wire [CW-1:0] v = !REFUND ? v_pool_used_i[p*CW +: CW] :
                       less_refund(v_pool_used_i[p*CW +: CW], rfp_pool_used_i[p*RFP*CW +: RFP*CW],
                                   rfm_pool_used_i[p*RFM*CW +: RFM*CW]);
-    wire [9*CW-1:0] sum;
-    for (genvar i = 0; i < 3; i++) begin : g_i
-      for (genvar e = 0; e < 3; e++) begin : g_e
-        // Case c's growth as operands (n + q - reserved): 0, n, or q + n - reserved.
-        wire [CW-1:0] in_ = gi && i != 0 ? CW'(n) : '0, iq = gi && i == 2 ? CW'(q_ing) : '0;
-        wire [CW-1:0] ir = gi && i == 2 ? ires_i : '0;
-        wire [CW-1:0] en = ge && e != 0 ? CW'(n) : '0, eq = ge && e == 2 ? CW'(q_egr) : '0;
-        wire [CW-1:0] er = ge && e == 2 ? eres_i : '0;
-        assign sum[(3*i+e)*CW +: CW] = v - rf_pool_used[p*CW +: CW] + in_ + iq - ir + en + eq - er;
-      end
-    end
-    assign pool_next[p*CW +: CW] = verdict == mmu_adm_pkg::VERDICT_SHARED ? sum[(3*32'(icase)+32'(ecase))*CW +: CW] :
-                                   verdict == mmu_adm_pkg::VERDICT_HEADROOM ? sum[ecase*CW +: CW] : sum[0 +: CW];
+    assign pool_next[p*CW +: CW] = counter_next(v, '0, rf_pool_used[p*CW +: CW], ing + eg, eg, verdict);
   end
   assign n_pool_used = pool_next;
   assign n_hdrm_used = counter_next(v_hdrm_used_i, rf_hdrm_used_i, rf_hdrm_used, '0, CW'(n), verdict);
