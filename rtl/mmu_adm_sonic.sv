@@ -48,16 +48,28 @@ module mmu_adm_sonic #(`MMU_POL_PARAMS) (
   // front.
   wire [SW-1:0] di = SW'(t_d_i[0 +: CW]), dh = SW'(t_d_i[CW +: CW]), de = SW'(t_d_i[2*CW +: CW]);
   wire [SW-1:0] dsum = di + dh;
-  wire rel_under = sum_gt(n, '0, '0, q_ing, q_hdrm, dsum) || sum_gt(n, '0, '0, q_egr, de, '0);
-  wire h_left = sum_gt(q_hdrm, dh, '0, n, '0, '0);  // headroom cells left after the release
+  // Each compare an instance of mmu_adm_sumgt (p > m, one sum): compares written as
+  // chains with a common prefix of operands would share the prefix as an adder in series.
+  wire [SW-1:0] ires = SW'(ires_i), eres = SW'(eres_i);
+  wire und_i, und_e, h_left, n_gt_h, i_gt_r, n_r_gt, e_gt_r, n_er_gt, xon_gt, xo_gt;
+  mmu_adm_sumgt #(.W(SW), .NP(1), .NM(3)) u_und_i (.p_i(n), .m_i({q_ing, q_hdrm, dsum}), .gt_o(und_i));
+  mmu_adm_sumgt #(.W(SW), .NP(1), .NM(2)) u_und_e (.p_i(n), .m_i({q_egr, de}), .gt_o(und_e));
+  wire rel_under = und_i || und_e;
+  // headroom cells left after the release
+  mmu_adm_sumgt #(.W(SW), .NP(2), .NM(1)) u_h_left (.p_i({q_hdrm, dh}), .m_i(n), .gt_o(h_left));
   // shrink_of(ing + di, hdrm + dh, n, ires) and shrink_of(egr + de, 0, n, eres), each
   // compare one sum.
-  wire s_zero = !sum_gt(n, '0, '0, q_hdrm, dh, '0) || !sum_gt(q_ing, di, '0, SW'(ires_i), '0, '0);
-  wire s_all = !sum_gt(n, SW'(ires_i), '0, q_ing, q_hdrm, dsum);
-  wire [CW-1:0] shrink = s_zero ? '0 : s_all ? CW'(n - q_hdrm - dh) : CW'(q_ing + di - SW'(ires_i));
-  wire es_zero = n == '0 || !sum_gt(q_egr, de, '0, SW'(eres_i), '0, '0);
-  wire es_all = !sum_gt(n, SW'(eres_i), '0, q_egr, de, '0);
-  wire [CW-1:0] eshrink = es_zero ? '0 : es_all ? CW'(n) : CW'(q_egr + de - SW'(eres_i));
+  mmu_adm_sumgt #(.W(SW), .NP(1), .NM(2)) u_n_gt_h (.p_i(n), .m_i({q_hdrm, dh}), .gt_o(n_gt_h));
+  mmu_adm_sumgt #(.W(SW), .NP(2), .NM(1)) u_i_gt_r (.p_i({q_ing, di}), .m_i(ires), .gt_o(i_gt_r));
+  mmu_adm_sumgt #(.W(SW), .NP(2), .NM(3)) u_n_r_gt (.p_i({n, ires}), .m_i({q_ing, q_hdrm, dsum}), .gt_o(n_r_gt));
+  wire s_zero = !n_gt_h || !i_gt_r;
+  wire s_all = !n_r_gt;
+  wire [CW-1:0] shrink = s_zero ? '0 : s_all ? CW'(n - q_hdrm - dh) : CW'(q_ing + di - ires);
+  mmu_adm_sumgt #(.W(SW), .NP(2), .NM(1)) u_e_gt_r (.p_i({q_egr, de}), .m_i(eres), .gt_o(e_gt_r));
+  mmu_adm_sumgt #(.W(SW), .NP(2), .NM(2)) u_n_er_gt (.p_i({n, eres}), .m_i({q_egr, de}), .gt_o(n_er_gt));
+  wire es_zero = n == '0 || !e_gt_r;
+  wire es_all = !n_er_gt;
+  wire [CW-1:0] eshrink = es_zero ? '0 : es_all ? CW'(n) : CW'(q_egr + de - eres);
 
   logic over_buf, to_h;
   logic paused_book;  // the pause bit before the XON test
@@ -180,12 +192,15 @@ module mmu_adm_sonic #(`MMU_POL_PARAMS) (
   // s + xon_offset <= th iff xon_offset <= th and ing + hdrm + xon_offset <= th + n + res.
   // (A block of its own: it reads the first block's results.)
   wire xon_test = is_rel_i && v_paused_i && !rel_under && !h_left;
-  wire [SW+2:0] xo_d = (SW+3)'(ith_i) + (SW+3)'(n) + (SW+3)'(ires_i) - (SW+3)'(q_ing) - (SW+3)'(q_hdrm)
-                      - (SW+3)'(dsum) - (SW+3)'(ip_xon_offset_i);
+  // xo_gt: ing + hdrm + xon_offset > th + n + res (the shared part plus xon_offset above th).
+  mmu_adm_sumgt #(.W(SW), .NP(4), .NM(3)) u_xo (
+    .p_i({q_ing, q_hdrm, dsum, SW'(ip_xon_offset_i)}), .m_i({SW'(ith_i), n, ires}), .gt_o(xo_gt));
+  mmu_adm_sumgt #(.W(SW), .NP(3), .NM(3)) u_xon (
+    .p_i({n, ires, SW'(ip_xon_i)}), .m_i({q_ing, q_hdrm, dsum}), .gt_o(xon_gt));
   wire [SW+1:0] empty_d = (SW+2)'(q_ing) + (SW+2)'(q_hdrm) + (SW+2)'(dsum) - (SW+2)'(n);  // the PG empties
   wire xon_hit = empty_d == '0 ||
-                 (ip_xon_i != '0 && sum_gt(n, SW'(ires_i), SW'(ip_xon_i), q_ing, q_hdrm, dsum)) ||
-                 (ip_xon_offset_i <= ith_i && !xo_d[SW+2]);
+                 (ip_xon_i != '0 && xon_gt) ||
+                 (ip_xon_offset_i <= ith_i && !xo_gt);
   always_comb begin
     n_paused = paused_book;
     pfc = pfc_book;
