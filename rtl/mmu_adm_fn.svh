@@ -29,19 +29,13 @@ function automatic logic [CW-1:0] scale(input logic [CW-1:0] v, input logic sign
   else scale = (v & lost) != '0 ? CMAX : v << shift[3:0];
 endfunction
 
-// Dynamic Thresholds (reverie Eq. 1), or a static threshold.
-function automatic logic [CW-1:0] dt_threshold(input logic dynamic, input logic signed [4:0] shift,
-                                               input logic [CW-1:0] static_cells, input logic [CW-1:0] pool_size,
-                                               input logic [CW-1:0] pool_used);
-  if (!dynamic) dt_threshold = static_cells;
-  else dt_threshold = scale(pool_used >= pool_size ? '0 : pool_size - pool_used, shift);
-endfunction
-
 // The decide stage's arithmetic is written as sums of its operands, each test one
 // multi-operand sum (a carry-save tree and one carry chain) rather than a chain of
 // differences in series (docs/rtl.md, "The decide stage").
 
-// a + b + c > d + e + f, as the sign of one sum (each operand below 2^SW).
+// a + b + c > d + e + f, as the sign of one sum (each operand below 2^SW). Compares sharing
+// a prefix of operands use mmu_adm_sumgt instead: within one module the synthesis shares
+// the prefix as an adder in series.
 function automatic logic sum_gt(input logic [SW-1:0] a, input logic [SW-1:0] b, input logic [SW-1:0] c,
                                 input logic [SW-1:0] d, input logic [SW-1:0] e, input logic [SW-1:0] f);
   logic [SW+2:0] diff;
