@@ -71,6 +71,16 @@ function automatic logic [CW-1:0] counter_next(input logic [CW-1:0] v, input log
   else counter_next = v - rf_in - rf_out;
 endfunction
 
+// A counter less a refund given as terms (modulo 2^CW, as the counters).
+function automatic logic [CW-1:0] less_refund(input logic [CW-1:0] v, input logic [mmu_adm_pkg::RF_ADD*CW-1:0] rfp,
+                                              input logic [mmu_adm_pkg::RF_SUB*CW-1:0] rfm);
+  logic [CW-1:0] r;
+  r = v;
+  for (int i = 0; i < mmu_adm_pkg::RF_ADD; i++) r = r - rfp[i*CW +: CW];
+  for (int i = 0; i < mmu_adm_pkg::RF_SUB; i++) r = r + rfm[i*CW +: CW];
+  less_refund = r;
+endfunction
+
 // A queue of q cells cannot take n more: over threshold ("equals or exceeds") or pool full.
 // The pool test pool + grow_of(q, n) > size is summed for each of the growth's two cases
 // past the reserve (n, or q + n - reserved) and selected by q >= reserved behind both: one

@@ -33,6 +33,9 @@ module mmu_adm_sonic #(`MMU_POL_PARAMS) (
   wire [SW-1:0] q_ing = SW'(v_ing_i);
   wire [SW-1:0] q_hdrm = SW'(v_hdrm_i);
   wire [SW-1:0] q_egr = SW'(v_egr_i);
+  // Charges and refunds of the pools, which count modulo 2^CW.
+  wire [CW-1:0] grow = CW'(grow_of(q_ing, n, ires_i));
+  wire [CW-1:0] egrow = CW'(grow_of(q_egr, n, eres_i));
   // The request's tests: here, or (PIPE 3) registered by the test stage on its view.
   wire [KW+1:0] hdrm_room = (KW+2)'(hdrm_cap_i) + (KW+2)'(rf_hdrm_used_i) - (KW+2)'(v_hdrm_used_i) - (KW+2)'(n);
   wire over_in = t_on_i ? t_i[0] : over(v_ing_i, cells_i, ires_i, ith_i, ipool_size, ipool_used);
@@ -170,44 +173,14 @@ module mmu_adm_sonic #(`MMU_POL_PARAMS) (
   end
 
   // The shared counters' next values (counter_next): a request's charge of its pools,
-  // the headroom pool and the total. A pool's candidates are each one sum (mmu_adm_csa and
-  // one carry chain), the verdict selecting: the view less the same-cycle release's refund
-  // terms (reduced once, shared), plus an admitted request's growth in the pool, or less
-  // this release's refund. The growth grow_of(q, n, res) enters as operands gated by its
-  // compares rather than as a difference selected in front of the sum:
-  // (q + n > res ? n : 0) + (q + n > res && res > q ? q - res : 0).
-  wire gi_any, gi_part, ge_any, ge_part;
-  mmu_adm_sumgt #(.W(SW), .NP(2), .NM(1)) u_gi_any (.p_i({q_ing, n}), .m_i(ires), .gt_o(gi_any));
-  mmu_adm_sumgt #(.W(SW), .NP(1), .NM(1)) u_gi_part (.p_i(ires), .m_i(q_ing), .gt_o(gi_part));
-  mmu_adm_sumgt #(.W(SW), .NP(2), .NM(1)) u_ge_any (.p_i({q_egr, n}), .m_i(eres), .gt_o(ge_any));
-  mmu_adm_sumgt #(.W(SW), .NP(1), .NM(1)) u_ge_part (.p_i(eres), .m_i(q_egr), .gt_o(ge_part));
+  // the headroom pool and the total.
   for (genvar p = 0; p < NPOOLS; p++) begin : g_pool
-    localparam int NE = REFUND ? RFP + RFM + 2 : 1;
-    wire [NE*CW-1:0] early;
-    if (REFUND) begin : g_rf
-      wire [RFP*CW-1:0] rfp = rfp_pool_used_i[p*RFP*CW +: RFP*CW];
-      assign early = {CW'(RFP), rfm_pool_used_i[p*RFM*CW +: RFM*CW], ~rfp, v_pool_used_i[p*CW +: CW]};
-    end else begin : g_norf
-      assign early = v_pool_used_i[p*CW +: CW];
-    end
-    wire [CW-1:0] e_s, e_c;
-    mmu_adm_csa #(.W(CW), .N(NE)) u_early (.in_i(early), .s_o(e_s), .c_o(e_c));
-    // The request's growth: ingress pool (shared verdict) and egress pool (admitted).
-    wire ci = ipool_i == PLW'(p), ce = epool_i == PLW'(p);
-    wire ia = ci && gi_any, ip = ia && gi_part, ea = ce && ge_any, ep = ea && ge_part;
-    wire [CW-1:0] i_n = ia ? CW'(n) : '0, i_q = ip ? v_ing_i : '0, i_r = ip ? ~ires_i : '0;
-    wire [CW-1:0] e_n = ea ? CW'(n) : '0, e_q = ep ? v_egr_i : '0, e_r = ep ? ~eres_i : '0;
-    wire [CW-1:0] k_sh = CW'({ip && ep, ip != ep}), k_hd = CW'(ep);
-    // This release's refund of the pool: the shrink of its ingress and of its egress queue.
-    wire [CW-1:0] r_i = rel_fire && ci ? ~shrink : '1, r_e = rel_fire && ce ? ~eshrink : '1;
-    wire [CW-1:0] x_s, x_c, h_s, h_c, d_s, d_c;
-    mmu_adm_csa #(.W(CW), .N(9)) u_shared (
-      .in_i({k_sh, e_r, e_q, e_n, i_r, i_q, i_n, e_c, e_s}), .s_o(x_s), .c_o(x_c));
-    mmu_adm_csa #(.W(CW), .N(6)) u_hdrm (.in_i({k_hd, e_r, e_q, e_n, e_c, e_s}), .s_o(h_s), .c_o(h_c));
-    mmu_adm_csa #(.W(CW), .N(5)) u_drop (.in_i({CW'(2), r_e, r_i, e_c, e_s}), .s_o(d_s), .c_o(d_c));
-    wire [CW-1:0] sh_next = x_s + x_c, hd_next = h_s + h_c, dr_next = d_s + d_c;
-    assign pool_next[p*CW +: CW] = verdict == mmu_adm_pkg::VERDICT_SHARED ? sh_next :
-                                   verdict == mmu_adm_pkg::VERDICT_HEADROOM ? hd_next : dr_next;
+    wire [CW-1:0] ing = ipool_i == PLW'(p) ? grow : '0;
+    wire [CW-1:0] eg = epool_i == PLW'(p) ? egrow : '0;
+    wire [CW-1:0] v = !REFUND ? v_pool_used_i[p*CW +: CW] :
+                      less_refund(v_pool_used_i[p*CW +: CW], rfp_pool_used_i[p*RFP*CW +: RFP*CW],
+                                  rfm_pool_used_i[p*RFM*CW +: RFM*CW]);
+    assign pool_next[p*CW +: CW] = counter_next(v, '0, rf_pool_used[p*CW +: CW], ing + eg, eg, verdict);
   end
   assign n_pool_used = pool_next;
   assign n_hdrm_used = counter_next(v_hdrm_used_i, rf_hdrm_used_i, rf_hdrm_used, '0, CW'(n), verdict);

@@ -13,7 +13,6 @@ mmu_adm_ewma.sv
 mmu_adm_recip_div.sv
 mmu_adm_rate.sv
 mmu_adm_quot.sv
-mmu_adm_csa.sv
 mmu_adm_sumgt.sv
 mmu_adm_sonic.sv
 mmu_pol_dt.sv

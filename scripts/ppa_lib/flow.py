@@ -435,7 +435,6 @@ MODULE_CATEGORY = {
     'mmu_adm_thresh': 'thresholds',     # the threshold calculator: registered pools and n_p, per-profile thresholds
     'mmu_adm_thcalc': 'thresholds',     # its combinational half, on the stored configuration
     'mmu_adm_sumgt': 'thresholds',      # one compare as one sum (PIPE 3's test stage)
-    'mmu_adm_csa': None,                # a carry-save tree: the category of the block using it
     'mmu_adm_op': 'control',            # profile lookup, policy select
     'mmu_adm_lookup': 'control',        # PIPE 1: the read stage's look-up, with the written entry substituted
     'mmu_adm_csr': 'csr',
@@ -451,12 +450,11 @@ _TOP_REGISTERS = {'ing_q': 'counters', 'hdrm_q': 'counters', 'egr_q': 'counters'
                   'ing_valid': 'counters', 'egr_valid': 'counters', 'port_valid': 'counters'}
 
 
-def module_category(module, parent=None):
-    """Category of a module by its name (None in the table: its parent's); PpaError for a
-    module not in the table."""
+def module_category(module):
+    """Category of a module by its name; PpaError for a module not in the table."""
     for name in re.findall(r'mmu_\w+', module):
         if name in MODULE_CATEGORY:
-            return MODULE_CATEGORY[name] or parent or 'control'
+            return MODULE_CATEGORY[name]
     raise PpaError(f"module '{module}' has no category: add it to MODULE_CATEGORY in scripts/ppa_lib/flow.py")
 
 
@@ -515,18 +513,18 @@ def generic_breakdown(path, top=None):
     ff = {c: 0 for c in CATEGORIES}
     comb = {c: 0.0 for c in CATEGORIES}
 
-    def walk(name, mult, depth, parent=None):
+    def walk(name, mult, depth):
         if name not in mods:
             raise PpaError(f"generic netlist {path}: module '{name}' instantiated but not defined")
         if depth > 32:
             raise PpaError(f"generic netlist {path}: hierarchy deeper than 32 at '{name}'")
         m = mods[name]
-        cat = module_category(name, parent)
+        cat = module_category(name)
         comb[cat] += mult * sum(GATE_COST.get(k, 6) * n for k, n in m['gates'].items())
         for r in m['ffs']:
             ff[register_category(r) if name == top else cat] += mult
         for typ, _inst in m['insts']:
-            walk(typ.lstrip('\\'), mult, depth + 1, cat)
+            walk(typ.lstrip('\\'), mult, depth + 1)
 
     if top is None:
         raise PpaError(f"generic netlist {path}: no module {TOP}")

@@ -299,19 +299,6 @@ class HierarchyBreakdown(unittest.TestCase):
         # Two reverie instances: XOR 12 each; each holds two EWMA instances of AND 6 + NOT 2.
         self.assertEqual(comb, dict(counters=12.0, ewma=4 * 8.0, thresholds=2 * 12.0, pfc=0.0, control=0.0, csr=0.0))
 
-    def test_a_carry_save_tree_counts_in_the_block_using_it(self):
-        csa = ('module \\$paramod$99\\mmu_adm_csa (a, y);\n  \\$_XOR_  _009_ (\n    .A(a),\n    .B(a),\n'
-               '    .Y(y)\n  );\nendmodule\n')
-        inst = '  \\$paramod$99\\mmu_adm_csa  u_csa (\n    .a(a)\n  );\n'
-        text = csa + NETLIST.replace('  \\$paramod$cd34\\mmu_adm_ewma  u_ewma2 (', inst + '  \\$paramod$cd34\\mmu_adm_ewma  u_ewma2 (')
-        text = text.replace('  \\$paramod$ef56\\mmu_adm_csr  u_csr (', inst + '  \\$paramod$ef56\\mmu_adm_csr  u_csr (')
-        with open(self.path, 'w') as f:
-            f.write(text)
-        _ff, comb = flow.generic_breakdown(self.path)
-        # One tree in each reverie instance (thresholds), one in the top (counters).
-        self.assertEqual(comb['thresholds'], 2 * 12.0 + 2 * 12.0)
-        self.assertEqual(comb['counters'], 12.0 + 12.0)
-
     def test_a_module_without_a_category_is_an_error(self):
         with open(self.path, 'w') as f:
             f.write(NETLIST.replace('mmu_adm_ewma', 'mmu_adm_newblock'))

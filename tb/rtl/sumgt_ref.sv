@@ -1,6 +1,6 @@
 // The reference of rtl/mmu_adm_sumgt.sv for tb/rtl/sumgt_equiv.sh: the same compare as
 // plain sums (yosys maps these as one adder network). GE=1 makes it >=, a wrong reference
-// the check must refute. Also the reference of rtl/mmu_adm_csa.sv (csa_ref, csa_tree_sum).
+// the check must refute.
 `default_nettype none
 
 module sumgt_ref #(
@@ -22,34 +22,6 @@ module sumgt_ref #(
     for (int k = 0; k < NM; k++) sm = sm + DW'(m_i[k*W +: W]);
   end
   assign gt_o = GE ? sp >= sm : sp > sm;
-endmodule
-
-
-// The reference of rtl/mmu_adm_csa.sv: the operands' sum, and the tree's two outputs added
-// (the sum its users take).
-module csa_ref #(
-  parameter int W = 16,  // width of every operand
-  parameter int N = 5    // operands
-) (
-  input  wire [N*W-1:0] in_i,
-  output logic [W-1:0]  sum_o
-);
-  always_comb begin
-    sum_o = '0;
-    for (int k = 0; k < N; k++) sum_o = sum_o + in_i[k*W +: W];
-  end
-endmodule
-
-module csa_tree_sum #(
-  parameter int W = 16,  // width of every operand
-  parameter int N = 5    // operands
-) (
-  input  wire [N*W-1:0] in_i,
-  output wire [W-1:0]   sum_o
-);
-  wire [W-1:0] s, c;
-  mmu_adm_csa #(.W(W), .N(N)) u (.in_i(in_i), .s_o(s), .c_o(c));
-  assign sum_o = s + c;
 endmodule
 
 `default_nettype wire
