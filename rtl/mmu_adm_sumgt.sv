@@ -36,38 +36,43 @@ module mmu_adm_sumgt #(
     cnt = c;
   endfunction
 
-  // Level l's operand r at g_lv[l].v[r*DW +: DW]; those past cnt(l) are zero. A vector per
-  // level: one vector for all would be a combinational loop to Verilator (UNOPTFLAT).
+  // Level l's operand r is g_lv[l].g_op[r].v; those past cnt(l) are zero. A wire per
+  // operand: a vector per level would be wide to Verilator, each part-select word
+  // arithmetic (and one vector for all levels a combinational loop, UNOPTFLAT).
   for (genvar l = 0; l <= NL; l++) begin : g_lv
     localparam int N = cnt(l);
-    /* verilator lint_off UNUSEDSIGNAL */ // the last level's zero operands past the two summed
-    wire [N0*DW-1:0] v;
-    /* verilator lint_on UNUSEDSIGNAL */
-    if (l == 0) begin : g_in
-      for (genvar k = 0; k < NM; k++) begin : g_m
-        assign v[k*DW +: DW] = {{(DW-W){1'b0}}, m_i[k*W +: W]};
-      end
-      for (genvar k = 0; k < NP; k++) begin : g_p
-        assign v[(NM+k)*DW +: DW] = ~{{(DW-W){1'b0}}, p_i[k*W +: W]};
-      end
-      assign v[(N0-1)*DW +: DW] = DW'(NP);
-    end else begin : g_csa
-      localparam int NB = cnt(l - 1), G = NB > 2 ? NB / 3 : 0;
-      for (genvar g = 0; g < G; g++) begin : g_fa
-        wire [DW-1:0] a = g_lv[l-1].v[3*g*DW +: DW], b = g_lv[l-1].v[(3*g+1)*DW +: DW];
-        wire [DW-1:0] c = g_lv[l-1].v[(3*g+2)*DW +: DW];
-        assign v[2*g*DW +: DW] = a ^ b ^ c;
-        assign v[(2*g+1)*DW +: DW] = {(a[DW-2:0] & b[DW-2:0]) | (c[DW-2:0] & (a[DW-2:0] | b[DW-2:0])), 1'b0};
-      end
-      for (genvar r = 3*G; r < NB; r++) begin : g_pass
-        assign v[(2*G + r - 3*G)*DW +: DW] = g_lv[l-1].v[r*DW +: DW];
-      end
-      if (N < N0) begin : g_zero
-        assign v[N0*DW-1 : N*DW] = '0;
+    localparam int NB = l == 0 ? N0 : cnt(l - 1), G = l > 0 && NB > 2 ? NB / 3 : 0;
+    for (genvar r = 0; r < N0; r++) begin : g_op
+      /* verilator lint_off UNUSEDSIGNAL */ // the last level's zero operands past the two summed
+      wire [DW-1:0] v;
+      /* verilator lint_on UNUSEDSIGNAL */
+      if (l == 0) begin : g_in
+        if (r < NM) begin : g_m
+          assign v = {{(DW-W){1'b0}}, m_i[r*W +: W]};
+        end else if (r < NM + NP) begin : g_p
+          assign v = ~{{(DW-W){1'b0}}, p_i[(r-NM)*W +: W]};
+        end else begin : g_k
+          assign v = DW'(NP);
+        end
+      end else if (r < 2*G) begin : g_fa
+        // Group r / 2's three operands: their sum (even r) or their shifted carry (odd r).
+        /* verilator lint_off UNUSEDSIGNAL */ // the carry's top bit falls off the DW-bit sum
+        wire [DW-1:0] a = g_lv[l-1].g_op[3*(r/2)].v, b = g_lv[l-1].g_op[3*(r/2)+1].v;
+        wire [DW-1:0] c = g_lv[l-1].g_op[3*(r/2)+2].v;
+        /* verilator lint_on UNUSEDSIGNAL */
+        if (r % 2 == 0) begin : g_s
+          assign v = a ^ b ^ c;
+        end else begin : g_c
+          assign v = {(a[DW-2:0] & b[DW-2:0]) | (c[DW-2:0] & (a[DW-2:0] | b[DW-2:0])), 1'b0};
+        end
+      end else if (r < N) begin : g_pass
+        assign v = g_lv[l-1].g_op[r + G].v;  // operand 3G + (r - 2G) of the level before
+      end else begin : g_zero
+        assign v = '0;
       end
     end
   end
-  wire [DW-1:0] d = g_lv[NL].v[0 +: DW] + g_lv[NL].v[DW +: DW];
+  wire [DW-1:0] d = g_lv[NL].g_op[0].v + g_lv[NL].g_op[1].v;
   assign gt_o = d[DW-1];
 endmodule
 
