@@ -71,14 +71,20 @@ function automatic logic [CW-1:0] counter_next(input logic [CW-1:0] v, input log
   else counter_next = v - rf_in - rf_out;
 endfunction
 
-// A counter less a refund given as terms (modulo 2^CW, as the counters).
-function automatic logic [CW-1:0] less_refund(input logic [CW-1:0] v, input logic [mmu_adm_pkg::RF_ADD*CW-1:0] rfp,
-                                              input logic [mmu_adm_pkg::RF_SUB*CW-1:0] rfm);
-  logic [CW-1:0] r;
-  r = v;
-  for (int i = 0; i < mmu_adm_pkg::RF_ADD; i++) r = r - rfp[i*CW +: CW];
-  for (int i = 0; i < mmu_adm_pkg::RF_SUB; i++) r = r + rfm[i*CW +: CW];
-  less_refund = r;
+// A 3:2 compressor on CW-bit vectors, modulo 2^CW: a + b + c + cin = sum + carry, returned
+// as {carry, sum}. The carry is shifted, so its bit 0 is free to carry cin (the +1 of a
+// negated operand).
+function automatic logic [2*CW-1:0] csa(input logic [CW-1:0] a, input logic [CW-1:0] b, input logic [CW-1:0] c,
+                                        input logic cin);
+  csa = {(a[CW-2:0] & b[CW-2:0]) | (c[CW-2:0] & (a[CW-2:0] | b[CW-2:0])), cin, a ^ b ^ c};
+endfunction
+
+// The sum of two carry-save pairs {carry, sum}: two compressor levels and one carry chain.
+function automatic logic [CW-1:0] pair_sum(input logic [2*CW-1:0] x, input logic [2*CW-1:0] y);
+  logic [2*CW-1:0] ps_t, ps_u;
+  ps_t = csa(x[0 +: CW], x[CW +: CW], y[0 +: CW], 1'b0);
+  ps_u = csa(ps_t[0 +: CW], ps_t[CW +: CW], y[CW +: CW], 1'b0);
+  pair_sum = ps_u[0 +: CW] + ps_u[CW +: CW];
 endfunction
 
 // A queue of q cells cannot take n more: over threshold ("equals or exceeds") or pool full.

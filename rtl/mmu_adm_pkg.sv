@@ -28,7 +28,8 @@ package mmu_adm_pkg;
   localparam logic [2:0] POLICY_ABM = 3'd5;
 
   // A release's refund of one pool as terms, RF_ADD added and RF_SUB subtracted
-  // (mmu_adm_pol_if.svh, "The decide stage" in docs/rtl.md).
+  // (mmu_adm_pol_if.svh, "The decide stage" in docs/rtl.md; mmu_adm_sonic's pool sums take
+  // two of each).
   localparam int RF_ADD = 2;
   localparam int RF_SUB = 2;
 

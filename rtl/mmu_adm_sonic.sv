@@ -33,9 +33,6 @@ module mmu_adm_sonic #(`MMU_POL_PARAMS) (
   wire [SW-1:0] q_ing = SW'(v_ing_i);
   wire [SW-1:0] q_hdrm = SW'(v_hdrm_i);
   wire [SW-1:0] q_egr = SW'(v_egr_i);
-  // Charges and refunds of the pools, which count modulo 2^CW.
-  wire [CW-1:0] grow = CW'(grow_of(q_ing, n, ires_i));
-  wire [CW-1:0] egrow = CW'(grow_of(q_egr, n, eres_i));
   // The request's tests: here, or (PIPE 3) registered by the test stage on its view.
   wire [KW+1:0] hdrm_room = (KW+2)'(hdrm_cap_i) + (KW+2)'(rf_hdrm_used_i) - (KW+2)'(v_hdrm_used_i) - (KW+2)'(n);
   wire over_in = t_on_i ? t_i[0] : over(v_ing_i, cells_i, ires_i, ith_i, ipool_size, ipool_used);
@@ -85,9 +82,10 @@ module mmu_adm_sonic #(`MMU_POL_PARAMS) (
     port_pfc = mmu_adm_pkg::PFC_NONE;
     reason = mmu_adm_pkg::REASON_NONE;
     underflow = 1'b0;
-    n_ing = v_ing_i;
-    n_hdrm = v_hdrm_i;
-    n_egr = v_egr_i;
+    // Unchanged: the view and (PIPE 3's release) the same-cycle request's charge.
+    n_ing = CW'(q_ing + di);
+    n_hdrm = CW'(q_hdrm + dh);
+    n_egr = CW'(q_egr + de);
     paused_book = v_paused_i;
     n_avg_in = v_avg_in_i;
     n_avg_eg = v_avg_eg_i;
@@ -172,15 +170,50 @@ module mmu_adm_sonic #(`MMU_POL_PARAMS) (
     end
   end
 
-  // The shared counters' next values (counter_next): a request's charge of its pools,
-  // the headroom pool and the total.
+  // The pools' next values, modulo 2^CW: the register less the refund's terms, plus a
+  // request's growth of each side's shared part (grow_of: 0, n or q + n - res). The
+  // growth's compares end late, so every pair of cases is summed beside them, from the
+  // register as a carry-save pair, and the compares select among the sums; the verdict
+  // selects last, as counter_next ("The pools' next values", docs/rtl.md).
+  wire i_past, e_past;  // q + n > res
+  mmu_adm_sumgt #(.W(SW), .NP(2), .NM(1)) u_i_past (.p_i({q_ing, n}), .m_i(ires), .gt_o(i_past));
+  mmu_adm_sumgt #(.W(SW), .NP(2), .NM(1)) u_e_past (.p_i({q_egr, n}), .m_i(eres), .gt_o(e_past));
+  wire i_below = ires > q_ing, e_below = eres > q_egr;  // res > q: the partial growth
+  // The growth as a carry-save pair, ingress case x egress case (z none, n, p the partial
+  // growth); -res is ~res + 1, the 1 in a carry's free bit 0. n x z and z x n are one.
+  wire [CW-1:0] nc = CW'(n), n2 = CW'(n) << 1, qi = CW'(q_ing), qe = CW'(q_egr);
+  wire [2*CW-1:0] g_nz = {CW'(0), nc}, g_nn = {CW'(0), n2};
+  wire [2*CW-1:0] g_pz = csa(qi, nc, ~ires_i, 1'b1), g_zp = csa(qe, nc, ~eres_i, 1'b1);
+  wire [2*CW-1:0] g_pn = csa(qi, n2, ~ires_i, 1'b1), g_np = csa(qe, n2, ~eres_i, 1'b1);
+  wire [2*CW-1:0] g_pp1 = csa(qi, qe, n2, 1'b1), g_pp2 = csa(g_pp1[0 +: CW], ~ires_i, ~eres_i, 1'b1);
+  wire [2*CW-1:0] g_pp = csa(g_pp2[0 +: CW], g_pp2[CW +: CW], g_pp1[CW +: CW], 1'b0);
   for (genvar p = 0; p < NPOOLS; p++) begin : g_pool
-    wire [CW-1:0] ing = ipool_i == PLW'(p) ? grow : '0;
-    wire [CW-1:0] eg = epool_i == PLW'(p) ? egrow : '0;
-    wire [CW-1:0] v = !REFUND ? v_pool_used_i[p*CW +: CW] :
-                      less_refund(v_pool_used_i[p*CW +: CW], rfp_pool_used_i[p*RFP*CW +: RFP*CW],
-                                  rfm_pool_used_i[p*RFM*CW +: RFM*CW]);
-    assign pool_next[p*CW +: CW] = counter_next(v, '0, rf_pool_used[p*CW +: CW], ing + eg, eg, verdict);
+    // The register less the refund's terms (REFUND: rfp - rfm), a pair: -x is ~x + 1.
+    wire [CW-1:0] rfp0 = REFUND ? rfp_pool_used_i[p*RFP*CW +: CW] : '0;
+    wire [CW-1:0] rfp1 = REFUND ? rfp_pool_used_i[p*RFP*CW + CW +: CW] : '0;
+    wire [CW-1:0] rfm0 = REFUND ? rfm_pool_used_i[p*RFM*CW +: CW] : '0;
+    wire [CW-1:0] rfm1 = REFUND ? rfm_pool_used_i[p*RFM*CW + CW +: CW] : '0;
+    wire [2*CW-1:0] b1 = csa(v_pool_used_i[p*CW +: CW], ~rfp0, ~rfp1, 1'b1);
+    wire [2*CW-1:0] b2 = csa(b1[0 +: CW], b1[CW +: CW], rfm0, 1'b1);
+    wire [2*CW-1:0] base = csa(b2[0 +: CW], b2[CW +: CW], rfm1, 1'b0);
+    wire [CW-1:0] s_zz = base[0 +: CW] + base[CW +: CW];
+    wire [CW-1:0] s_nz = pair_sum(base, g_nz), s_nn = pair_sum(base, g_nn);
+    wire [CW-1:0] s_pz = pair_sum(base, g_pz), s_zp = pair_sum(base, g_zp);
+    wire [CW-1:0] s_pn = pair_sum(base, g_pn), s_np = pair_sum(base, g_np), s_pp = pair_sum(base, g_pp);
+    // A shared verdict charges the ingress pool and the egress pool, a headroom verdict
+    // the egress pool only. Each side's case: res > q first (it ends earlier), q + n > res
+    // last.
+    wire ti = ipool_i == PLW'(p) && i_past, te = epool_i == PLW'(p) && e_past;
+    wire [CW-1:0] r_z = ti ? (i_below ? s_pz : s_nz) : s_zz;  // the ingress case, egress none
+    wire [CW-1:0] r_n = ti ? (i_below ? s_pn : s_nn) : s_nz;  // ... egress n
+    wire [CW-1:0] r_p = ti ? (i_below ? s_pp : s_np) : s_zp;  // ... egress partial
+    wire [CW-1:0] nx_sh = te ? (e_below ? r_p : r_n) : r_z;
+    wire [CW-1:0] nx_hd = te ? (e_below ? s_zp : s_nz) : s_zz;
+    // A release's own refund (rf_out): a release charges nothing, so it is only here.
+    wire [2*CW-1:0] b_out = csa(base[0 +: CW], base[CW +: CW], ~rf_pool_used[p*CW +: CW], 1'b1);
+    wire [CW-1:0] nx_none = b_out[0 +: CW] + b_out[CW +: CW];
+    assign pool_next[p*CW +: CW] = verdict == mmu_adm_pkg::VERDICT_SHARED ? nx_sh :
+                                   verdict == mmu_adm_pkg::VERDICT_HEADROOM ? nx_hd : nx_none;
   end
   assign n_pool_used = pool_next;
   assign n_hdrm_used = counter_next(v_hdrm_used_i, rf_hdrm_used_i, rf_hdrm_used, '0, CW'(n), verdict);

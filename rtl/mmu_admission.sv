@@ -681,10 +681,12 @@ module mmu_admission
 
   // Memory writes: of two slots naming the same entry the one decided second writes, its
   // value including the other's effect: the request (PIPE 0 and 1), or the release (PIPE 3).
-  wire a_wr_iq = a_fire && (P3 || !(b_fire && b_ii == a_ii));
-  wire a_wr_eq = a_fire && (P3 || !(b_fire && b_ei == a_ei));
-  wire b_wr_iq = b_fire && !(P3 && a_fire && b_ii == a_ii);
-  wire b_wr_eq = b_fire && !(P3 && a_fire && b_ei == a_ei);
+  // PIPE 3: every release writes, an underflowing one its view with the request's charge
+  // (what it leaves), so that the underflow compares, late, drive no write enable.
+  wire a_wr_iq = P3 ? a_valid : a_fire && !(b_fire && b_ii == a_ii);
+  wire a_wr_eq = P3 ? a_valid : a_fire && !(b_fire && b_ei == a_ei);
+  wire b_wr_iq = b_fire && !(P3 && a_valid && b_ii == a_ii);
+  wire b_wr_eq = b_fire && !(P3 && a_valid && b_ei == a_ei);
   /* verilator lint_off UNUSEDSIGNAL */ // dsh's port state only
   wire a_wr_port = a_fire && !(b_fire && b_in == a_in);
   /* verilator lint_on UNUSEDSIGNAL */

@@ -1,7 +1,8 @@
 // Directed cases for the coverage build only (rtl_coverage_tests, ctest rtl_line_coverage):
 // behaviour of rtl/ the lockstep suite (test_rtl_lockstep.cc, compiled into the same
 // binary) does not reach: CSR reads, the reverie filter clamp, buffer drops under reverie
-// and dsh, the dsh port threshold saturating at the counter width, and release underflow.
+// and dsh, the dsh port threshold saturating at the counter width, and release underflow
+// (with PIPE 3 also beside a request on the released queue).
 // All but the underflow case run in lockstep with the golden core; the underflow case
 // drives the unit alone (the core refuses such a release: CounterError).
 #include <gtest/gtest.h>
@@ -11,6 +12,7 @@
 
 #include "Vmmu_big.h"
 #include "Vmmu_mid.h"
+#include "Vmmu_p3mid.h"
 #include "Vmmu_small.h"
 #include "admission/regfile.h"
 #include "admission/regs.h"
@@ -201,6 +203,22 @@ class BareUnit {
     m_m->rel_valid_i = 0;
     m_m->eval();
   }
+  // A release and a request in one cycle (dual issue).
+  void release_and_admit(uint32_t in, uint8_t prio, uint32_t rel_cells, uint32_t req_cells) {
+    m_m->rel_valid_i = 1;
+    m_m->rel_in_port_i = in;
+    m_m->rel_out_port_i = in + 1;
+    m_m->rel_prio_i = prio;
+    m_m->rel_queue_i = prio;
+    m_m->rel_cells_i = rel_cells;
+    admit(in, in + 1, prio, req_cells);
+    m_m->rel_valid_i = 0;
+    m_m->eval();
+  }
+  void idle(int cycles) {
+    for (int i = 0; i < cycles; ++i) tick();
+    m_m->eval();
+  }
   // One CSR access; returns cfg_error_o (and the read data through `data`).
   bool access(bool write, uint32_t addr, uint32_t wdata, uint32_t* data = nullptr) {
     m_m->cfg_valid_i = 1;
@@ -262,6 +280,32 @@ TEST(Coverage, ReleaseUnderflowIsStickyAndChangesNothing) {
   underflow_case<Vmmu_small>(kSmall);
   underflow_case<Vmmu_mid>(kMid);
   underflow_case<Vmmu_big>(kBig);
+}
+
+// PIPE 3: every release writes its queues (the underflow compares, late, drive no write
+// enable), an underflowing one what it leaves: its view with the same-cycle request's
+// charge. The request on the released queue stays counted, in the total and in the queue:
+// a release of all of it afterwards does not underflow.
+TEST(Coverage, Pipe3UnderflowBesideARequestOnItsQueueKeepsTheRequest) {
+  for (const std::string pol : {"dt", "static", "sih"}) {
+    BareUnit<Vmmu_p3mid> u(directed_config(kPipe3Mid, pol), kPipe3Mid);
+    u.admit(0, 1, kLl, 2);
+    u.idle(4);
+    EXPECT_EQ(u.m().stat_total_o, 2u) << pol;
+    EXPECT_FALSE(u.ctx().gotError()) << pol;
+    // The request is decided first: the release finds 7 cells and takes 8.
+    u.release_and_admit(0, kLl, 8, 5);
+    u.idle(4);
+    EXPECT_TRUE(u.m().stat_underflow_o) << pol;
+    EXPECT_TRUE(u.ctx().gotError()) << pol << ": the MMU_ASSERT invariant did not fire";
+    u.ctx().gotError(false);
+    u.ctx().gotFinish(false);
+    EXPECT_EQ(u.m().stat_total_o, 7u) << pol;
+    u.release(0, 1, kLl, 7);
+    u.idle(4);
+    EXPECT_EQ(u.m().stat_total_o, 0u) << pol;
+    EXPECT_FALSE(u.ctx().gotError()) << pol << ": the queue lost the request's cells";
+  }
 }
 
 TEST(Coverage, UnmappedAndReadOnlyAccessesAreErrors) {
