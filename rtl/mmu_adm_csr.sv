@@ -217,7 +217,6 @@ module mmu_adm_csr
 
   // Quiesce fields: a write changes one when it differs from what the field holds (its
   // own store, not the read mux: the write enables do not wait for the counters' reads).
-  logic [31:0] rdata;
   wire changes_quiesce = (hit_ctrl && (reg2hw_ctrl_policy_o != w_ctrl_policy)) ||
                          (hit_congested_cells && (reg2hw_congested_cells_cells_o != w_congested_cells_cells)) ||
                          (hit_iprof_mode && (reg2hw_iprof_mode_pool_o[idx_g040_s8*4 +: 4] != w_iprof_mode_pool)) ||
@@ -371,9 +370,10 @@ module mmu_adm_csr
   end
 
   // Read data of the addressed register: register r's word at [r*W +: W], zero unless
-  // it is hit; each bit of rdata the OR of its column (one hit at most).
-  logic [26*32-1:0] rd_words;
-  always_comb begin
+  // it is hit; each bit the OR of its column (one hit at most).
+  function automatic logic [31:0] read_data();
+    logic [26*32-1:0] rd_words;
+    logic [25:0] col;
     rd_words = '0;
     rd_words[0 +: 32] = {32{hit_id}} & (32'h4d4d5541);
     rd_words[32 +: 8] = {8{hit_params}} & (8'(NPORTS));
@@ -414,14 +414,11 @@ module mmu_adm_csr
     rd_words[736 +: CW] = {CW{hit_stat_pool_used}} & (hw2reg_stat_pool_used_cells_i[idx_g110*CW +: CW]);
     rd_words[768 +: 32] = {32{hit_stat_decisions}} & (cnt_stat_decisions);
     rd_words[800 +: 32] = {32{hit_stat_drops}} & (cnt_stat_drops + 32'(pend_stat_drops));
-  end
-  for (genvar b = 0; b < 32; b++) begin : g_rdata
-    wire [25:0] col;
-    for (genvar r = 0; r < 26; r++) begin : g_reg
-      assign col[r] = rd_words[r*32 + b];
+    for (int b = 0; b < 32; b++) begin
+      for (int r = 0; r < 26; r++) col[r] = rd_words[r*32 + b];
+      read_data[b] = |col;
     end
-    assign rdata[b] = |col;
-  end
+  endfunction
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
@@ -430,7 +427,7 @@ module mmu_adm_csr
       cfg_error_o <= 1'b0;
     end else begin
       cfg_rvalid_o <= cfg_valid_i && !cfg_write_i;
-      if (cfg_valid_i && !cfg_write_i) cfg_rdata_o <= rdata;
+      if (cfg_valid_i && !cfg_write_i) cfg_rdata_o <= read_data();
       if (cfg_valid_i) cfg_error_o <= cfg_write_i ? !rw_hit || refused : !(rw_hit || ro_hit);
     end
   end

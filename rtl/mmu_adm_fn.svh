@@ -71,6 +71,9 @@ function automatic logic [CW-1:0] counter_next(input logic [CW-1:0] v, input log
   else counter_next = v - rf_in - rf_out;
 endfunction
 
+`ifdef SYNTHESIS
+// (The synthesis form of mmu_adm_sonic's pools' next values alone: simulators read the
+// plain one.)
 // A 3:2 compressor on CW-bit vectors, modulo 2^CW: a + b + c + cin = sum + carry, returned
 // as {carry, sum}. The carry is shifted, so its bit 0 is free to carry cin (the +1 of a
 // negated operand).
@@ -86,6 +89,7 @@ function automatic logic [CW-1:0] pair_sum(input logic [2*CW-1:0] x, input logic
   ps_u = csa(ps_t[0 +: CW], ps_t[CW +: CW], y[CW +: CW], 1'b0);
   pair_sum = ps_u[0 +: CW] + ps_u[CW +: CW];
 endfunction
+`endif
 
 // A queue of q cells cannot take n more: over threshold ("equals or exceeds") or pool full.
 // The pool test pool + grow_of(q, n) > size is summed for each of the growth's two cases

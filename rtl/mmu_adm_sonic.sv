@@ -171,8 +171,29 @@ module mmu_adm_sonic #(`MMU_POL_PARAMS) (
   end
 
   // The pools' next values, modulo 2^CW: the register less the refund's terms, plus a
-  // request's growth of each side's shared part (grow_of: 0, n or q + n - res). The
-  // growth's compares end late, so every pair of cases is summed beside them, from the
+  // request's growth of each side's shared part (grow_of: 0, n or q + n - res).
+  wire [CW-1:0] rfp0[NPOOLS], rfp1[NPOOLS], rfm0[NPOOLS], rfm1[NPOOLS];
+  for (genvar p = 0; p < NPOOLS; p++) begin : g_rf
+    assign rfp0[p] = REFUND ? rfp_pool_used_i[p*RFP*CW +: CW] : '0;
+    assign rfp1[p] = REFUND ? rfp_pool_used_i[p*RFP*CW + CW +: CW] : '0;
+    assign rfm0[p] = REFUND ? rfm_pool_used_i[p*RFM*CW +: CW] : '0;
+    assign rfm1[p] = REFUND ? rfm_pool_used_i[p*RFM*CW + CW +: CW] : '0;
+  end
+`ifndef SYNTHESIS
+  // Simulators: each value as one expression in order. The synthesis form below is the
+  // same function (the netlist equivalence ctests simulate it against this one) and sums
+  // all eight pairs of growth cases, which a cycle-based model would evaluate at every
+  // edge.
+  wire [CW-1:0] gi = CW'(grow_of(q_ing, n, ires_i)), ge = CW'(grow_of(q_egr, n, eres_i));
+  for (genvar p = 0; p < NPOOLS; p++) begin : g_pool
+    wire [CW-1:0] base = v_pool_used_i[p*CW +: CW] - rfp0[p] - rfp1[p] + rfm0[p] + rfm1[p];
+    wire [CW-1:0] ci = ipool_i == PLW'(p) ? gi : '0, ce = epool_i == PLW'(p) ? ge : '0;
+    assign pool_next[p*CW +: CW] = verdict == mmu_adm_pkg::VERDICT_SHARED ? base + ci + ce :
+                                   verdict == mmu_adm_pkg::VERDICT_HEADROOM ? base + ce :
+                                   base - rf_pool_used[p*CW +: CW];
+  end
+`else
+  // The growth's compares end late, so every pair of cases is summed beside them, from the
   // register as a carry-save pair, and the compares select among the sums; the verdict
   // selects last, as counter_next ("The pools' next values", docs/rtl.md).
   wire i_past, e_past;  // q + n > res
@@ -189,13 +210,9 @@ module mmu_adm_sonic #(`MMU_POL_PARAMS) (
   wire [2*CW-1:0] g_pp = csa(g_pp2[0 +: CW], g_pp2[CW +: CW], g_pp1[CW +: CW], 1'b0);
   for (genvar p = 0; p < NPOOLS; p++) begin : g_pool
     // The register less the refund's terms (REFUND: rfp - rfm), a pair: -x is ~x + 1.
-    wire [CW-1:0] rfp0 = REFUND ? rfp_pool_used_i[p*RFP*CW +: CW] : '0;
-    wire [CW-1:0] rfp1 = REFUND ? rfp_pool_used_i[p*RFP*CW + CW +: CW] : '0;
-    wire [CW-1:0] rfm0 = REFUND ? rfm_pool_used_i[p*RFM*CW +: CW] : '0;
-    wire [CW-1:0] rfm1 = REFUND ? rfm_pool_used_i[p*RFM*CW + CW +: CW] : '0;
-    wire [2*CW-1:0] b1 = csa(v_pool_used_i[p*CW +: CW], ~rfp0, ~rfp1, 1'b1);
-    wire [2*CW-1:0] b2 = csa(b1[0 +: CW], b1[CW +: CW], rfm0, 1'b1);
-    wire [2*CW-1:0] base = csa(b2[0 +: CW], b2[CW +: CW], rfm1, 1'b0);
+    wire [2*CW-1:0] b1 = csa(v_pool_used_i[p*CW +: CW], ~rfp0[p], ~rfp1[p], 1'b1);
+    wire [2*CW-1:0] b2 = csa(b1[0 +: CW], b1[CW +: CW], rfm0[p], 1'b1);
+    wire [2*CW-1:0] base = csa(b2[0 +: CW], b2[CW +: CW], rfm1[p], 1'b0);
     wire [CW-1:0] s_zz = base[0 +: CW] + base[CW +: CW];
     wire [CW-1:0] s_nz = pair_sum(base, g_nz), s_nn = pair_sum(base, g_nn);
     wire [CW-1:0] s_pz = pair_sum(base, g_pz), s_zp = pair_sum(base, g_zp);
@@ -215,6 +232,7 @@ module mmu_adm_sonic #(`MMU_POL_PARAMS) (
     assign pool_next[p*CW +: CW] = verdict == mmu_adm_pkg::VERDICT_SHARED ? nx_sh :
                                    verdict == mmu_adm_pkg::VERDICT_HEADROOM ? nx_hd : nx_none;
   end
+`endif
   assign n_pool_used = pool_next;
   assign n_hdrm_used = counter_next(v_hdrm_used_i, rf_hdrm_used_i, rf_hdrm_used, '0, CW'(n), verdict);
   assign n_total = counter_next(v_total_i, rf_total_i, rf_total, CW'(n), CW'(n), verdict);

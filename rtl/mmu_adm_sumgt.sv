@@ -4,6 +4,10 @@
 // prefix's adder, which puts its carry chain in series with the rest (the four-stage unit's
 // test stage). The tree is written out because yosys 0.23 maps a sum of nine operands as
 // a deeper network (ASAP7, 17-bit 5 + 4 operands: 825.6 ps, this tree 520.9 ps).
+// Simulators (no SYNTHESIS) take the plain sums instead: a cycle-based model evaluates
+// every level of the tree at every edge, several times the sums' cost. rtl_sumgt_equiv
+// proves both forms equal to the same plain reference for every operand count the unit
+// uses, and the netlist equivalence ctests simulate the synthesised tree against them.
 `default_nettype none
 
 module mmu_adm_sumgt #(
@@ -26,6 +30,7 @@ module mmu_adm_sumgt #(
   // sum(m) - sum(p) = sum(m) + sum(~p) + NP in DW bits: |sum| < 8 * 2^W on either side, so
   // W + 4 bits and a sign hold it, and the tree's sums modulo 2^DW give its sign.
   localparam int DW = W + 5;
+`ifdef SYNTHESIS
   localparam int N0 = NM + NP + 1;
   localparam int NL = 6;  // levels of 3:2 compressors: 17 operands reduce to 2 in 6
   // Operands at level lv: each full group of three becomes two.
@@ -74,6 +79,16 @@ module mmu_adm_sumgt #(
   end
   wire [DW-1:0] d = g_lv[NL].g_op[0].v + g_lv[NL].g_op[1].v;
   assign gt_o = d[DW-1];
+`else
+  logic [DW-1:0] sp, sm;
+  always_comb begin
+    sp = '0;
+    sm = '0;
+    for (int k = 0; k < NP; k++) sp = sp + DW'(p_i[k*W +: W]);
+    for (int k = 0; k < NM; k++) sm = sm + DW'(m_i[k*W +: W]);
+  end
+  assign gt_o = sp > sm;
+`endif
 endmodule
 
 `default_nettype wire

@@ -794,7 +794,6 @@ def gen_block(m):
     L.append("  wire bad_value = " + (" ||\n                   ".join(bad) if bad else "1'b0") + ";")
     L += ["", "  // Quiesce fields: a write changes one when it differs from what the field holds (its",
           "  // own store, not the read mux: the write enables do not wait for the counters' reads)."]
-    L.append(f"  logic [{m.data_width - 1}:0] rdata;")
     chg = []
     for r in rw:
         terms = [f"reg2hw_{f.ident}_o" + (f"[idx_{gname[r.name]}*{sv_w(f)} +: {sv_w(f)}]" if r.is_array else "")
@@ -859,13 +858,17 @@ def gen_block(m):
             L.append(f"      if (hw2reg_{r.ident}_inc_i) cnt_{r.ident} <= cnt_{r.ident} + {w}'d1;")
     # The hits are one-hot (_check_overlap), so the read data is each bit's OR over the
     # registers' masked words: a reduction (a balanced tree), not a priority chain as deep
-    # as the map is long.
+    # as the map is long. A function called under the read's enable: the same logic in
+    # front of the register's enable, and a simulator forms it only in a read's cycle (as an
+    # always_comb it was re-evaluated at every edge that moved a counter).
     dw = m.data_width
+    nr = len(m.regs)
     L += ["    end", "  end", "",
           "  // Read data of the addressed register: register r's word at [r*W +: W], zero unless",
-          "  // it is hit; each bit of rdata the OR of its column (one hit at most).",
-          f"  logic [{len(m.regs)}*{dw}-1:0] rd_words;",
-          "  always_comb begin",
+          "  // it is hit; each bit the OR of its column (one hit at most).",
+          f"  function automatic logic [{dw - 1}:0] read_data();",
+          f"    logic [{nr}*{dw}-1:0] rd_words;",
+          f"    logic [{nr - 1}:0] col;",
           "    rd_words = '0;"]
     for ri, r in enumerate(m.regs):
         body = []
@@ -886,14 +889,11 @@ def gen_block(m):
                 src = f"reg2hw_{f.ident}_o" + (f"[idx_{gname[r.name]}*{w} +: {w}]" if r.is_array else "")
             body.append(f"rd_words[{ri * dw + f.lsb} +: {w}] = {{{w}{{hit_{r.ident}}}}} & ({src});")
         L += [f"    {b}" for b in body]
-    L += ["  end",
-          f"  for (genvar b = 0; b < {dw}; b++) begin : g_rdata",
-          f"    wire [{len(m.regs) - 1}:0] col;",
-          f"    for (genvar r = 0; r < {len(m.regs)}; r++) begin : g_reg",
-          f"      assign col[r] = rd_words[r*{dw} + b];",
+    L += [f"    for (int b = 0; b < {dw}; b++) begin",
+          f"      for (int r = 0; r < {nr}; r++) col[r] = rd_words[r*{dw} + b];",
+          "      read_data[b] = |col;",
           "    end",
-          "    assign rdata[b] = |col;",
-          "  end", "",
+          "  endfunction", "",
           "  always_ff @(posedge clk_i or negedge rst_ni) begin",
           "    if (!rst_ni) begin",
           "      cfg_rvalid_o <= 1'b0;",
@@ -901,7 +901,7 @@ def gen_block(m):
           "      cfg_error_o <= 1'b0;",
           "    end else begin",
           "      cfg_rvalid_o <= cfg_valid_i && !cfg_write_i;",
-          "      if (cfg_valid_i && !cfg_write_i) cfg_rdata_o <= rdata;",
+          "      if (cfg_valid_i && !cfg_write_i) cfg_rdata_o <= read_data();",
           "      if (cfg_valid_i) cfg_error_o <= cfg_write_i ? !rw_hit || refused : !(rw_hit || ro_hit);",
           "    end",
           "  end",
