@@ -1158,7 +1158,13 @@ module mmu_admission
                                         POLICIES[4] ? mmu_adm_pkg::POLICY_SIH : mmu_adm_pkg::POLICY_ABM;
   // A named net, not an expression on the port: yosys 0.23 otherwise re-derives the top
   // module under a $paramod name and loses it.
-  wire csr_busy = total_now != '0;  // quiesce fields keep their values
+  // Quiesce fields keep their values while the buffer holds cells or a request is in
+  // flight: looked up on the old fields and not yet written back (PIPE 0: the request of
+  // the write's cycle; PIPE 1 and 3: every one taken in an earlier cycle), it would charge
+  // what its release, looked up on the new ones, does not refund. A request taken in the
+  // write's cycle by a pipelined unit is looked up on the written value (mmu_adm_lookup).
+  wire req_in_flight = b_valid || (P3 && (l_b_valid || m_b_valid));
+  wire csr_busy = total_now != '0 || req_in_flight;
 
   mmu_adm_csr #(
     .NPORTS(NPORTS), .NPRIO(NPRIO), .CW(CW), .NPOOLS(NPOOLS), .NPROF(NPROF), .CTRL_POLICY_RESET(POLICY_RESET)

@@ -641,6 +641,47 @@ TEST(Pipelined, ARequestTakenWithAThresholdWriteDecidesOnTheOldThreshold) {
   EXPECT_EQ(o.rsp.verdict, Verdict::kDrop);
 }
 
+// The quiesce rule with a request in flight: QMAP moves port 1's lossy PG from ingress
+// profile 1 (pool 0) to profile 0 (pool 3) on an empty buffer while one request for it is
+// between the look-up and the write-back (taken up to PIPE cycles before the write; with
+// PIPE 0 in the write's own cycle). The request was looked up on the old map, so accepting
+// the write would charge pool 0 and let the release refund pool 3: pool 0 would keep a
+// cell for ever and pool 3 wrap. Whatever the unit does with the write, once the packet
+// has left every counter must read zero, and the map must hold what the unit says it does
+// (a refused write leaves the old entry). A request taken in the write's cycle by a
+// pipelined unit is looked up on the written map (mmu_adm_lookup), so that write is kept.
+template <class M>
+void quiesce_write_with_a_request_in_flight(const UnitParams& p) {
+  namespace R = admission::regs;
+  admission::CoreConfig c = directed_config(p, "dt");
+  c.pool_cells = {600, 1000, 600, 600};
+  c.ingress_profiles[0].pool = 3;
+  const uint32_t q = 1 * p.nprio + kLy;
+  const uint32_t old_map = 1u | (1u << R::QMAP_QUEUE_PROFILE_LSB), new_map = 1u << R::QMAP_QUEUE_PROFILE_LSB;
+  const std::pair<uint32_t, uint32_t> w{R::QMAP_ADDR + q, new_map};
+  const admission::Request r{1, 2, uint8_t(kLy), 1, 0};
+  for (int d = 0; d <= int(p.pipe); ++d) {  // the request taken d cycles before the write
+    Lockstep<M> ls(c, p);
+    auto& u = ls.unit();
+    for (int i = 0; i <= d + int(p.pipe) + 1; ++i) u.step(nullptr, i == 0 ? &r : nullptr, i == d ? &w : nullptr);
+    const uint32_t map = u.read(R::QMAP_ADDR + q);
+    const std::string at = "PIPE " + std::to_string(p.pipe) + ", request " + std::to_string(d) + " cycle(s) before the write";
+    EXPECT_EQ(u.total(), 1u) << at;
+    EXPECT_EQ(map, p.pipe != 0 && d == 0 ? new_map : old_map) << at << ": the write "
+        << (map == new_map ? "accepted" : "refused");
+    u.depart({1, 2, uint8_t(kLy), 1, 0});
+    for (uint32_t k = 0; k < p.npools; ++k) EXPECT_EQ(u.pool_used(k), 0u) << at << ", pool " << k;
+    EXPECT_EQ(u.total(), 0u) << at;
+    EXPECT_FALSE(u.underflow()) << at;
+  }
+}
+
+TEST(Quiesce, AMapWriteWithARequestInFlightLeavesTheCountersExact) {
+  quiesce_write_with_a_request_in_flight<Vmmu_mid>(kMid);
+  quiesce_write_with_a_request_in_flight<Vmmu_pmid>(kPipeMid);
+  quiesce_write_with_a_request_in_flight<Vmmu_p3mid>(kPipe3Mid);
+}
+
 // STAT_DROPS's increment is registered (regmap.json "inc_reg"); a read adds the pending
 // one, so the read in the cycle right after a drop is decided already counts it, as it did
 // with the increment straight into the counter: on both units, after each of three drops
