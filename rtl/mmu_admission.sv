@@ -1216,14 +1216,17 @@ module mmu_admission
   // Invariants of the whole unit (verilator --assert); each datapath checks its own
   // operation (mmu_adm_op). (Verilator 5.006 mis-generates an assertion on the request
   // datapath's outputs in SystemC mode, hence the registered response here.)
-  logic [CW-1:0] buffer_prev;  // the buffer size the last cycle's operations saw
-  always_ff @(posedge clk_i) buffer_prev <= cfg_buffer;
+  // The buffer size the responding operation was tested on: the last cycle's (its decide
+  // stage's), or with PIPE 3 the cycle's before (its test stage's).
+  logic [CW-1:0] buffer_prev, buffer_prev2;
+  always_ff @(posedge clk_i) {buffer_prev2, buffer_prev} <= {buffer_prev, cfg_buffer};
+  wire [CW-1:0] buffer_tested = P3 ? buffer_prev2 : buffer_prev;
   always_ff @(posedge clk_i) begin
     if (rst_ni) begin
       assert (!(a_valid && a_underflow)) else $error("release of more cells than a counter holds");
-      // An admission never takes the buffer past the size it was decided on (the occupancy
+      // An admission never takes the buffer past the size it was tested on (the occupancy
       // may sit above BUFFER_CELLS after software shrinks it under load).
-      assert (!(rsp_valid_o && rsp_verdict_o != mmu_adm_pkg::VERDICT_DROP) || total_used <= buffer_prev)
+      assert (!(rsp_valid_o && rsp_verdict_o != mmu_adm_pkg::VERDICT_DROP) || total_used <= buffer_tested)
         else $error("admission beyond the buffer size");
     end
   end

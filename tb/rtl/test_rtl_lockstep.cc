@@ -842,6 +842,73 @@ TEST(Pipe3, ResponseFourCyclesAfterTheRequest) {
   EXPECT_FALSE(u.step(nullptr, nullptr).rsp_valid);
 }
 
+// A CSR write with requests in flight (PIPE 3): each reader of a field takes the written
+// value from its own stage on, so the first request that decides on it depends on the
+// reader. Per case, one request taken d cycles after the write's cycle (d < 0: before it),
+// d from -3 to 2, a fresh unit each; its verdict is the old one for d < d0 and the new one
+// from d0 on (docs/rtl.md, "CSR writes with operations in flight").
+// - IPROF_STATIC (a threshold register, loaded from the stored field an edge after the
+//   write's; the test stage reads it): d0 = 0.
+// - BUFFER_CELLS and IPROF_XOFF (the test stage reads the stored field): d0 = -1.
+// - sih's capacity from IPROF_XOFF (mmu_adm_derive: products an edge after the write's,
+//   their sum an edge later; the test stage reads it): d0 = 1.
+TEST(Pipe3, ACsrWriteReachesEachReaderFromItsOwnStage) {
+  namespace R = admission::regs;
+  struct Case {
+    const char* what;
+    std::string policy;
+    std::function<void(admission::CoreConfig&)> setup;
+    std::function<void(Lockstep<Vmmu_p3mid>&)> fill;  // before the write, drained
+    admission::Request r;
+    std::pair<uint32_t, uint32_t> w;
+    Verdict before, after;
+    int d0;
+  };
+  const auto none = [](Lockstep<Vmmu_p3mid>&) {};
+  const admission::Request lossy{1, 2, uint8_t(kLy), 1, 0}, lossless{0, 1, uint8_t(kLl), 1, 0};
+  const Case cases[] = {
+      {"IPROF_STATIC 1000 -> 0 (port 1's lossy PG, static profile 1)", "dt", [](auto&) {}, none, lossy,
+       {R::IPROF_STATIC_ADDR + 1 * R::IPROF_STRIDE, 0u}, Verdict::kAdmitShared, Verdict::kDrop, 0},
+      {"BUFFER_CELLS 1000 -> 0", "dt", [](auto&) {}, none, lossy, {R::BUFFER_CELLS_ADDR, 0u},
+       Verdict::kAdmitShared, Verdict::kDrop, -1},
+      {"IPROF_XOFF 50 -> 0 (port 0's lossless PG over a static 0 into headroom)", "dt",
+       [](auto& c) { c.ingress_profiles[0].th = {false, 0, 0}; }, none, lossless, {R::IPROF_XOFF_ADDR, 0u},
+       Verdict::kAdmitHeadroom, Verdict::kDrop, -1},
+      {"sih: IPROF_XOFF[2] 100 -> 0, the capacity 200 -> 100 (port 2's PG holding 100 headroom cells)", "sih",
+       [](auto& c) {
+         for (uint32_t port = 0; port < kPipe3Mid.nports; ++port) {
+           c.lossless[port * kPipe3Mid.nprio + kLl] = port == 0 || port == 2;
+           c.pg_profile[port * kPipe3Mid.nprio + kLl] = port == 2 ? 2 : port == 0 ? 0 : 1;
+         }
+         c.ingress_profiles[0].th = {false, 0, 0};
+         c.ingress_profiles[0].xoff_cells = 100;
+         c.ingress_profiles.push_back({0, 0, {false, 0, 0}, 100, 0, 10});
+       },
+       [](Lockstep<Vmmu_p3mid>& ls) {
+         ASSERT_EQ(ls.admit({2, 1, uint8_t(kLl), 100, 0}).verdict, Verdict::kAdmitHeadroom);
+       },
+       {0, 1, uint8_t(kLl), 100, 0}, {R::IPROF_XOFF_ADDR + 2 * R::IPROF_STRIDE, 0u}, Verdict::kAdmitHeadroom,
+       Verdict::kDrop, 1},
+  };
+  for (const Case& k : cases) {
+    admission::CoreConfig c = directed_config(kPipe3Mid, k.policy);
+    k.setup(c);
+    for (int d = -3; d <= 2; ++d) {
+      Lockstep<Vmmu_p3mid> ls(c, kPipe3Mid);
+      k.fill(ls);
+      auto& u = ls.unit();
+      CycleOut rsp;
+      for (int t = std::min(d, 0); t <= std::max(d, 0) + 3; ++t) {
+        const CycleOut o = u.step(nullptr, t == d ? &k.r : nullptr, t == 0 ? &k.w : nullptr);
+        if (t == d + 3) rsp = o;
+      }
+      ASSERT_TRUE(rsp.rsp_valid) << k.what << ", d " << d;
+      EXPECT_EQ(rsp.rsp.verdict, d < k.d0 ? k.before : k.after) << k.what << ": request taken " << d
+          << " cycle(s) after the write";
+    }
+  }
+}
+
 // A release and a request on one queue in every cycle: the request is decided first, then
 // the release, and the request's tests miss the release of the cycle before. The lossless
 // queue of directed_config fills past XOFF into headroom (50 cells) with a request of 3
@@ -897,7 +964,9 @@ TEST_P(Pipe3, GapsCountedFromTheCyclesAsACoSimulation) {
   for (int i = 0; i < 500; ++i) {
     cycle += uint64_t(i * 7 % 10);
     xoff += ls.admit({uint32_t(i % 2), 1, uint8_t(kLl), 2, cycle}).pfc == PfcEvent::kXoff;
-    if (i == 250) EXPECT_TRUE(ls.csr_write(R::IPROF_XOFF_ADDR, 60));
+    if (i == 250) {
+      EXPECT_TRUE(ls.csr_write(R::IPROF_XOFF_ADDR, 60));
+    }
   }
   ls.drain();
   expect_clean(ls);
