@@ -1,6 +1,6 @@
-// The reference of rtl/mmu_adm_sumgt.sv for tb/rtl/sumgt_equiv.sh: the same compare as
-// plain sums (yosys maps these as one adder network). GE=1 makes it >=, a wrong reference
-// the check must refute.
+// The wrong reference of tb/rtl/sumgt_equiv.sh (GE=1: p >= m), which the check must
+// refute so that it can fail; GE=0 is the plain compare mmu_adm_sumgt's simulators' form
+// spells, against which the tree is proved.
 `default_nettype none
 
 module sumgt_ref #(
