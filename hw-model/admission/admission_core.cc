@@ -72,8 +72,8 @@ void CoreConfig::validate() const {
   if (ewma.period_cycles == 0) fail("ewma period must be > 0 cycles");
   if (thresholds.period_cycles < 1 || thresholds.period_cycles > 255) fail("threshold period must be 1..255 cycles");
   if (pipe != 0 && pipe != 1 && pipe != 3) fail("pipeline depth (pipe) must be 0, 1 or 3");
-  if (pipe == 3 && policy != "dt" && policy != "static" && policy != "sih")
-    fail("pipe 3 supports dt, static and sih, not " + policy);
+  if (pipe == 3 && policy != "dt" && policy != "static" && policy != "sih" && policy != "dsh")
+    fail("pipe 3 supports dt, static, sih and dsh, not " + policy);
   if (abm.interval_log2 > 20) fail("abm interval must be at most 2^20 cycles");
   if (abm.port_cells_per_interval.size() > ports) fail("abm: more ports with a rate than the switch has");
 }
@@ -91,9 +91,9 @@ AdmissionCore::AdmissionCore(CoreConfig cfg) : m_cfg(std::move(cfg)) {
 void AdmissionCore::attach() {
   auto* sonic = dynamic_cast<SonicPolicy*>(m_policy.get());
   const bool plain = sonic && sonic->plain();
-  // validate() lets pipe 3 have only dt, static and sih, all plain.
+  // validate() lets pipe 3 have only dt, static, sih (plain) and dsh, all SONiC policies.
   m_sonic = plain && m_cfg.pipe != 3 ? sonic : nullptr;
-  m_sonic3 = plain && m_cfg.pipe == 3 ? sonic : nullptr;
+  m_sonic3 = m_cfg.pipe == 3 ? sonic : nullptr;
   m_policy->attach(m_cfg.thresholds.zero_latency ? nullptr : &m_tb);
   m_tb.bind(&m_c.pool_used, &m_policy->congestion());
 }
@@ -301,9 +301,10 @@ PfcUpdate AdmissionCore::release3(const Departure& d) {
   PrevCycle::Released& rel = m_prev.r;
   rel.ii = m_c.idx(d.in_port, d.prio);
   rel.ei = m_c.idx(d.out_port, d.egress_queue());
+  rel.in_port = d.in_port;
   const uint64_t hdrm = m_c.q[rel.ii].hdrm, ing = m_c.q[rel.ii].ing;
   m_pool_refund = pools;  // the pools before the release
-  const PfcUpdate u = m_sonic3->SonicPolicy::depart(m_c, d);
+  const PfcUpdate u = m_sonic3->plain() ? m_sonic3->SonicPolicy::depart(m_c, d) : m_sonic3->depart(m_c, d);
   rel.cells = d.cells;
   rel.from_hdrm = hdrm - m_c.q[rel.ii].hdrm;
   rel.from_ing = ing - m_c.q[rel.ii].ing;

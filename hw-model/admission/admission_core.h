@@ -45,7 +45,10 @@ class AdmissionCore {
   //     calculator's registers of the previous decide cycle (ThresholdBlock's lag mode).
   // The verdicts' updates, the pause bits and XOFF/XON are exact. "The previous decide
   // cycle" is none after an idle cycle, a CSR write, reset, load_state or a sync: then the
-  // tests are exact. Pipe 3 runs out of line (admit3 ...) for dt, static and sih.
+  // tests are exact. Pipe 3 runs out of line (admit3 ...) for dt, static, sih and dsh.
+  // dsh's lossless tests (the shared segment, the port's insurance cells, the headroom
+  // pool, egress, buffer) read the same view, the insurance cells without R's refund of
+  // them too; its port pause bit, charges and XOFF tests are exact.
   //
   // Inline, as depart: the MMU calls one per frame and switch, and its request then needs
   // no copy in memory nor the call's saved registers. Pipe 3 leaves through the range
@@ -196,7 +199,7 @@ class AdmissionCore {
   Counters m_c;
   std::unique_ptr<Policy> m_policy;
   SonicPolicy* m_sonic = nullptr;  // m_policy when it is plain(), pipe 0 or 1: its operations called by name
-  SonicPolicy* m_sonic3 = nullptr;  // m_policy under pipe 3 (dt, static, sih: plain)
+  SonicPolicy* m_sonic3 = nullptr;  // m_policy under pipe 3 (dt, static, sih: plain; dsh)
   uint32_t m_inline_ports = 0;      // ports, or 0 under pipe 3 (inline_ok)
   ThresholdBlock m_tb;
   static constexpr uint64_t kNoCycle = ~uint64_t(0);

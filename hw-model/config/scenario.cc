@@ -99,12 +99,12 @@ void load_admission(Scenario& sc, JsonReader r) {
   else if (rule == "saturation") a.congestion_rule = admission::CongestionRule::Kind::kSaturation;
   else r.fail("congestion_rule", "must be threshold or saturation");
   a.congested_bytes = r.positive("congested_bytes", a.congested_bytes);
-  // PIPE 0, 1 or 3 (the four-stage unit has dt, static and sih only).
+  // PIPE 0, 1 or 3 (the four-stage unit has dt, static, sih and dsh only).
   using Lim = std::numeric_limits<int32_t>;
   const int64_t pipe = r.integer("pipeline", Lim::min(), Lim::max(), a.pipeline);
   if (pipe != 0 && pipe != 1 && pipe != 3) r.fail("pipeline", "must be 0, 1 or 3, got " + std::to_string(pipe));
-  if (pipe == 3 && a.policy != "dt" && a.policy != "static" && a.policy != "sih")
-    r.fail("pipeline", "3 supports the policies dt, static and sih, not " + a.policy);
+  if (pipe == 3 && a.policy != "dt" && a.policy != "static" && a.policy != "sih" && a.policy != "dsh")
+    r.fail("pipeline", "3 supports the policies dt, static, sih and dsh, not " + a.policy);
   a.pipeline = uint32_t(pipe);
   if (r.has("ewma")) {
     JsonReader e = r.child("ewma");

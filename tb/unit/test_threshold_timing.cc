@@ -442,12 +442,12 @@ std::string refusal(const CoreConfig& c) {
 
 }  // namespace
 
-TEST(PipeSelect, OnlyPipes01And3AndPipe3OnlyForDtStaticAndSih) {
+TEST(PipeSelect, OnlyPipes01And3AndPipe3OnlyForDtStaticSihAndDsh) {
   CoreConfig two = timed(1, "dt", 2);
   EXPECT_EQ(refusal(two), "pipeline depth (pipe) must be 0, 1 or 3");
-  for (const char* pol : {"reverie", "dsh", "abm"})
-    EXPECT_EQ(refusal(timed(1, pol, 3)), std::string("pipe 3 supports dt, static and sih, not ") + pol);
-  for (const char* pol : {"dt", "static", "sih"}) {
+  for (const char* pol : {"reverie", "abm"})
+    EXPECT_EQ(refusal(timed(1, pol, 3)), std::string("pipe 3 supports dt, static, sih and dsh, not ") + pol);
+  for (const char* pol : {"dt", "static", "sih", "dsh"}) {
     AdmissionCore core(timed(1, pol, 3));
     EXPECT_EQ(core.latency(), 4u) << pol;
     EXPECT_EQ(core.due(10), 14u) << pol;
@@ -571,6 +571,76 @@ TEST(PipeSelect, Rule2ARequestDoesNotSeeThePreviousCyclesRelease) {
         EXPECT_EQ(got.verdict, drop ? Verdict::kDrop : k.ok) << where;
         EXPECT_EQ(got.reason, drop ? k.why : DropReason::kNone) << where;
       }
+    }
+  }
+}
+
+TEST(PipeSelect, Rule2DshsInsuranceTestDoesNotSeeThePreviousCyclesRelease) {
+  // dsh: port 0 paused, its insurance headroom (eta = the lossless PG's xoff, 50) full:
+  // PG (0, 3) holds 100 shared cells and 50 in headroom. A 10-cell release at cycle 10
+  // drains 10 of the insurance cells (40 left), then a 10-cell request on the PG at 11
+  // goes to insurance (the port is paused): 40 + 10 <= 50 admits it, but pipe 3's view
+  // still counts 50 + 10 > 50 and drops it (headroom); after an idle cycle (the request at
+  // 12), or with pipe 1, it is admitted. The headroom pool (100) has room in every view.
+  for (uint64_t at : {11u, 12u}) {
+    for (uint32_t pipe : {3u, 1u}) {
+      AdmissionCore core(timed(1, "dsh", pipe));
+      ArchState s = empty_state(core);
+      s.ing[qi(0, kLl)] = 100;
+      s.hdrm[qi(0, kLl)] = 50;
+      s.paused[qi(0, kLl)] = 1;
+      s.port_paused[0] = 1;
+      s.port_shared[0] = 100;
+      s.port_ins[0] = 50;
+      s.egr[qi(1, kLl)] = 150;
+      s.pool_used = {100, 150, 0};
+      s.hdrm_pool_used = 50;
+      s.total = 150;
+      core.load_state(s);
+      core.depart({0, 1, uint8_t(kLl), 10, 10});
+      const std::string where = "pipe " + std::to_string(pipe) + " cycle " + std::to_string(at);
+      EXPECT_EQ(core.state().port_ins[0], 40u) << where;
+      const Result got = core.admit({0, 1, uint8_t(kLl), 10, at});
+      const bool drop = pipe == 3 && at == 11;
+      EXPECT_EQ(got.verdict, drop ? Verdict::kDrop : Verdict::kAdmitHeadroom) << where;
+      EXPECT_EQ(got.reason, drop ? DropReason::kHeadroom : DropReason::kNone) << where;
+      EXPECT_EQ(core.state().port_ins[0], drop ? 40u : 50u) << where;
+    }
+  }
+}
+
+TEST(PipeSelect, DshsSharedSegmentTestCountsThePreviousRequestAtItsFullCells) {
+  // dsh, lossless PGs with a 20-cell reserve at alpha 2^6: the shared segment (ingress pool
+  // 0, 600 cells) holds 590 lossy cells of PG (0, 1). Q: a 10-cell request on PG (1, 3),
+  // 15 cells (all reserved), at cycle 10, grows the pool by 15 + 10 - 20 = 5 (595). X: a
+  // 5-cell request on PG (0, 3), its reserve full, at 11: 595 + 5 <= 600 admits it to the
+  // shared segment, but pipe 3 counts Q at its 10 cells (600 + 5 > 600): the segment is
+  // full, X goes to the insurance headroom and pauses the port. After an idle cycle (X at
+  // 12), or with pipe 1: shared, no pause (the port's 5 shared cells are under
+  // X_poff = 2^6 (600 - 595)).
+  for (uint64_t at : {11u, 12u}) {
+    for (uint32_t pipe : {3u, 1u}) {
+      CoreConfig c = small_config(6, 20);
+      c.policy = "dsh";
+      c.thresholds.zero_latency = false;
+      c.pipe = pipe;
+      AdmissionCore core(c);
+      ArchState s = empty_state(core);
+      s.ing[qi(0, kLy)] = s.egr[qi(1, kLy)] = 590;
+      s.ing[qi(0, kLl)] = s.egr[qi(1, kLl)] = 20;
+      s.ing[qi(1, kLl)] = s.egr[qi(0, kLl)] = 15;
+      s.pool_used = {590, 35, 590};
+      s.total = 625;
+      core.load_state(s);
+      const std::string where = "pipe " + std::to_string(pipe) + " cycle " + std::to_string(at);
+      ASSERT_EQ(core.admit({1, 0, uint8_t(kLl), 10, 10}).verdict, Verdict::kAdmitShared) << where;
+      EXPECT_EQ(core.state().pool_used[0], 595u) << where;
+      const Result got = core.admit({0, 1, uint8_t(kLl), 5, at});
+      const bool ins = pipe == 3 && at == 11;
+      EXPECT_EQ(got.verdict, ins ? Verdict::kAdmitHeadroom : Verdict::kAdmitShared) << where;
+      EXPECT_EQ(got.port_pfc, ins ? PfcEvent::kXoff : PfcEvent::kNone) << where;
+      EXPECT_EQ(core.state().port_ins[0], ins ? 5u : 0u) << where;
+      EXPECT_EQ(core.state().port_shared[0], ins ? 0u : 5u) << where;
     }
   }
 }

@@ -54,44 +54,16 @@ class DshPolicy : public SonicPolicy {
 
   Result admit(Counters& c, const Request& r) override {
     if (!lossless(r.in_port, r.prio)) return SonicPolicy::admit(c, r);
-    Result res;
-    const size_t ii = c.idx(r.in_port, r.prio);
-    const auto& ip = pg(r.in_port, r.prio);
-    const uint64_t grow = shared_part(c.q[ii].ing + r.cells, ip.reserved_cells) - shared_part(c.q[ii].ing, ip.reserved_cells);
-    // Insurance headroom while the port is paused, or if the shared segment is full.
-    const bool to_ins = c.port_paused[r.in_port] || c.pool_used[ip.pool] + grow > m_cfg.pool_cells[ip.pool];
-    if (to_ins && (m_port_ins[r.in_port] + r.cells > m_insurance[r.in_port] ||
-                   c.hdrm_pool_used + r.cells > m_cfg.headroom_pool_cells)) {
-      res.reason = DropReason::kHeadroom;
-      return res;
-    }
-    // Egress admission as in the SONiC model (lossless egress thresholds are normally infinite).
-    const uint8_t eq = r.egress_queue();
-    const size_t ei = c.idx(r.out_port, eq);
-    const auto& ep = queue(r.out_port, eq);
-    if (over(c, c.q[ei].egr, r.cells, ep.reserved_cells, egress_threshold(c, r.out_port, eq),
-             m_cfg.pool_cells[ep.pool], c.pool_used[ep.pool])) {
-      res.reason = DropReason::kEgress;
-      return res;
-    }
-    if (c.total + r.cells > m_cfg.buffer_cells) {
-      res.reason = DropReason::kBuffer;
-      return res;
-    }
-    charge(c, r, to_ins);
-    if (to_ins) m_port_ins[r.in_port] += r.cells;
-    else m_port_shared[r.in_port] += grow;
-    res.verdict = to_ins ? Verdict::kAdmitHeadroom : Verdict::kAdmitShared;
-    // State transitions on the occupancy this packet produced.
-    if (!c.q[ii].paused && shared_part(c.q[ii].ing, ip.reserved_cells) > x_qoff(c, r.in_port, r.prio)) {
-      c.q[ii].paused = 1;
-      res.pfc = PfcEvent::kXoff;
-    }
-    if (!c.port_paused[r.in_port] && (to_ins || m_port_shared[r.in_port] > x_poff(c, r.in_port, r.prio))) {
-      c.port_paused[r.in_port] = 1;
-      res.port_pfc = PfcEvent::kXoff;
-    }
-    return res;
+    return admit_lossless(c, r, Exact{}, 0);
+  }
+
+  // Pipe 3 (admission_core.h): the five tests (the shared segment, the port's insurance,
+  // the headroom pool, egress, buffer) on the view of the previous decide cycle, whose
+  // release R has not yet refunded the port's insurance cells either; the port pause bit,
+  // the charges and the XOFF tests exact.
+  Result admit_after(Counters& c, const Request& r, const PrevCycle& prev) override {
+    if (!lossless(r.in_port, r.prio)) return SonicPolicy::admit_after(c, r, prev);
+    return admit_lossless(c, r, View{prev}, prev.r.in_port == r.in_port ? prev.r.from_hdrm : 0);
   }
 
   PfcUpdate depart(Counters& c, const Departure& d) override {
@@ -118,6 +90,54 @@ class DshPolicy : public SonicPolicy {
   }
 
  private:
+  // A lossless request: its tests read v (and the port's insurance cells plus ins_back, a
+  // refund not yet seen), its charges and transitions the counters.
+  template <class V>
+  Result admit_lossless(Counters& c, const Request& r, const V& v, uint64_t ins_back) {
+    Result res;
+    const size_t ii = c.idx(r.in_port, r.prio);
+    const auto& ip = pg(r.in_port, r.prio);
+    const auto grow_of = [&](uint64_t q) {
+      return shared_part(q + r.cells, ip.reserved_cells) - shared_part(q, ip.reserved_cells);
+    };
+    // Insurance headroom while the port is paused, or if the shared segment is full.
+    const bool to_ins = c.port_paused[r.in_port] ||
+                        v.pool(c, ip.pool) + grow_of(v.ing(c, ii)) > m_cfg.pool_cells[ip.pool];
+    if (to_ins && (m_port_ins[r.in_port] + ins_back + r.cells > m_insurance[r.in_port] ||
+                   v.hdrm_pool(c) + r.cells > m_cfg.headroom_pool_cells)) {
+      res.reason = DropReason::kHeadroom;
+      return res;
+    }
+    // Egress admission as in the SONiC model (lossless egress thresholds are normally infinite).
+    const uint8_t eq = r.egress_queue();
+    const size_t ei = c.idx(r.out_port, eq);
+    const auto& ep = queue(r.out_port, eq);
+    if (over(c, v.egr(c, ei), r.cells, ep.reserved_cells, egress_threshold(c, r.out_port, eq),
+             m_cfg.pool_cells[ep.pool], v.pool(c, ep.pool))) {
+      res.reason = DropReason::kEgress;
+      return res;
+    }
+    if (v.total(c) + r.cells > m_cfg.buffer_cells) {
+      res.reason = DropReason::kBuffer;
+      return res;
+    }
+    const uint64_t grow = grow_of(c.q[ii].ing);
+    charge(c, r, to_ins);
+    if (to_ins) m_port_ins[r.in_port] += r.cells;
+    else m_port_shared[r.in_port] += grow;
+    res.verdict = to_ins ? Verdict::kAdmitHeadroom : Verdict::kAdmitShared;
+    // State transitions on the occupancy this packet produced.
+    if (!c.q[ii].paused && shared_part(c.q[ii].ing, ip.reserved_cells) > x_qoff(c, r.in_port, r.prio)) {
+      c.q[ii].paused = 1;
+      res.pfc = PfcEvent::kXoff;
+    }
+    if (!c.port_paused[r.in_port] && (to_ins || m_port_shared[r.in_port] > x_poff(c, r.in_port, r.prio))) {
+      c.port_paused[r.in_port] = 1;
+      res.port_pfc = PfcEvent::kXoff;
+    }
+    return res;
+  }
+
   uint64_t x_qoff(const Counters& c, uint32_t port, uint32_t prio) const {
     const auto& ip = pg(port, prio);
     const uint64_t t = dt_threshold(c, ip.th, ip.pool);

@@ -20,6 +20,7 @@ struct PrevCycle {
   // R: the release decided in it.
   struct Released {
     size_t ii = kNoQueue, ei = kNoQueue;
+    uint32_t in_port = ~uint32_t(0);  // its ingress port (dsh's port counters), none when absent
     uint64_t cells = 0, from_hdrm = 0, from_ing = 0;
     std::vector<uint64_t> refund;  // per pool: its exact refund
   } r;
@@ -38,6 +39,7 @@ struct PrevCycle {
   }
   void clear_r() {
     r.ii = r.ei = kNoQueue;
+    r.in_port = ~uint32_t(0);
     r.cells = r.from_hdrm = r.from_ing = 0;
     std::fill(r.refund.begin(), r.refund.end(), 0);
   }
@@ -55,14 +57,38 @@ class SonicPolicy : public Policy {
   Result admit(Counters& c, const Request& r) override { return admit_as(c, r, Exact{}); }
   PfcUpdate depart(Counters& c, const Departure& d) override;
   // Pipe 3's request (rules 2 and 3): its five tests read View{prev}; the lossless and
-  // pause bits, the XOFF and the charges are exact.
-  Result admit_after(Counters& c, const Request& r, const PrevCycle& prev);
+  // pause bits, the XOFF and the charges are exact. dsh overrides it for its lossless PGs.
+  virtual Result admit_after(Counters& c, const Request& r, const PrevCycle& prev);
   // Admits and departs as this class does (neither is overridden): dt, sih, static.
   bool plain() const { return m_plain; }
   uint64_t ingress_threshold(const Counters& c, uint32_t port, uint32_t prio) const override;
   uint64_t egress_threshold(const Counters& c, uint32_t port, uint32_t q) const override;
 
  protected:
+  // What a request's five tests read of the counters: the counters themselves (pipe 0 and
+  // 1), or pipe 3's view: the previous decide cycle's release R not yet refunded, its
+  // admitted request Q's pool charges counted at Q's full cells. A template parameter,
+  // and admit_as always inlined: pipe 0 and 1's admit keeps the instructions it had.
+  struct Exact {
+    static uint64_t ing(const Counters& c, size_t ii) { return c.q[ii].ing; }
+    static uint64_t hdrm(const Counters& c, size_t ii) { return c.q[ii].hdrm; }
+    static uint64_t egr(const Counters& c, size_t ei) { return c.q[ei].egr; }
+    static uint64_t pool(const Counters& c, uint16_t p) { return c.pool_used[p]; }
+    static uint64_t hdrm_pool(const Counters& c) { return c.hdrm_pool_used; }
+    static uint64_t total(const Counters& c) { return c.total; }
+  };
+  struct View {
+    const PrevCycle& p;
+    uint64_t ing(const Counters& c, size_t ii) const { return c.q[ii].ing + (p.r.ii == ii ? p.r.from_ing : 0); }
+    uint64_t hdrm(const Counters& c, size_t ii) const { return c.q[ii].hdrm + (p.r.ii == ii ? p.r.from_hdrm : 0); }
+    uint64_t egr(const Counters& c, size_t ei) const { return c.q[ei].egr + (p.r.ei == ei ? p.r.cells : 0); }
+    // pool_used + refund >= Q's charge: the pool before P's operations.
+    uint64_t pool(const Counters& c, uint16_t k) const {
+      return c.pool_used[k] + p.r.refund[k] - p.q.charge[k] + p.q.bound[k];
+    }
+    uint64_t hdrm_pool(const Counters& c) const { return c.hdrm_pool_used + p.r.from_hdrm; }
+    uint64_t total(const Counters& c) const { return c.total + p.r.cells; }
+  };
   // Threshold of a profile; DT (Eq. 1) unless overridden.
   virtual uint64_t threshold(const Counters& c, const Threshold& th, uint16_t pool, bool ingress, size_t queue,
                              uint32_t prio) const;
@@ -88,30 +114,6 @@ class SonicPolicy : public Policy {
     return m_dt_thresholds ? dt_threshold(c, ep.th, ep.pool) : egress_threshold(c, port, q);
   }
 
-  // What a request's five tests read of the counters: the counters themselves (pipe 0 and
-  // 1), or pipe 3's view: the previous decide cycle's release R not yet refunded, its
-  // admitted request Q's pool charges counted at Q's full cells. A template parameter,
-  // and admit_as always inlined: pipe 0 and 1's admit keeps the instructions it had.
-  struct Exact {
-    static uint64_t ing(const Counters& c, size_t ii) { return c.q[ii].ing; }
-    static uint64_t hdrm(const Counters& c, size_t ii) { return c.q[ii].hdrm; }
-    static uint64_t egr(const Counters& c, size_t ei) { return c.q[ei].egr; }
-    static uint64_t pool(const Counters& c, uint16_t p) { return c.pool_used[p]; }
-    static uint64_t hdrm_pool(const Counters& c) { return c.hdrm_pool_used; }
-    static uint64_t total(const Counters& c) { return c.total; }
-  };
-  struct View {
-    const PrevCycle& p;
-    uint64_t ing(const Counters& c, size_t ii) const { return c.q[ii].ing + (p.r.ii == ii ? p.r.from_ing : 0); }
-    uint64_t hdrm(const Counters& c, size_t ii) const { return c.q[ii].hdrm + (p.r.ii == ii ? p.r.from_hdrm : 0); }
-    uint64_t egr(const Counters& c, size_t ei) const { return c.q[ei].egr + (p.r.ei == ei ? p.r.cells : 0); }
-    // pool_used + refund >= Q's charge: the pool before P's operations.
-    uint64_t pool(const Counters& c, uint16_t k) const {
-      return c.pool_used[k] + p.r.refund[k] - p.q.charge[k] + p.q.bound[k];
-    }
-    uint64_t hdrm_pool(const Counters& c) const { return c.hdrm_pool_used + p.r.from_hdrm; }
-    uint64_t total(const Counters& c) const { return c.total + p.r.cells; }
-  };
   template <class V>
   [[gnu::always_inline]] Result admit_as(Counters& c, const Request& r, const V& v);
 };
