@@ -33,11 +33,13 @@
   input  wire                  is_req_i,  /* at most one of is_req_i, is_rel_i */ \
   input  wire                  is_rel_i, \
   /* PIPE 3 (mmu_admission's test stage): a request's five tests come registered, t_i = */ \
-  /* {buffer, headroom pool, PG headroom, egress, ingress} (t_on_i); a release's counts are */ \
-  /* the view's plus the same-cycle request's charge, t_d_i = {egr, hdrm, ing} (else 0). */ \
+  /* {buffer, headroom pool, PG headroom, egress, ingress} (t_on_i; dsh's lossless PGs: */ \
+  /* the port's insurance for the PG's headroom, the shared segment for ingress); a */ \
+  /* release's counts are the view's plus the same-cycle request's charge, t_d_i = */ \
+  /* {port shared, port insurance, egr, hdrm, ing} (else 0). */ \
   input  wire                  t_on_i, \
   input  wire [4:0]            t_i, \
-  input  wire [3*CW-1:0]       t_d_i, \
+  input  wire [5*CW-1:0]       t_d_i, \
   input  wire [CELLW-1:0]      cells_i, \
   /* The operation's configuration. */ \
   input  wire                  ll_i,      /* lossless (PFC) ingress queue */ \

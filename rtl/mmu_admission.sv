@@ -40,7 +40,7 @@ module mmu_admission
   // in the cycle of acceptance (response latency 1); 3: look-up, memory, test and decide
   // stages (response latency 4), the request's tests registered by the test stage for
   // each outcome of the request before it, the decide stage selecting ("PIPE 3" below;
-  // dual issue, dt, static and sih only).
+  // dual issue, dt, static, sih and dsh only).
   parameter int PIPE = 0,
   // Read lanes of the debug/state port: a simulation's lockstep reads every word an
   // operation touches in the same evaluation (hw-model/cosim/rtl_unit.h). 0: no port (one
@@ -116,7 +116,7 @@ module mmu_admission
   `MMU_PARAM_CHECK(DUAL_ISSUE < 0 || DUAL_ISSUE > 1, "DUAL_ISSUE must be 0 or 1")
   `MMU_PARAM_CHECK(PIPE != 0 && PIPE != 1 && PIPE != 3, "PIPE must be 0, 1 or 3")
   `MMU_PARAM_CHECK(PIPE == 3 && DUAL_ISSUE != 1, "PIPE 3 needs DUAL_ISSUE 1")
-  `MMU_PARAM_CHECK(PIPE == 3 && (POLICIES & 6'b100110) != 0, "PIPE 3 has dt, static and sih only (POLICIES)")
+  `MMU_PARAM_CHECK(PIPE == 3 && (POLICIES & 6'b100010) != 0, "PIPE 3 has dt, static, sih and dsh only (POLICIES)")
   `MMU_PARAM_CHECK(DBG_LANES < 0 || DBG_LANES > 32, "DBG_LANES must be 0..32")
 
   localparam int PLW = NPOOLS > 1 ? $clog2(NPOOLS) : 1; // pool index bits
@@ -263,6 +263,7 @@ module mmu_admission
   wire [QW-1:0]   l_a_ii = l_a_op[OPW-1 -: QW], l_b_ii = l_b_op[OPW-1 -: QW];
   wire [QW-1:0]   l_a_ei = l_a_op[OPW-QW-1 -: QW], l_b_ei = l_b_op[OPW-QW-1 -: QW];
   wire [PW-1:0]   l_a_in = l_a_op[OPW-2*QW-1 -: PW], l_b_in = l_b_op[OPW-2*QW-1 -: PW];
+  wire [PW-1:0]   m_a_in = m_a_op[OPW-2*QW-1 -: PW], m_b_in = m_b_op[OPW-2*QW-1 -: PW];
   wire [QW-1:0]   m_a_ii = m_a_op[OPW-1 -: QW], m_b_ii = m_b_op[OPW-1 -: QW];
   wire [QW-1:0]   m_a_ei = m_a_op[OPW-QW-1 -: QW], m_b_ei = m_b_op[OPW-QW-1 -: QW];
   wire [CELLW-1:0] m_b_cells = m_b_op[CELLW-1:0];
@@ -459,7 +460,7 @@ module mmu_admission
   wire [NPOOLS*RFP*CW-1:0] no_rfp = '0;
   wire [NPOOLS*RFM*CW-1:0] no_rfm = '0;
   wire                  no_step = 1'b0;  // no same-cycle release in front (pre_step)
-  wire [3*CW-1:0]       no_d = '0;       // no same-cycle request in front (t_d_i)
+  wire [5*CW-1:0]       no_d = '0;       // no same-cycle request in front (t_d_i)
   /* verilator lint_on UNUSEDSIGNAL */
   // Each slot's quotients (mmu_adm_quot) and abm's drain ratios (mmu_adm_rate), below.
   logic [CW-1:0]        a_quot_in, a_quot_eg, b_quot_in, b_quot_eg;
@@ -503,8 +504,9 @@ module mmu_admission
   // release names the request's queues; the release's XON fields and threshold.
   /* verilator lint_off UNUSEDSIGNAL */ // PIPE 3 only
   logic [4:0]    t_sel;
-  logic          rs_iq, rs_eq;
-  logic [CW-1:0] a_xon_q, a_xoff_q, a_ith_q;
+  logic          rs_iq, rs_eq, rs_pt;
+  logic [CW-1:0] a_xon_q, a_xoff_q, a_ith_q, b_ith_q;
+  logic [CW-1:0] m_vb_port_ins;  // the test stage's request's port's insurance cells (dsh)
   logic [CW-1:0] m_vb_ing, m_vb_hdrm, m_vb_egr;  // the test stage's request's view
   /* verilator lint_on UNUSEDSIGNAL */
 
@@ -533,12 +535,19 @@ module mmu_admission
     wire [CW-1:0] d_i = P3 && rs_iq && o == 0 ? CW'(b_cells) : '0;
     wire [CW-1:0] d_h = P3 && rs_iq && o == 1 ? CW'(b_cells) : '0;
     wire [CW-1:0] d_e = P3 && rs_eq && o != 2 ? CW'(b_cells) : '0;
+    // dsh's port counters: a lossless request's cells into insurance, or its growth of the
+    // shared segment (grow_of on its exact view).
+    wire [CW-1:0] d_pi = P3 && rs_pt && o == 1 ? CW'(b_cells) : '0;
+    wire [CW:0] b_grow_end = (CW+1)'(vb_ing) + (CW+1)'(b_cells);
+    wire [CW-1:0] b_grow = b_grow_end <= (CW+1)'(b_ires) ? '0 : vb_ing >= b_ires ? CW'(b_cells) :
+                           CW'(b_grow_end - (CW+1)'(b_ires));
+    wire [CW-1:0] d_ps = P3 && rs_pt && o == 0 && b_ll ? b_grow : '0;
     mmu_adm_op #(
       .NPORTS(NPORTS), .NPRIO(NPRIO), .CW(CW), .NPOOLS(NPOOLS), .NPROF(NPROF), .EWMA_FRAC(EWMA_FRAC), .CELLW(CELLW),
       .POLICIES(POLICIES), .REFUND(1'b0), .RF_PARTS(P3)
     ) u_rel (
       `MMU_OP_CFG(rel_xon, rel_xon_offset, rel_ith),
-      .is_req_i(1'b0), .is_rel_i(a_valid), .t_on_i(1'b0), .t_i(5'b0), .t_d_i({d_e, d_h, d_i}), .in_port_i(a_in),
+      .is_req_i(1'b0), .is_rel_i(a_valid), .t_on_i(1'b0), .t_i(5'b0), .t_d_i({d_ps, d_pi, d_e, d_h, d_i}), .in_port_i(a_in),
       .cells_i(a_cells),
       .ipf_i(a_ipf), .epf_i(a_epf), .ll_i(a_ll), .ipool_i(a_ipool), .epool_i(a_epool), .ires_i(a_ires), .eres_i(a_eres),
       .v_ing_i(va_ing), .v_hdrm_i(va_hdrm), .v_paused_i(P3 && rs_iq ? rq_paused : va_paused),
@@ -546,7 +555,7 @@ module mmu_admission
       .pre_avg_in_i(va_avg_in), .pre_avg_eg_i(va_avg_eg), .pre_step_in_i(no_step), .pre_step_eg_i(no_step),
       .pre_ing_i(va_ing), .pre_hdrm_i(va_hdrm), .pre_egr_i(va_egr), .pre_cells_i(a_cells),
       .v_pool_used_i(pool_used), .v_hdrm_used_i(hdrm_used), .v_total_i(total_used),
-      .v_ncong_i(ncong[a_np*(QW+1) +: (QW+1)]), .v_port_paused_i(va_port_paused),
+      .v_ncong_i(ncong[a_np*(QW+1) +: (QW+1)]), .v_port_paused_i(P3 && rs_pt ? rq_port_paused : va_port_paused),
       .v_port_shared_i(va_port_shared), .v_port_ins_i(va_port_ins),
       .rf_pool_used_i(no_rf_pool), .rf_hdrm_used_i(no_rf), .rf_total_i(no_rf),
       .rfp_pool_used_i(no_rfp), .rfm_pool_used_i(no_rfm),
@@ -572,7 +581,10 @@ module mmu_admission
   // its tests from the test stage (t_sel), the pools, headroom pool and total the registers
   // less the refund of the release of the cycle before (rfq_*, applied a cycle late).
   wire dual = DUAL_ISSUE != 0;
-  wire fwd = dual && !P3;  // the release's next state forwarded into the request's view
+  wire fwd = dual && !P3;
+  // PIPE 3: the request's ingress threshold (dsh's X_qoff and X_poff) from the test stage,
+  // a cycle old as its tests read it.
+  wire [NPROF*CW-1:0] req_ith = P3 ? {NPROF{b_ith_q}} : th_ing;  // the release's next state forwarded into the request's view
   wire same_iq = fwd && a_ii == b_ii;
   wire same_eq = fwd && a_ei == b_ei;
   wire same_prio = fwd && a_np == b_np;
@@ -585,7 +597,7 @@ module mmu_admission
     .NPORTS(NPORTS), .NPRIO(NPRIO), .CW(CW), .NPOOLS(NPOOLS), .NPROF(NPROF), .EWMA_FRAC(EWMA_FRAC), .CELLW(CELLW),
     .POLICIES(POLICIES), .REFUND(DUAL_ISSUE != 0)
   ) u_req (
-    `MMU_OP_CFG(ip_xon, ip_xon_offset, th_ing),
+    `MMU_OP_CFG(ip_xon, ip_xon_offset, req_ith),
     .is_req_i(b_valid), .is_rel_i(1'b0), .t_on_i(P3), .t_i(t_sel), .t_d_i(no_d), .in_port_i(b_in), .cells_i(b_cells),
     .ipf_i(dual ? b_ipf : a_ipf), .epf_i(dual ? b_epf : a_epf), .ll_i(dual ? b_ll : a_ll),
     .ipool_i(dual ? b_ipool : a_ipool), .epool_i(dual ? b_epool : a_epool),
@@ -688,7 +700,8 @@ module mmu_admission
   wire b_wr_iq = b_fire && !(P3 && a_valid && b_ii == a_ii);
   wire b_wr_eq = b_fire && !(P3 && a_valid && b_ei == a_ei);
   /* verilator lint_off UNUSEDSIGNAL */ // dsh's port state only
-  wire a_wr_port = a_fire && !(b_fire && b_in == a_in);
+  wire a_wr_port = P3 ? a_valid : a_fire && !(b_fire && b_in == a_in);
+  wire b_wr_port = b_fire && !(P3 && a_valid && b_in == a_in);
   /* verilator lint_on UNUSEDSIGNAL */
   // The look-up: with PIPE 1 in stage 1, registered, from the fields as this cycle's CSR
   // write leaves them, so that stage 2 has its own cycle's values (the fields are quiesce
@@ -745,8 +758,10 @@ module mmu_admission
         a_xon_q <= ip_xon[s_a_ipf*CW +: CW];
         a_xoff_q <= ip_xon_offset[s_a_ipf*CW +: CW];
         a_ith_q <= th_ing[s_a_ipf*CW +: CW];
+        b_ith_q <= th_ing[s_ipf*CW +: CW];
         rs_iq <= m_b_valid && m_a_ii == m_b_ii;
         rs_eq <= m_b_valid && m_a_ei == m_b_ei;
+        rs_pt <= m_b_valid && m_a_in == m_b_in;
       end
       wire sq_i = b_valid && b_ii == m_b_ii;  // Q names X's ingress queue
       wire sq_e = b_valid && b_ei == m_b_ei;  // ... X's egress queue
@@ -764,6 +779,9 @@ module mmu_admission
         // The ingress and egress tests on each pool, X's pools selecting the results: the
         // select drives a bit per test rather than every operand of the sums.
         logic [NPOOLS-1:0] t_in_p, t_eg_p;
+        /* verilator lint_off UNUSEDSIGNAL */ // dsh only
+        logic [NPOOLS-1:0] t_seg_p;
+        /* verilator lint_on UNUSEDSIGNAL */
         for (genvar p = 0; p < NPOOLS; p++) begin : g_pool
           wire [TW-1:0] size = TW'(cfg_pool_size[p*CW +: CW]), used = TW'(pool_used[p*CW +: CW]);
           wire [TW-1:0] rf = TW'(rfq_pool[p*RFP*CW +: CW]), rf2 = TW'(rfq_pool[p*RFP*CW + CW +: CW]);
@@ -794,14 +812,40 @@ module mmu_admission
             wire over = !past_res ? 1'b0 : (below_res ? full_part : full_n) ? 1'b1 : th == '0 || !th_above;
             if (sd == 0) begin : g_in
               assign t_in_p[p] = over;
+              // dsh's shared segment: pool + grow_of(q + dq, n, res) > size (the growth 0:
+              // pool > size).
+              if (POLICIES[mmu_adm_pkg::POLICY_DSH]) begin : g_seg
+                wire full_0;
+                mmu_adm_sumgt #(.W(TW), .NP(3), .NM(3)) u_full_0 (
+                  .p_i({used, g1, g2}), .m_i({size, rf, rf2}), .gt_o(full_0));
+                assign t_seg_p[p] = past_res ? (below_res ? full_part : full_n) : full_0;
+              end else begin : g_no_seg
+                assign t_seg_p[p] = 1'b0;
+              end
             end else begin : g_eg
               assign t_eg_p[p] = over;
             end
           end
         end
-        wire t_in = t_in_p[s_ipool], t_eg = t_eg_p[s_epool];
-        wire t_hx;
-        mmu_adm_sumgt #(.W(TW), .NP(3), .NM(1)) u_hx (.p_i({TW'(m_vb_hdrm), dh, n}), .m_i(xoff), .gt_o(t_hx));
+        wire t_eg = t_eg_p[s_epool];
+        wire t_px;
+        mmu_adm_sumgt #(.W(TW), .NP(3), .NM(1)) u_hx (.p_i({TW'(m_vb_hdrm), dh, n}), .m_i(xoff), .gt_o(t_px));
+        // dsh's lossless PGs: the shared segment for the ingress test, the port's insurance
+        // headroom for the PG's (its cells plus Q's when Q went there from X's port).
+        wire t_in, t_hx;
+        if (POLICIES[mmu_adm_pkg::POLICY_DSH]) begin : g_dsh
+          wire sq_p = b_valid && b_in == m_b_in;  // Q names X's ingress port
+          // X is a lossless PG under dsh (m_look's top bit: X's lossless bit).
+          wire s_dsh_ll = cfg_policy == mmu_adm_pkg::POLICY_DSH && m_look[LW-1];
+          wire [TW-1:0] dpi = HD && sq_p ? qn : '0;
+          wire t_ins;
+          mmu_adm_sumgt #(.W(TW), .NP(3), .NM(1)) u_ins (
+            .p_i({TW'(m_vb_port_ins), dpi, n}), .m_i(TW'(dsh_ins[m_b_in*CW +: CW])), .gt_o(t_ins));
+          assign t_in = s_dsh_ll ? t_seg_p[s_ipool] : t_in_p[s_ipool];
+          assign t_hx = s_dsh_ll ? t_ins : t_px;
+        end else begin : g_no_dsh
+          assign {t_in, t_hx} = {t_in_p[s_ipool], t_px};
+        end
         wire [TW-1:0] hq = HD ? qn : '0;
         wire [KW-1:0] hf_d = KW'(hcap) + KW'(rfq_h) - KW'(hdrm_used) - KW'(hq) - KW'(n);
         wire t_hf = hf_d[KW-1];
@@ -816,13 +860,13 @@ module mmu_admission
       assign t_sel = t_q[t_o*5 +: 5];
     end else begin : g_look1
       assign {m_look, l_look} = {look, look};
-      assign {t_sel, rs_iq, rs_eq, a_xon_q, a_xoff_q, a_ith_q} = '0;
+      assign {t_sel, rs_iq, rs_eq, rs_pt, a_xon_q, a_xoff_q, a_ith_q, b_ith_q} = '0;
     end
     always_ff @(posedge clk_i)
       {b_ll, a_ll, b_eres, a_eres, b_ires, a_ires, b_epool, a_epool, b_ipool, a_ipool, b_epf, a_epf, b_ipf, a_ipf}
           <= m_look;
   end else begin : g_lookup_comb
-    assign {t_sel, rs_iq, rs_eq, a_xon_q, a_xoff_q, a_ith_q} = '0;
+    assign {t_sel, rs_iq, rs_eq, rs_pt, a_xon_q, a_xoff_q, a_ith_q, b_ith_q} = '0;
     assign {a_ipf, a_epf, b_ipf, b_epf} = {st_a_ipf, st_a_epf, st_b_ipf, st_b_epf};
     assign {a_ll, b_ll} = {st_a_ll, q_lossless[r_b_ii]};
     assign {a_ipool, a_epool} = {ip_pool[a_ipf*4 +: PLW], ep_pool[a_epf*4 +: PLW]};
@@ -842,8 +886,8 @@ module mmu_admission
     wire fa_b_iq = a_wr_iq && a_ii == r_b_ii, fb_b_iq = b_wr_iq && b_ii == r_b_ii;
     wire fa_a_eq = a_wr_eq && a_ei == r_a_ei, fb_a_eq = b_wr_eq && b_ei == r_a_ei;
     wire fa_b_eq = a_wr_eq && a_ei == r_b_ei, fb_b_eq = b_wr_eq && b_ei == r_b_ei;
-    wire fa_a_pt = a_wr_port && a_in == r_a_port, fb_a_pt = b_fire && b_in == r_a_port;
-    wire fa_b_pt = a_wr_port && a_in == r_b_port, fb_b_pt = b_fire && b_in == r_b_port;
+    wire fa_a_pt = a_wr_port && a_in == r_a_port, fb_a_pt = b_wr_port && b_in == r_a_port;
+    wire fa_b_pt = a_wr_port && a_in == r_b_port, fb_b_pt = b_wr_port && b_in == r_b_port;
     /* verilator lint_on UNUSEDSIGNAL */
     // PIPE 3: the pause bits are registered without the release's forward (its XON test
     // ends at pw_bit and a flag instead, m_fa_*), which the next cycle selects.
@@ -903,21 +947,40 @@ module mmu_admission
       assign {va_avg_in, va_avg_eg, vb_avg_in, vb_avg_eg} = '0;
     end
     if (POLICIES[mmu_adm_pkg::POLICY_DSH]) begin : g_port
+      logic m_va_port_paused, m_vb_port_paused;
+      logic [CW-1:0] m_va_port_shared, m_va_port_ins, m_vb_port_shared;
       always_ff @(posedge clk_i) begin
-        va_port_paused <= fb_a_pt ? b_port_paused : fa_a_pt ? a_port_paused : port_paused[r_a_port];
-        va_port_shared <= fb_a_pt ? b_port_shared : fa_a_pt ? a_port_shared : rd_port_shared_a;
-        va_port_ins <= fb_a_pt ? b_port_ins : fa_a_pt ? a_port_ins : rd_port_ins_a;
-        vb_port_paused <= fb_b_pt ? b_port_paused : fa_b_pt ? a_port_paused : port_paused[r_b_port];
-        vb_port_shared <= fb_b_pt ? b_port_shared : fa_b_pt ? a_port_shared : rd_port_shared_b;
-        vb_port_ins <= fb_b_pt ? b_port_ins : fa_b_pt ? a_port_ins : rd_port_ins_b;
+        m_va_port_paused <= fb_a_pt ? b_port_paused : fa_a_pt ? a_port_paused : port_paused[r_a_port];
+        m_va_port_shared <= fb_a_pt ? b_port_shared : fa_a_pt ? a_port_shared : rd_port_shared_a;
+        m_va_port_ins <= fb_a_pt ? b_port_ins : fa_a_pt ? a_port_ins : rd_port_ins_a;
+        m_vb_port_paused <= fb_b_pt ? b_port_paused : fa_b_pt ? a_port_paused : port_paused[r_b_port];
+        m_vb_port_shared <= fb_b_pt ? b_port_shared : fa_b_pt ? a_port_shared : rd_port_shared_b;
+        m_vb_port_ins <= fb_b_pt ? b_port_ins : fa_b_pt ? a_port_ins : rd_port_ins_b;
+      end
+      // PIPE 3: registered again by the test stage with the decide stage's writes.
+      if (P3) begin : g_port3
+        wire ta_a_pt = a_wr_port && a_in == m_a_in, tb_a_pt = b_wr_port && b_in == m_a_in;
+        wire ta_b_pt = a_wr_port && a_in == m_b_in, tb_b_pt = b_wr_port && b_in == m_b_in;
+        always_ff @(posedge clk_i) begin
+          va_port_paused <= tb_a_pt ? b_port_paused : ta_a_pt ? a_port_paused : m_va_port_paused;
+          va_port_shared <= tb_a_pt ? b_port_shared : ta_a_pt ? a_port_shared : m_va_port_shared;
+          va_port_ins <= tb_a_pt ? b_port_ins : ta_a_pt ? a_port_ins : m_va_port_ins;
+          vb_port_paused <= tb_b_pt ? b_port_paused : ta_b_pt ? a_port_paused : m_vb_port_paused;
+          vb_port_shared <= tb_b_pt ? b_port_shared : ta_b_pt ? a_port_shared : m_vb_port_shared;
+          vb_port_ins <= tb_b_pt ? b_port_ins : ta_b_pt ? a_port_ins : m_vb_port_ins;
+        end
+      end else begin : g_port1
+        assign {va_port_paused, va_port_shared, va_port_ins} = {m_va_port_paused, m_va_port_shared, m_va_port_ins};
+        assign {vb_port_paused, vb_port_shared, vb_port_ins} = {m_vb_port_paused, m_vb_port_shared, m_vb_port_ins};
       end
     end else begin : g_no_port
       assign {va_port_paused, va_port_shared, va_port_ins, vb_port_paused, vb_port_shared, vb_port_ins} = '0;
+      assign m_vb_port_ins = '0;
     end
   end else begin : g_view_comb
     assign {va_ing, va_hdrm, va_paused, va_egr} = {rd_ing_a, rd_hdrm_a, paused_q[r_a_ii], rd_egr_a};
     assign {vb_ing, vb_hdrm, vb_paused, vb_egr} = {rd_ing_b, rd_hdrm_b, paused_q[r_b_ii], rd_egr_b};
-    assign {m_vb_ing, m_vb_hdrm, m_vb_egr} = '0;  // PIPE 3's
+    assign {m_vb_ing, m_vb_hdrm, m_vb_egr, m_vb_port_ins} = '0;  // PIPE 3's
     assign {va_avg_in, va_avg_eg, vb_avg_in, vb_avg_eg} = {rd_avg_in_a, rd_avg_eg_a, rd_avg_in_b, rd_avg_eg_b};
     assign {va_port_paused, va_port_shared, va_port_ins} = {port_paused[r_a_port], rd_port_shared_a, rd_port_ins_a};
     assign {vb_port_paused, vb_port_shared, vb_port_ins} = {port_paused[r_b_port], rd_port_shared_b, rd_port_ins_b};
@@ -993,7 +1056,7 @@ module mmu_admission
         port_shared[a_in] <= a_port_shared;
         port_ins[a_in] <= a_port_ins;
       end
-      if (b_fire) begin
+      if (b_wr_port) begin
         port_shared[b_in] <= b_port_shared;
         port_ins[b_in] <= b_port_ins;
       end
@@ -1007,7 +1070,7 @@ module mmu_admission
           port_valid[a_in] <= 1'b1;
           port_paused[a_in] <= a_port_paused;
         end
-        if (b_fire) begin
+        if (b_wr_port) begin
           port_valid[b_in] <= 1'b1;
           port_paused[b_in] <= b_port_paused;
         end

@@ -24,7 +24,7 @@ module mmu_pol_dsh #(`MMU_POL_PARAMS) (`MMU_POL_PORTS);
   logic [1:0] s_verdict, s_pfc, s_port_pfc;
   logic [2:0] s_reason;
   logic s_underflow, s_paused, s_port_paused;
-  logic [CW-1:0] s_ing, s_hdrm, s_egr, s_hdrm_used, s_total, s_port_shared, s_port_ins;
+  logic [CW-1:0] s_ing, s_hdrm, s_egr, s_hdrm_used, s_total;
   logic [AW-1:0] s_avg_in, s_avg_eg;
   logic [NPOOLS*CW-1:0] s_pool_used, s_rf_pool_used;
   logic [QW:0] s_ncong;
@@ -35,7 +35,7 @@ module mmu_pol_dsh #(`MMU_POL_PARAMS) (`MMU_POL_PORTS);
     .verdict_o(s_verdict), .pfc_o(s_pfc), .port_pfc_o(s_port_pfc), .reason_o(s_reason), .underflow_o(s_underflow),
     .n_ing_o(s_ing), .n_hdrm_o(s_hdrm), .n_paused_o(s_paused), .n_avg_in_o(s_avg_in), .n_egr_o(s_egr),
     .n_avg_eg_o(s_avg_eg), .n_pool_used_o(s_pool_used), .n_hdrm_used_o(s_hdrm_used), .n_total_o(s_total),
-    .n_ncong_o(s_ncong), .n_port_paused_o(s_port_paused), .n_port_shared_o(s_port_shared), .n_port_ins_o(s_port_ins),
+    .n_ncong_o(s_ncong), .n_port_paused_o(s_port_paused), .n_port_shared_o(), .n_port_ins_o(),  // dsh's own
     .rf_pool_used_o(s_rf_pool_used), .rf_hdrm_used_o(s_rf_hdrm_used), .rf_total_o(s_rf_total),
     .rfp_pool_used_o(), .rfm_pool_used_o(),  // dsh's refund: one value (MMU_POL_NEXT)
     .hdrm_cap_i(HW'(cfg_hdrm_pool_i))
@@ -44,22 +44,25 @@ module mmu_pol_dsh #(`MMU_POL_PARAMS) (`MMU_POL_PORTS);
 
   // ---- lossless traffic: each test a sum of the view's registers, the cells, the
   // configuration and (dual issue's request) the release's refund of the headroom pool and
-  // total, as in mmu_adm_sonic ("The decide stage", docs/rtl.md).
+  // total, as in mmu_adm_sonic ("The decide stage", docs/rtl.md). PIPE 3: the request's
+  // tests come registered from the test stage (t_i), and a release's counts, the port's
+  // included, are the view's plus the same-cycle request's charge (t_d_i).
   wire [SW-1:0] n = SW'(cells_i);
-  wire [SW-1:0] q_ing = SW'(v_ing_i);
-  wire [SW-1:0] q_hdrm = SW'(v_hdrm_i);
-  wire [SW-1:0] q_egr = SW'(v_egr_i);
+  wire [SW-1:0] q_ing = SW'(v_ing_i) + SW'(t_d_i[0 +: CW]);
+  wire [SW-1:0] q_hdrm = SW'(v_hdrm_i) + SW'(t_d_i[CW +: CW]);
+  wire [SW-1:0] q_egr = SW'(v_egr_i) + SW'(t_d_i[2*CW +: CW]);
   wire [SW-1:0] q_in = q_ing + q_hdrm;
-  wire [SW-1:0] p_ins = SW'(v_port_ins_i);
-  wire [SW-1:0] p_sh = SW'(v_port_shared_i);
+  wire [SW-1:0] p_ins = SW'(v_port_ins_i) + SW'(t_d_i[3*CW +: CW]);
+  wire [SW-1:0] p_sh = SW'(v_port_shared_i) + SW'(t_d_i[4*CW +: CW]);
   wire [SW-1:0] grow = grow_of(q_ing, n, ires_i);
   wire [CW-1:0] egrow = CW'(grow_of(q_egr, n, eres_i));
   // A full shared segment (pool_used + grow > size) or a paused port sends the packet to
   // insurance headroom.
-  wire seg_full = sum_gt(SW'(ipool_used), grow, '0, SW'(ipool_size), '0, '0);
-  wire hdrm_full = sum_gt(SW'(v_hdrm_used_i), n, '0, SW'(cfg_hdrm_pool_i), SW'(rf_hdrm_used_i), '0);
-  wire over_eg = over(v_egr_i, cells_i, eres_i, eth_i, epool_size, epool_used);
-  wire over_buf = sum_gt(SW'(v_total_i), n, '0, SW'(cfg_buffer_i), SW'(rf_total_i), '0);
+  wire seg_full = t_on_i ? t_i[0] : sum_gt(SW'(ipool_used), grow, '0, SW'(ipool_size), '0, '0);
+  wire ins_full = t_on_i ? t_i[2] : p_ins + n > SW'(dsh_ins_i);  // the port's insurance headroom
+  wire hdrm_full = t_on_i ? t_i[3] : sum_gt(SW'(v_hdrm_used_i), n, '0, SW'(cfg_hdrm_pool_i), SW'(rf_hdrm_used_i), '0);
+  wire over_eg = t_on_i ? t_i[1] : over(v_egr_i, cells_i, eres_i, eth_i, epool_size, epool_used);
+  wire over_buf = t_on_i ? t_i[4] : sum_gt(SW'(v_total_i), n, '0, SW'(cfg_buffer_i), SW'(rf_total_i), '0);
   // A release drains headroom first; it underflows unless n <= ing + hdrm, n <= egr and
   // the headroom part min(n, hdrm) <= the port's insurance cells.
   wire h_left = n < q_hdrm;
@@ -84,7 +87,7 @@ module mmu_pol_dsh #(`MMU_POL_PARAMS) (`MMU_POL_PORTS);
                           : sum_gt(SW'(xq), SW'(ires_i), n, q_in, SW'(ip_xon_offset_i), '0)));
   // Port XON once its insurance cells are gone (ins == min(n, hdrm)): its shared cells
   // (sh - shrink) zero, or under X_poff by the port's xon_offset.
-  wire pxon_hit = SW'(v_port_ins_i) == from_h &&
+  wire pxon_hit = p_ins == from_h &&
                   (p_sh == shrink || sum_gt(SW'(xp), shrink, '0, p_sh, SW'(cfg_dsh_port_xon_off_i), '0));
   logic to_h;
   logic [CW-1:0] rf_h, rf_t;  // a lossless release's refund of the headroom pool and the total
@@ -96,16 +99,17 @@ module mmu_pol_dsh #(`MMU_POL_PARAMS) (`MMU_POL_PORTS);
     port_pfc = mmu_adm_pkg::PFC_NONE;
     reason = mmu_adm_pkg::REASON_NONE;
     underflow = 1'b0;
-    n_ing = v_ing_i;
-    n_hdrm = v_hdrm_i;
-    n_egr = v_egr_i;
+    // Unchanged: the view and (PIPE 3's release) the same-cycle request's charge.
+    n_ing = CW'(q_ing);
+    n_hdrm = CW'(q_hdrm);
+    n_egr = CW'(q_egr);
     n_paused = v_paused_i;
     n_avg_in = v_avg_in_i;
     n_avg_eg = v_avg_eg_i;
     n_ncong = v_ncong_i;
     n_port_paused = v_port_paused_i;
-    n_port_shared = v_port_shared_i;
-    n_port_ins = v_port_ins_i;
+    n_port_shared = CW'(p_sh);
+    n_port_ins = CW'(p_ins);
     to_h = 1'b0;
     rf_pool = '0;
     rf_h = '0;
@@ -113,7 +117,7 @@ module mmu_pol_dsh #(`MMU_POL_PARAMS) (`MMU_POL_PORTS);
 
     if (is_req_i) begin
       to_h = v_port_paused_i || seg_full;
-      if (to_h && (p_ins + n > SW'(dsh_ins_i) || hdrm_full)) begin
+      if (to_h && (ins_full || hdrm_full)) begin
         reason = mmu_adm_pkg::REASON_HEADROOM;
       end else if (over_eg) begin
         reason = mmu_adm_pkg::REASON_EGRESS;
@@ -164,20 +168,25 @@ module mmu_pol_dsh #(`MMU_POL_PARAMS) (`MMU_POL_PORTS);
       end
     end
 
+    // Lossy traffic leaves the port's state as the view and the same-cycle request leave it.
     if (!ll_i) begin
       {verdict, pfc, port_pfc, reason, underflow} = {s_verdict, s_pfc, s_port_pfc, s_reason, s_underflow};
       {n_ing, n_hdrm, n_egr, n_paused, n_avg_in, n_avg_eg} = {s_ing, s_hdrm, s_egr, s_paused, s_avg_in, s_avg_eg};
-      {n_ncong, n_port_paused, n_port_shared, n_port_ins} = {s_ncong, s_port_paused, s_port_shared, s_port_ins};
+      {n_ncong, n_port_paused, n_port_shared, n_port_ins} = {s_ncong, s_port_paused, CW'(p_sh), CW'(p_ins)};
     end
   end
 
-  // The shared counters' next values (counter_next, as mmu_adm_sonic).
+  // The shared counters' next values (counter_next, as mmu_adm_sonic). The refund of the
+  // release before: the same-cycle one's (PIPE 1), or (PIPE 3, t_on_i) the registered one of
+  // the cycle before, as its terms.
   wire [NPOOLS*CW-1:0] pool_next;
   for (genvar p = 0; p < NPOOLS; p++) begin : g_pool
     wire [CW-1:0] ing = ipool_i == PLW'(p) ? CW'(grow) : '0;
     wire [CW-1:0] eg = epool_i == PLW'(p) ? egrow : '0;
-    assign pool_next[p*CW +: CW] = counter_next(v_pool_used_i[p*CW +: CW], rf_pool_used_i[p*CW +: CW],
-                                                rf_pool[p*CW +: CW], ing + eg, eg, verdict);
+    wire [CW-1:0] rf_in = !t_on_i ? rf_pool_used_i[p*CW +: CW] : !REFUND ? '0 :
+                          rfp_pool_used_i[p*RFP*CW +: CW] + rfp_pool_used_i[p*RFP*CW + CW +: CW];
+    assign pool_next[p*CW +: CW] = counter_next(v_pool_used_i[p*CW +: CW], rf_in, rf_pool[p*CW +: CW], ing + eg, eg,
+                                                verdict);
   end
   assign n_pool_used = ll_i ? pool_next : s_pool_used;
   assign n_hdrm_used = ll_i ? counter_next(v_hdrm_used_i, rf_hdrm_used_i, rf_h, '0, CW'(n), verdict) : s_hdrm_used;

@@ -113,7 +113,7 @@ struct CoreConfig {
   // taken at cycle c is decided at c + pipe and its response registered at the edge of
   // c + pipe + 1 (AdmissionCore::latency); 0, 1 or 3. 0 and 1 decide alike; 3 (look-up,
   // memory, test and decide stages) changes what is decided (admission_core.h, "Pipe 3")
-  // and exists for dt, static and sih only.
+  // and exists for dt, static, sih and dsh only.
   uint32_t pipe = 0;
 
   // Inline: the thresholds' saturation reads it at every evaluation.

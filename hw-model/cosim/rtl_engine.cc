@@ -24,6 +24,7 @@
 #include "Vmmu_cosim_pipe_sih.h"
 #include "Vmmu_cosim_pipe_static.h"
 #include "Vmmu_cosim_pipe3_all.h"
+#include "Vmmu_cosim_pipe3_dsh.h"
 #include "Vmmu_cosim_pipe3_dt.h"
 #include "Vmmu_cosim_pipe3_sih.h"
 #include "Vmmu_cosim_pipe3_static.h"
@@ -53,7 +54,7 @@ const rtl::UnitParams kPipeParams = [] {
   p.pipe = 1;
   return p;
 }();
-// The four-stage unit (PIPE 3, admission.pipeline 3; dt, static and sih), streamed too.
+// The four-stage unit (PIPE 3, admission.pipeline 3; dt, static, sih and dsh), streamed too.
 const rtl::UnitParams kPipe3Params = [] {
   rtl::UnitParams p = kParams;
   p.pipe = 3;
@@ -65,7 +66,7 @@ const rtl::UnitParams kPipe3Params = [] {
 // reads (docs/performance.md); `All`, with all six and tracing, for a waveform (--vcd,
 // the replay after a mismatch) and for a run that switches policy. Then the same for the
 // pipelined unit (admission.pipeline 1): the six `pipe_<policy>` and `PipeAll`; then the
-// four-stage unit's (admission.pipeline 3): `pipe3_` dt, static, sih and `Pipe3All`.
+// four-stage unit's (admission.pipeline 3): `pipe3_` dt, static, sih, dsh and `Pipe3All`.
 using All = Vmmu_cosim_all;
 using PipeAll = Vmmu_cosim_pipe_all;
 using Pipe3All = Vmmu_cosim_pipe3_all;
@@ -74,7 +75,8 @@ using SessionOf = std::variant<std::unique_ptr<rtl::Lockstep<M>>...>;
 using Session = SessionOf<Vmmu_cosim_dt, Vmmu_cosim_reverie, Vmmu_cosim_dsh, Vmmu_cosim_static, Vmmu_cosim_sih,
                           Vmmu_cosim_abm, All, Vmmu_cosim_pipe_dt, Vmmu_cosim_pipe_reverie, Vmmu_cosim_pipe_dsh,
                           Vmmu_cosim_pipe_static, Vmmu_cosim_pipe_sih, Vmmu_cosim_pipe_abm, PipeAll,
-                          Vmmu_cosim_pipe3_dt, Vmmu_cosim_pipe3_static, Vmmu_cosim_pipe3_sih, Pipe3All>;
+                          Vmmu_cosim_pipe3_dt, Vmmu_cosim_pipe3_static, Vmmu_cosim_pipe3_sih, Vmmu_cosim_pipe3_dsh,
+                          Pipe3All>;
 namespace R = admission::regs;
 // The variant's alternative for a policy is its CTRL.policy value.
 static_assert(R::CTRL_POLICY_DT == 0 && R::CTRL_POLICY_REVERIE == 1 && R::CTRL_POLICY_DSH == 2 &&
@@ -88,16 +90,16 @@ size_t model_of(const std::string& policy) {
 constexpr size_t kAll = 6;
 constexpr size_t kPipe = kAll + 1;  // the pipelined unit's models: kPipe + policy, then all
 constexpr size_t kPipeAll = kPipe + kAll;
-constexpr size_t kPipe3 = kPipeAll + 1;  // the four-stage unit's: dt, static, sih, all
-constexpr size_t kPipe3All = kPipe3 + 3;
+constexpr size_t kPipe3 = kPipeAll + 1;  // the four-stage unit's: dt, static, sih, dsh, all
+constexpr size_t kPipe3All = kPipe3 + 4;
 static_assert(std::variant_size_v<Session> == kPipe3All + 1);
 // The model of `policy` (a model_of index, or kAll) for the unit with PIPE `pipe`. PIPE 3
-// leaves out reverie, dsh and abm: its model with all it has for them (which refuses them,
-// as the core does).
+// leaves out reverie and abm: its model with all it has for them (which refuses them, as
+// the core does).
 size_t model_at(size_t policy, uint32_t pipe) {
   if (pipe == 3)
     return kPipe3 + (policy == R::CTRL_POLICY_DT ? 0 : policy == R::CTRL_POLICY_STATIC ? 1
-                     : policy == R::CTRL_POLICY_SIH ? 2 : 3);
+                     : policy == R::CTRL_POLICY_SIH ? 2 : policy == R::CTRL_POLICY_DSH ? 3 : 4);
   return pipe ? kPipe + policy : policy;
 }
 // The PIPE of the model at `index`.

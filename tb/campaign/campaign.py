@@ -2,7 +2,7 @@
 """Random-scenario campaign (docs/validation.md, "Headroom safety campaign").
 
 Draws scenarios over every topology generator (and the single switch), the six policies, the
-admission unit's PIPE 0, 1 and 3 (3 with dt, static and sih), cells of 64..512 B, MTUs up to 9000, 25..400 Gb/s, 1..4 pipelines, lossless incasts of any frame
+admission unit's PIPE 0, 1 and 3 (3 with dt, static, sih and dsh), cells of 64..512 B, MTUs up to 9000, 25..400 Gb/s, 1..4 pipelines, lossless incasts of any frame
 size over lossy background; headroom is derived (no xoff), a shared pool sized by the safe
 rule, or, in a share of runs, deliberately short (the old DSH Eq. 1 + one cell, a quarter of
 the pool); PFC pause times are sometimes short. Each run is checked:
@@ -87,10 +87,10 @@ def scenario(seed, index, force_mode=None):
     pipelines = min(pipelines, ports)
     topo.update(mtu_bytes=mtu, wire_overhead_bytes=ovh)
     lossless = rng.choice([[3], [3], [3, 4]])
-    # The admission unit's PIPE (admission.pipeline; 3 for dt, static and sih only), from a
+    # The admission unit's PIPE (admission.pipeline; 3 for dt, static, sih and dsh only), from a
     # generator of its own so that the other draws stay those of earlier campaigns.
     prng = random.Random(seed * 1_000_003 + index + (1 << 40))
-    apipe = prng.choice([0, 1, 3] if policy in ("dt", "static", "sih") else [0, 1])
+    apipe = prng.choice([0, 1, 3] if policy in ("dt", "static", "sih", "dsh") else [0, 1])
 
     # Headroom budget: the safe xoff of the fastest port in the fullest pipeline, per lossless
     # PG (dt, static, abm, reverie, sih) or per port (dsh's insurance) of the largest switch.

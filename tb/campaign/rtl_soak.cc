@@ -219,7 +219,7 @@ int main(int argc, char** argv) {
   std::fflush(stdout);
 
   const char* policies[] = {"dt", "reverie", "dsh", "static", "sih", "abm"};
-  const char* pipe3_policies[] = {"dt", "static", "sih"};  // what a PIPE 3 unit has
+  const char* pipe3_policies[] = {"dt", "static", "sih", "dsh"};  // what a PIPE 3 unit has
   std::map<std::string, soak::Stats> per;  // "variant policy"
   std::map<std::string, uint64_t> cases;
   std::mt19937_64 rng(seed);

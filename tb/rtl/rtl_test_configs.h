@@ -15,7 +15,7 @@ const UnitParams kMid{8, 8, 32, 4, 8, 16};
 const UnitParams kBig{32, 8, 32, 4, 8, 16};
 const UnitParams kPipeSmall{4, 4, 16, 3, 4, 8, false, 1};
 const UnitParams kPipeMid{8, 8, 32, 4, 8, 16, true, 1};
-// The four-stage request path (PIPE 3: look-up, memory, test, decide), dt, static and sih.
+// The four-stage request path (PIPE 3: look-up, memory, test, decide), dt, static, sih and dsh.
 const UnitParams kPipe3Mid{8, 8, 32, 4, 8, 16, true, 3};
 
 constexpr uint8_t kLl = 3;  // lossless priority in the directed cases

@@ -287,7 +287,7 @@ TEST(Coverage, ReleaseUnderflowIsStickyAndChangesNothing) {
 // charge. The request on the released queue stays counted, in the total and in the queue:
 // a release of all of it afterwards does not underflow.
 TEST(Coverage, Pipe3UnderflowBesideARequestOnItsQueueKeepsTheRequest) {
-  for (const std::string pol : {"dt", "static", "sih"}) {
+  for (const std::string pol : {"dt", "static", "sih", "dsh"}) {
     BareUnit<Vmmu_p3mid> u(directed_config(kPipe3Mid, pol), kPipe3Mid);
     u.admit(0, 1, kLl, 2);
     u.idle(4);

@@ -973,7 +973,7 @@ TEST_P(Pipe3, GapsCountedFromTheCyclesAsACoSimulation) {
   EXPECT_GT(xoff, 0u);
 }
 
-INSTANTIATE_TEST_SUITE_P(Policies, Pipe3, ::testing::Values("dt", "static", "sih"),
+INSTANTIATE_TEST_SUITE_P(Policies, Pipe3, ::testing::Values("dt", "static", "sih", "dsh"),
                          [](const auto& info) { return info.param; });
 
 // -------- constrained random ------------------------------------------------------------
@@ -990,7 +990,7 @@ uint64_t suite_seed() {
 // Random configurations on one parameter set, each driven by the soak's traffic
 // (tb/campaign/rtl_soak.h: hazards, run-time and accounting CSR writes, drains, resets).
 const std::vector<std::string> kAllPolicies = {"dt", "reverie", "dsh", "static", "sih", "abm"};
-const std::vector<std::string> kPipe3Policies = {"dt", "static", "sih"};  // PIPE 3's
+const std::vector<std::string> kPipe3Policies = {"dt", "static", "sih", "dsh"};  // PIPE 3's
 
 template <class M>
 void random_suite(const UnitParams& p, int configs, uint64_t per_config, const char* tag,
