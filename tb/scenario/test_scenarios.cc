@@ -334,7 +334,7 @@ TEST(CoSimulation, PipelinedUnitOnTheRtlGivesTheSameSummary) {
 // before, ...) and its latency move the run away from pipeline 1's.
 TEST(CoSimulation, FourStageUnitOnTheRtlGivesTheSameSummary) {
   if (!mmusim::RtlEngine::available()) GTEST_SKIP() << "built without Verilator";
-  pipelined_unit_gives_the_same_summary(3, {"dt", "static", "sih"}, 1);
+  pipelined_unit_gives_the_same_summary(3, {"dt", "static", "sih", "dsh"}, 1);
 }
 
 // A pipelined unit's verdict takes effect admission.pipeline cycles after the decision: a
