@@ -51,6 +51,7 @@ module mmu_adm_op
   input  wire                 t_on_i,
   input  wire [4:0]           t_i,
   input  wire [5*CW-1:0]      t_d_i,
+  input  wire [2*CW-1:0]      t_x_i,
   input  wire [PW-1:0]        in_port_i,
   // The configuration the operation's queues name (looked up by mmu_admission): the
   // profiles of its ingress queue (PG) and egress queue, their pools and reserved cells,

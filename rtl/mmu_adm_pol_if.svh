@@ -40,6 +40,9 @@
   input  wire                  t_on_i, \
   input  wire [4:0]            t_i, \
   input  wire [5*CW-1:0]       t_d_i, \
+  /* PIPE 3 (t_on_i): dsh's {X_poff, X_qoff} of the operation's PG and port, registered by */ \
+  /* the test stage from the thresholds it reads. */ \
+  input  wire [2*CW-1:0]       t_x_i, \
   input  wire [CELLW-1:0]      cells_i, \
   /* The operation's configuration. */ \
   input  wire                  ll_i,      /* lossless (PFC) ingress queue */ \
@@ -147,7 +150,7 @@
 `define MMU_POL_INPUTS `MMU_POL_INPUTS_BUT_TH, .ith_i, .eth_i
 // All but the thresholds, for a policy that hands the SONiC module thresholds of its own.
 `define MMU_POL_INPUTS_BUT_TH \
-  .clk_i, .rst_ni, .is_req_i, .is_rel_i, .t_on_i, .t_i, .t_d_i, .cells_i, .ll_i, .ipool_i, .epool_i, .rpool_i, \
+  .clk_i, .rst_ni, .is_req_i, .is_rel_i, .t_on_i, .t_i, .t_d_i, .t_x_i, .cells_i, .ll_i, .ipool_i, .epool_i, .rpool_i, \
   .ip_dynamic_i, .ip_shift_i, .ires_i, .ip_static_i, .ip_xoff_i, .ip_xon_i, .ip_xon_offset_i, \
   .ep_dynamic_i, .ep_shift_i, .eres_i, .ep_static_i, .dsh_nq_i, .dsh_ins_i, .sih_hdrm_i, \
   .cfg_ewma_rule_i, .cfg_ewma_clamp_i, .cfg_ewma_k_i, .cfg_buffer_i, .cfg_hdrm_pool_i, .cfg_congested_i, \

@@ -505,7 +505,8 @@ module mmu_admission
   /* verilator lint_off UNUSEDSIGNAL */ // PIPE 3 only
   logic [4:0]    t_sel;
   logic          rs_iq, rs_eq, rs_pt;
-  logic [CW-1:0] a_xon_q, a_xoff_q, a_ith_q, b_ith_q;
+  logic [CW-1:0] a_xon_q, a_xoff_q, a_ith_q;
+  logic [CW-1:0] a_xq_q, a_xp_q, b_xq_q, b_xp_q;  // dsh's X_qoff and X_poff of each slot
   logic [CW-1:0] m_vb_port_ins;  // the test stage's request's port's insurance cells (dsh)
   logic [CW-1:0] m_vb_ing, m_vb_hdrm, m_vb_egr;  // the test stage's request's view
   /* verilator lint_on UNUSEDSIGNAL */
@@ -547,7 +548,8 @@ module mmu_admission
       .POLICIES(POLICIES), .REFUND(1'b0), .RF_PARTS(P3)
     ) u_rel (
       `MMU_OP_CFG(rel_xon, rel_xon_offset, rel_ith),
-      .is_req_i(1'b0), .is_rel_i(a_valid), .t_on_i(1'b0), .t_i(5'b0), .t_d_i({d_ps, d_pi, d_e, d_h, d_i}), .in_port_i(a_in),
+      .is_req_i(1'b0), .is_rel_i(a_valid), .t_on_i(P3), .t_i(5'b0), .t_d_i({d_ps, d_pi, d_e, d_h, d_i}),
+      .t_x_i({a_xp_q, a_xq_q}), .in_port_i(a_in),
       .cells_i(a_cells),
       .ipf_i(a_ipf), .epf_i(a_epf), .ll_i(a_ll), .ipool_i(a_ipool), .epool_i(a_epool), .ires_i(a_ires), .eres_i(a_eres),
       .v_ing_i(va_ing), .v_hdrm_i(va_hdrm), .v_paused_i(P3 && rs_iq ? rq_paused : va_paused),
@@ -581,10 +583,7 @@ module mmu_admission
   // its tests from the test stage (t_sel), the pools, headroom pool and total the registers
   // less the refund of the release of the cycle before (rfq_*, applied a cycle late).
   wire dual = DUAL_ISSUE != 0;
-  wire fwd = dual && !P3;
-  // PIPE 3: the request's ingress threshold (dsh's X_qoff and X_poff) from the test stage,
-  // a cycle old as its tests read it.
-  wire [NPROF*CW-1:0] req_ith = P3 ? {NPROF{b_ith_q}} : th_ing;  // the release's next state forwarded into the request's view
+  wire fwd = dual && !P3;  // the release's next state forwarded into the request's view
   wire same_iq = fwd && a_ii == b_ii;
   wire same_eq = fwd && a_ei == b_ei;
   wire same_prio = fwd && a_np == b_np;
@@ -597,8 +596,9 @@ module mmu_admission
     .NPORTS(NPORTS), .NPRIO(NPRIO), .CW(CW), .NPOOLS(NPOOLS), .NPROF(NPROF), .EWMA_FRAC(EWMA_FRAC), .CELLW(CELLW),
     .POLICIES(POLICIES), .REFUND(DUAL_ISSUE != 0)
   ) u_req (
-    `MMU_OP_CFG(ip_xon, ip_xon_offset, req_ith),
-    .is_req_i(b_valid), .is_rel_i(1'b0), .t_on_i(P3), .t_i(t_sel), .t_d_i(no_d), .in_port_i(b_in), .cells_i(b_cells),
+    `MMU_OP_CFG(ip_xon, ip_xon_offset, th_ing),
+    .is_req_i(b_valid), .is_rel_i(1'b0), .t_on_i(P3), .t_i(t_sel), .t_d_i(no_d), .t_x_i({b_xp_q, b_xq_q}),
+    .in_port_i(b_in), .cells_i(b_cells),
     .ipf_i(dual ? b_ipf : a_ipf), .epf_i(dual ? b_epf : a_epf), .ll_i(dual ? b_ll : a_ll),
     .ipool_i(dual ? b_ipool : a_ipool), .epool_i(dual ? b_epool : a_epool),
     .ires_i(dual ? b_ires : a_ires), .eres_i(dual ? b_eres : a_eres),
@@ -758,10 +758,25 @@ module mmu_admission
         a_xon_q <= ip_xon[s_a_ipf*CW +: CW];
         a_xoff_q <= ip_xon_offset[s_a_ipf*CW +: CW];
         a_ith_q <= th_ing[s_a_ipf*CW +: CW];
-        b_ith_q <= th_ing[s_ipf*CW +: CW];
         rs_iq <= m_b_valid && m_a_ii == m_b_ii;
         rs_eq <= m_b_valid && m_a_ei == m_b_ei;
         rs_pt <= m_b_valid && m_a_in == m_b_in;
+      end
+      // dsh's X_qoff = T - eta and X_poff = N_q T (saturated) of each slot's PG and port,
+      // from the thresholds the test stage reads: off the decide stage's paths.
+      if (POLICIES[mmu_adm_pkg::POLICY_DSH]) begin : g_dsh_x
+        wire [CW-1:0] ta = th_ing[s_a_ipf*CW +: CW], tb = th_ing[s_ipf*CW +: CW];
+        wire [CW-1:0] xa = ip_xoff[s_a_ipf*CW +: CW], xb = ip_xoff[s_ipf*CW +: CW];
+        wire [CW+3:0] pa = (CW+4)'(dsh_nq[m_a_in*4 +: 4]) * (CW+4)'(ta);
+        wire [CW+3:0] pb = (CW+4)'(dsh_nq[m_b_in*4 +: 4]) * (CW+4)'(tb);
+        always_ff @(posedge clk_i) begin
+          a_xq_q <= ta > xa ? ta - xa : '0;
+          b_xq_q <= tb > xb ? tb - xb : '0;
+          a_xp_q <= pa > (CW+4)'({CW{1'b1}}) ? {CW{1'b1}} : pa[CW-1:0];
+          b_xp_q <= pb > (CW+4)'({CW{1'b1}}) ? {CW{1'b1}} : pb[CW-1:0];
+        end
+      end else begin : g_no_dsh_x
+        assign {a_xq_q, a_xp_q, b_xq_q, b_xp_q} = '0;
       end
       wire sq_i = b_valid && b_ii == m_b_ii;  // Q names X's ingress queue
       wire sq_e = b_valid && b_ei == m_b_ei;  // ... X's egress queue
@@ -860,13 +875,15 @@ module mmu_admission
       assign t_sel = t_q[t_o*5 +: 5];
     end else begin : g_look1
       assign {m_look, l_look} = {look, look};
-      assign {t_sel, rs_iq, rs_eq, rs_pt, a_xon_q, a_xoff_q, a_ith_q, b_ith_q} = '0;
+      assign {t_sel, rs_iq, rs_eq, rs_pt, a_xon_q, a_xoff_q, a_ith_q} = '0;
+      assign {a_xq_q, a_xp_q, b_xq_q, b_xp_q} = '0;
     end
     always_ff @(posedge clk_i)
       {b_ll, a_ll, b_eres, a_eres, b_ires, a_ires, b_epool, a_epool, b_ipool, a_ipool, b_epf, a_epf, b_ipf, a_ipf}
           <= m_look;
   end else begin : g_lookup_comb
-    assign {t_sel, rs_iq, rs_eq, rs_pt, a_xon_q, a_xoff_q, a_ith_q, b_ith_q} = '0;
+    assign {t_sel, rs_iq, rs_eq, rs_pt, a_xon_q, a_xoff_q, a_ith_q} = '0;
+    assign {a_xq_q, a_xp_q, b_xq_q, b_xp_q} = '0;
     assign {a_ipf, a_epf, b_ipf, b_epf} = {st_a_ipf, st_a_epf, st_b_ipf, st_b_epf};
     assign {a_ll, b_ll} = {st_a_ll, q_lossless[r_b_ii]};
     assign {a_ipool, a_epool} = {ip_pool[a_ipf*4 +: PLW], ep_pool[a_epf*4 +: PLW]};

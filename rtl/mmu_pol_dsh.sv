@@ -11,7 +11,7 @@
 module mmu_pol_dsh #(`MMU_POL_PARAMS) (`MMU_POL_PORTS);
 /* verilator lint_on UNUSEDSIGNAL */
 `include "mmu_adm_fn.svh"
-  `MMU_POL_NEXT
+  `MMU_POL_NEXT_BUT_TERMS
 
   // The pool tests read the pool registers, as mmu_adm_sonic's ("The pool refund's lag",
   // docs/rtl.md).
@@ -27,6 +27,10 @@ module mmu_pol_dsh #(`MMU_POL_PARAMS) (`MMU_POL_PORTS);
   logic [CW-1:0] s_ing, s_hdrm, s_egr, s_hdrm_used, s_total;
   logic [AW-1:0] s_avg_in, s_avg_eg;
   logic [NPOOLS*CW-1:0] s_pool_used, s_rf_pool_used;
+  /* verilator lint_off UNUSEDSIGNAL */ // s_rfp: RF_PARTS only; s_rfm: 0 with RF_PARTS
+  logic [NPOOLS*RFP*CW-1:0] s_rfp;
+  logic [NPOOLS*RFM*CW-1:0] s_rfm;
+  /* verilator lint_on UNUSEDSIGNAL */
   logic [QW:0] s_ncong;
   logic [CW-1:0] s_rf_hdrm_used, s_rf_total;
   /* verilator lint_off PINCONNECTEMPTY */
@@ -37,58 +41,103 @@ module mmu_pol_dsh #(`MMU_POL_PARAMS) (`MMU_POL_PORTS);
     .n_avg_eg_o(s_avg_eg), .n_pool_used_o(s_pool_used), .n_hdrm_used_o(s_hdrm_used), .n_total_o(s_total),
     .n_ncong_o(s_ncong), .n_port_paused_o(s_port_paused), .n_port_shared_o(), .n_port_ins_o(),  // dsh's own
     .rf_pool_used_o(s_rf_pool_used), .rf_hdrm_used_o(s_rf_hdrm_used), .rf_total_o(s_rf_total),
-    .rfp_pool_used_o(), .rfm_pool_used_o(),  // dsh's refund: one value (MMU_POL_NEXT)
+    .rfp_pool_used_o(s_rfp), .rfm_pool_used_o(s_rfm),
     .hdrm_cap_i(HW'(cfg_hdrm_pool_i))
   );
   /* verilator lint_on PINCONNECTEMPTY */
 
-  // ---- lossless traffic: each test a sum of the view's registers, the cells, the
-  // configuration and (dual issue's request) the release's refund of the headroom pool and
-  // total, as in mmu_adm_sonic ("The decide stage", docs/rtl.md). PIPE 3: the request's
-  // tests come registered from the test stage (t_i), and a release's counts, the port's
-  // included, are the view's plus the same-cycle request's charge (t_d_i).
+  // ---- lossless traffic. Every test is one sum of the view's registers, the cells, the
+  // configuration, (dual issue's request) the release's refund of the headroom pool and
+  // total and (PIPE 3's release) the same-cycle request's charge of the queues and the
+  // port (t_d_i), as in mmu_adm_sonic ("The decide stage", docs/rtl.md); each value a
+  // release or a request leaves is formed per case of its growth or shrink beside the
+  // compares that select it. PIPE 3: the request's five tests come registered from the
+  // test stage (t_i), X_qoff and X_poff too (t_x_i).
   wire [SW-1:0] n = SW'(cells_i);
-  wire [SW-1:0] q_ing = SW'(v_ing_i) + SW'(t_d_i[0 +: CW]);
-  wire [SW-1:0] q_hdrm = SW'(v_hdrm_i) + SW'(t_d_i[CW +: CW]);
-  wire [SW-1:0] q_egr = SW'(v_egr_i) + SW'(t_d_i[2*CW +: CW]);
-  wire [SW-1:0] q_in = q_ing + q_hdrm;
-  wire [SW-1:0] p_ins = SW'(v_port_ins_i) + SW'(t_d_i[3*CW +: CW]);
-  wire [SW-1:0] p_sh = SW'(v_port_shared_i) + SW'(t_d_i[4*CW +: CW]);
-  wire [SW-1:0] grow = grow_of(q_ing, n, ires_i);
-  wire [CW-1:0] egrow = CW'(grow_of(q_egr, n, eres_i));
+  wire [SW-1:0] vi = SW'(v_ing_i), vh = SW'(v_hdrm_i), ve = SW'(v_egr_i);
+  wire [SW-1:0] vpi = SW'(v_port_ins_i), vps = SW'(v_port_shared_i);
+  wire [SW-1:0] di = SW'(t_d_i[0 +: CW]), dh = SW'(t_d_i[CW +: CW]), de = SW'(t_d_i[2*CW +: CW]);
+  wire [SW-1:0] dpi = SW'(t_d_i[3*CW +: CW]), dps = SW'(t_d_i[4*CW +: CW]);
+  wire [SW-1:0] ires = SW'(ires_i), eres = SW'(eres_i);
+  wire [SW-1:0] xoo = SW'(ip_xon_offset_i), pxoo = SW'(cfg_dsh_port_xon_off_i);
+  // X_qoff = T - eta and X_poff = N_q T.
+  wire [CW-1:0] t = ith_i;
+  wire [CW+3:0] nq_t = (CW+4)'(dsh_nq_i) * (CW+4)'(t);
+  wire [CW-1:0] xq = t_on_i ? t_x_i[0 +: CW] : t > ip_xoff_i ? t - ip_xoff_i : '0;
+  wire [CW-1:0] xp = t_on_i ? t_x_i[CW +: CW] : nq_t > (CW+4)'(CMAX) ? CMAX : nq_t[CW-1:0];
+  wire [SW-1:0] sxq = SW'(xq), sxp = SW'(xp);
+
+  // -- the request (on its exact view; t_d_i is 0)
+  // Its growth of the shared segment, grow_of(ing, n, res): none (ing + n <= res), all n
+  // (ing >= res), or ing + n - res.
+  wire g_past, g_below;  // ing + n > res; res > ing
+  mmu_adm_sumgt #(.W(SW), .NP(2), .NM(1)) u_g_past (.p_i({vi, n}), .m_i(ires), .gt_o(g_past));
+  mmu_adm_sumgt #(.W(SW), .NP(1), .NM(1)) u_g_below (.p_i(ires), .m_i(vi), .gt_o(g_below));
+  wire [SW-1:0] grow = !g_past ? '0 : !g_below ? n : vi + n - ires;
+  wire [CW-1:0] egrow = CW'(grow_of(ve, n, eres_i));
   // A full shared segment (pool_used + grow > size) or a paused port sends the packet to
   // insurance headroom.
   wire seg_full = t_on_i ? t_i[0] : sum_gt(SW'(ipool_used), grow, '0, SW'(ipool_size), '0, '0);
-  wire ins_full = t_on_i ? t_i[2] : p_ins + n > SW'(dsh_ins_i);  // the port's insurance headroom
+  wire ins_full = t_on_i ? t_i[2] : vpi + n > SW'(dsh_ins_i);  // the port's insurance headroom
   wire hdrm_full = t_on_i ? t_i[3] : sum_gt(SW'(v_hdrm_used_i), n, '0, SW'(cfg_hdrm_pool_i), SW'(rf_hdrm_used_i), '0);
   wire over_eg = t_on_i ? t_i[1] : over(v_egr_i, cells_i, eres_i, eth_i, epool_size, epool_used);
   wire over_buf = t_on_i ? t_i[4] : sum_gt(SW'(v_total_i), n, '0, SW'(cfg_buffer_i), SW'(rf_total_i), '0);
-  // A release drains headroom first; it underflows unless n <= ing + hdrm, n <= egr and
-  // the headroom part min(n, hdrm) <= the port's insurance cells.
-  wire h_left = n < q_hdrm;
-  wire rel_under = n > q_in || n > q_egr || (n > p_ins && q_hdrm > p_ins);
-  wire [SW-1:0] from_h = h_left ? n : q_hdrm;
-  wire [SW-1:0] shrink = shrink_of(q_ing, q_hdrm, n, ires_i);
-  wire [SW-1:0] eshrink = shrink_of(q_egr, '0, n, eres_i);
-  // X_qoff = T - eta and X_poff = N_q T, from the registered threshold and configuration.
-  wire [CW-1:0] t = ith_i;
-  wire [CW-1:0] xq = t > ip_xoff_i ? t - ip_xoff_i : '0;
-  wire [CW+3:0] nq_t = (CW+4)'(dsh_nq_i) * (CW+4)'(t);
-  wire [CW-1:0] xp = nq_t > (CW+4)'(CMAX) ? CMAX : nq_t[CW-1:0];
   // XOFF on the occupancy the packet leaves: shared_part(ing) > X_qoff iff ing > res + X_qoff.
-  wire xoff_sh = sum_gt(q_ing, n, '0, SW'(ires_i), SW'(xq), '0);    // admitted into the shared segment
-  wire xoff_hd = sum_gt(q_ing, '0, '0, SW'(ires_i), SW'(xq), '0);   // into headroom (ing unchanged)
-  wire pxoff_sh = sum_gt(p_sh, grow, '0, SW'(xp), '0, '0);
-  // XON on what a release leaves, m = ing - max(n - hdrm, 0) cells: m == 0, or
+  wire xoff_sh, xoff_hd;  // admitted into the shared segment; into headroom (ing unchanged)
+  mmu_adm_sumgt #(.W(SW), .NP(2), .NM(2)) u_xoff_sh (.p_i({vi, n}), .m_i({ires, sxq}), .gt_o(xoff_sh));
+  mmu_adm_sumgt #(.W(SW), .NP(1), .NM(2)) u_xoff_hd (.p_i(vi), .m_i({ires, sxq}), .gt_o(xoff_hd));
+  // Port XOFF: shared + grow > X_poff, per case of the growth.
+  wire px_z, px_n, px_p;
+  mmu_adm_sumgt #(.W(SW), .NP(1), .NM(1)) u_px_z (.p_i(vps), .m_i(sxp), .gt_o(px_z));
+  mmu_adm_sumgt #(.W(SW), .NP(2), .NM(1)) u_px_n (.p_i({vps, n}), .m_i(sxp), .gt_o(px_n));
+  mmu_adm_sumgt #(.W(SW), .NP(3), .NM(2)) u_px_p (.p_i({vps, vi, n}), .m_i({sxp, ires}), .gt_o(px_p));
+  wire pxoff_sh = !g_past ? px_z : !g_below ? px_n : px_p;
+  wire [CW-1:0] req_port_sh = !g_past ? CW'(vps) : !g_below ? CW'(vps + n) : CW'(vps + vi + n - ires);
+
+  // -- the release: headroom drains first; it underflows unless n <= ing + hdrm, n <= egr
+  // and the headroom part min(n, hdrm) <= the port's insurance cells.
+  wire und_i, und_e, h_left, n_gt_h, i_gt_r, n_r_gt, e_gt_r, n_er_gt, ins_n, ins_h;
+  mmu_adm_sumgt #(.W(SW), .NP(1), .NM(4)) u_und_i (.p_i(n), .m_i({vi, vh, di, dh}), .gt_o(und_i));
+  mmu_adm_sumgt #(.W(SW), .NP(1), .NM(2)) u_und_e (.p_i(n), .m_i({ve, de}), .gt_o(und_e));
+  mmu_adm_sumgt #(.W(SW), .NP(2), .NM(1)) u_h_left (.p_i({vh, dh}), .m_i(n), .gt_o(h_left));  // headroom left
+  mmu_adm_sumgt #(.W(SW), .NP(1), .NM(2)) u_ins_n (.p_i(n), .m_i({vpi, dpi}), .gt_o(ins_n));
+  mmu_adm_sumgt #(.W(SW), .NP(2), .NM(2)) u_ins_h (.p_i({vh, dh}), .m_i({vpi, dpi}), .gt_o(ins_h));
+  wire rel_under = und_i || und_e || (h_left ? ins_n : ins_h);
+  // shrink_of(ing + di, hdrm + dh, n, res): none, n - hdrm, or ing - res; eshrink likewise.
+  mmu_adm_sumgt #(.W(SW), .NP(1), .NM(2)) u_n_gt_h (.p_i(n), .m_i({vh, dh}), .gt_o(n_gt_h));
+  mmu_adm_sumgt #(.W(SW), .NP(2), .NM(1)) u_i_gt_r (.p_i({vi, di}), .m_i(ires), .gt_o(i_gt_r));
+  mmu_adm_sumgt #(.W(SW), .NP(2), .NM(4)) u_n_r_gt (.p_i({n, ires}), .m_i({vi, vh, di, dh}), .gt_o(n_r_gt));
+  wire s_zero = !n_gt_h || !i_gt_r;
+  wire s_all = !n_r_gt;
+  wire [CW-1:0] shrink = s_zero ? '0 : s_all ? CW'(n - vh - dh) : CW'(vi + di - ires);
+  mmu_adm_sumgt #(.W(SW), .NP(2), .NM(1)) u_e_gt_r (.p_i({ve, de}), .m_i(eres), .gt_o(e_gt_r));
+  mmu_adm_sumgt #(.W(SW), .NP(2), .NM(2)) u_n_er_gt (.p_i({n, eres}), .m_i({ve, de}), .gt_o(n_er_gt));
+  wire [CW-1:0] eshrink = n == '0 || !e_gt_r ? '0 : !n_er_gt ? CW'(n) : CW'(ve + de - eres);
+  // The port's counts it leaves: insurance less min(n, hdrm); shared less shrink, per case.
+  wire [CW-1:0] rel_port_ins = h_left ? CW'(vpi + dpi - n) : CW'(vpi + dpi - vh - dh);
+  wire [CW-1:0] rel_port_sh = s_zero ? CW'(vps + dps) : s_all ? CW'(vps + dps + vh + dh - n) :
+                              CW'(vps + dps + ires - vi - di);
+  // XON on what it leaves, m = ing - max(n - hdrm, 0) cells: m == 0, or
   // shared_part(m) + xon_offset < X_qoff iff xon_offset < X_qoff and m + xon_offset < X_qoff + res.
-  wire xon_hit = (h_left ? q_ing == '0 : q_in == n) ||
-                 (ip_xon_offset_i < xq &&
-                  (h_left ? sum_gt(SW'(xq), SW'(ires_i), '0, q_ing, SW'(ip_xon_offset_i), '0)
-                          : sum_gt(SW'(xq), SW'(ires_i), n, q_in, SW'(ip_xon_offset_i), '0)));
-  // Port XON once its insurance cells are gone (ins == min(n, hdrm)): its shared cells
-  // (sh - shrink) zero, or under X_poff by the port's xon_offset.
-  wire pxon_hit = p_ins == from_h &&
-                  (p_sh == shrink || sum_gt(SW'(xp), shrink, '0, p_sh, SW'(cfg_dsh_port_xon_off_i), '0));
+  wire xon_a, xon_b;
+  mmu_adm_sumgt #(.W(SW), .NP(2), .NM(3)) u_xon_a (.p_i({sxq, ires}), .m_i({vi, di, xoo}), .gt_o(xon_a));
+  mmu_adm_sumgt #(.W(SW), .NP(3), .NM(5)) u_xon_b (.p_i({sxq, ires, n}), .m_i({vi, vh, di, dh, xoo}), .gt_o(xon_b));
+  wire [SW+2:0] left_in = (SW+3)'(vi) + (SW+3)'(vh) + (SW+3)'(di) + (SW+3)'(dh);
+  wire xon_hit = (h_left ? vi + di == '0 : left_in == (SW+3)'(n)) || (xoo < sxq && (h_left ? xon_a : xon_b));
+  // Port XON once its insurance cells are gone (ins == min(n, hdrm)): its shared cells left
+  // (c, per case of the shrink) zero, or under X_poff by the port's xon_offset.
+  wire [SW+2:0] ins_left = (SW+3)'(vpi) + (SW+3)'(dpi);
+  wire ins_gone = h_left ? ins_left == (SW+3)'(n) : ins_left == (SW+3)'(vh) + (SW+3)'(dh);
+  wire [SW+2:0] sh0 = (SW+3)'(vps) + (SW+3)'(dps);
+  wire z0 = sh0 == '0;
+  wire z1 = sh0 + (SW+3)'(vh) + (SW+3)'(dh) == (SW+3)'(n);
+  wire z2 = sh0 + (SW+3)'(ires) == (SW+3)'(vi) + (SW+3)'(di);
+  wire u0, u1, u2;
+  mmu_adm_sumgt #(.W(SW), .NP(1), .NM(3)) u_pxon0 (.p_i(sxp), .m_i({vps, dps, pxoo}), .gt_o(u0));
+  mmu_adm_sumgt #(.W(SW), .NP(2), .NM(5)) u_pxon1 (.p_i({sxp, n}), .m_i({vps, dps, vh, dh, pxoo}), .gt_o(u1));
+  mmu_adm_sumgt #(.W(SW), .NP(3), .NM(4)) u_pxon2 (.p_i({sxp, vi, di}), .m_i({vps, dps, ires, pxoo}), .gt_o(u2));
+  wire pxon_hit = ins_gone && (s_zero ? z0 || u0 : s_all ? z1 || u1 : z2 || u2);
+
   logic to_h;
   logic [CW-1:0] rf_h, rf_t;  // a lossless release's refund of the headroom pool and the total
   logic [NPOOLS*CW-1:0] rf_pool;
@@ -100,16 +149,16 @@ module mmu_pol_dsh #(`MMU_POL_PARAMS) (`MMU_POL_PORTS);
     reason = mmu_adm_pkg::REASON_NONE;
     underflow = 1'b0;
     // Unchanged: the view and (PIPE 3's release) the same-cycle request's charge.
-    n_ing = CW'(q_ing);
-    n_hdrm = CW'(q_hdrm);
-    n_egr = CW'(q_egr);
+    n_ing = CW'(vi + di);
+    n_hdrm = CW'(vh + dh);
+    n_egr = CW'(ve + de);
     n_paused = v_paused_i;
     n_avg_in = v_avg_in_i;
     n_avg_eg = v_avg_eg_i;
     n_ncong = v_ncong_i;
     n_port_paused = v_port_paused_i;
-    n_port_shared = CW'(p_sh);
-    n_port_ins = CW'(p_ins);
+    n_port_shared = CW'(vps + dps);
+    n_port_ins = CW'(vpi + dpi);
     to_h = 1'b0;
     rf_pool = '0;
     rf_h = '0;
@@ -125,13 +174,13 @@ module mmu_pol_dsh #(`MMU_POL_PARAMS) (`MMU_POL_PORTS);
         reason = mmu_adm_pkg::REASON_BUFFER;
       end else begin
         if (to_h) begin
-          n_hdrm = CW'(q_hdrm + n);
-          n_port_ins = CW'(p_ins + n);
+          n_hdrm = CW'(vh + n);
+          n_port_ins = CW'(vpi + n);
         end else begin
-          n_ing = CW'(q_ing + n);
-          n_port_shared = CW'(p_sh + grow);
+          n_ing = CW'(vi + n);
+          n_port_shared = req_port_sh;
         end
-        n_egr = CW'(q_egr + n);
+        n_egr = CW'(ve + n);
         verdict = to_h ? mmu_adm_pkg::VERDICT_HEADROOM : mmu_adm_pkg::VERDICT_SHARED;
         // Transitions on the occupancy this packet produced.
         if (!v_paused_i && (to_h ? xoff_hd : xoff_sh)) begin
@@ -148,14 +197,14 @@ module mmu_pol_dsh #(`MMU_POL_PARAMS) (`MMU_POL_PORTS);
       if (rel_under) begin
         underflow = 1'b1;
       end else begin
-        n_hdrm = h_left ? CW'(q_hdrm - n) : '0;
-        n_ing = h_left ? CW'(q_ing) : CW'(q_in - n);
-        n_egr = CW'(q_egr - n);
-        n_port_ins = CW'(p_ins - from_h);
-        n_port_shared = CW'(p_sh - shrink);
-        rf_pool[ipool_i*CW +: CW] = CW'(shrink);
-        rf_pool[epool_i*CW +: CW] = CW'(SW'(rf_pool[epool_i*CW +: CW]) + eshrink);
-        rf_h = CW'(from_h);
+        n_hdrm = h_left ? CW'(vh + dh - n) : '0;
+        n_ing = h_left ? CW'(vi + di) : CW'(vi + vh + di + dh - n);
+        n_egr = CW'(ve + de - n);
+        n_port_ins = rel_port_ins;
+        n_port_shared = rel_port_sh;
+        rf_pool[ipool_i*CW +: CW] = shrink;
+        rf_pool[epool_i*CW +: CW] = rf_pool[epool_i*CW +: CW] + eshrink;
+        rf_h = h_left ? CW'(n) : CW'(vh + dh);
         rf_t = CW'(n);
         if (v_paused_i && xon_hit) begin
           n_paused = 1'b0;
@@ -172,7 +221,8 @@ module mmu_pol_dsh #(`MMU_POL_PARAMS) (`MMU_POL_PORTS);
     if (!ll_i) begin
       {verdict, pfc, port_pfc, reason, underflow} = {s_verdict, s_pfc, s_port_pfc, s_reason, s_underflow};
       {n_ing, n_hdrm, n_egr, n_paused, n_avg_in, n_avg_eg} = {s_ing, s_hdrm, s_egr, s_paused, s_avg_in, s_avg_eg};
-      {n_ncong, n_port_paused, n_port_shared, n_port_ins} = {s_ncong, s_port_paused, CW'(p_sh), CW'(p_ins)};
+      {n_ncong, n_port_paused} = {s_ncong, s_port_paused};
+      {n_port_shared, n_port_ins} = {CW'(vps + dps), CW'(vpi + dpi)};
     end
   end
 
@@ -194,6 +244,23 @@ module mmu_pol_dsh #(`MMU_POL_PARAMS) (`MMU_POL_PORTS);
   assign rf_pool_used = ll_i ? rf_pool : s_rf_pool_used;
   assign rf_hdrm_used = ll_i ? rf_h : s_rf_hdrm_used;
   assign rf_total = ll_i ? rf_t : s_rf_total;
+
+  // The refund as terms: RF_PARTS (PIPE 3, which registers them) each pool's ingress and
+  // egress parts apart, no adder of the two in front of the registers; else the one value
+  // (the dual-issue request adds it in).
+  /* verilator lint_off UNUSEDSIGNAL */ // RF_PARTS only
+  wire rel_fire = is_rel_i && !rel_under;
+  /* verilator lint_on UNUSEDSIGNAL */
+  for (genvar p = 0; p < NPOOLS; p++) begin : g_rf_terms
+    if (RF_PARTS) begin : g_parts
+      wire [CW-1:0] ip_part = rel_fire && ipool_i == PLW'(p) ? shrink : '0;
+      wire [CW-1:0] ep_part = rel_fire && epool_i == PLW'(p) ? eshrink : '0;
+      assign rfp_pool_used_o[p*RFP*CW +: RFP*CW] = ll_i ? {ep_part, ip_part} : s_rfp[p*RFP*CW +: RFP*CW];
+    end else begin : g_value
+      assign rfp_pool_used_o[p*RFP*CW +: RFP*CW] = (RFP*CW)'(rf_pool_used[p*CW +: CW]);
+    end
+  end
+  assign rfm_pool_used_o = '0;
 
 endmodule
 
