@@ -80,14 +80,17 @@ module mmu_adm_sumgt #(
   wire [DW-1:0] d = g_lv[NL].g_op[0].v + g_lv[NL].g_op[1].v;
   assign gt_o = d[DW-1];
 `else
-  logic [DW-1:0] sp, sm;
-  always_comb begin
-    sp = '0;
-    sm = '0;
-    for (int k = 0; k < NP; k++) sp = sp + DW'(p_i[k*W +: W]);
-    for (int k = 0; k < NM; k++) sm = sm + DW'(m_i[k*W +: W]);
-  end
-  assign gt_o = sp > sm;
+  // Functions, not an always_comb summing into a variable: Icarus 11 wakes such a block on
+  // its own writes, and instances feeding one another then never settle.
+  function automatic logic [DW-1:0] sum_p(input logic [NP*W-1:0] v);
+    sum_p = '0;
+    for (int k = 0; k < NP; k++) sum_p = sum_p + DW'(v[k*W +: W]);
+  endfunction
+  function automatic logic [DW-1:0] sum_m(input logic [NM*W-1:0] v);
+    sum_m = '0;
+    for (int k = 0; k < NM; k++) sum_m = sum_m + DW'(v[k*W +: W]);
+  endfunction
+  assign gt_o = sum_p(p_i) > sum_m(m_i);
 `endif
 endmodule
 

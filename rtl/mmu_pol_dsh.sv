@@ -138,9 +138,18 @@ module mmu_pol_dsh #(`MMU_POL_PARAMS) (`MMU_POL_PORTS);
   mmu_adm_sumgt #(.W(SW), .NP(3), .NM(4)) u_pxon2 (.p_i({sxp, vi, di}), .m_i({vps, dps, ires, pxoo}), .gt_o(u2));
   wire pxon_hit = ins_gone && (s_zero ? z0 || u0 : s_all ? z1 || u1 : z2 || u2);
 
+  // A lossless release's refund of the pools, the headroom pool and the total (continuous:
+  // Icarus 11 wakes a block that reads a part of a vector it writes without end).
+  wire rel_fire = is_rel_i && !rel_under;
+  wire [CW-1:0] rf_h = rel_fire ? (h_left ? CW'(n) : CW'(vh + dh)) : '0;
+  wire [CW-1:0] rf_t = rel_fire ? CW'(n) : '0;
+  wire [NPOOLS*CW-1:0] rf_pool;
+  for (genvar p = 0; p < NPOOLS; p++) begin : g_rf
+    wire [CW-1:0] ip_part = rel_fire && ipool_i == PLW'(p) ? shrink : '0;
+    wire [CW-1:0] ep_part = rel_fire && epool_i == PLW'(p) ? eshrink : '0;
+    assign rf_pool[p*CW +: CW] = ip_part + ep_part;
+  end
   logic to_h;
-  logic [CW-1:0] rf_h, rf_t;  // a lossless release's refund of the headroom pool and the total
-  logic [NPOOLS*CW-1:0] rf_pool;
 
   always_comb begin
     verdict = mmu_adm_pkg::VERDICT_DROP;
@@ -160,9 +169,6 @@ module mmu_pol_dsh #(`MMU_POL_PARAMS) (`MMU_POL_PORTS);
     n_port_shared = CW'(vps + dps);
     n_port_ins = CW'(vpi + dpi);
     to_h = 1'b0;
-    rf_pool = '0;
-    rf_h = '0;
-    rf_t = '0;
 
     if (is_req_i) begin
       to_h = v_port_paused_i || seg_full;
@@ -202,10 +208,6 @@ module mmu_pol_dsh #(`MMU_POL_PARAMS) (`MMU_POL_PORTS);
         n_egr = CW'(ve + de - n);
         n_port_ins = rel_port_ins;
         n_port_shared = rel_port_sh;
-        rf_pool[ipool_i*CW +: CW] = shrink;
-        rf_pool[epool_i*CW +: CW] = rf_pool[epool_i*CW +: CW] + eshrink;
-        rf_h = h_left ? CW'(n) : CW'(vh + dh);
-        rf_t = CW'(n);
         if (v_paused_i && xon_hit) begin
           n_paused = 1'b0;
           pfc = mmu_adm_pkg::PFC_XON;
@@ -248,14 +250,9 @@ module mmu_pol_dsh #(`MMU_POL_PARAMS) (`MMU_POL_PORTS);
   // The refund as terms: RF_PARTS (PIPE 3, which registers them) each pool's ingress and
   // egress parts apart, no adder of the two in front of the registers; else the one value
   // (the dual-issue request adds it in).
-  /* verilator lint_off UNUSEDSIGNAL */ // RF_PARTS only
-  wire rel_fire = is_rel_i && !rel_under;
-  /* verilator lint_on UNUSEDSIGNAL */
   for (genvar p = 0; p < NPOOLS; p++) begin : g_rf_terms
     if (RF_PARTS) begin : g_parts
-      wire [CW-1:0] ip_part = rel_fire && ipool_i == PLW'(p) ? shrink : '0;
-      wire [CW-1:0] ep_part = rel_fire && epool_i == PLW'(p) ? eshrink : '0;
-      assign rfp_pool_used_o[p*RFP*CW +: RFP*CW] = ll_i ? {ep_part, ip_part} : s_rfp[p*RFP*CW +: RFP*CW];
+      assign rfp_pool_used_o[p*RFP*CW +: RFP*CW] = ll_i ? {g_rf[p].ep_part, g_rf[p].ip_part} : s_rfp[p*RFP*CW +: RFP*CW];
     end else begin : g_value
       assign rfp_pool_used_o[p*RFP*CW +: RFP*CW] = (RFP*CW)'(rf_pool_used[p*CW +: CW]);
     end
