@@ -56,7 +56,11 @@ module mmu_adm_derive
   output logic [PLW-1:0]       rev_pool_o,  // reverie's one shared pool
   output logic [PLW-1:0]       rev_pool_nx_o, // and its value in the next cycle (PIPE 1's read stage)
   output logic [NPORTS*4-1:0]  dsh_nq_o,    // dsh: lossless priorities per port
-  output logic [NPORTS*CW-1:0] dsh_ins_o,   // dsh: insurance headroom per port
+  // dsh: the ingress profiles of each port's lossless PGs, a bit per profile (port p's at
+  // [p*NPROF +: NPROF]). Its insurance headroom, the largest xoff among them, is taken where
+  // it is read, from the stored xoff: a table of the maxima cost NPORTS x NPRIO profile
+  // selects and compares (most of dsh's area over dt's at 64 x 8, docs/ppa.md step 22).
+  output logic [NPORTS*NPROF-1:0] dsh_pmask_o,
   output logic [HW-1:0]        sih_hdrm_o   // sih: sum of xoff over the lossless PGs
 );
 
@@ -120,7 +124,7 @@ module mmu_adm_derive
     rev_pool_of = v[0] ? pl[0 +: PLW] : pools[prof[0 +: PFW]*4 +: PLW];
   endfunction
 
-  // dsh per port: lossless priorities (N_q) and insurance headroom (largest PG xoff).
+  // dsh per port: lossless priorities (N_q) and the profiles of its lossless PGs.
   function automatic logic [NPORTS*4-1:0] dsh_nq_of(input logic [NQ-1:0] ll);
     dsh_nq_of = '0;
     for (int p = 0; p < NPORTS; p++) begin
@@ -129,20 +133,12 @@ module mmu_adm_derive
       end
     end
   endfunction
-  // The maximum as a balanced tree (log2 NPRIO compare levels, not NPRIO in series).
-  function automatic logic [NPORTS*CW-1:0] dsh_ins_of(input logic [NPROF*CW-1:0] xoff, input logic [NQ*5-1:0] prof,
-                                                      input logic [NQ-1:0] ll);
-    logic [8*CW-1:0] m;  // the port's PGs' xoff (0: not lossless), reduced in place
-    dsh_ins_of = '0;
-    for (int p = 0; p < NPORTS; p++) begin
-      m = '0;
+  function automatic logic [NPORTS*NPROF-1:0] dsh_pmask_of(input logic [NQ*5-1:0] prof, input logic [NQ-1:0] ll);
+    dsh_pmask_of = '0;
+    for (int p = 0; p < NPORTS; p++)
       for (int q = 0; q < NPRIO; q++)
-        if (ll[p*NPRIO+q]) m[q*CW +: CW] = xoff[prof[(p*NPRIO+q)*5 +: PFW]*CW +: CW];
-      for (int w = 1; w < 8; w = w * 2)
-        for (int q = 0; q + w < 8; q = q + 2 * w)
-          if (m[(q+w)*CW +: CW] > m[q*CW +: CW]) m[q*CW +: CW] = m[(q+w)*CW +: CW];
-      dsh_ins_of[p*CW +: CW] = m[0 +: CW];
-    end
+        for (int f = 0; f < NPROF; f++)
+          if (ll[p*NPRIO+q] && prof[(p*NPRIO+q)*5 +: PFW] == PFW'(f)) dsh_pmask_of[p*NPROF+f] = 1'b1;
   endfunction
 
   // sih: the headroom all lossless PGs may hold, the sum of their xoff (a sum over NQ
@@ -182,15 +178,15 @@ module mmu_adm_derive
     always_ff @(posedge clk_i or negedge rst_ni) begin
       if (!rst_ni) begin
         dsh_nq_o <= '0;
-        dsh_ins_o <= '0;
+        dsh_pmask_o <= '0;
       end else if (load) begin
         dsh_nq_o <= dsh_nq_of(ll_after());
-        dsh_ins_o <= dsh_ins_of(xoff_after(), prof_after(), ll_after());
+        dsh_pmask_o <= dsh_pmask_of(prof_after(), ll_after());
       end
     end
   end else begin : g_no_dsh_cfg
     assign dsh_nq_o = '0;
-    assign dsh_ins_o = '0;
+    assign dsh_pmask_o = '0;
   end
 
   if (POLICIES[mmu_adm_pkg::POLICY_SIH] && PIPE != 0) begin : g_sih_hdrm_cnt

@@ -50,7 +50,7 @@ module mmu_adm_op
   // the view's (the same-cycle request's charge): mmu_adm_pol_if.svh. Else 0.
   input  wire                 t_on_i,
   input  wire [4:0]           t_i,
-  input  wire [5*CW-1:0]      t_d_i,
+  input  wire [7*CW-1:0]      t_d_i,
   input  wire [2*CW-1:0]      t_x_i,
   input  wire [PW-1:0]        in_port_i,
   // The configuration the operation's queues name (looked up by mmu_admission): the
@@ -85,7 +85,7 @@ module mmu_adm_op
   input  wire [NPROF*CW-1:0]  tab_ep_static_i,
   input  wire [PLW-1:0]       rev_pool_i,  // reverie's one shared pool
   input  wire [NPORTS*4-1:0]  tab_dsh_nq_i,    // dsh: lossless priorities per port
-  input  wire [NPORTS*CW-1:0] tab_dsh_ins_i,   // dsh: insurance headroom per port
+  input  wire [NPORTS*NPROF-1:0] tab_dsh_pmask_i, // dsh: profiles of each port's lossless PGs
   input  wire [HW-1:0]        sih_hdrm_i,  // sih: sum of xoff over the lossless PGs
   // The threshold calculator's registered values (mmu_adm_thresh): every profile's
   // threshold.
@@ -178,7 +178,18 @@ module mmu_adm_op
   wire [CW-1:0] ith_i = tab_ith_i[ipf*CW +: CW];
   wire [CW-1:0] eth_i = tab_eth_i[epf*CW +: CW];
   wire [3:0] dsh_nq_i = tab_dsh_nq_i[in_port_i*4 +: 4];
-  wire [CW-1:0] dsh_ins_i = tab_dsh_ins_i[in_port_i*CW +: CW];
+  // dsh's insurance headroom: the largest xoff among the port's lossless PGs' profiles (0
+  // for none), a balanced tree over the profiles. PIPE 3 tests it in the test stage
+  // instead (mmu_admission), and this is left unused.
+  function automatic logic [CW-1:0] ins_of(input logic [NPROF-1:0] mask, input logic [NPROF*CW-1:0] xoff);
+    logic [NPROF*CW-1:0] m;  // reduced in place
+    for (int f = 0; f < NPROF; f++) m[f*CW +: CW] = mask[f] ? xoff[f*CW +: CW] : '0;
+    for (int w = 1; w < NPROF; w = w * 2)
+      for (int f = 0; f + w < NPROF; f = f + 2 * w)
+        if (m[(f+w)*CW +: CW] > m[f*CW +: CW]) m[f*CW +: CW] = m[(f+w)*CW +: CW];
+    ins_of = m[0 +: CW];
+  endfunction
+  wire [CW-1:0] dsh_ins_i = ins_of(tab_dsh_pmask_i[in_port_i*NPROF +: NPROF], tab_ip_xoff_i);
 
   // Every policy's decision and next state, policy k's at [k*W +: W].
   localparam int NPOL = 6;

@@ -382,7 +382,7 @@ module mmu_admission
   logic [PLW-1:0]       rev_pool_nx;
   /* verilator lint_on UNUSEDSIGNAL */
   logic [NPORTS*4-1:0]  dsh_nq;
-  logic [NPORTS*CW-1:0] dsh_ins;
+  logic [NPORTS*NPROF-1:0] dsh_pmask;
   logic [HW-1:0]        sih_hdrm;
   mmu_adm_derive #(
     .NPORTS(NPORTS), .NPRIO(NPRIO), .CW(CW), .NPOOLS(NPOOLS), .NPROF(NPROF), .POLICIES(POLICIES), .PIPE(PIPE)
@@ -395,7 +395,7 @@ module mmu_admission
     .q_pg_prof_i(q_pg_prof), .q_lossless_i(q_lossless), .qmap_we_i(qmap_we), .qmap_wsel_i(qmap_wsel),
     .qmap_widx_i(qmap_widx),
     .q_pg_prof_wd_i(q_pg_prof_wd), .q_lossless_wd_i(q_lossless_wd),
-    .rev_pool_o(rev_pool), .rev_pool_nx_o(rev_pool_nx), .dsh_nq_o(dsh_nq), .dsh_ins_o(dsh_ins), .sih_hdrm_o(sih_hdrm)
+    .rev_pool_o(rev_pool), .rev_pool_nx_o(rev_pool_nx), .dsh_nq_o(dsh_nq), .dsh_pmask_o(dsh_pmask), .sih_hdrm_o(sih_hdrm)
   );
 
   // ---------------------------------------------------------------------------------
@@ -460,7 +460,7 @@ module mmu_admission
   wire [NPOOLS*RFP*CW-1:0] no_rfp = '0;
   wire [NPOOLS*RFM*CW-1:0] no_rfm = '0;
   wire                  no_step = 1'b0;  // no same-cycle release in front (pre_step)
-  wire [5*CW-1:0]       no_d = '0;       // no same-cycle request in front (t_d_i)
+  wire [7*CW-1:0]       no_d = '0;       // no same-cycle request in front (t_d_i)
   /* verilator lint_on UNUSEDSIGNAL */
   // Each slot's quotients (mmu_adm_quot) and abm's drain ratios (mmu_adm_rate), below.
   logic [CW-1:0]        a_quot_in, a_quot_eg, b_quot_in, b_quot_eg;
@@ -476,7 +476,7 @@ module mmu_admission
     .tab_ip_dynamic_i(ip_dynamic), .tab_ip_shift_i(ip_shift), .tab_ip_static_i(ip_static), \
     .tab_ip_xoff_i(ip_xoff), .tab_ip_xon_i(xon), .tab_ip_xon_offset_i(xon_offset), \
     .tab_ep_dynamic_i(ep_dynamic), .tab_ep_shift_i(ep_shift), .tab_ep_static_i(ep_static), \
-    .rev_pool_i(rev_pool), .tab_dsh_nq_i(dsh_nq), .tab_dsh_ins_i(dsh_ins), .sih_hdrm_i(sih_hdrm), \
+    .rev_pool_i(rev_pool), .tab_dsh_nq_i(dsh_nq), .tab_dsh_pmask_i(dsh_pmask), .sih_hdrm_i(sih_hdrm), \
     .tab_ith_i(ith), .tab_eth_i(th_egr)
 
   // A datapath's next state and PFC events, by name: the release's (rl_*), the request's
@@ -505,6 +505,9 @@ module mmu_admission
   /* verilator lint_off UNUSEDSIGNAL */ // PIPE 3 only
   logic [4:0]    t_sel;
   logic          rs_iq, rs_eq, rs_pt;
+  // The request's cells where it names the release's ingress queue, egress queue, port, and
+  // port with a lossless PG (else 0): registered so, no select in front of the release's sums.
+  logic [CW-1:0] dq_iq, dq_eq, dq_pt, dq_ptl;
   logic [CW-1:0] a_xon_q, a_xoff_q, a_ith_q;
   logic [CW-1:0] a_xq_q, a_xp_q, b_xq_q, b_xp_q;  // dsh's X_qoff and X_poff of each slot
   logic [CW-1:0] m_vb_port_ins;  // the test stage's request's port's insurance cells (dsh)
@@ -533,22 +536,22 @@ module mmu_admission
     logic [CW-1:0]        x_rf_hdrm_used, x_rf_total;
     logic [NPOOLS*RFP*CW-1:0] x_rfp;
     logic [NPOOLS*RFM*CW-1:0] x_rfm;
-    wire [CW-1:0] d_i = P3 && rs_iq && o == 0 ? CW'(b_cells) : '0;
-    wire [CW-1:0] d_h = P3 && rs_iq && o == 1 ? CW'(b_cells) : '0;
-    wire [CW-1:0] d_e = P3 && rs_eq && o != 2 ? CW'(b_cells) : '0;
+    wire [CW-1:0] d_i = o == 0 ? dq_iq : '0;
+    wire [CW-1:0] d_h = o == 1 ? dq_iq : '0;
+    wire [CW-1:0] d_e = o != 2 ? dq_eq : '0;
     // dsh's port counters: a lossless request's cells into insurance, or its growth of the
-    // shared segment (grow_of on its exact view).
-    wire [CW-1:0] d_pi = P3 && rs_pt && o == 1 ? CW'(b_cells) : '0;
-    wire [CW:0] b_grow_end = (CW+1)'(vb_ing) + (CW+1)'(b_cells);
-    wire [CW-1:0] b_grow = b_grow_end <= (CW+1)'(b_ires) ? '0 : vb_ing >= b_ires ? CW'(b_cells) :
-                           CW'(b_grow_end - (CW+1)'(b_ires));
-    wire [CW-1:0] d_ps = P3 && rs_pt && o == 0 && b_ll ? b_grow : '0;
+    // shared segment, grow_of on its exact view, as terms (cells, ing, reserved): the
+    // release's sums take each case's (mmu_pol_dsh), no growth formed in front of them. Its
+    // cells are 0 unless it names the release's port (a growth of 0 cells is 0 on every
+    // ing and reserve), so its ing and reserve need no select.
+    wire [CW-1:0] d_pi = o == 1 ? dq_pt : '0;
+    wire [CW-1:0] g_n = o == 0 ? dq_ptl : '0, g_vi = P3 && o == 0 ? vb_ing : '0, g_res = P3 && o == 0 ? b_ires : '0;
     mmu_adm_op #(
       .NPORTS(NPORTS), .NPRIO(NPRIO), .CW(CW), .NPOOLS(NPOOLS), .NPROF(NPROF), .EWMA_FRAC(EWMA_FRAC), .CELLW(CELLW),
       .POLICIES(POLICIES), .REFUND(1'b0), .RF_PARTS(P3)
     ) u_rel (
       `MMU_OP_CFG(rel_xon, rel_xon_offset, rel_ith),
-      .is_req_i(1'b0), .is_rel_i(a_valid), .t_on_i(P3), .t_i(5'b0), .t_d_i({d_ps, d_pi, d_e, d_h, d_i}),
+      .is_req_i(1'b0), .is_rel_i(a_valid), .t_on_i(P3), .t_i(5'b0), .t_d_i({g_res, g_vi, g_n, d_pi, d_e, d_h, d_i}),
       .t_x_i({a_xp_q, a_xq_q}), .in_port_i(a_in),
       .cells_i(a_cells),
       .ipf_i(a_ipf), .epf_i(a_epf), .ll_i(a_ll), .ipool_i(a_ipool), .epool_i(a_epool), .ires_i(a_ires), .eres_i(a_eres),
@@ -761,6 +764,10 @@ module mmu_admission
         rs_iq <= m_b_valid && m_a_ii == m_b_ii;
         rs_eq <= m_b_valid && m_a_ei == m_b_ei;
         rs_pt <= m_b_valid && m_a_in == m_b_in;
+        dq_iq <= m_b_valid && m_a_ii == m_b_ii ? CW'(m_b_cells) : '0;
+        dq_eq <= m_b_valid && m_a_ei == m_b_ei ? CW'(m_b_cells) : '0;
+        dq_pt <= m_b_valid && m_a_in == m_b_in ? CW'(m_b_cells) : '0;
+        dq_ptl <= m_b_valid && m_a_in == m_b_in && m_look[LW-1] ? CW'(m_b_cells) : '0;
       end
       // dsh's X_qoff = T - eta and X_poff = N_q T (saturated) of each slot's PG and port,
       // from the thresholds the test stage reads: off the decide stage's paths.
@@ -853,9 +860,17 @@ module mmu_admission
           // X is a lossless PG under dsh (m_look's top bit: X's lossless bit).
           wire s_dsh_ll = cfg_policy == mmu_adm_pkg::POLICY_DSH && m_look[LW-1];
           wire [TW-1:0] dpi = HD && sq_p ? qn : '0;
-          wire t_ins;
-          mmu_adm_sumgt #(.W(TW), .NP(3), .NM(1)) u_ins (
-            .p_i({TW'(m_vb_port_ins), dpi, n}), .m_i(TW'(dsh_ins[m_b_in*CW +: CW])), .gt_o(t_ins));
+          // Over the insurance headroom, the largest xoff of the port's lossless PGs'
+          // profiles (0 for none): over 0 and over each such xoff, one compare per profile
+          // in parallel with the read of the port's profiles (no maximum in front).
+          wire [NPROF-1:0] pmask = dsh_pmask[m_b_in*NPROF +: NPROF];
+          wire [TW-1:0] ins_sum_0 = TW'(m_vb_port_ins) | dpi | n;  // non-zero iff the sum is
+          logic [NPROF-1:0] ins_gt;
+          for (genvar f = 0; f < NPROF; f++) begin : g_ins
+            mmu_adm_sumgt #(.W(TW), .NP(3), .NM(1)) u_ins (
+              .p_i({TW'(m_vb_port_ins), dpi, n}), .m_i(TW'(ip_xoff[f*CW +: CW])), .gt_o(ins_gt[f]));
+          end
+          wire t_ins = ins_sum_0 != '0 && &(ins_gt | ~pmask);
           assign t_in = s_dsh_ll ? t_seg_p[s_ipool] : t_in_p[s_ipool];
           assign t_hx = s_dsh_ll ? t_ins : t_px;
         end else begin : g_no_dsh
@@ -875,14 +890,14 @@ module mmu_admission
       assign t_sel = t_q[t_o*5 +: 5];
     end else begin : g_look1
       assign {m_look, l_look} = {look, look};
-      assign {t_sel, rs_iq, rs_eq, rs_pt, a_xon_q, a_xoff_q, a_ith_q} = '0;
+      assign {t_sel, rs_iq, rs_eq, rs_pt, a_xon_q, a_xoff_q, a_ith_q, dq_iq, dq_eq, dq_pt, dq_ptl} = '0;
       assign {a_xq_q, a_xp_q, b_xq_q, b_xp_q} = '0;
     end
     always_ff @(posedge clk_i)
       {b_ll, a_ll, b_eres, a_eres, b_ires, a_ires, b_epool, a_epool, b_ipool, a_ipool, b_epf, a_epf, b_ipf, a_ipf}
           <= m_look;
   end else begin : g_lookup_comb
-    assign {t_sel, rs_iq, rs_eq, rs_pt, a_xon_q, a_xoff_q, a_ith_q} = '0;
+    assign {t_sel, rs_iq, rs_eq, rs_pt, a_xon_q, a_xoff_q, a_ith_q, dq_iq, dq_eq, dq_pt, dq_ptl} = '0;
     assign {a_xq_q, a_xp_q, b_xq_q, b_xp_q} = '0;
     assign {a_ipf, a_epf, b_ipf, b_epf} = {st_a_ipf, st_a_epf, st_b_ipf, st_b_epf};
     assign {a_ll, b_ll} = {st_a_ll, q_lossless[r_b_ii]};

@@ -49,7 +49,7 @@ module mmu_pol_dsh #(`MMU_POL_PARAMS) (`MMU_POL_PORTS);
   // ---- lossless traffic. Every test is one sum of the view's registers, the cells, the
   // configuration, (dual issue's request) the release's refund of the headroom pool and
   // total and (PIPE 3's release) the same-cycle request's charge of the queues and the
-  // port (t_d_i), as in mmu_adm_sonic ("The decide stage", docs/rtl.md); each value a
+  // port (t_d_i; its growth of the port's shared cells as the terms of its cases), as in mmu_adm_sonic ("The decide stage", docs/rtl.md); each value a
   // release or a request leaves is formed per case of its growth or shrink beside the
   // compares that select it. PIPE 3: the request's five tests come registered from the
   // test stage (t_i), X_qoff and X_poff too (t_x_i).
@@ -57,7 +57,8 @@ module mmu_pol_dsh #(`MMU_POL_PARAMS) (`MMU_POL_PORTS);
   wire [SW-1:0] vi = SW'(v_ing_i), vh = SW'(v_hdrm_i), ve = SW'(v_egr_i);
   wire [SW-1:0] vpi = SW'(v_port_ins_i), vps = SW'(v_port_shared_i);
   wire [SW-1:0] di = SW'(t_d_i[0 +: CW]), dh = SW'(t_d_i[CW +: CW]), de = SW'(t_d_i[2*CW +: CW]);
-  wire [SW-1:0] dpi = SW'(t_d_i[3*CW +: CW]), dps = SW'(t_d_i[4*CW +: CW]);
+  wire [SW-1:0] dpi = SW'(t_d_i[3*CW +: CW]);
+  wire [SW-1:0] gn = SW'(t_d_i[4*CW +: CW]), gvi = SW'(t_d_i[5*CW +: CW]), gres = SW'(t_d_i[6*CW +: CW]);
   wire [SW-1:0] ires = SW'(ires_i), eres = SW'(eres_i);
   wire [SW-1:0] xoo = SW'(ip_xon_offset_i), pxoo = SW'(cfg_dsh_port_xon_off_i);
   // X_qoff = T - eta and X_poff = N_q T.
@@ -113,10 +114,9 @@ module mmu_pol_dsh #(`MMU_POL_PARAMS) (`MMU_POL_PORTS);
   mmu_adm_sumgt #(.W(SW), .NP(2), .NM(1)) u_e_gt_r (.p_i({ve, de}), .m_i(eres), .gt_o(e_gt_r));
   mmu_adm_sumgt #(.W(SW), .NP(2), .NM(2)) u_n_er_gt (.p_i({n, eres}), .m_i({ve, de}), .gt_o(n_er_gt));
   wire [CW-1:0] eshrink = n == '0 || !e_gt_r ? '0 : !n_er_gt ? CW'(n) : CW'(ve + de - eres);
-  // The port's counts it leaves: insurance less min(n, hdrm); shared less shrink, per case.
+  // The port's counts it leaves: insurance less min(n, hdrm); shared, with the same-cycle
+  // request's growth (PIPE 3), less shrink, per case.
   wire [CW-1:0] rel_port_ins = h_left ? CW'(vpi + dpi - n) : CW'(vpi + dpi - vh - dh);
-  wire [CW-1:0] rel_port_sh = s_zero ? CW'(vps + dps) : s_all ? CW'(vps + dps + vh + dh - n) :
-                              CW'(vps + dps + ires - vi - di);
   // XON on what it leaves, m = ing - max(n - hdrm, 0) cells: m == 0, or
   // shared_part(m) + xon_offset < X_qoff iff xon_offset < X_qoff and m + xon_offset < X_qoff + res.
   wire xon_a, xon_b;
@@ -124,19 +124,46 @@ module mmu_pol_dsh #(`MMU_POL_PARAMS) (`MMU_POL_PORTS);
   mmu_adm_sumgt #(.W(SW), .NP(3), .NM(5)) u_xon_b (.p_i({sxq, ires, n}), .m_i({vi, vh, di, dh, xoo}), .gt_o(xon_b));
   wire [SW+2:0] left_in = (SW+3)'(vi) + (SW+3)'(vh) + (SW+3)'(di) + (SW+3)'(dh);
   wire xon_hit = (h_left ? vi + di == '0 : left_in == (SW+3)'(n)) || (xoo < sxq && (h_left ? xon_a : xon_b));
+  // The same-cycle request's growth of the port's shared cells (PIPE 3: t_d_i's terms, else
+  // 0): none, all its cells or ing + cells - res, per case (gc 0, 1, 2), each case's terms
+  // operands of the sums below and the case selecting after them, so that no growth is
+  // formed in front of a sum.
+  wire gx_past, gx_below;  // ing + cells > res; res > ing
+  mmu_adm_sumgt #(.W(SW), .NP(2), .NM(1)) u_gx_past (.p_i({gvi, gn}), .m_i(gres), .gt_o(gx_past));
+  mmu_adm_sumgt #(.W(SW), .NP(1), .NM(1)) u_gx_below (.p_i(gres), .m_i(gvi), .gt_o(gx_below));
+  wire [1:0] gc = !gx_past ? 2'd0 : !gx_below ? 2'd1 : 2'd2;
   // Port XON once its insurance cells are gone (ins == min(n, hdrm)): its shared cells left
-  // (c, per case of the shrink) zero, or under X_poff by the port's xon_offset.
+  // (c, per case of the shrink) zero, or under X_poff by the port's xon_offset. c is never
+  // negative, but each zero test is exact all the same (c > 0 and c < 0 both false).
   wire [SW+2:0] ins_left = (SW+3)'(vpi) + (SW+3)'(dpi);
   wire ins_gone = h_left ? ins_left == (SW+3)'(n) : ins_left == (SW+3)'(vh) + (SW+3)'(dh);
-  wire [SW+2:0] sh0 = (SW+3)'(vps) + (SW+3)'(dps);
-  wire z0 = sh0 == '0;
-  wire z1 = sh0 + (SW+3)'(vh) + (SW+3)'(dh) == (SW+3)'(n);
-  wire z2 = sh0 + (SW+3)'(ires) == (SW+3)'(vi) + (SW+3)'(di);
-  wire u0, u1, u2;
-  mmu_adm_sumgt #(.W(SW), .NP(1), .NM(3)) u_pxon0 (.p_i(sxp), .m_i({vps, dps, pxoo}), .gt_o(u0));
-  mmu_adm_sumgt #(.W(SW), .NP(2), .NM(5)) u_pxon1 (.p_i({sxp, n}), .m_i({vps, dps, vh, dh, pxoo}), .gt_o(u1));
-  mmu_adm_sumgt #(.W(SW), .NP(3), .NM(4)) u_pxon2 (.p_i({sxp, vi, di}), .m_i({vps, dps, ires, pxoo}), .gt_o(u2));
-  wire pxon_hit = ins_gone && (s_zero ? z0 || u0 : s_all ? z1 || u1 : z2 || u2);
+  logic [2:0] zu0, zu1, zu2;  // per growth case: c zero or under, for each case of the shrink
+  logic [3*CW-1:0] sh_keep, sh_n, sh_part, sh_rel;  // per growth case: the shared cells left
+  for (genvar g = 0; g < 3; g++) begin : g_gc
+    // The growth's terms in case g: + tv + tn - tr.
+    wire [SW-1:0] tv = g == 2 ? gvi : '0, tn = g != 0 ? gn : '0, tr = g == 2 ? gres : '0;
+    wire p0, p1, m1, p2, m2, v0, v1, v2;
+    // c0 = vps + dps (the shrink none), c1 = c0 + hdrm - n (all n), c2 = c0 + res - ing.
+    mmu_adm_sumgt #(.W(SW), .NP(3), .NM(1)) u_p0 (.p_i({vps, tv, tn}), .m_i(tr), .gt_o(p0));
+    mmu_adm_sumgt #(.W(SW), .NP(5), .NM(2)) u_p1 (.p_i({vps, tv, tn, vh, dh}), .m_i({n, tr}), .gt_o(p1));
+    mmu_adm_sumgt #(.W(SW), .NP(2), .NM(5)) u_m1 (.p_i({n, tr}), .m_i({vps, tv, tn, vh, dh}), .gt_o(m1));
+    mmu_adm_sumgt #(.W(SW), .NP(4), .NM(3)) u_p2 (.p_i({vps, tv, tn, ires}), .m_i({vi, di, tr}), .gt_o(p2));
+    mmu_adm_sumgt #(.W(SW), .NP(3), .NM(4)) u_m2 (.p_i({vi, di, tr}), .m_i({vps, tv, tn, ires}), .gt_o(m2));
+    // X_poff > c + xon_offset.
+    mmu_adm_sumgt #(.W(SW), .NP(2), .NM(4)) u_v0 (.p_i({sxp, tr}), .m_i({vps, tv, tn, pxoo}), .gt_o(v0));
+    mmu_adm_sumgt #(.W(SW), .NP(3), .NM(6)) u_v1 (.p_i({sxp, n, tr}), .m_i({vps, tv, tn, vh, dh, pxoo}), .gt_o(v1));
+    mmu_adm_sumgt #(.W(SW), .NP(4), .NM(5)) u_v2 (.p_i({sxp, vi, di, tr}), .m_i({vps, tv, tn, ires, pxoo}), .gt_o(v2));
+    assign zu0[g] = !p0 || v0;
+    assign zu1[g] = !p1 && !m1 || v1;
+    assign zu2[g] = !p2 && !m2 || v2;
+    assign sh_keep[g*CW +: CW] = CW'(vps + tv + tn - tr);
+    assign sh_n[g*CW +: CW] = CW'(vps + tv + tn + vh + dh - n - tr);
+    assign sh_part[g*CW +: CW] = CW'(vps + tv + tn + ires - vi - di - tr);
+    assign sh_rel[g*CW +: CW] = s_zero ? sh_keep[g*CW +: CW] : s_all ? sh_n[g*CW +: CW] : sh_part[g*CW +: CW];
+  end
+  wire pxon_hit = ins_gone && (s_zero ? zu0[gc] : s_all ? zu1[gc] : zu2[gc]);
+  wire [CW-1:0] rel_port_sh = sh_rel[gc*CW +: CW];
+  wire [CW-1:0] port_sh_keep = sh_keep[gc*CW +: CW];  // the view and the request's growth
 
   // A lossless release's refund of the pools, the headroom pool and the total (continuous:
   // Icarus 11 wakes a block that reads a part of a vector it writes without end).
@@ -166,7 +193,7 @@ module mmu_pol_dsh #(`MMU_POL_PARAMS) (`MMU_POL_PORTS);
     n_avg_eg = v_avg_eg_i;
     n_ncong = v_ncong_i;
     n_port_paused = v_port_paused_i;
-    n_port_shared = CW'(vps + dps);
+    n_port_shared = port_sh_keep;
     n_port_ins = CW'(vpi + dpi);
     to_h = 1'b0;
 
@@ -224,7 +251,7 @@ module mmu_pol_dsh #(`MMU_POL_PARAMS) (`MMU_POL_PORTS);
       {verdict, pfc, port_pfc, reason, underflow} = {s_verdict, s_pfc, s_port_pfc, s_reason, s_underflow};
       {n_ing, n_hdrm, n_egr, n_paused, n_avg_in, n_avg_eg} = {s_ing, s_hdrm, s_egr, s_paused, s_avg_in, s_avg_eg};
       {n_ncong, n_port_paused} = {s_ncong, s_port_paused};
-      {n_port_shared, n_port_ins} = {CW'(vps + dps), CW'(vpi + dpi)};
+      {n_port_shared, n_port_ins} = {port_sh_keep, CW'(vpi + dpi)};
     end
   end
 

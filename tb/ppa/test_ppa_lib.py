@@ -307,7 +307,7 @@ class HierarchyBreakdown(unittest.TestCase):
 
     def test_flattened_flip_flops_take_their_instance_category(self):
         cats = dict(u_derive='thresholds', u_avg_in='ewma')
-        self.assertEqual(flow.register_category('u_derive.dsh_ins_o[3]$_DFF_PN0_', cats), 'thresholds')
+        self.assertEqual(flow.register_category('u_derive.dsh_pmask_o[3]$_DFF_PN0_', cats), 'thresholds')
         self.assertEqual(flow.register_category('u_avg_in.g_on.mem[5][0]', cats), 'ewma')
         self.assertEqual(flow.register_category('ing_q[5][0]', cats), 'counters')
         self.assertEqual(flow.register_category('rsp_valid_o', cats), 'control')

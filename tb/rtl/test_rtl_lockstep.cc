@@ -852,6 +852,8 @@ TEST(Pipe3, ResponseFourCyclesAfterTheRequest) {
 // - BUFFER_CELLS and IPROF_XOFF (the test stage reads the stored field): d0 = -1.
 // - sih's capacity from IPROF_XOFF (mmu_adm_derive: products an edge after the write's,
 //   their sum an edge later; the test stage reads it): d0 = 1.
+// - dsh's insurance headroom from IPROF_XOFF (the test stage compares with the stored
+//   field): d0 = -1.
 TEST(Pipe3, ACsrWriteReachesEachReaderFromItsOwnStage) {
   namespace R = admission::regs;
   struct Case {
@@ -889,15 +891,16 @@ TEST(Pipe3, ACsrWriteReachesEachReaderFromItsOwnStage) {
        },
        {0, 1, uint8_t(kLl), 100, 0}, {R::IPROF_XOFF_ADDR + 2 * R::IPROF_STRIDE, 0u}, Verdict::kAdmitHeadroom,
        Verdict::kDrop, 1},
-      // dsh's derived insurance headroom (mmu_adm_derive, the edge after the write's) read by
-      // the test stage: port 0 paused by one shared cell over X_poff = N_q x 0, so a request
-      // goes to insurance, 0 + 1 <= eta = 50 before, > 0 after.
+      // dsh's insurance headroom: the test stage compares with the stored xoff of each of the
+      // port's lossless PGs' profiles (mmu_adm_derive's mask): port 0 paused by one shared
+      // cell over X_poff = N_q x 0, so a request goes to insurance, 0 + 1 <= eta = 50 before,
+      // > 0 after.
       {"dsh: IPROF_XOFF 50 -> 0, port 0's insurance headroom 50 -> 0 (port 0 paused)", "dsh",
        [](auto& c) { c.ingress_profiles[0].th = {false, 0, 0}; },
        [](Lockstep<Vmmu_p3mid>& ls) {
          ASSERT_EQ(ls.admit({0, 1, uint8_t(kLl), 1, 0}).port_pfc, PfcEvent::kXoff);
        },
-       lossless, {R::IPROF_XOFF_ADDR, 0u}, Verdict::kAdmitHeadroom, Verdict::kDrop, 0},
+       lossless, {R::IPROF_XOFF_ADDR, 0u}, Verdict::kAdmitHeadroom, Verdict::kDrop, -1},
   };
   for (const Case& k : cases) {
     admission::CoreConfig c = directed_config(kPipe3Mid, k.policy);
