@@ -50,7 +50,7 @@ module mmu_adm_op
   // the view's (the same-cycle request's charge): mmu_adm_pol_if.svh. Else 0.
   input  wire                 t_on_i,
   input  wire [4:0]           t_i,
-  input  wire [7*CW-1:0]      t_d_i,
+  input  wire [8*CW-1:0]      t_d_i,
   input  wire [2*CW-1:0]      t_x_i,
   input  wire [PW-1:0]        in_port_i,
   // The configuration the operation's queues name (looked up by mmu_admission): the

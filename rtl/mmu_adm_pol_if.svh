@@ -36,11 +36,11 @@
   /* {buffer, headroom pool, PG headroom, egress, ingress} (t_on_i; dsh's lossless PGs: */ \
   /* the port's insurance for the PG's headroom, the shared segment for ingress); a */ \
   /* release's counts are the view's plus the same-cycle request's charge, t_d_i = */ \
-  /* {its reserved cells, ing and cells (dsh: the terms of its growth of the port's */ \
-  /* shared cells), port insurance, egr, hdrm, ing} (else 0). */ \
+  /* {its cells less reserved modulo 2^CW, reserved cells, ing and cells (dsh: the terms */ \
+  /* of its growth of the port's shared cells), port insurance, egr, hdrm, ing} (else 0). */ \
   input  wire                  t_on_i, \
   input  wire [4:0]            t_i, \
-  input  wire [7*CW-1:0]       t_d_i, \
+  input  wire [8*CW-1:0]       t_d_i, \
   /* PIPE 3 (t_on_i): dsh's {X_poff, X_qoff} of the operation's PG and port, registered by */ \
   /* the test stage from the thresholds it reads. */ \
   input  wire [2*CW-1:0]       t_x_i, \

@@ -460,7 +460,7 @@ module mmu_admission
   wire [NPOOLS*RFP*CW-1:0] no_rfp = '0;
   wire [NPOOLS*RFM*CW-1:0] no_rfm = '0;
   wire                  no_step = 1'b0;  // no same-cycle release in front (pre_step)
-  wire [7*CW-1:0]       no_d = '0;       // no same-cycle request in front (t_d_i)
+  wire [8*CW-1:0]       no_d = '0;       // no same-cycle request in front (t_d_i)
   /* verilator lint_on UNUSEDSIGNAL */
   // Each slot's quotients (mmu_adm_quot) and abm's drain ratios (mmu_adm_rate), below.
   logic [CW-1:0]        a_quot_in, a_quot_eg, b_quot_in, b_quot_eg;
@@ -468,11 +468,11 @@ module mmu_admission
 
   // Configuration ports common to every datapath instance, but for the XON fields and the
   // ingress thresholds (PIPE 3's release takes them from the test stage).
-  `define MMU_OP_CFG(xon, xon_offset, ith) \
+  `define MMU_OP_CFG(xon, xon_offset, ith, pxoo) \
     .clk_i, .rst_ni, .policy_i(cfg_policy), \
     .cfg_ewma_rule_i(cfg_ewma_rule), .cfg_ewma_clamp_i(cfg_ewma_clamp), .cfg_ewma_k_i(cfg_ewma_k), \
     .cfg_buffer_i(cfg_buffer), .cfg_hdrm_pool_i(cfg_hdrm_pool), .cfg_congested_i(cfg_congested), \
-    .cfg_dsh_port_xon_off_i(cfg_dsh_port_xon_off), .cfg_pool_size_i(cfg_pool_size), \
+    .cfg_dsh_port_xon_off_i(pxoo), .cfg_pool_size_i(cfg_pool_size), \
     .tab_ip_dynamic_i(ip_dynamic), .tab_ip_shift_i(ip_shift), .tab_ip_static_i(ip_static), \
     .tab_ip_xoff_i(ip_xoff), .tab_ip_xon_i(xon), .tab_ip_xon_offset_i(xon_offset), \
     .tab_ep_dynamic_i(ep_dynamic), .tab_ep_shift_i(ep_shift), .tab_ep_static_i(ep_static), \
@@ -508,8 +508,10 @@ module mmu_admission
   // The request's cells where it names the release's ingress queue, egress queue, port, and
   // port with a lossless PG (else 0): registered so, no select in front of the release's sums.
   logic [CW-1:0] dq_iq, dq_eq, dq_pt, dq_ptl;
+  logic [CW-1:0] dq_nr;  // the request's cells less its reserve, modulo 2^CW (dsh's growth values)
   logic [CW-1:0] a_xon_q, a_xoff_q, a_ith_q;
-  logic [CW-1:0] a_xq_q, a_xp_q, b_xq_q, b_xp_q;  // dsh's X_qoff and X_poff of each slot
+  logic [CW-1:0] a_xq_q, a_xpn_q, b_xq_q, b_xp_q;  // dsh's X_qoff and X_poff of each slot (the
+                                                   // release's X_poff less the port xon_offset)
   logic [CW-1:0] m_vb_port_ins;  // the test stage's request's port's insurance cells (dsh)
   logic [CW-1:0] m_vb_ing, m_vb_hdrm, m_vb_egr;  // the test stage's request's view
   /* verilator lint_on UNUSEDSIGNAL */
@@ -524,6 +526,8 @@ module mmu_admission
   wire [NPROF*CW-1:0] rel_xon = P3 ? {NPROF{a_xon_q}} : ip_xon;
   wire [NPROF*CW-1:0] rel_xon_offset = P3 ? {NPROF{a_xoff_q}} : ip_xon_offset;
   wire [NPROF*CW-1:0] rel_ith = P3 ? {NPROF{a_ith_q}} : th_ing;
+  // dsh's port XON: PIPE 3's test stage registers X_poff less the port's xon_offset (a_xpn_q).
+  wire [CW-1:0] rel_pxoo = P3 ? '0 : cfg_dsh_port_xon_off;
   wire [NOUT*RLW-1:0] ro_bus;
   /* verilator lint_off PINCONNECTEMPTY */
   for (genvar o = 0; o < NOUT; o++) begin : g_rel
@@ -546,13 +550,14 @@ module mmu_admission
     // ing and reserve), so its ing and reserve need no select.
     wire [CW-1:0] d_pi = o == 1 ? dq_pt : '0;
     wire [CW-1:0] g_n = o == 0 ? dq_ptl : '0, g_vi = P3 && o == 0 ? vb_ing : '0, g_res = P3 && o == 0 ? b_ires : '0;
+    wire [CW-1:0] g_nr = P3 && o == 0 ? dq_nr : '0;  // cells - res, for the growth's value
     mmu_adm_op #(
       .NPORTS(NPORTS), .NPRIO(NPRIO), .CW(CW), .NPOOLS(NPOOLS), .NPROF(NPROF), .EWMA_FRAC(EWMA_FRAC), .CELLW(CELLW),
       .POLICIES(POLICIES), .REFUND(1'b0), .RF_PARTS(P3)
     ) u_rel (
-      `MMU_OP_CFG(rel_xon, rel_xon_offset, rel_ith),
-      .is_req_i(1'b0), .is_rel_i(a_valid), .t_on_i(P3), .t_i(5'b0), .t_d_i({g_res, g_vi, g_n, d_pi, d_e, d_h, d_i}),
-      .t_x_i({a_xp_q, a_xq_q}), .in_port_i(a_in),
+      `MMU_OP_CFG(rel_xon, rel_xon_offset, rel_ith, rel_pxoo),
+      .is_req_i(1'b0), .is_rel_i(a_valid), .t_on_i(P3), .t_i(5'b0), .t_d_i({g_nr, g_res, g_vi, g_n, d_pi, d_e, d_h, d_i}),
+      .t_x_i({a_xpn_q, a_xq_q}), .in_port_i(a_in),
       .cells_i(a_cells),
       .ipf_i(a_ipf), .epf_i(a_epf), .ll_i(a_ll), .ipool_i(a_ipool), .epool_i(a_epool), .ires_i(a_ires), .eres_i(a_eres),
       .v_ing_i(va_ing), .v_hdrm_i(va_hdrm), .v_paused_i(P3 && rs_iq ? rq_paused : va_paused),
@@ -599,7 +604,7 @@ module mmu_admission
     .NPORTS(NPORTS), .NPRIO(NPRIO), .CW(CW), .NPOOLS(NPOOLS), .NPROF(NPROF), .EWMA_FRAC(EWMA_FRAC), .CELLW(CELLW),
     .POLICIES(POLICIES), .REFUND(DUAL_ISSUE != 0)
   ) u_req (
-    `MMU_OP_CFG(ip_xon, ip_xon_offset, th_ing),
+    `MMU_OP_CFG(ip_xon, ip_xon_offset, th_ing, cfg_dsh_port_xon_off),
     .is_req_i(b_valid), .is_rel_i(1'b0), .t_on_i(P3), .t_i(t_sel), .t_d_i(no_d), .t_x_i({b_xp_q, b_xq_q}),
     .in_port_i(b_in), .cells_i(b_cells),
     .ipf_i(dual ? b_ipf : a_ipf), .epf_i(dual ? b_epf : a_epf), .ll_i(dual ? b_ll : a_ll),
@@ -768,6 +773,7 @@ module mmu_admission
         dq_eq <= m_b_valid && m_a_ei == m_b_ei ? CW'(m_b_cells) : '0;
         dq_pt <= m_b_valid && m_a_in == m_b_in ? CW'(m_b_cells) : '0;
         dq_ptl <= m_b_valid && m_a_in == m_b_in && m_look[LW-1] ? CW'(m_b_cells) : '0;
+        dq_nr <= CW'(m_b_cells) - s_ires[CW-1:0];
       end
       // dsh's X_qoff = T - eta and X_poff = N_q T (saturated) of each slot's PG and port,
       // from the thresholds the test stage reads: off the decide stage's paths.
@@ -776,14 +782,17 @@ module mmu_admission
         wire [CW-1:0] xa = ip_xoff[s_a_ipf*CW +: CW], xb = ip_xoff[s_ipf*CW +: CW];
         wire [CW+3:0] pa = (CW+4)'(dsh_nq[m_a_in*4 +: 4]) * (CW+4)'(ta);
         wire [CW+3:0] pb = (CW+4)'(dsh_nq[m_b_in*4 +: 4]) * (CW+4)'(tb);
+        // The release tests its port's XON, X_poff > c + xon_offset, as max(X_poff -
+        // xon_offset, 0) > c (c, its shared cells left, is never negative).
+        wire [CW-1:0] pa_s = pa > (CW+4)'({CW{1'b1}}) ? {CW{1'b1}} : pa[CW-1:0];
         always_ff @(posedge clk_i) begin
           a_xq_q <= ta > xa ? ta - xa : '0;
           b_xq_q <= tb > xb ? tb - xb : '0;
-          a_xp_q <= pa > (CW+4)'({CW{1'b1}}) ? {CW{1'b1}} : pa[CW-1:0];
+          a_xpn_q <= pa_s > cfg_dsh_port_xon_off ? pa_s - cfg_dsh_port_xon_off : '0;
           b_xp_q <= pb > (CW+4)'({CW{1'b1}}) ? {CW{1'b1}} : pb[CW-1:0];
         end
       end else begin : g_no_dsh_x
-        assign {a_xq_q, a_xp_q, b_xq_q, b_xp_q} = '0;
+        assign {a_xq_q, a_xpn_q, b_xq_q, b_xp_q} = '0;
       end
       wire sq_i = b_valid && b_ii == m_b_ii;  // Q names X's ingress queue
       wire sq_e = b_valid && b_ei == m_b_ei;  // ... X's egress queue
@@ -890,15 +899,15 @@ module mmu_admission
       assign t_sel = t_q[t_o*5 +: 5];
     end else begin : g_look1
       assign {m_look, l_look} = {look, look};
-      assign {t_sel, rs_iq, rs_eq, rs_pt, a_xon_q, a_xoff_q, a_ith_q, dq_iq, dq_eq, dq_pt, dq_ptl} = '0;
-      assign {a_xq_q, a_xp_q, b_xq_q, b_xp_q} = '0;
+      assign {t_sel, rs_iq, rs_eq, rs_pt, a_xon_q, a_xoff_q, a_ith_q, dq_iq, dq_eq, dq_pt, dq_ptl, dq_nr} = '0;
+      assign {a_xq_q, a_xpn_q, b_xq_q, b_xp_q} = '0;
     end
     always_ff @(posedge clk_i)
       {b_ll, a_ll, b_eres, a_eres, b_ires, a_ires, b_epool, a_epool, b_ipool, a_ipool, b_epf, a_epf, b_ipf, a_ipf}
           <= m_look;
   end else begin : g_lookup_comb
-    assign {t_sel, rs_iq, rs_eq, rs_pt, a_xon_q, a_xoff_q, a_ith_q, dq_iq, dq_eq, dq_pt, dq_ptl} = '0;
-    assign {a_xq_q, a_xp_q, b_xq_q, b_xp_q} = '0;
+    assign {t_sel, rs_iq, rs_eq, rs_pt, a_xon_q, a_xoff_q, a_ith_q, dq_iq, dq_eq, dq_pt, dq_ptl, dq_nr} = '0;
+    assign {a_xq_q, a_xpn_q, b_xq_q, b_xp_q} = '0;
     assign {a_ipf, a_epf, b_ipf, b_epf} = {st_a_ipf, st_a_epf, st_b_ipf, st_b_epf};
     assign {a_ll, b_ll} = {st_a_ll, q_lossless[r_b_ii]};
     assign {a_ipool, a_epool} = {ip_pool[a_ipf*4 +: PLW], ep_pool[a_epf*4 +: PLW]};

@@ -59,6 +59,7 @@ module mmu_pol_dsh #(`MMU_POL_PARAMS) (`MMU_POL_PORTS);
   wire [SW-1:0] di = SW'(t_d_i[0 +: CW]), dh = SW'(t_d_i[CW +: CW]), de = SW'(t_d_i[2*CW +: CW]);
   wire [SW-1:0] dpi = SW'(t_d_i[3*CW +: CW]);
   wire [SW-1:0] gn = SW'(t_d_i[4*CW +: CW]), gvi = SW'(t_d_i[5*CW +: CW]), gres = SW'(t_d_i[6*CW +: CW]);
+  wire [SW-1:0] gnr = SW'(t_d_i[7*CW +: CW]);  // gn - gres modulo 2^CW: the values' operand
   wire [SW-1:0] ires = SW'(ires_i), eres = SW'(eres_i);
   wire [SW-1:0] xoo = SW'(ip_xon_offset_i), pxoo = SW'(cfg_dsh_port_xon_off_i);
   // X_qoff = T - eta and X_poff = N_q T.
@@ -140,8 +141,9 @@ module mmu_pol_dsh #(`MMU_POL_PARAMS) (`MMU_POL_PORTS);
   logic [2:0] zu0, zu1, zu2;  // per growth case: c zero or under, for each case of the shrink
   logic [3*CW-1:0] sh_keep, sh_n, sh_part, sh_rel;  // per growth case: the shared cells left
   for (genvar g = 0; g < 3; g++) begin : g_gc
-    // The growth's terms in case g: + tv + tn - tr.
+    // The growth's terms in case g: + tv + tn - tr; in the values (modulo 2^CW) + tv + tw.
     wire [SW-1:0] tv = g == 2 ? gvi : '0, tn = g != 0 ? gn : '0, tr = g == 2 ? gres : '0;
+    wire [SW-1:0] tw = g == 2 ? gnr : tn;
     wire p0, p1, m1, p2, m2, v0, v1, v2;
     // c0 = vps + dps (the shrink none), c1 = c0 + hdrm - n (all n), c2 = c0 + res - ing.
     mmu_adm_sumgt #(.W(SW), .NP(3), .NM(1)) u_p0 (.p_i({vps, tv, tn}), .m_i(tr), .gt_o(p0));
@@ -156,9 +158,9 @@ module mmu_pol_dsh #(`MMU_POL_PARAMS) (`MMU_POL_PORTS);
     assign zu0[g] = !p0 || v0;
     assign zu1[g] = !p1 && !m1 || v1;
     assign zu2[g] = !p2 && !m2 || v2;
-    assign sh_keep[g*CW +: CW] = CW'(vps + tv + tn - tr);
-    assign sh_n[g*CW +: CW] = CW'(vps + tv + tn + vh + dh - n - tr);
-    assign sh_part[g*CW +: CW] = CW'(vps + tv + tn + ires - vi - di - tr);
+    assign sh_keep[g*CW +: CW] = CW'(vps + tv + tw);
+    assign sh_n[g*CW +: CW] = CW'(vps + tv + tw + vh + dh - n);
+    assign sh_part[g*CW +: CW] = CW'(vps + tv + tw + ires - vi - di);
     assign sh_rel[g*CW +: CW] = s_zero ? sh_keep[g*CW +: CW] : s_all ? sh_n[g*CW +: CW] : sh_part[g*CW +: CW];
   end
   wire pxon_hit = ins_gone && (s_zero ? zu0[gc] : s_all ? zu1[gc] : zu2[gc]);
