@@ -1,5 +1,5 @@
 // p_0 + ... + p_{NP-1} > m_0 + ... + m_{NM-1}, the sign of one sum: a carry-save tree of
-// 3:2 compressors and one carry chain. A module of its own so that the synthesis keeps each
+// 3:2 compressors and a log-depth carry into the sign. A module of its own so that the synthesis keeps each
 // compare one sum: within one module, compares with a common prefix of operands share the
 // prefix's adder, which puts its carry chain in series with the rest (the four-stage unit's
 // test stage). The tree is written out because yosys 0.23 maps a sum of nine operands as
@@ -77,8 +77,22 @@ module mmu_adm_sumgt #(
       end
     end
   end
-  wire [DW-1:0] d = g_lv[NL].g_op[0].v + g_lv[NL].g_op[1].v;
-  assign gt_o = d[DW-1];
+  // The sign of the last two operands' sum: their top bits and the carry into the top bit,
+  // a log-depth tree of (generate, propagate) pairs over the bits below (a sum would be
+  // mapped as a Brent-Kung adder, about twice as deep, of which only this bit is used).
+  function automatic logic carry_of(input logic [DW-2:0] g_in, input logic [DW-2:0] p_in);
+    logic [DW-2:0] g, p;  // node i: the group of bits from i up, reduced in place
+    g = g_in;
+    p = p_in;
+    for (int w = 1; w < DW - 1; w = w * 2)
+      for (int i = 0; i + w < DW - 1; i = i + 2 * w) begin
+        g[i] = g[i+w] | (p[i+w] & g[i]);
+        p[i] = p[i+w] & p[i];
+      end
+    carry_of = g[0];
+  endfunction
+  wire [DW-1:0] x = g_lv[NL].g_op[0].v, y = g_lv[NL].g_op[1].v;
+  assign gt_o = x[DW-1] ^ y[DW-1] ^ carry_of(x[DW-2:0] & y[DW-2:0], x[DW-2:0] | y[DW-2:0]);
 `else
   // Functions, not an always_comb summing into a variable: Icarus 11 wakes such a block on
   // its own writes, and instances feeding one another then never settle.

@@ -780,15 +780,18 @@ module mmu_admission
       if (POLICIES[mmu_adm_pkg::POLICY_DSH]) begin : g_dsh_x
         wire [CW-1:0] ta = th_ing[s_a_ipf*CW +: CW], tb = th_ing[s_ipf*CW +: CW];
         wire [CW-1:0] xa = ip_xoff[s_a_ipf*CW +: CW], xb = ip_xoff[s_ipf*CW +: CW];
+        /* verilator lint_off UNUSEDSIGNAL */ // pa: its top bits only (whether N_q T saturates)
         wire [CW+3:0] pa = (CW+4)'(dsh_nq[m_a_in*4 +: 4]) * (CW+4)'(ta);
+        /* verilator lint_on UNUSEDSIGNAL */
         wire [CW+3:0] pb = (CW+4)'(dsh_nq[m_b_in*4 +: 4]) * (CW+4)'(tb);
         // The release tests its port's XON, X_poff > c + xon_offset, as max(X_poff -
-        // xon_offset, 0) > c (c, its shared cells left, is never negative).
-        wire [CW-1:0] pa_s = pa > (CW+4)'({CW{1'b1}}) ? {CW{1'b1}} : pa[CW-1:0];
+        // xon_offset, 0) > c (c, its shared cells left, is never negative): N_q T less the
+        // offset as one sum beside the product (CMAX less it where the product saturates).
+        wire [CW+5:0] pd = (CW+6)'(dsh_nq[m_a_in*4 +: 4]) * (CW+6)'(ta) - (CW+6)'(cfg_dsh_port_xon_off);
         always_ff @(posedge clk_i) begin
           a_xq_q <= ta > xa ? ta - xa : '0;
           b_xq_q <= tb > xb ? tb - xb : '0;
-          a_xpn_q <= pa_s > cfg_dsh_port_xon_off ? pa_s - cfg_dsh_port_xon_off : '0;
+          a_xpn_q <= pa[CW+3:CW] != '0 ? ~cfg_dsh_port_xon_off : pd[CW+5] ? '0 : pd[CW-1:0];
           b_xp_q <= pb > (CW+4)'({CW{1'b1}}) ? {CW{1'b1}} : pb[CW-1:0];
         end
       end else begin : g_no_dsh_x
