@@ -1,6 +1,6 @@
 // p_0 + ... + p_{NP-1} > m_0 + ... + m_{NM-1}, the sign of one sum: a carry-save tree of
-// 3:2 compressors and a log-depth carry into the sign. A module of its own so that the synthesis keeps each
-// compare one sum: within one module, compares with a common prefix of operands share the
+// 3:2 compressors and a log-depth carry into the sign. A module of its own so that the
+// synthesis keeps each compare one sum: within one module, compares with a common prefix of operands share the
 // prefix's adder, which puts its carry chain in series with the rest (the four-stage unit's
 // test stage). The tree is written out because yosys 0.23 maps a sum of nine operands as
 // a deeper network (ASAP7, 17-bit 5 + 4 operands: 825.6 ps, this tree 520.9 ps).

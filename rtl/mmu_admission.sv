@@ -762,17 +762,17 @@ module mmu_admission
       wire [TW-1:0]  s_ires = TW'(m_look[4*PFW+4*PLW+CW +: CW]);
       wire [TW-1:0]  s_eres = TW'(m_look[4*PFW+4*PLW+3*CW +: CW]);
       // The release's XON fields and threshold, and whether it names the request's queues.
+      wire s_iq = m_b_valid && m_a_ii == m_b_ii, s_eq = m_b_valid && m_a_ei == m_b_ei;
+      wire s_pt = m_b_valid && m_a_in == m_b_in;
       always_ff @(posedge clk_i) begin
         a_xon_q <= ip_xon[s_a_ipf*CW +: CW];
         a_xoff_q <= ip_xon_offset[s_a_ipf*CW +: CW];
         a_ith_q <= th_ing[s_a_ipf*CW +: CW];
-        rs_iq <= m_b_valid && m_a_ii == m_b_ii;
-        rs_eq <= m_b_valid && m_a_ei == m_b_ei;
-        rs_pt <= m_b_valid && m_a_in == m_b_in;
-        dq_iq <= m_b_valid && m_a_ii == m_b_ii ? CW'(m_b_cells) : '0;
-        dq_eq <= m_b_valid && m_a_ei == m_b_ei ? CW'(m_b_cells) : '0;
-        dq_pt <= m_b_valid && m_a_in == m_b_in ? CW'(m_b_cells) : '0;
-        dq_ptl <= m_b_valid && m_a_in == m_b_in && m_look[LW-1] ? CW'(m_b_cells) : '0;
+        {rs_iq, rs_eq, rs_pt} <= {s_iq, s_eq, s_pt};
+        dq_iq <= s_iq ? CW'(m_b_cells) : '0;
+        dq_eq <= s_eq ? CW'(m_b_cells) : '0;
+        dq_pt <= s_pt ? CW'(m_b_cells) : '0;
+        dq_ptl <= s_pt && m_look[LW-1] ? CW'(m_b_cells) : '0;
         dq_nr <= CW'(m_b_cells) - s_ires[CW-1:0];
       end
       // dsh's X_qoff = T - eta and X_poff = N_q T (saturated) of each slot's PG and port,

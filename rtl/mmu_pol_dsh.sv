@@ -49,9 +49,10 @@ module mmu_pol_dsh #(`MMU_POL_PARAMS) (`MMU_POL_PORTS);
   // ---- lossless traffic. Every test is one sum of the view's registers, the cells, the
   // configuration, (dual issue's request) the release's refund of the headroom pool and
   // total and (PIPE 3's release) the same-cycle request's charge of the queues and the
-  // port (t_d_i; its growth of the port's shared cells as the terms of its cases), as in mmu_adm_sonic ("The decide stage", docs/rtl.md); each value a
-  // release or a request leaves is formed per case of its growth or shrink beside the
-  // compares that select it. PIPE 3: the request's five tests come registered from the
+  // port (t_d_i; its growth of the port's shared cells as the terms of its cases), as in
+  // mmu_adm_sonic ("The decide stage", docs/rtl.md); each value a release or a request
+  // leaves is formed per case of its growth or shrink beside the compares that select it.
+  // PIPE 3: the request's five tests come registered from the
   // test stage (t_i), X_qoff and X_poff too (t_x_i).
   wire [SW-1:0] n = SW'(cells_i);
   wire [SW-1:0] vi = SW'(v_ing_i), vh = SW'(v_hdrm_i), ve = SW'(v_egr_i);
