@@ -43,13 +43,6 @@ function automatic logic sum_gt(input logic [SW-1:0] a, input logic [SW-1:0] b, 
   sum_gt = diff[SW+2];
 endfunction
 
-// Growth of a queue's shared part when it takes n cells: shared_part(q + n) - shared_part(q).
-function automatic logic [SW-1:0] grow_of(input logic [SW-1:0] q, input logic [SW-1:0] n, input logic [CW-1:0] reserved);
-  if (q + n <= SW'(reserved)) grow_of = '0;
-  else if (q >= SW'(reserved)) grow_of = n;
-  else grow_of = q + n - SW'(reserved);
-endfunction
-
 // Fall of a queue's shared part when a release of n cells drains h headroom cells first
 // and the rest (n - h <= q) from its q cells: shared_part(q) - shared_part(q - max(n - h, 0)).
 function automatic logic [SW-1:0] shrink_of(input logic [SW-1:0] q, input logic [SW-1:0] h, input logic [SW-1:0] n,
@@ -70,26 +63,6 @@ function automatic logic [CW-1:0] counter_next(input logic [CW-1:0] v, input log
   else if (verdict == mmu_adm_pkg::VERDICT_HEADROOM) counter_next = v - rf_in - rf_out + ch_hdrm;
   else counter_next = v - rf_in - rf_out;
 endfunction
-
-`ifdef SYNTHESIS
-// (The synthesis form of mmu_adm_sonic's pools' next values alone: simulators read the
-// plain one.)
-// A 3:2 compressor on CW-bit vectors, modulo 2^CW: a + b + c + cin = sum + carry, returned
-// as {carry, sum}. The carry is shifted, so its bit 0 is free to carry cin (the +1 of a
-// negated operand).
-function automatic logic [2*CW-1:0] csa(input logic [CW-1:0] a, input logic [CW-1:0] b, input logic [CW-1:0] c,
-                                        input logic cin);
-  csa = {(a[CW-2:0] & b[CW-2:0]) | (c[CW-2:0] & (a[CW-2:0] | b[CW-2:0])), cin, a ^ b ^ c};
-endfunction
-
-// The sum of two carry-save pairs {carry, sum}: two compressor levels and one carry chain.
-function automatic logic [CW-1:0] pair_sum(input logic [2*CW-1:0] x, input logic [2*CW-1:0] y);
-  logic [2*CW-1:0] ps_t, ps_u;
-  ps_t = csa(x[0 +: CW], x[CW +: CW], y[0 +: CW], 1'b0);
-  ps_u = csa(ps_t[0 +: CW], ps_t[CW +: CW], y[CW +: CW], 1'b0);
-  pair_sum = ps_u[0 +: CW] + ps_u[CW +: CW];
-endfunction
-`endif
 
 // A queue of q cells cannot take n more: over threshold ("equals or exceeds") or pool full.
 // The pool test pool + grow_of(q, n) > size is summed for each of the growth's two cases

@@ -170,69 +170,13 @@ module mmu_adm_sonic #(`MMU_POL_PARAMS) (
     end
   end
 
-  // The pools' next values, modulo 2^CW: the register less the refund's terms, plus a
-  // request's growth of each side's shared part (grow_of: 0, n or q + n - res).
-  wire [CW-1:0] rfp0[NPOOLS], rfp1[NPOOLS], rfm0[NPOOLS], rfm1[NPOOLS];
-  for (genvar p = 0; p < NPOOLS; p++) begin : g_rf
-    assign rfp0[p] = REFUND ? rfp_pool_used_i[p*RFP*CW +: CW] : '0;
-    assign rfp1[p] = REFUND ? rfp_pool_used_i[p*RFP*CW + CW +: CW] : '0;
-    assign rfm0[p] = REFUND ? rfm_pool_used_i[p*RFM*CW +: CW] : '0;
-    assign rfm1[p] = REFUND ? rfm_pool_used_i[p*RFM*CW + CW +: CW] : '0;
-  end
-`ifndef SYNTHESIS
-  // Simulators: each value as one expression in order. The synthesis form below is the
-  // same function (the netlist equivalence ctests simulate it against this one) and sums
-  // all eight pairs of growth cases, which a cycle-based model would evaluate at every
-  // edge.
-  wire [CW-1:0] gi = CW'(grow_of(q_ing, n, ires_i)), ge = CW'(grow_of(q_egr, n, eres_i));
-  for (genvar p = 0; p < NPOOLS; p++) begin : g_pool
-    wire [CW-1:0] base = v_pool_used_i[p*CW +: CW] - rfp0[p] - rfp1[p] + rfm0[p] + rfm1[p];
-    wire [CW-1:0] ci = ipool_i == PLW'(p) ? gi : '0, ce = epool_i == PLW'(p) ? ge : '0;
-    assign pool_next[p*CW +: CW] = verdict == mmu_adm_pkg::VERDICT_SHARED ? base + ci + ce :
-                                   verdict == mmu_adm_pkg::VERDICT_HEADROOM ? base + ce :
-                                   base - rf_pool_used[p*CW +: CW];
-  end
-`else
-  // The growth's compares end late, so every pair of cases is summed beside them, from the
-  // register as a carry-save pair, and the compares select among the sums; the verdict
-  // selects last, as counter_next ("The pools' next values", docs/rtl.md).
-  wire i_past, e_past;  // q + n > res
-  mmu_adm_sumgt #(.W(SW), .NP(2), .NM(1)) u_i_past (.p_i({q_ing, n}), .m_i(ires), .gt_o(i_past));
-  mmu_adm_sumgt #(.W(SW), .NP(2), .NM(1)) u_e_past (.p_i({q_egr, n}), .m_i(eres), .gt_o(e_past));
-  wire i_below = ires > q_ing, e_below = eres > q_egr;  // res > q: the partial growth
-  // The growth as a carry-save pair, ingress case x egress case (z none, n, p the partial
-  // growth); -res is ~res + 1, the 1 in a carry's free bit 0. n x z and z x n are one.
-  wire [CW-1:0] nc = CW'(n), n2 = CW'(n) << 1, qi = CW'(q_ing), qe = CW'(q_egr);
-  wire [2*CW-1:0] g_nz = {CW'(0), nc}, g_nn = {CW'(0), n2};
-  wire [2*CW-1:0] g_pz = csa(qi, nc, ~ires_i, 1'b1), g_zp = csa(qe, nc, ~eres_i, 1'b1);
-  wire [2*CW-1:0] g_pn = csa(qi, n2, ~ires_i, 1'b1), g_np = csa(qe, n2, ~eres_i, 1'b1);
-  wire [2*CW-1:0] g_pp1 = csa(qi, qe, n2, 1'b1), g_pp2 = csa(g_pp1[0 +: CW], ~ires_i, ~eres_i, 1'b1);
-  wire [2*CW-1:0] g_pp = csa(g_pp2[0 +: CW], g_pp2[CW +: CW], g_pp1[CW +: CW], 1'b0);
-  for (genvar p = 0; p < NPOOLS; p++) begin : g_pool
-    // The register less the refund's terms (REFUND: rfp - rfm), a pair: -x is ~x + 1.
-    wire [2*CW-1:0] b1 = csa(v_pool_used_i[p*CW +: CW], ~rfp0[p], ~rfp1[p], 1'b1);
-    wire [2*CW-1:0] b2 = csa(b1[0 +: CW], b1[CW +: CW], rfm0[p], 1'b1);
-    wire [2*CW-1:0] base = csa(b2[0 +: CW], b2[CW +: CW], rfm1[p], 1'b0);
-    wire [CW-1:0] s_zz = base[0 +: CW] + base[CW +: CW];
-    wire [CW-1:0] s_nz = pair_sum(base, g_nz), s_nn = pair_sum(base, g_nn);
-    wire [CW-1:0] s_pz = pair_sum(base, g_pz), s_zp = pair_sum(base, g_zp);
-    wire [CW-1:0] s_pn = pair_sum(base, g_pn), s_np = pair_sum(base, g_np), s_pp = pair_sum(base, g_pp);
-    // A shared verdict charges the ingress pool and the egress pool, a headroom verdict
-    // the egress pool only. Each side's case: res > q first (it ends earlier), q + n > res
-    // last.
-    wire ti = ipool_i == PLW'(p) && i_past, te = epool_i == PLW'(p) && e_past;
-    wire [CW-1:0] r_z = ti ? (i_below ? s_pz : s_nz) : s_zz;  // the ingress case, egress none
-    wire [CW-1:0] r_n = ti ? (i_below ? s_pn : s_nn) : s_nz;  // ... egress n
-    wire [CW-1:0] r_p = ti ? (i_below ? s_pp : s_np) : s_zp;  // ... egress partial
-    wire [CW-1:0] nx_sh = te ? (e_below ? r_p : r_n) : r_z;
-    wire [CW-1:0] nx_hd = te ? (e_below ? s_zp : s_nz) : s_zz;
-    // A release's own refund (rf_out): a release charges nothing, so it is only here.
-    wire [2*CW-1:0] b_out = csa(base[0 +: CW], base[CW +: CW], ~rf_pool_used[p*CW +: CW], 1'b1);
-    wire [CW-1:0] nx_none = b_out[0 +: CW] + b_out[CW +: CW];
-    assign pool_next[p*CW +: CW] = verdict == mmu_adm_pkg::VERDICT_SHARED ? nx_sh :
-                                   verdict == mmu_adm_pkg::VERDICT_HEADROOM ? nx_hd : nx_none;
-  end
-`endif
+  // The pools' next values (mmu_adm_poolnx), the refund's terms as given (REFUND).
+  mmu_adm_poolnx #(.CW(CW), .CELLW(CELLW), .NPOOLS(NPOOLS)) u_poolnx (
+    .v_pool_i(v_pool_used_i), .rf_sub_i(REFUND ? rfp_pool_used_i : '0), .rf_add_i(REFUND ? rfm_pool_used_i : '0),
+    .q_ing_i(v_ing_i), .q_egr_i(v_egr_i), .n_i(cells_i), .ires_i(ires_i), .eres_i(eres_i), .ipool_i(ipool_i),
+    .epool_i(epool_i), .verdict_i(verdict),
+    .rf_out_i(rf_pool_used), .pool_next_o(pool_next)
+  );
   assign n_pool_used = pool_next;
   assign n_hdrm_used = counter_next(v_hdrm_used_i, rf_hdrm_used_i, rf_hdrm_used, '0, CW'(n), verdict);
   assign n_total = counter_next(v_total_i, rf_total_i, rf_total, CW'(n), CW'(n), verdict);
@@ -248,8 +192,9 @@ module mmu_adm_sonic #(`MMU_POL_PARAMS) (
     .p_i({q_ing, q_hdrm, dsum, SW'(ip_xon_offset_i)}), .m_i({SW'(ith_i), n, ires}), .gt_o(xo_gt));
   mmu_adm_sumgt #(.W(SW), .NP(3), .NM(3)) u_xon (
     .p_i({n, ires, SW'(ip_xon_i)}), .m_i({q_ing, q_hdrm, dsum}), .gt_o(xon_gt));
-  wire [SW+1:0] empty_d = (SW+2)'(q_ing) + (SW+2)'(q_hdrm) + (SW+2)'(dsum) - (SW+2)'(n);  // the PG empties
-  wire xon_hit = empty_d == '0 ||
+  wire empties;  // the PG empties: ing + hdrm == n
+  mmu_adm_sumeq #(.W(SW), .NP(4), .NM(1)) u_empties (.p_i({q_ing, q_hdrm, di, dh}), .m_i(n), .eq_o(empties));
+  wire xon_hit = empties ||
                  (ip_xon_i != '0 && xon_gt) ||
                  (ip_xon_offset_i <= ith_i && !xo_gt);
   always_comb begin

@@ -1,5 +1,6 @@
 // p_0 + ... + p_{NP-1} > m_0 + ... + m_{NM-1}, the sign of one sum: a carry-save tree of
-// 3:2 compressors and a log-depth carry into the sign. A module of its own so that the
+// 3:2 compressors and a log-depth carry into the sign (or with EQ the sums' equality, the
+// tree and a test without a carry: mmu_adm_sumeq). A module of its own so that the
 // synthesis keeps each compare one sum: within one module, compares with a common prefix of operands share the
 // prefix's adder, which puts its carry chain in series with the rest (the four-stage unit's
 // test stage). The tree is written out because yosys 0.23 maps a sum of nine operands as
@@ -13,7 +14,8 @@
 module mmu_adm_sumgt #(
   parameter int W = 17,   // width of every operand
   parameter int NP = 2,   // operands on the left (1..8)
-  parameter int NM = 2    // operands on the right (1..8)
+  parameter int NM = 2,   // operands on the right (1..8)
+  parameter bit EQ = 0    // gt_o is p == m instead (mmu_adm_sumeq)
 ) (
   input  wire [NP*W-1:0] p_i,  // operand k at [k*W +: W]
   input  wire [NM*W-1:0] m_i,
@@ -92,7 +94,14 @@ module mmu_adm_sumgt #(
     carry_of = g[0];
   endfunction
   wire [DW-1:0] x = g_lv[NL].g_op[0].v, y = g_lv[NL].g_op[1].v;
-  assign gt_o = x[DW-1] ^ y[DW-1] ^ carry_of(x[DW-2:0] & y[DW-2:0], x[DW-2:0] | y[DW-2:0]);
+  if (EQ) begin : g_eq
+    // x + y == 0 (mod 2^DW, so exactly): every bit of x ^ y equals the carry a zero sum
+    // would bring into it, x | y of the bit below (0 into bit 0). No carry chain
+    // (Cortadella and Llaberia's A + B = K test, K = 0).
+    assign gt_o = ~|(x ^ y ^ {x[DW-2:0] | y[DW-2:0], 1'b0});
+  end else begin : g_gt
+    assign gt_o = x[DW-1] ^ y[DW-1] ^ carry_of(x[DW-2:0] & y[DW-2:0], x[DW-2:0] | y[DW-2:0]);
+  end
 `else
   // Functions, not an always_comb summing into a variable: Icarus 11 wakes such a block on
   // its own writes, and instances feeding one another then never settle.
@@ -104,7 +113,7 @@ module mmu_adm_sumgt #(
     sum_m = '0;
     for (int k = 0; k < NM; k++) sum_m = sum_m + DW'(v[k*W +: W]);
   endfunction
-  assign gt_o = sum_p(p_i) > sum_m(m_i);
+  assign gt_o = EQ ? sum_p(p_i) == sum_m(m_i) : sum_p(p_i) > sum_m(m_i);
 `endif
 endmodule
 

@@ -77,7 +77,6 @@ module mmu_pol_dsh #(`MMU_POL_PARAMS) (`MMU_POL_PORTS);
   mmu_adm_sumgt #(.W(SW), .NP(2), .NM(1)) u_g_past (.p_i({vi, n}), .m_i(ires), .gt_o(g_past));
   mmu_adm_sumgt #(.W(SW), .NP(1), .NM(1)) u_g_below (.p_i(ires), .m_i(vi), .gt_o(g_below));
   wire [SW-1:0] grow = !g_past ? '0 : !g_below ? n : vi + n - ires;
-  wire [CW-1:0] egrow = CW'(grow_of(ve, n, eres_i));
   // A full shared segment (pool_used + grow > size) or a paused port sends the packet to
   // insurance headroom.
   wire seg_full = t_on_i ? t_i[0] : sum_gt(SW'(ipool_used), grow, '0, SW'(ipool_size), '0, '0);
@@ -124,8 +123,9 @@ module mmu_pol_dsh #(`MMU_POL_PARAMS) (`MMU_POL_PORTS);
   wire xon_a, xon_b;
   mmu_adm_sumgt #(.W(SW), .NP(2), .NM(3)) u_xon_a (.p_i({sxq, ires}), .m_i({vi, di, xoo}), .gt_o(xon_a));
   mmu_adm_sumgt #(.W(SW), .NP(3), .NM(5)) u_xon_b (.p_i({sxq, ires, n}), .m_i({vi, vh, di, dh, xoo}), .gt_o(xon_b));
-  wire [SW+2:0] left_in = (SW+3)'(vi) + (SW+3)'(vh) + (SW+3)'(di) + (SW+3)'(dh);
-  wire xon_hit = (h_left ? vi + di == '0 : left_in == (SW+3)'(n)) || (xoo < sxq && (h_left ? xon_a : xon_b));
+  wire empties;  // ing + hdrm == n: the release takes all the PG's cells
+  mmu_adm_sumeq #(.W(SW), .NP(4), .NM(1)) u_empties (.p_i({vi, vh, di, dh}), .m_i(n), .eq_o(empties));
+  wire xon_hit = (h_left ? vi == '0 && di == '0 : empties) || (xoo < sxq && (h_left ? xon_a : xon_b));
   // The same-cycle request's growth of the port's shared cells (PIPE 3: t_d_i's terms, else
   // 0): none, all its cells or ing + cells - res, per case (gc 0, 1, 2), each case's terms
   // operands of the sums below and the case selecting after them, so that no growth is
@@ -137,8 +137,10 @@ module mmu_pol_dsh #(`MMU_POL_PARAMS) (`MMU_POL_PORTS);
   // Port XON once its insurance cells are gone (ins == min(n, hdrm)): its shared cells left
   // (c, per case of the shrink) zero, or under X_poff by the port's xon_offset. c is never
   // negative, but each zero test is exact all the same (c > 0 and c < 0 both false).
-  wire [SW+2:0] ins_left = (SW+3)'(vpi) + (SW+3)'(dpi);
-  wire ins_gone = h_left ? ins_left == (SW+3)'(n) : ins_left == (SW+3)'(vh) + (SW+3)'(dh);
+  wire ins_n_eq, ins_h_eq;  // insurance cells == n; == hdrm
+  mmu_adm_sumeq #(.W(SW), .NP(2), .NM(1)) u_ins_n_eq (.p_i({vpi, dpi}), .m_i(n), .eq_o(ins_n_eq));
+  mmu_adm_sumeq #(.W(SW), .NP(2), .NM(2)) u_ins_h_eq (.p_i({vpi, dpi}), .m_i({vh, dh}), .eq_o(ins_h_eq));
+  wire ins_gone = h_left ? ins_n_eq : ins_h_eq;
   logic [2:0] zu0, zu1, zu2;  // per growth case: c zero or under, for each case of the shrink
   logic [3*CW-1:0] sh_keep, sh_n, sh_part, sh_rel;  // per growth case: the shared cells left
   for (genvar g = 0; g < 3; g++) begin : g_gc
@@ -258,18 +260,21 @@ module mmu_pol_dsh #(`MMU_POL_PARAMS) (`MMU_POL_PORTS);
     end
   end
 
-  // The shared counters' next values (counter_next, as mmu_adm_sonic). The refund of the
-  // release before: the same-cycle one's (PIPE 1), or (PIPE 3, t_on_i) the registered one of
-  // the cycle before, as its terms.
-  wire [NPOOLS*CW-1:0] pool_next;
-  for (genvar p = 0; p < NPOOLS; p++) begin : g_pool
-    wire [CW-1:0] ing = ipool_i == PLW'(p) ? CW'(grow) : '0;
-    wire [CW-1:0] eg = epool_i == PLW'(p) ? egrow : '0;
-    wire [CW-1:0] rf_in = !t_on_i ? rf_pool_used_i[p*CW +: CW] : !REFUND ? '0 :
-                          rfp_pool_used_i[p*RFP*CW +: CW] + rfp_pool_used_i[p*RFP*CW + CW +: CW];
-    assign pool_next[p*CW +: CW] = counter_next(v_pool_used_i[p*CW +: CW], rf_in, rf_pool[p*CW +: CW], ing + eg, eg,
-                                                verdict);
+  // The shared counters' next values: the pools' as mmu_adm_sonic's (mmu_adm_poolnx, the
+  // growth summed per case), the others by counter_next. The refund of the release before:
+  // the same-cycle one's value (PIPE 0 and 1), or (PIPE 3, t_on_i) the registered one of
+  // the cycle before, as its two terms.
+  wire [NPOOLS*2*CW-1:0] rf_sub;
+  for (genvar p = 0; p < NPOOLS; p++) begin : g_rf_in
+    assign rf_sub[p*2*CW +: 2*CW] = !t_on_i ? {CW'(0), rf_pool_used_i[p*CW +: CW]} : !REFUND ? '0 :
+                                     rfp_pool_used_i[p*RFP*CW +: 2*CW];
   end
+  wire [NPOOLS*CW-1:0] pool_next;
+  mmu_adm_poolnx #(.CW(CW), .CELLW(CELLW), .NPOOLS(NPOOLS)) u_poolnx (
+    .v_pool_i(v_pool_used_i), .rf_sub_i(rf_sub), .rf_add_i('0), .q_ing_i(v_ing_i), .q_egr_i(v_egr_i),
+    .n_i(cells_i), .ires_i, .eres_i, .ipool_i, .epool_i, .verdict_i(verdict), .rf_out_i(rf_pool),
+    .pool_next_o(pool_next)
+  );
   assign n_pool_used = ll_i ? pool_next : s_pool_used;
   assign n_hdrm_used = ll_i ? counter_next(v_hdrm_used_i, rf_hdrm_used_i, rf_h, '0, CW'(n), verdict) : s_hdrm_used;
   assign n_total = ll_i ? counter_next(v_total_i, rf_total_i, rf_t, CW'(n), CW'(n), verdict) : s_total;

@@ -14,6 +14,8 @@ mmu_adm_recip_div.sv
 mmu_adm_rate.sv
 mmu_adm_quot.sv
 mmu_adm_sumgt.sv
+mmu_adm_sumeq.sv
+mmu_adm_poolnx.sv
 mmu_adm_sonic.sv
 mmu_pol_dt.sv
 mmu_pol_reverie.sv

@@ -422,6 +422,7 @@ MODULE_CATEGORY = {
     'mmu_admission': 'counters',
     # SONiC bookkeeping (charge and refund of every counter) with its compares and XOFF/XON.
     'mmu_adm_sonic': 'counters',
+    'mmu_adm_poolnx': 'counters',     # the pools' next values (SONiC's and dsh's)
     'mmu_adm_ewma': 'ewma',
     # Per-queue state memories with valid bits: reverie's filters, abm's rate state.
     'mmu_adm_qmem': 'ewma',
@@ -435,6 +436,7 @@ MODULE_CATEGORY = {
     'mmu_adm_thresh': 'thresholds',     # the threshold calculator: registered pools and n_p, per-profile thresholds
     'mmu_adm_thcalc': 'thresholds',     # its combinational half, on the stored configuration
     'mmu_adm_sumgt': 'thresholds',      # one compare as one sum (PIPE 3's test stage)
+    'mmu_adm_sumeq': 'thresholds',      # one equality of two sums (the release's XON tests)
     'mmu_adm_op': 'control',            # profile lookup, policy select
     'mmu_adm_lookup': 'control',        # PIPE 1: the read stage's look-up, with the written entry substituted
     'mmu_adm_csr': 'csr',

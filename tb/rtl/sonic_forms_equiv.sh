@@ -17,7 +17,7 @@ if ! command -v yosys >/dev/null 2>&1 || ! command -v yosys-abc >/dev/null 2>&1;
 fi
 mkdir -p "$work" || exit 1
 params="-set CW 6 -set CELLW 6 -set NPOOLS 2 -set NPORTS 2 -set NPRIO 2"
-files="$src/rtl/mmu_adm_pkg.sv $src/rtl/mmu_adm_sumgt.sv $src/rtl/mmu_adm_sonic.sv"
+files="$src/rtl/mmu_adm_pkg.sv $src/rtl/mmu_adm_sumgt.sv $src/rtl/mmu_adm_sumeq.sv $src/rtl/mmu_adm_poolnx.sv $src/rtl/mmu_adm_sonic.sv"
 
 # prove EXTRA: yosys-abc's verdict on the simulators' form against the synthesis's form
 # with EXTRA parameters.
@@ -25,9 +25,10 @@ prove() {
   aig="$work/miter$1.aig"
   if ! yosys -q -p "read_verilog -sv -nosynthesis -I $src/rtl $files;
       chparam $params mmu_adm_sonic; hierarchy -top mmu_adm_sonic; proc; flatten; opt_clean;
-      rename mmu_adm_sonic sonic_sim; design -stash sim;
+      rename -top sonic_sim; design -stash sim;
       read_verilog -sv -I $src/rtl $files;
       chparam $params $2 mmu_adm_sonic; hierarchy -top mmu_adm_sonic; proc; flatten; opt_clean;
+      rename -top mmu_adm_sonic;
       design -copy-from sim -as sonic_sim sonic_sim;
       miter -equiv -flatten sonic_sim mmu_adm_sonic miter; hierarchy -top miter;
       synth -flatten -top miter -noabc; aigmap; opt_clean; write_aiger -zinit $aig" \
