@@ -66,7 +66,19 @@ class Lockstep {
   // Whole-state comparison after every n-th operation (1, the default: every one), and
   // after every CSR write and reset; in between, the counters and pause bits the
   // operation names, the pools and the totals (streaming: the decisions only).
-  void set_full_state_every(uint32_t n) { m_full_every = n ? n : 1; }
+  void set_full_state_every(uint32_t n) {
+    m_full_every = n ? n : 1;
+    m_full_words = 0;
+  }
+  // The same with n from the size of the state: a whole-state comparison after every n-th
+  // operation, n the whole state's words (the debug-port reads it takes) over
+  // `words_per_op`, so that it reads about that many words an operation on average
+  // whatever the policy's state (abm's is 2.5 times dt's). Re-taken after a CSR write.
+  void set_full_state_words_per_op(uint32_t words_per_op) {
+    m_full_words = words_per_op ? words_per_op : 1;
+    size_full_every();
+  }
+  uint32_t full_state_every() const { return m_full_every; }
 
   admission::RtlParams rtl_params() const { return {m_p.nports, m_p.nprio, m_p.npools, m_p.nprof, m_p.cw}; }
 
@@ -198,6 +210,7 @@ class Lockstep {
       fail("csr write", admission::reg_name(addr, rtl_params()), core_ok ? "accepted" : "refused",
            rtl_ok ? "accepted" : "refused");
     m_cfg = m_core.config();
+    size_full_every();
     compare_state([&] { return "csr write " + admission::reg_name(addr, rtl_params()); });
     return core_ok;
   }
@@ -261,6 +274,14 @@ class Lockstep {
     }
   };
 
+  void size_full_every() {
+    if (!m_full_words) return;
+    const state_map::Dims d{m_p.nports * m_p.nprio, m_p.nports, m_p.nprio,
+                            std::min(uint32_t(m_cfg.pool_cells.size()), m_p.npools)};
+    const size_t words =
+        state_map::plan(d, m_cfg.policy == "reverie", m_cfg.policy == "dsh", m_cfg.policy == "abm").addrs.size();
+    m_full_every = uint32_t(std::max<size_t>(1, (words + m_full_words - 1) / m_full_words));
+  }
   // The core's state after the operation, to compare with the unit's once decided.
   void snapshot(Expect& e) {
     if (m_mm.any || ++m_since_full < m_full_every) return;
@@ -440,6 +461,7 @@ class Lockstep {
   Mismatch m_mm;
   uint64_t m_ops = 0;
   uint32_t m_full_every = 1, m_since_full = 0;
+  uint32_t m_full_words = 0;  // set_full_state_words_per_op's budget, or 0: m_full_every as set
   bool m_from_cycles = false;
   std::vector<uint32_t> m_named;
   std::vector<Named> m_ops_named;  // the operations whose words m_named holds
