@@ -5,6 +5,7 @@
 // port, cosim/state_map.h) must agree after every operation and every CSR write. A
 // co-simulation may compare the whole state only every n-th operation
 // (set_full_state_every) and the counters the operation names in between.
+#include <algorithm>
 #include <cstdio>
 #include <deque>
 #include <initializer_list>
@@ -65,7 +66,19 @@ class Lockstep {
   // Whole-state comparison after every n-th operation (1, the default: every one), and
   // after every CSR write and reset; in between, the counters and pause bits the
   // operation names, the pools and the totals (streaming: the decisions only).
-  void set_full_state_every(uint32_t n) { m_full_every = n ? n : 1; }
+  void set_full_state_every(uint32_t n) {
+    m_full_every = n ? n : 1;
+    m_full_words = 0;
+  }
+  // The same with n from the size of the state: a whole-state comparison after every n-th
+  // operation, n the whole state's words (the debug-port reads it takes) over
+  // `words_per_op`, so that it reads about that many words an operation on average
+  // whatever the policy's state (abm's is 2.5 times dt's). Re-taken after a CSR write.
+  void set_full_state_words_per_op(uint32_t words_per_op) {
+    m_full_words = words_per_op ? words_per_op : 1;
+    size_full_every();
+  }
+  uint32_t full_state_every() const { return m_full_every; }
 
   admission::RtlParams rtl_params() const { return {m_p.nports, m_p.nprio, m_p.npools, m_p.nprof, m_p.cw}; }
 
@@ -197,6 +210,7 @@ class Lockstep {
       fail("csr write", admission::reg_name(addr, rtl_params()), core_ok ? "accepted" : "refused",
            rtl_ok ? "accepted" : "refused");
     m_cfg = m_core.config();
+    size_full_every();
     compare_state([&] { return "csr write " + admission::reg_name(addr, rtl_params()); });
     return core_ok;
   }
@@ -260,6 +274,14 @@ class Lockstep {
     }
   };
 
+  void size_full_every() {
+    if (!m_full_words) return;
+    const state_map::Dims d{m_p.nports * m_p.nprio, m_p.nports, m_p.nprio,
+                            std::min(uint32_t(m_cfg.pool_cells.size()), m_p.npools)};
+    const size_t words =
+        state_map::plan(d, m_cfg.policy == "reverie", m_cfg.policy == "dsh", m_cfg.policy == "abm").addrs.size();
+    m_full_every = uint32_t(std::max<size_t>(1, (words + m_full_words - 1) / m_full_words));
+  }
   // The core's state after the operation, to compare with the unit's once decided.
   void snapshot(Expect& e) {
     if (m_mm.any || ++m_since_full < m_full_every) return;
@@ -332,14 +354,21 @@ class Lockstep {
   // that their new values are read with no further evaluation.
   void watch(std::initializer_list<Named> ops) {
     namespace sm = state_map;
-    m_named.clear();
+    m_ops_named.assign(ops.begin(), ops.end());
+    const size_t npools = m_cfg.pool_cells.size();
+    m_named.resize(5 * ops.size() + npools);
+    uint32_t* a = m_named.data();
     for (const Named& n : ops) {
       const uint32_t ii = n.in * m_p.nprio + n.prio, ei = n.out * m_p.nprio + n.queue;
-      m_named.insert(m_named.end(), {sm::addr(sm::kIng, ii), sm::addr(sm::kHdrm, ii), sm::addr(sm::kPaused, ii),
-                                     sm::addr(sm::kEgr, ei), sm::addr(sm::kPortPaused, n.in)});
+      a[0] = sm::addr(sm::kIng, ii);
+      a[1] = sm::addr(sm::kHdrm, ii);
+      a[2] = sm::addr(sm::kPaused, ii);
+      a[3] = sm::addr(sm::kEgr, ei);
+      a[4] = sm::addr(sm::kPortPaused, n.in);
+      a += 5;
     }
-    for (uint32_t k = 0; k < m_cfg.pool_cells.size(); ++k) m_named.push_back(sm::addr(sm::kPoolUsed, k));
-    for (uint32_t l = 0; l < m_named.size() && l < Unit<Model>::kLanes; ++l) m_unit.watch(l, m_named[l]);
+    for (uint32_t k = 0; k < npools; ++k) a[k] = sm::addr(sm::kPoolUsed, k);
+    m_unit.watch_all(m_named.data(), uint32_t(std::min<size_t>(m_named.size(), Unit<Model>::kLanes)));
   }
   // The core's value of a named word.
   uint64_t core_word(uint32_t a) {
@@ -385,13 +414,37 @@ class Lockstep {
 
   template <class Describe>
   void compare_named(Describe op) {
+    const uint32_t lanes = Unit<Model>::kLanes;
+    const std::vector<uint64_t> rest =
+        m_named.size() > lanes ? m_unit.fetch({m_named.begin() + lanes, m_named.end()}) : std::vector<uint64_t>{};
+    // The words in watch()'s order, compared at once; each is named only on a difference.
+    uint32_t k = 0;
+    auto got = [&](uint32_t i) { return i < lanes ? m_unit.watched(i) : rest[i - lanes]; };
+    bool differ = false;
+    for (const Named& n : m_ops_named) {
+      differ |= got(k) != m_core.ingress_cells(n.in, n.prio);
+      differ |= got(k + 1) != m_core.headroom_cells(n.in, n.prio);
+      differ |= got(k + 2) != uint64_t(m_core.paused(n.in, n.prio));
+      differ |= got(k + 3) != m_core.egress_cells(n.out, n.queue);
+      differ |= got(k + 4) != uint64_t(m_core.port_paused(n.in));
+      k += 5;
+    }
+    const std::vector<uint64_t>& pools = m_core.pools_used();
+    for (; k < m_named.size(); ++k) {
+      const uint32_t p = m_named[k] & 0xfff;
+      differ |= p >= pools.size() || got(k) != pools[p];
+    }
+    differ |= m_core.total_used() != m_unit.total();
+    differ |= m_core.headroom_pool_used() != m_unit.hdrm_pool();
+    if (differ) report_named(op, rest);
+  }
+  template <class Describe>
+  void report_named(Describe op, const std::vector<uint64_t>& rest) {
     auto check = [&](auto name, uint64_t want, uint64_t got) {
       if (want != got && !m_mm.any)
         fail("state after", op(), name() + ": expected " + std::to_string(want) + ", got " + std::to_string(got), "");
     };
     const uint32_t lanes = Unit<Model>::kLanes;
-    const std::vector<uint64_t> rest =
-        m_named.size() > lanes ? m_unit.fetch({m_named.begin() + lanes, m_named.end()}) : std::vector<uint64_t>{};
     for (uint32_t k = 0; k < m_named.size(); ++k) {
       const uint32_t a = m_named[k];
       check([a] { return std::string(word_name(a)) + "[" + std::to_string(a & 0xfff) + "]"; }, core_word(a),
@@ -408,8 +461,10 @@ class Lockstep {
   Mismatch m_mm;
   uint64_t m_ops = 0;
   uint32_t m_full_every = 1, m_since_full = 0;
+  uint32_t m_full_words = 0;  // set_full_state_words_per_op's budget, or 0: m_full_every as set
   bool m_from_cycles = false;
   std::vector<uint32_t> m_named;
+  std::vector<Named> m_ops_named;  // the operations whose words m_named holds
   bool m_stream = false;
   std::deque<Expect> m_inflight;  // streamed operations not yet decided by the unit
 };

@@ -64,7 +64,7 @@ module mmu_cosim
   output wire [CW-1:0]     stat_total_o,
   output wire [CW-1:0]     stat_hdrm_pool_o,
   output wire              stat_underflow_o,
-  // Debug/state read port: addresses loaded at dbg_ld_i's rising edge.
+  // Debug/state read port: addresses loaded at each edge (rising or falling) of dbg_ld_i.
   input  wire              dbg_ld_i,
   input  wire [16*DBGW-1:0] dbg_addr_i,
   output wire [64*DBGW-1:0] dbg_data_o
@@ -100,7 +100,9 @@ module mmu_cosim
         {rel_in_port_i, rel_out_port_i, rel_prio_i, rel_queue_i, rel_cells_i};
   end
   always_ff @(posedge cfg_ld_i) {cfg_write, cfg_addr, cfg_wdata} <= {cfg_write_i, cfg_addr_i, cfg_wdata_i};
-  always_ff @(posedge dbg_ld_i) dbg_addr <= dbg_addr_i;
+  // The debug addresses load at either edge of their strobe: a batch of the whole-state read
+  // is one evaluation (rtl_unit.h toggles the strobe), not a rise and a fall.
+  always_ff @(posedge dbg_ld_i or negedge dbg_ld_i) dbg_addr <= dbg_addr_i;
 
   /* verilator lint_off PINCONNECTEMPTY */
   mmu_admission #(

@@ -105,7 +105,7 @@ size_t model_at(size_t policy, uint32_t pipe) {
 // The PIPE of the model at `index`.
 uint32_t pipe_at(size_t index) { return index >= kPipe3 ? 3 : index >= kPipe ? 1 : 0; }
 
-constexpr uint32_t kFullStateEvery = MMUSIM_RTL_FULL_STATE_EVERY;
+constexpr uint32_t kFullStateWordsPerOp = MMUSIM_RTL_FULL_STATE_WORDS_PER_OP;
 
 // A switch with fewer ports than the unit uses its first ports; the others get lossy
 // queues on profile 0 and never see an operation, so they change no decision.
@@ -157,9 +157,10 @@ struct RtlEngine::Impl {
     l->set_idle_from_cycles(true);
     l->set_streaming(pipe != 0);
     // The counters an operation names after each one, the whole state (every queue's
-    // counters and filters, a debug-port read per word) every kFullStateEvery-th
-    // (docs/performance.md: its cost).
-    l->set_full_state_every(kFullStateEvery);
+    // counters and filters, a debug-port read per word) after every n-th, n such that it
+    // reads kFullStateWordsPerOp words an operation on average (dt: every 266th; abm, whose
+    // state is 2.5 times dt's: every 654th; docs/performance.md: its cost).
+    l->set_full_state_words_per_op(kFullStateWordsPerOp);
     return l;
   }
   bool failed() {

@@ -90,6 +90,7 @@ class Unit {
 
   void reset() {
     idle_inputs();
+    m_dbg_in = true;  // the debug addresses load at the first edge (watch() skips equal ones)
     m_m->clk_i = 0;
     m_m->rst_ni = 0;
     m_m->eval();
@@ -205,21 +206,41 @@ class Unit {
     set_field(m_m->dbg_addr_i, 16 * l, addr);
     m_dbg_in = true;
   }
+  // Lanes 0 .. n-1 show the words at `addrs` (n at most kLanes), the others keep theirs; a
+  // wrapped model's addresses load only if one changed.
+  void watch_all(const uint32_t* addrs, uint32_t n) {
+    auto& in = m_m->dbg_addr_i;
+    using In = std::remove_reference_t<decltype(in)>;
+    if constexpr (std::is_integral_v<In>) {
+      In v = in;
+      for (uint32_t l = 0; l < n; ++l) set_field(v, 16 * l, addrs[l]);
+      if (v != in) {
+        in = v;
+        m_dbg_in = true;
+      }
+    } else {
+      for (uint32_t l = 0; l < n; l += 2) {
+        const uint32_t lo = addrs[l] & 0xffff;
+        const uint32_t w = l + 1 < n ? lo | (addrs[l + 1] & 0xffff) << 16 : (in[l / 2] & 0xffff0000u) | lo;
+        if (in[l / 2] != w) {
+          in[l / 2] = w;
+          m_dbg_in = true;
+        }
+      }
+    }
+    if constexpr (!kWrapped) m_dbg_in = true;
+  }
   uint64_t watched(uint32_t l) const { return get_word(m_m->dbg_data_o, l); }
   // Words at `addrs`, a batch of kLanes per evaluation (the unit's inputs are idle
-  // between operations). The lanes are left watching the last batch.
-  std::vector<uint64_t> fetch(const std::vector<uint32_t>& addrs) {
-    std::vector<uint64_t> out(addrs.size());
-    for (size_t i = 0; i < addrs.size(); i += kLanes) {
-      const uint32_t n = uint32_t(std::min<size_t>(kLanes, addrs.size() - i));
-      for (uint32_t l = 0; l < n; ++l) watch(l, addrs[i + l]);
+  // between operations), into `out`. The lanes are left watching the last batch.
+  void fetch(const uint32_t* addrs, size_t count, uint64_t* out) {
+    for (size_t i = 0; i < count; i += kLanes) {
+      const uint32_t n = uint32_t(std::min<size_t>(kLanes, count - i));
+      set_lanes(addrs + i, n);
       if constexpr (kWrapped) {
-        // A strobe of the address registers alone: only the lanes are evaluated.
-        if (m_m->dbg_ld_i) {
-          m_m->dbg_ld_i = 0;
-          m_m->eval();
-        }
-        m_m->dbg_ld_i = 1;
+        // An edge of the address registers' strobe alone (either edge loads them): only the
+        // lanes are evaluated, one evaluation a batch.
+        m_m->dbg_ld_i = !m_m->dbg_ld_i;
         m_m->eval();
         m_dbg_in = false;
       } else {
@@ -227,6 +248,10 @@ class Unit {
       }
       for (uint32_t l = 0; l < n; ++l) out[i + l] = watched(l);
     }
+  }
+  std::vector<uint64_t> fetch(const std::vector<uint32_t>& addrs) {
+    std::vector<uint64_t> out(addrs.size());
+    fetch(addrs.data(), addrs.size(), out.data());
     return out;
   }
   uint64_t peek(state_map::Region r, uint32_t index) { return fetch({state_map::addr(r, index)})[0]; }
@@ -255,7 +280,15 @@ class Unit {
   // the first `npools` pools (the configuration's).
   admission::ArchState state(bool reverie, bool dsh, uint32_t npools, bool abm = false) {
     const state_map::Dims d{m_p.nports * m_p.nprio, m_p.nports, m_p.nprio, std::min(npools, m_p.npools)};
-    return state_map::read([this](const std::vector<uint32_t>& a) { return fetch(a); }, d, reverie, dsh, abm);
+    // The addresses are the same from one read to the next: kept with what they are for.
+    const uint32_t key = 1u << 31 | d.npools << 3 | uint32_t(reverie) << 2 | uint32_t(dsh) << 1 | uint32_t(abm);
+    if (key != m_plan_key) {
+      m_plan = state_map::plan(d, reverie, dsh, abm);
+      m_plan_key = key;
+      m_words.resize(m_plan.addrs.size());
+    }
+    fetch(m_plan.addrs.data(), m_plan.addrs.size(), m_words.data());
+    return state_map::unpack(m_plan, m_words.data());
   }
 
  private:
@@ -313,6 +346,17 @@ class Unit {
   static void set_field(VlWide<N>& v, uint32_t lsb, uint32_t x) {
     v[lsb / 32] = (v[lsb / 32] & ~(0xffffu << lsb % 32)) | (x & 0xffff) << lsb % 32;
   }
+  // The first n lanes' addresses (a whole-state read's batch).
+  void set_lanes(const uint32_t* addrs, uint32_t n) {
+    auto& in = m_m->dbg_addr_i;
+    if constexpr (std::is_integral_v<std::remove_reference_t<decltype(in)>>) {
+      for (uint32_t l = 0; l < n; ++l) set_field(in, 16 * l, addrs[l]);
+    } else {
+      uint32_t l = 0;
+      for (; l + 1 < n; l += 2) in[l / 2] = (addrs[l] & 0xffff) | (addrs[l + 1] & 0xffff) << 16;
+      if (l < n) set_field(in, 16 * l, addrs[l]);
+    }
+  }
   template <class T>
   static uint64_t get_word(const T& v, uint32_t) { return uint64_t(v); }
   template <std::size_t N>
@@ -328,18 +372,17 @@ class Unit {
   // before (which clocks nothing) with the groups of inputs driven since then loaded by
   // their strobes (the logic behind them evaluated; ready read then, as the edge clears
   // the valid bits), then the rising edge with the strobes low and the debug addresses
-  // loaded with it, as they feed only the lanes.
+  // loaded with it (an edge of their strobe, if any changed), as they feed only the lanes.
   void posedge() {
     if constexpr (kWrapped) {
       m_m->clk_i = 0;
-      m_m->dbg_ld_i = 0;
       m_m->op_ld_i = m_op_in;
       m_m->cfg_ld_i = m_cfg_in;
       m_m->eval();
       m_m->op_ld_i = m_m->cfg_ld_i = 0;
       m_op_in = m_cfg_in = false;
       m_ready = m_m->req_ready_o;
-      m_m->dbg_ld_i = m_dbg_in;
+      if (m_dbg_in) m_m->dbg_ld_i = !m_m->dbg_ld_i;
       m_dbg_in = false;
     } else if (m_wave) {
       eval();
@@ -370,6 +413,10 @@ class Unit {
   uint64_t m_cycle = 0;
   bool m_stalled = false;
   bool m_ready = false;  // req_ready_o at the last edge
+  // The whole-state read's addresses (state()), for the key's policy and pools, and words.
+  state_map::Plan m_plan;
+  uint32_t m_plan_key = 0;
+  std::vector<uint64_t> m_words;
   // Input groups driven since the last edge, for a wrapper's strobes.
   bool m_op_in = false, m_cfg_in = false, m_dbg_in = false;
 };

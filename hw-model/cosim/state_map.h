@@ -75,11 +75,14 @@ inline const std::vector<Field>& fields() {
   return f;
 }
 
-// The whole architectural state, read through `fetch(addresses) -> words`.
-template <class Fetch>
-admission::ArchState read(Fetch&& fetch, const Dims& d, bool reverie, bool dsh, bool abm = false) {
+// What a whole-state read fetches: every word's address in ArchState's order, and how
+// many entries of each field (fields()) it takes.
+struct Plan {
   std::vector<uint32_t> addrs;
   std::vector<uint32_t> counts;
+};
+inline Plan plan(const Dims& d, bool reverie, bool dsh, bool abm = false) {
+  Plan p;
   for (const Field& f : fields()) {
     const bool on = f.policy == Field::kAll || (f.policy == Field::kReverie ? reverie
                                                 : f.policy == Field::kDsh   ? dsh
@@ -89,30 +92,47 @@ admission::ArchState read(Fetch&& fetch, const Dims& d, bool reverie, bool dsh, 
                        : f.count == Field::kPorts  ? d.nports
                        : f.count == Field::kPrios  ? d.nprio
                                                    : d.npools;
-    counts.push_back(n);
+    p.counts.push_back(n);
   }
   size_t total = 2;
-  for (uint32_t n : counts) total += n;
-  addrs.reserve(total);
+  for (uint32_t n : p.counts) total += n;
+  p.addrs.reserve(total);
   for (size_t j = 0; j < fields().size(); ++j)
-    for (uint32_t i = 0; i < counts[j]; ++i) addrs.push_back(addr(fields()[j].region, fields()[j].base + i));
-  addrs.push_back(addr(kScalar, kTotal));
-  addrs.push_back(addr(kScalar, kHdrmUsed));
-  const std::vector<uint64_t> w = fetch(addrs);
+    for (uint32_t i = 0; i < p.counts[j]; ++i) p.addrs.push_back(addr(fields()[j].region, fields()[j].base + i));
+  p.addrs.push_back(addr(kScalar, kTotal));
+  p.addrs.push_back(addr(kScalar, kHdrmUsed));
+  return p;
+}
+// The state from the words at p.addrs.
+inline admission::ArchState unpack(const Plan& p, const uint64_t* w) {
   admission::ArchState s;
   size_t k = 0;
   for (size_t j = 0; j < fields().size(); ++j) {
     const Field& f = fields()[j];
-    if (f.u64) (s.*f.u64).reserve(counts[j]);
-    else (s.*f.u8).reserve(counts[j]);
-    for (uint32_t i = 0; i < counts[j]; ++i, ++k) {
-      if (f.u64) (s.*f.u64).push_back(w[k] << f.shift);
-      else (s.*f.u8).push_back(uint8_t(w[k]));
+    const uint64_t* src = w + k;
+    const uint32_t n = p.counts[j];
+    if (f.u64) {
+      std::vector<uint64_t>& v = s.*f.u64;
+      v.resize(n);
+      for (uint32_t i = 0; i < n; ++i) v[i] = src[i] << f.shift;
+    } else {
+      std::vector<uint8_t>& v = s.*f.u8;
+      v.resize(n);
+      for (uint32_t i = 0; i < n; ++i) v[i] = uint8_t(src[i]);
     }
+    k += n;
   }
   s.total = w[k];
   s.hdrm_pool_used = w[k + 1];
   return s;
+}
+
+// The whole architectural state, read through `fetch(addresses) -> words`.
+template <class Fetch>
+admission::ArchState read(Fetch&& fetch, const Dims& d, bool reverie, bool dsh, bool abm = false) {
+  const Plan p = plan(d, reverie, dsh, abm);
+  const std::vector<uint64_t> w = fetch(p.addrs);
+  return unpack(p, w.data());
 }
 
 }  // namespace mmusim::rtl::state_map
