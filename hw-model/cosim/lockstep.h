@@ -415,8 +415,11 @@ class Lockstep {
   template <class Describe>
   void compare_named(Describe op) {
     const uint32_t lanes = Unit<Model>::kLanes;
-    const std::vector<uint64_t> rest =
-        m_named.size() > lanes ? m_unit.fetch({m_named.begin() + lanes, m_named.end()}) : std::vector<uint64_t>{};
+    // The words past the lanes, fetched into a buffer kept between operations (no
+    // allocation per operation).
+    m_rest.resize(m_named.size() > lanes ? m_named.size() - lanes : 0);
+    if (!m_rest.empty()) m_unit.fetch(m_named.data() + lanes, m_rest.size(), m_rest.data());
+    const std::vector<uint64_t>& rest = m_rest;
     // The words in watch()'s order, compared at once; each is named only on a difference.
     uint32_t k = 0;
     auto got = [&](uint32_t i) { return i < lanes ? m_unit.watched(i) : rest[i - lanes]; };
@@ -465,6 +468,7 @@ class Lockstep {
   bool m_from_cycles = false;
   std::vector<uint32_t> m_named;
   std::vector<Named> m_ops_named;  // the operations whose words m_named holds
+  std::vector<uint64_t> m_rest;     // compare_named's words past the lanes
   bool m_stream = false;
   std::deque<Expect> m_inflight;  // streamed operations not yet decided by the unit
 };
