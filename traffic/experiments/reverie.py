@@ -624,6 +624,8 @@ def pause_time_text(avg):
     n = {p: tot(p, "pfc_pauses") for p in ("dt", "reverie")}
     t = {p: tot(p, "paused_time_us") for p in ("dt", "reverie")}
     fewer = pct_less(t["reverie"], t["dt"])
+    if not n["reverie"] or not n["dt"]:
+        return f"""Summed over the grid Reverie has {n['reverie']:.0f} XOFFs and DT {n['dt']:.0f}."""
     return (f"""Summed over the grid Reverie's XOFFs are {pct_less(n['reverie'], n['dt']):.1f} % fewer than DT's but its paused time
 (`paused_time_us`, queue-us) {'only ' if fewer >= 0 else ''}{abs(fewer):.1f} % {'less' if fewer >= 0 else 'more'}: its pauses last {t['reverie'] / n['reverie']:.1f} us on average against DT's
 {t['dt'] / n['dt']:.1f} us, so it saves pause events more than paused time.""")
@@ -1169,7 +1171,7 @@ def paper_rate_short_text(by, red):
 {rv['short_completed'] / 100:.0f} flows are slower than the p99): Reverie's p99 slowdown ({rv['short_slowdown_p99']:.1f}) is {rel(rv['short_slowdown_p99'], dt['short_slowdown_p99'])} DT's
 ({dt['short_slowdown_p99']:.1f}; ABM {abm['short_slowdown_p99']:.1f}), its p90 ({rv['short_slowdown_p90']:.1f}) {rel(rv['short_slowdown_p90'], dt['short_slowdown_p90'])} DT's ({dt['short_slowdown_p90']:.1f}; ABM {abm['short_slowdown_p90']:.1f}).
 Reverie's runs drop {count(rv['drops_lossy'])} lossy packets and have {count(rv['tcp_timeouts'])} Cubic timeouts, against DT's
-{count(dt['drops_lossy'])} and {count(dt['tcp_timeouts'])} (ABM {count(abm['drops_lossy'])} and {count(abm['tcp_timeouts'])}): {rv['drops_lossy'] / dt['drops_lossy']:.1f} x DT's drops and {rv['tcp_timeouts'] / dt['tcp_timeouts']:.1f} x its
+{count(dt['drops_lossy'])} and {count(dt['tcp_timeouts'])} (ABM {count(abm['drops_lossy'])} and {count(abm['tcp_timeouts'])}): {rv['drops_lossy'] / max(dt['drops_lossy'], 1):.1f} x DT's drops and {rv['tcp_timeouts'] / max(dt['tcp_timeouts'], 1):.1f} x its
 timeouts, and a short flow that waits out one 1 ms minRTO has a slowdown in the tens to hundreds."""
     if rv["drops_lossy"] > dt["drops_lossy"]:
         text += """
