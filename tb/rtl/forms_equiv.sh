@@ -37,30 +37,20 @@ case ${3:?$usage} in
     exit 2
     ;;
 esac
-if ! command -v yosys >/dev/null 2>&1 || ! command -v yosys-abc >/dev/null 2>&1; then
-  echo "SKIP: yosys/yosys-abc not found (scripts/deps.sh test installs yosys)"
-  exit 77
-fi
-mkdir -p "$work" || exit 1
+. "$(dirname "$0")/miter.sh"
+miter_setup "$work"
 
 # prove NAME EXTRA: yosys-abc's verdict on the simulators' form against the synthesis's
 # form with EXTRA parameters.
 prove() {
-  aig="$work/miter$1.aig"
-  if ! yosys -q -p "read_verilog -sv -nosynthesis -I $src/rtl $files;
+  miter_verdict "$work/yosys$1.log" "$work/miter$1.aig" "read_verilog -sv -nosynthesis -I $src/rtl $files;
       chparam $params $top; hierarchy -top $top; proc; flatten; opt_clean;
       rename -top form_sim; design -stash sim;
       read_verilog -sv -I $src/rtl $files;
       chparam $params $2 $top; hierarchy -top $top; proc; flatten; opt_clean;
       rename -top $top;
       design -copy-from sim -as form_sim form_sim;
-      miter -equiv -flatten form_sim $top miter; hierarchy -top miter;
-      synth -flatten -top miter -noabc; aigmap; opt_clean; write_aiger -zinit $aig" \
-      >"$work/yosys$1.log" 2>&1; then
-    cat "$work/yosys$1.log"
-    return 1
-  fi
-  yosys-abc -c "read $aig; strash; iprove" 2>&1 | grep -E '^(UN)?SATISFIABLE'
+      miter -equiv -flatten form_sim $top miter;"
 }
 
 fail=0

@@ -15,11 +15,8 @@ work=${2:?usage: sumgt_equiv.sh <source dir> <work dir> [NP:NM ...]}
 shift 2
 [ $# -gt 0 ] || set -- 1:2:17 1:3:17 2:1:17 2:2:17 2:3:17 3:1:17 3:2:17 3:3:17 4:3:17 1:2:33 2:2:33 3:1:33 \
   2:1:17:eq 2:2:17:eq 4:1:17:eq 4:1:33:eq
-if ! command -v yosys >/dev/null 2>&1 || ! command -v yosys-abc >/dev/null 2>&1; then
-  echo "SKIP: yosys/yosys-abc not found (scripts/deps.sh test installs yosys)"
-  exit 77
-fi
-mkdir -p "$work" || exit 1
+. "$(dirname "$0")/miter.sh"
+miter_setup "$work"
 
 # prove NP NM W REF [EQ]: prints yosys-abc's verdict line (UNSATISFIABLE: equal for every
 # input) on the tree (EQ 1: the equality's) against REF: "sim", the module's own plain sums
@@ -40,15 +37,9 @@ prove() {
     top=sumgt_ref
     load="read_verilog -sv $src/tb/rtl/sumgt_ref.sv; chparam -set NP $1 -set NM $2 -set W $3 -set GE 1 sumgt_ref;"
   fi
-  if ! yosys -q -p "$ref read_verilog -sv $src/rtl/mmu_adm_sumgt.sv;
+  miter_verdict "$work/yosys.log" "$aig" "$ref read_verilog -sv $src/rtl/mmu_adm_sumgt.sv;
       chparam -set NP $1 -set NM $2 -set W $3 -set EQ $eq mmu_adm_sumgt; $load
-      proc; flatten; miter -equiv -flatten $top mmu_adm_sumgt miter; hierarchy -top miter;
-      synth -flatten -top miter -noabc; aigmap; opt_clean; write_aiger -zinit $aig" \
-      >"$work/yosys.log" 2>&1; then
-    cat "$work/yosys.log"
-    return 1
-  fi
-  yosys-abc -c "read $aig; strash; iprove" 2>&1 | grep -E '^(UN)?SATISFIABLE'
+      proc; flatten; miter -equiv -flatten $top mmu_adm_sumgt miter;"
 }
 
 fail=0
