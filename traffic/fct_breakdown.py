@@ -197,14 +197,48 @@ def leaf_breakdown(run, switch="sw0", pg=3):
         feeders = sorted({int(r["src"][1:]) for r in fl})
         xo = [series.get(f"{switch}/mmu/Ethernet{4 * i}/pg{pg}/xoff", none) for i in feeders]
         mk = series.get(f"{switch}/mmu/Ethernet{4 * req}/queue{pg}/ecn_marked", none)
+        per_answer = [(i, float(r["fct_ns"]) / 1000,
+                       integrate(series.get(f"{switch}/mmu/Ethernet{4 * i}/pg{pg}/xoff", none), a, b) / 1e6)
+                      for r, i in ((r, int(r["src"][1:])) for r in fl)]
         out.append({"start_us": t0 / 1000, "requester": req, "answers": len(fl),
                     "mean_fct_us": sum(float(r["fct_ns"]) for r in fl) / len(fl) / 1000,
                     "last_fct_us": (t1 - t0) / 1000,
                     "feeders_xoff_us": sum(integrate(x, a, b) for x in xo) / 1e6,
                     "feeders_xoffs": sum(_rises(x, a, b) for x in xo),
                     "requester_ecn_marks": _at(mk, b) - _at(mk, a),
-                    "background_to_requester_mb": shared_bytes(bg, req, t0, t1) / 1e6})
+                    "background_to_requester_mb": shared_bytes(bg, req, t0, t1) / 1e6,
+                    "_answers": per_answer})
     return out
+
+
+def _fit(x, y):
+    """(Pearson r, least-squares slope) of y on x."""
+    mx, my = sum(x) / len(x), sum(y) / len(y)
+    sxy = sum((u - mx) * (v - my) for u, v in zip(x, y))
+    sxx, syy = sum((u - mx) ** 2 for u in x), sum((v - my) ** 2 for v in y)
+    return (sxy / (sxx * syy) ** 0.5 if sxx and syy else float("nan"), sxy / sxx if sxx else float("nan"))
+
+
+def answer_fits(pairs):
+    """Per answer (its own feeder's XOFF time over its incast): within each incast of every run,
+    FCT against that time, both less the incast's mean; and B - A of each answer against its change."""
+    wx, wy, dx, dy = [], [], [], []
+    for ra, rb in pairs:
+        for rows in (ra, rb):
+            for r in rows:
+                ans = r["_answers"]
+                mf = sum(x[1] for x in ans) / len(ans)
+                mp = sum(x[2] for x in ans) / len(ans)
+                wy += [x[1] - mf for x in ans]
+                wx += [x[2] - mp for x in ans]
+        bk = {(r["start_us"], r["requester"]): {x[0]: x for x in r["_answers"]} for r in rb}
+        for r in ra:
+            o = bk.get((r["start_us"], r["requester"]), {})
+            for x in r["_answers"]:
+                if x[0] in o:
+                    dy.append(o[x[0]][1] - x[1])
+                    dx.append(o[x[0]][2] - x[2])
+    return {"answers": len(dx), "within": _fit(wx, wy), "change": _fit(dx, dy)}
 
 
 def compare(pairs):
@@ -234,7 +268,32 @@ def compare(pairs):
         return {k: (sum(r[f"{k}_a"] for r in g) / len(g), sum(r[f"{k}_b"] for r in g) / len(g)) if g else (0, 0)
                 for k in ("mean_fct_us", "feeders_xoff_us", "feeders_xoffs", "requester_ecn_marks")}
 
+    x = [d(r, "feeders_xoff_us") for r in rows]
+    z = [d(r, "feeders_xoffs") for r in rows]
+    y = [d(r, "mean_fct_us") for r in rows]
+    r1, slope = _fit(x, y)
+    mx, mz, my = sum(x) / len(x), sum(z) / len(z), sum(y) / len(y)
+    sxx = sum((u - mx) ** 2 for u in x)
+    szz = sum((u - mz) ** 2 for u in z)
+    sxz = sum((u - mx) * (v - mz) for u, v in zip(x, z))
+    sxy = sum((u - mx) * (v - my) for u, v in zip(x, y))
+    szy = sum((u - mz) * (v - my) for u, v in zip(z, y))
+    syy = sum((v - my) ** 2 for v in y)
+    det = sxx * szz - sxz ** 2
+    # R^2 of y on (x, z) by least squares (normal equations on the centred values)
+    r2_both = (((szz * sxy - sxz * szy) * sxy + (sxx * szy - sxz * sxy) * szy) / det / syy
+               if det and syy else float("nan"))
+    order = sorted(range(len(rows)), key=lambda i: x[i])
+    quarters = []
+    for q in range(4):
+        idx = order[q * len(rows) // 4:(q + 1) * len(rows) // 4]
+        if idx:
+            quarters.append({"dxoff_us_max": x[idx[-1]], "incasts": len(idx),
+                             "dfct_us": sum(y[i] for i in idx) / len(idx), "fct_fell": sum(y[i] < 0 for i in idx)})
     summary = {"incasts": len(rows), "fct_fell": len(fell),
+               "fit_xoff_time": {"slope": slope, "intercept": my - slope * mx, "r2": r1 * r1},
+               "r2_xoff_time_and_count": r2_both,
+               "quarters_by_dxoff_time": quarters,
                "xoff_time_fell": sum(d(r, "feeders_xoff_us") < 0 for r in rows),
                "xoff_time_fell_where_fct_fell": sum(d(r, "feeders_xoff_us") < 0 for r in fell),
                "xoffs_rose": sum(d(r, "feeders_xoffs") > 0 for r in rows),
@@ -290,7 +349,7 @@ def main(argv=None):
 def leaf_main(a):
     per = [leaf_breakdown(r) for r in a.run]
     if not a.pairs:
-        rows = [dict(run=r, **x) for r, rs in zip(a.run, per) for x in rs]
+        rows = [dict(run=r, **{k: v for k, v in x.items() if k != "_answers"}) for r, rs in zip(a.run, per) for x in rs]
         if not rows:
             print("fct_breakdown: error: no completed incast in the run", file=sys.stderr)
             return 1
@@ -320,6 +379,16 @@ def leaf_main(a):
                   f"{m['requester_ecn_marks'][0]:6.0f} -> {m['requester_ecn_marks'][1]:6.0f}")
         print(f"r(dFCT, dXOFF time) {sm['r_fct_xoff_time']:.2f}; r(dFCT, dXOFFs) {sm['r_fct_xoffs']:.2f}; "
               f"r(dFCT, dECN marks) {sm['r_fct_ecn_marks']:.2f}")
+        f = sm["fit_xoff_time"]
+        print(f"dFCT = {f['slope']:.3f} x dXOFF time {f['intercept']:+.1f} us (R2 {f['r2']:.2f}; with dXOFFs too, "
+              f"R2 {sm['r2_xoff_time_and_count']:.2f})")
+        for q in sm["quarters_by_dxoff_time"]:
+            print(f"  quarter by dXOFF time (up to {q['dxoff_us_max']:.0f} port-us): {q['incasts']} incasts, "
+                  f"dFCT {q['dfct_us']:+.1f} us, FCT fell in {q['fct_fell']}")
+        af = answer_fits(list(zip(per[0::2], per[1::2])))
+        print(f"per answer ({af['answers']}), its own feeder's XOFF time over the incast: within an incast "
+              f"r {af['within'][0]:.2f}, {af['within'][1]:.3f} us FCT per us; B - A r {af['change'][0]:.2f}, "
+              f"{af['change'][1]:.3f} us per us")
     if a.csv:
         with open(a.csv, "w", newline="") as f:
             w = csv.DictWriter(f, fieldnames=list(rows[0]), lineterminator="\n")

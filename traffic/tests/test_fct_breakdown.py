@@ -188,6 +188,13 @@ class Leaf(unittest.TestCase):
         self.assertEqual((sm["incasts"], sm["fct_fell"], sm["xoff_time_fell"], sm["xoffs_rose"]), (1, 1, 1, 0))
         self.assertAlmostEqual(rows[0]["mean_fct_us_b"], 0.5)
         self.assertAlmostEqual(sm["fct_fell_group"]["feeders_xoff_us"][1], 0.4)
+        # Per answer, its own feeder over the incast: A (h1 0.5 us, 0.2; h2 1 us, 0.4), B (h1 0.4, 0.2;
+        # h2 0.6, 0.2). Within incasts 2.5 us per us; B - A: h1 (-0.1 us, 0), h2 (-0.4, -0.2): 1.5.
+        af = fct_breakdown.answer_fits([(ra, rb)])
+        self.assertEqual(af["answers"], 2)
+        self.assertAlmostEqual(af["within"][1], 2.5)
+        self.assertAlmostEqual(af["change"][0], 1.0)
+        self.assertAlmostEqual(af["change"][1], 1.5)
 
 
 class LaunchWindow(unittest.TestCase):
