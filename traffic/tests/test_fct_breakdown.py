@@ -110,6 +110,93 @@ class Breakdown(unittest.TestCase):
         self.assertEqual(tot, {"incast_flows": 2, "cnps": 3, "xoff": 1})
 
 
+LEAF_VCD = """$timescale 1 ps $end
+$scope module SystemC $end
+$scope module sw0 $end
+$scope module mmu $end
+$scope module Ethernet0 $end
+$scope module queue3 $end
+$var wire 64 m ecn_marked $end
+$upscope $end
+$upscope $end
+$scope module Ethernet4 $end
+$scope module pg3 $end
+$var wire 1 a xoff $end
+$upscope $end
+$upscope $end
+$scope module Ethernet8 $end
+$scope module pg3 $end
+$var wire 1 b xoff $end
+$upscope $end
+$upscope $end
+$upscope $end
+$upscope $end
+$upscope $end
+$enddefinitions $end
+#0
+b0 m
+0a
+0b
+#100000
+1a
+b10 m
+#200000
+0a
+#300000
+1a
+1b
+#400000
+0a
+b111 m
+#{end}
+0b
+"""
+
+
+def leaf_run(d, fcts, end_ps):
+    # h0 asks h1 and h2 (Ethernet4, Ethernet8) at 0 us; answers' FCTs in ns; Ethernet4's PG 3 in
+    # XOFF over [0.1, 0.2) and [0.3, 0.4) us, Ethernet8's from 0.3 us to end_ps; 2 marks at 0.1 us,
+    # 7 in all at 0.4 us.
+    os.makedirs(d)
+    with open(os.path.join(d, "counters.vcd"), "w") as f:
+        f.write(LEAF_VCD.replace("{end}", str(end_ps)))
+    with open(os.path.join(d, "flows.csv"), "w", newline="") as f:
+        w = csv.writer(f)
+        w.writerow(["id", "generator", "src", "dst", "bytes", "start_ns", "finish_ns", "fct_ns"])
+        w.writerow([0, "incast", "h1", "h0", 500, "0.000", f"{fcts[0]:.3f}", f"{fcts[0]:.3f}"])
+        w.writerow([1, "incast", "h2", "h0", 500, "0.000", f"{fcts[1]:.3f}", f"{fcts[1]:.3f}"])
+        w.writerow([2, "background", "h1", "h0", 9000, "0.000", "", ""])
+
+
+class Leaf(unittest.TestCase):
+    def test_feeders_xoff_time_count_and_marks(self):
+        with tempfile.TemporaryDirectory() as d:
+            leaf_run(os.path.join(d, "a"), (500, 1000), 700000)
+            leaf_run(os.path.join(d, "b"), (400, 600), 500000)
+            ra = fct_breakdown.leaf_breakdown(os.path.join(d, "a"))
+            rb = fct_breakdown.leaf_breakdown(os.path.join(d, "b"))
+        # A: over [0, 1) us, Ethernet4 0.2 us in XOFF (2 XOFFs), Ethernet8 0.4 us (1): 0.6 port-us.
+        self.assertEqual(len(ra), 1)
+        a = ra[0]
+        self.assertEqual((a["requester"], a["answers"], a["feeders_xoffs"], a["requester_ecn_marks"]), (0, 2, 3, 7))
+        self.assertAlmostEqual(a["mean_fct_us"], 0.75)
+        self.assertAlmostEqual(a["feeders_xoff_us"], 0.6)
+        self.assertEqual(a["background_to_requester_mb"], 0.009)  # unfinished, so active throughout
+        # B: over [0, 0.6) us, Ethernet8 in XOFF [0.3, 0.5): 0.2 + 0.2 = 0.4 port-us.
+        self.assertAlmostEqual(rb[0]["feeders_xoff_us"], 0.4)
+        rows, sm = fct_breakdown.compare([(ra, rb)])
+        self.assertEqual((sm["incasts"], sm["fct_fell"], sm["xoff_time_fell"], sm["xoffs_rose"]), (1, 1, 1, 0))
+        self.assertAlmostEqual(rows[0]["mean_fct_us_b"], 0.5)
+        self.assertAlmostEqual(sm["fct_fell_group"]["feeders_xoff_us"][1], 0.4)
+        # Per answer, its own feeder over the incast: A (h1 0.5 us, 0.2; h2 1 us, 0.4), B (h1 0.4, 0.2;
+        # h2 0.6, 0.2). Within incasts 2.5 us per us; B - A: h1 (-0.1 us, 0), h2 (-0.4, -0.2): 1.5.
+        af = fct_breakdown.answer_fits([(ra, rb)])
+        self.assertEqual(af["answers"], 2)
+        self.assertAlmostEqual(af["within"][1], 2.5)
+        self.assertAlmostEqual(af["change"][0], 1.0)
+        self.assertAlmostEqual(af["change"][1], 1.5)
+
+
 class LaunchWindow(unittest.TestCase):
     def test_flows_start_in_the_launch_window_and_the_run_is_longer(self):
         seed = random.randrange(1, 2**31)
