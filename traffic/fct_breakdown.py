@@ -86,6 +86,15 @@ def incasts(flows_csv):
     return q
 
 
+def completed(qs):
+    """(start_ns, requester, flows, last finish_ns, start ps, end ps) of each incast whose answers
+    all finished, in start order (the VCD's times are ps)."""
+    for (t0, req), fl in sorted(qs.items()):
+        if all(r["finish_ns"] for r in fl):
+            t1 = max(float(r["finish_ns"]) for r in fl)
+            yield t0, req, fl, t1, int(t0 * 1000), int(t1 * 1000)
+
+
 def overlaps(qs):
     """{incast key: other incasts in flight (fabric-wide) at some time during it}, completed ones."""
     spans = sorted((k[0], max(float(r["finish_ns"] or "inf") for r in v)) for k, v in qs.items())
@@ -136,11 +145,7 @@ def breakdown(run, hpl=16, spines=4, rate_gbps=25):
     bg = background_to(os.path.join(run, "flows.csv"))
     ov = overlaps(qs)
     out = []
-    for (t0, req), fl in sorted(qs.items()):
-        if any(not r["finish_ns"] for r in fl):
-            continue
-        t1 = max(float(r["finish_ns"]) for r in fl)
-        a, b = int(t0 * 1000), int(t1 * 1000)
+    for t0, req, fl, t1, a, b in completed(qs):
         L, port = req // hpl, req % hpl
         R = int(fl[0]["src"][1:]) // hpl
         file_bytes = sum(int(r["bytes"]) for r in fl)
@@ -189,11 +194,7 @@ def leaf_breakdown(run, switch="sw0", pg=3):
     bg = background_to(os.path.join(run, "flows.csv"))
     none = ([0], [0])
     out = []
-    for (t0, req), fl in sorted(qs.items()):
-        if any(not r["finish_ns"] for r in fl):
-            continue
-        t1 = max(float(r["finish_ns"]) for r in fl)
-        a, b = int(t0 * 1000), int(t1 * 1000)
+    for t0, req, fl, t1, a, b in completed(qs):
         feeders = sorted({int(r["src"][1:]) for r in fl})
         xo = [series.get(f"{switch}/mmu/Ethernet{4 * i}/pg{pg}/xoff", none) for i in feeders]
         mk = series.get(f"{switch}/mmu/Ethernet{4 * req}/queue{pg}/ecn_marked", none)
